@@ -1,0 +1,9 @@
+import { json, operatorRoute } from "@/lib/http/route";
+import { readJson } from "@/lib/http/read-json";
+import { createTenant } from "@/lib/tenants/create-tenant";
+
+export const POST = operatorRoute(async ({ req, db, log }) => {
+  const created = await createTenant(db, await readJson(req));
+  log.info({ tenantId: created.tenantId, slug: created.slug }, "tenant created");
+  return json(created, 201);
+});

@@ -1,0 +1,72 @@
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePg } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import { config } from "../lib/config";
+import { acquireDirLock } from "./pglite-lock";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Domain verbs accept either, so a verb can join a transaction its caller already opened. */
+export type DbOrTx = Db | Tx;
+
+export const pgliteExtensions = { pg_trgm, unaccent };
+
+type Handle = { db: Db; close: () => Promise<void>; driver: "postgres" | "pglite" };
+
+// One client per process, kept on globalThis so dev reloads (HMR) reuse it instead of opening
+// the PGlite folder a second time, which would corrupt it.
+const g = globalThis as unknown as { __crmDb?: Promise<Handle> };
+
+export function pgliteDir(): string {
+  const c = config();
+  return c.PGLITE_DIR ?? path.join(c.DATA_DIR, "pglite");
+}
+
+async function open(): Promise<Handle> {
+  const c = config();
+  if (c.DATABASE_URL) {
+    const client = postgres(c.DATABASE_URL, { max: c.DATABASE_POOL_SIZE, onnotice: () => {} });
+    return { db: drizzlePg({ client, schema }) as unknown as Db, close: () => client.end(), driver: "postgres" };
+  }
+  const dir = pgliteDir();
+  const release = dir.startsWith("memory://") ? () => {} : acquireDirLock(dir);
+  const client = await PGlite.create(dir, { extensions: pgliteExtensions });
+  return {
+    db: drizzlePglite({ client, schema }) as unknown as Db,
+    close: async () => {
+      await client.close();
+      release();
+    },
+    driver: "pglite",
+  };
+}
+
+/** The process-wide database, opened on first use (never at import time). */
+export async function getDb(): Promise<Db> {
+  g.__crmDb ??= open();
+  return (await g.__crmDb).db;
+}
+
+export async function dbDriver(): Promise<Handle["driver"]> {
+  g.__crmDb ??= open();
+  return (await g.__crmDb).driver;
+}
+
+export async function closeDb(): Promise<void> {
+  const h = g.__crmDb;
+  g.__crmDb = undefined;
+  if (h) await (await h).close();
+}
+
+/** Tests give each file its own database. */
+export function useDbForTests(db: Db, close: () => Promise<void> = async () => {}, driver: Handle["driver"] = "pglite"): void {
+  g.__crmDb = Promise.resolve({ db, close, driver });
+}

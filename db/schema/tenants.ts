@@ -1,0 +1,19 @@
+import { integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import type { TenantSettings } from "../../lib/tenants/settings-schema";
+
+export const tenants = pgTable(
+  "tenants",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    settings: jsonb("settings").$type<TenantSettings>().notNull(),
+    /** Last number handed out for automatic listing codes; bumped under a row lock. */
+    listingCodeSeq: integer("listing_code_seq").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("tenants_slug_key").on(t.slug)],
+);
+
+export type TenantRow = typeof tenants.$inferSelect;

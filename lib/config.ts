@@ -1,0 +1,49 @@
+import { z } from "zod";
+
+/**
+ * Every setting the service reads from the environment, parsed once. With nothing set the
+ * service runs on the embedded PGlite database under `.data/`.
+ */
+const boolString = z
+  .enum(["true", "false", "1", "0"])
+  .transform((v) => v === "true" || v === "1");
+
+const ConfigSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** PostgreSQL connection string; when unset the embedded PGlite database is used. */
+  DATABASE_URL: z.string().url().optional(),
+  /** Pool size of the postgres.js client. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Folder for the embedded database, the generated operator token and demo credentials. */
+  DATA_DIR: z.string().min(1).default(".data"),
+  /** Where PGlite keeps its files; `memory://` keeps it in memory (tests). Default `<DATA_DIR>/pglite`. */
+  PGLITE_DIR: z.string().min(1).optional(),
+  /** Bearer token of the operator API (`/api/admin`). Generated into `<DATA_DIR>/operator-token` when unset. */
+  OPERATOR_TOKEN: z.string().min(16, "OPERATOR_TOKEN must be at least 16 characters").optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Public name of the service, used in the outbound webhook User-Agent and the API description. */
+  SERVICE_NAME: z.string().min(1).default("ImobiCRM"),
+  /** Apply pending migrations when the server starts (default true). */
+  MIGRATE_ON_START: boolString.default(true),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+let cached: Config | undefined;
+
+export function config(): Config {
+  if (cached) return cached;
+  const parsed = ConfigSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment configuration:\n${lines.join("\n")}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+/** Tests change the environment between suites; this forgets the parsed copy. */
+export function resetConfigForTests(): void {
+  cached = undefined;
+}

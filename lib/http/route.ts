@@ -1,0 +1,66 @@
+import type { Logger } from "pino";
+import { getDb, type Db } from "../../db/client";
+import type { Actor } from "../auth/actor";
+import { authenticateApiKey, readApiKey } from "../auth/authenticate-key";
+import { verifyOperator } from "../auth/operator-token";
+import { logger } from "../log/logger";
+import { toErrorResponse } from "./errors";
+import { requestIdFrom } from "./request-id";
+import { translateDbError } from "./db-errors";
+
+type Segment<P> = { params: Promise<P> };
+
+export type RouteCtx<P> = { req: Request; params: P; requestId: string; log: Logger; db: Db };
+export type KeyCtx<P> = RouteCtx<P> & { actor: Actor };
+
+export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
+  return Response.json(body, { status, headers });
+}
+
+/** Runs a handler with a request id, error mapping and a log line per failure. */
+async function run<P>(
+  req: Request,
+  segment: Segment<P> | undefined,
+  handler: (c: RouteCtx<P>) => Promise<Response>,
+): Promise<Response> {
+  const requestId = requestIdFrom(req.headers);
+  const log = logger().child({ reqId: requestId });
+  let res: Response;
+  try {
+    const params = ((await segment?.params) ?? {}) as P;
+    res = await handler({ req, params, requestId, log, db: await getDb() });
+  } catch (raw) {
+    const err = translateDbError(raw);
+    const mapped = toErrorResponse(err);
+    if (mapped) {
+      if (mapped.status >= 500) log.error({ err }, "request failed");
+      res = json(mapped.body, mapped.status);
+    } else {
+      log.error({ err, method: req.method, url: req.url }, "unhandled error");
+      res = json({ error: { code: "internal_error", message: `Internal error; quote request id ${requestId} when reporting it.` } }, 500);
+    }
+  }
+  res.headers.set("x-request-id", requestId);
+  return res;
+}
+
+/** An `/api/v1` route: the Bearer API key decides the tenant and the acting member. */
+export function apiRoute<P = Record<string, never>>(
+  handler: (c: KeyCtx<P>) => Promise<Response>,
+  opts: { allowXApiKey?: boolean } = {},
+) {
+  return (req: Request, segment?: Segment<P>) =>
+    run(req, segment, async (c) => {
+      const actor = await authenticateApiKey(c.db, readApiKey(req.headers, opts.allowXApiKey));
+      return handler({ ...c, actor, log: c.log.child({ tenantId: actor.tenantId, userId: actor.userId }) });
+    });
+}
+
+/** An `/api/admin` route for the operator of the installation. */
+export function operatorRoute<P = Record<string, never>>(handler: (c: RouteCtx<P>) => Promise<Response>) {
+  return (req: Request, segment?: Segment<P>) =>
+    run(req, segment, async (c) => {
+      verifyOperator(req.headers);
+      return handler(c);
+    });
+}

@@ -1,0 +1,35 @@
+import { and, eq, or, type SQL } from "drizzle-orm";
+import { listings, properties, type ListingRow, type PropertyRow } from "../../db/schema";
+import type { Actor } from "../auth/actor";
+
+/**
+ * What a restricted actor (a broker's view) may touch: properties assigned to or created by its
+ * member, and their listings. It may also read every public listing of the tenant.
+ * Broad actors see and change everything in their tenant.
+ */
+export function ownsProperty(actor: Actor, p: Pick<PropertyRow, "assignedToId" | "createdById">): boolean {
+  return actor.access === "broad" || p.assignedToId === actor.userId || p.createdById === actor.userId;
+}
+
+export function canWriteListing(actor: Actor, p: PropertyRow, l: ListingRow): boolean {
+  return ownsProperty(actor, p) || l.createdById === actor.userId;
+}
+
+export function canReadListing(actor: Actor, p: PropertyRow, l: ListingRow): boolean {
+  return l.visibility === "public" || canWriteListing(actor, p, l);
+}
+
+/** SQL form of `canReadListing`, for queries joining listings with properties. */
+export function readableListingsWhere(actor: Actor): SQL | undefined {
+  if (actor.access === "broad") return undefined;
+  return or(
+    eq(listings.visibility, "public"),
+    eq(listings.createdById, actor.userId),
+    eq(properties.assignedToId, actor.userId),
+    eq(properties.createdById, actor.userId),
+  );
+}
+
+export function tenantListingsWhere(actor: Actor): SQL {
+  return and(eq(listings.tenantId, actor.tenantId), eq(properties.tenantId, actor.tenantId), readableListingsWhere(actor))!;
+}

@@ -1,0 +1,92 @@
+import { and, count, desc, eq, getTableColumns, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import type { Db, DbOrTx } from "../../db/client";
+import { listings, properties, type ListingRow, type PropertyRow } from "../../db/schema";
+import type { Actor } from "../auth/actor";
+import { forbidden, invalid, notFound } from "../errors/domain-errors";
+import { recordEvent } from "../events/record-event";
+import { PageQuery, type Page } from "../http/query";
+import { loadTenant } from "../tenants/load-tenant";
+import { canReadListing, canWriteListing, tenantListingsWhere } from "./access";
+import { UpdateListingSchema } from "./schemas";
+import { serializeListing, type Listing } from "./serialize";
+import { listingEvent, patchListing } from "./write-listing";
+
+export const ListListingsQuery = z
+  .strictObject({
+    ...PageQuery,
+    type: z.enum(["sale", "rental"]).optional(),
+    stage: z.string().min(1).max(48).optional(),
+    visibility: z.enum(["public", "private"]).optional(),
+    propertyId: z.uuid().optional().meta({ description: "Only listings of this property." }),
+  })
+  .meta({ id: "ListListingsQuery" });
+
+/** `GET /listings`: newest first, from the relational store, with the actor's access applied. */
+export async function listListings(db: Db, actor: Actor, q: z.infer<typeof ListListingsQuery>): Promise<Page<Listing>> {
+  const filters: (SQL | undefined)[] = [
+    tenantListingsWhere(actor),
+    q.type ? eq(listings.type, q.type) : undefined,
+    q.stage ? eq(listings.stage, q.stage) : undefined,
+    q.visibility ? eq(listings.visibility, q.visibility) : undefined,
+    q.propertyId ? eq(listings.propertyId, q.propertyId) : undefined,
+  ];
+  const where = and(...filters);
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select(getTableColumns(listings))
+      .from(listings)
+      .innerJoin(properties, eq(properties.id, listings.propertyId))
+      .where(where)
+      .orderBy(desc(listings.createdAt), desc(listings.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
+    db.select({ total: count() }).from(listings).innerJoin(properties, eq(properties.id, listings.propertyId)).where(where),
+  ]);
+  return { items: rows.map(serializeListing), total, page: q.page, pageSize: q.pageSize };
+}
+
+async function loadListing(db: DbOrTx, actor: Actor, id: string, forUpdate = false): Promise<{ l: ListingRow; p: PropertyRow }> {
+  const q = db
+    .select({ l: listings, p: properties })
+    .from(listings)
+    .innerJoin(properties, eq(properties.id, listings.propertyId))
+    .where(and(eq(listings.id, id), eq(listings.tenantId, actor.tenantId), eq(properties.tenantId, actor.tenantId)))
+    .limit(1);
+  const [row] = forUpdate ? await q.for("update", { of: listings }) : await q;
+  // A listing the actor may not read answers exactly like one that does not exist.
+  if (!row || !canReadListing(actor, row.p, row.l)) throw notFound(`Listing ${id} not found.`);
+  return row;
+}
+
+export async function getListing(db: Db, actor: Actor, id: string): Promise<Listing> {
+  return serializeListing((await loadListing(db, actor, id)).l);
+}
+
+export async function updateListing(db: Db, actor: Actor, id: string, input: unknown): Promise<Listing> {
+  if (input && typeof input === "object" && "translations" in input) {
+    throw invalid(
+      "translations: PATCH /listings/{id} does not accept translations; send them in a listings[] item (with this listing's id) " +
+        "to PATCH /api/v1/real-estate/properties/{propertyId}.",
+    );
+  }
+  const data = UpdateListingSchema.parse(input);
+  if (Object.keys(data).length === 0) throw invalid("Send at least one field to change.");
+  return db.transaction(async (tx) => {
+    const { l, p } = await loadListing(tx, actor, id, true);
+    if (!canWriteListing(actor, p, l)) throw forbidden("This key can change only listings of properties assigned to or created by its member.");
+    const tenant = await loadTenant(tx, actor.tenantId);
+    return serializeListing(await patchListing({ tx, actor, tenant }, p, l, data, ""));
+  });
+}
+
+export async function deleteListing(db: Db, actor: Actor, id: string): Promise<{ id: string; deleted: true }> {
+  return db.transaction(async (tx) => {
+    const { l, p } = await loadListing(tx, actor, id, true);
+    if (!canWriteListing(actor, p, l)) throw forbidden("This key can delete only listings of properties assigned to or created by its member.");
+    const tenant = await loadTenant(tx, actor.tenantId);
+    await tx.delete(listings).where(and(eq(listings.id, l.id), eq(listings.tenantId, actor.tenantId)));
+    await recordEvent(tx, listingEvent({ tx, actor, tenant }, "listing.deleted", l, { listing: serializeListing(l) }));
+    return { id: l.id, deleted: true as const };
+  });
+}

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import type { MemberRow } from "../../db/schema";
+import { PhoneSchema } from "../contacts/phone";
+
+export const RoleSchema = z.enum(["owner", "admin", "manager", "broker"]);
+
+const MemberFields = {
+  name: z.string().trim().min(1).max(120),
+  email: z.string().trim().toLowerCase().pipe(z.email({ error: "must be a valid e-mail address" })),
+  phone: PhoneSchema.nullable(),
+  creci: z.string().trim().min(1).max(30).nullable().meta({ description: "Broker licence (CRECI), e.g. '123456-F/SP'." }),
+  image: z.string().url().max(2000).nullable().meta({ description: "Photo URL." }),
+  role: RoleSchema,
+};
+
+export const CreateMemberSchema = z
+  .strictObject({
+    ...MemberFields,
+    phone: MemberFields.phone.optional(),
+    creci: MemberFields.creci.optional(),
+    image: MemberFields.image.optional(),
+    role: RoleSchema.default("broker"),
+  })
+  .meta({ id: "CreateMember" });
+
+export const UpdateMemberSchema = z
+  .strictObject({ ...MemberFields, active: z.boolean() })
+  .partial()
+  .meta({ id: "UpdateMember" });
+
+export const MemberSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    creci: z.string().nullable(),
+    image: z.string().nullable(),
+    role: RoleSchema,
+    active: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "Member" });
+
+export type Member = z.infer<typeof MemberSchema>;
+
+export function serializeMember(m: MemberRow): Member {
+  return {
+    id: m.id,
+    name: m.name,
+    email: m.email,
+    phone: m.phone,
+    creci: m.creci,
+    image: m.image,
+    role: m.role,
+    active: m.active,
+    createdAt: m.createdAt.toISOString(),
+    updatedAt: m.updatedAt.toISOString(),
+  };
+}

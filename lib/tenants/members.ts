@@ -1,0 +1,76 @@
+import { and, asc, eq, ne, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "../../db/client";
+import { members, type MemberRow } from "../../db/schema";
+import type { Actor } from "../auth/actor";
+import { conflict, forbidden, invalid, notFound } from "../errors/domain-errors";
+import { CreateMemberSchema, UpdateMemberSchema, serializeMember, type Member } from "./member-schemas";
+import { requireAdmin } from "./require-admin";
+
+export async function listMembers(db: Db, actor: Actor): Promise<{ items: Member[] }> {
+  requireAdmin(actor);
+  const rows = await db
+    .select()
+    .from(members)
+    .where(eq(members.tenantId, actor.tenantId))
+    .orderBy(asc(members.createdAt), asc(members.id));
+  return { items: rows.map(serializeMember) };
+}
+
+export async function createMember(db: Db, actor: Actor, input: unknown): Promise<Member> {
+  requireAdmin(actor);
+  const data = CreateMemberSchema.parse(input);
+  if (data.role === "owner" && actor.role !== "owner") throw forbidden("Only an owner can add another owner.");
+  await assertEmailFree(db, actor.tenantId, data.email);
+  const [row] = await db.insert(members).values({ ...data, tenantId: actor.tenantId }).returning();
+  return serializeMember(row);
+}
+
+export async function updateMember(db: Db, actor: Actor, memberId: string, input: unknown): Promise<Member> {
+  requireAdmin(actor);
+  const data = UpdateMemberSchema.parse(input);
+  if (Object.keys(data).length === 0) throw invalid("Send at least one field to change.");
+  return db.transaction(async (tx) => {
+    const current = await getMemberInTenant(tx, actor.tenantId, memberId);
+    const touchesOwner = current.role === "owner" || data.role === "owner";
+    if (touchesOwner && actor.role !== "owner" && (data.role !== undefined || data.active !== undefined)) {
+      throw forbidden("Only an owner can change an owner's role or status, or make someone an owner.");
+    }
+    if (data.email && data.email !== current.email) await assertEmailFree(tx, actor.tenantId, data.email, memberId);
+    const losesOwner = current.role === "owner" && current.active && (data.active === false || (data.role && data.role !== "owner"));
+    if (losesOwner) await assertAnotherOwner(tx, actor.tenantId, memberId);
+    const [row] = await tx
+      .update(members)
+      .set({ ...data, updatedAt: new Date() })
+      .where(and(eq(members.id, memberId), eq(members.tenantId, actor.tenantId)))
+      .returning();
+    return serializeMember(row);
+  });
+}
+
+export async function getMemberInTenant(db: DbOrTx, tenantId: string, memberId: string): Promise<MemberRow> {
+  const [row] = await db
+    .select()
+    .from(members)
+    .where(and(eq(members.id, memberId), eq(members.tenantId, tenantId)))
+    .limit(1);
+  if (!row) throw notFound(`Member ${memberId} not found in this tenant.`);
+  return row;
+}
+
+async function assertEmailFree(db: DbOrTx, tenantId: string, email: string, exceptId?: string) {
+  const [dup] = await db
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.tenantId, tenantId), sql`lower(${members.email}) = ${email}`, exceptId ? ne(members.id, exceptId) : undefined))
+    .limit(1);
+  if (dup) throw conflict(`email: a member with e-mail ${email} already exists in this tenant.`);
+}
+
+async function assertAnotherOwner(db: DbOrTx, tenantId: string, exceptId: string) {
+  const [other] = await db
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.tenantId, tenantId), eq(members.role, "owner"), eq(members.active, true), ne(members.id, exceptId)))
+    .limit(1);
+  if (!other) throw conflict("A tenant needs at least one active owner: make another member owner first.");
+}

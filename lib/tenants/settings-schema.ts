@@ -1,0 +1,61 @@
+import { z } from "zod";
+
+/** Ids in tenant settings (stages, property types, features) are short slugs. */
+const OptionId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,47}$/, "must be a lowercase slug (a-z, 0-9, '_' or '-', at most 48 characters)");
+
+export const OptionSchema = z.strictObject({ id: OptionId, label: z.string().trim().min(1).max(80) });
+
+export const LanguageSchema = z.enum(["pt-BR", "en", "es"]);
+export type Language = z.infer<typeof LanguageSchema>;
+
+export const WorkflowStageSchema = z.strictObject({
+  id: OptionId,
+  label: z.string().trim().min(1).max(80),
+  /** Allowed sub-statuses of the stage; empty means the stage takes no status. */
+  statuses: z.array(z.string().trim().min(1).max(40)).max(30).default([]),
+});
+
+export const ListingWorkflowSchema = z
+  .strictObject({
+    stages: z.array(WorkflowStageSchema).min(1).max(30),
+    /** The stage in which a listing is on air (sites, portals). */
+    activeStageId: OptionId,
+    terminalStageIds: z.array(OptionId).max(30).default([]),
+    /** Stage given to a listing created without one. */
+    defaultStageId: OptionId,
+  })
+  .superRefine((w, ctx) => {
+    const ids = new Set(w.stages.map((s) => s.id));
+    if (ids.size !== w.stages.length) ctx.addIssue({ code: "custom", path: ["stages"], message: "stage ids must be unique" });
+    for (const key of ["activeStageId", "defaultStageId"] as const) {
+      if (!ids.has(w[key])) ctx.addIssue({ code: "custom", path: [key], message: `'${w[key]}' is not one of the stages` });
+    }
+    w.terminalStageIds.forEach((id, i) => {
+      if (!ids.has(id)) ctx.addIssue({ code: "custom", path: ["terminalStageIds", i], message: `'${id}' is not one of the stages` });
+    });
+  });
+
+const uniqueIds = (list: { id: string }[]) => new Set(list.map((o) => o.id)).size === list.length;
+
+export const TenantSettingsSchema = z.strictObject({
+  listingLanguages: z
+    .array(LanguageSchema)
+    .min(1)
+    .refine((l) => l.includes("pt-BR"), "must include 'pt-BR' (Portuguese is always enabled)")
+    .refine((l) => new Set(l).size === l.length, "must not repeat a language"),
+  listingWorkflow: ListingWorkflowSchema,
+  branding: z.strictObject({
+    name: z.string().trim().min(1).max(120),
+    logo: z.string().url().max(2000).nullable(),
+    primaryColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a hex colour such as #1f6feb"),
+  }),
+  propertyTypes: z.array(OptionSchema).min(1).max(100).refine(uniqueIds, "ids must be unique"),
+  propertyFeatures: z.array(OptionSchema).max(300).refine(uniqueIds, "ids must be unique"),
+  buildingFeatures: z.array(OptionSchema).max(300).refine(uniqueIds, "ids must be unique"),
+  primaryMarketEnabled: z.boolean(),
+});
+
+export type TenantSettings = z.infer<typeof TenantSettingsSchema>;
+export type ListingWorkflow = z.infer<typeof ListingWorkflowSchema>;
