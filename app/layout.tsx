@@ -1,0 +1,11 @@
+import type { ReactNode } from "react";
+
+export const metadata = { title: "ImobiCRM", description: "Multi-tenant real-estate CRM service" };
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="pt-BR">
+      <body style={{ fontFamily: "system-ui, sans-serif", margin: 0, color: "#1b1f24" }}>{children}</body>
+    </html>
+  );
+}

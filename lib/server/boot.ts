@@ -1,0 +1,28 @@
+import { dbDriver } from "../../db/client";
+import { runMigrations } from "../../db/migrate";
+import { ensureOperatorToken } from "../auth/operator-token";
+import { config } from "../config";
+import { logger } from "../log/logger";
+
+const g = globalThis as unknown as { __crmBooted?: Promise<void> };
+
+/** Idempotent: dev reloads and repeated `register()` calls boot once per process. */
+export function boot(): Promise<void> {
+  g.__crmBooted ??= doBoot();
+  return g.__crmBooted;
+}
+
+async function doBoot(): Promise<void> {
+  const log = logger();
+  const c = config();
+  const token = ensureOperatorToken();
+  if (token.created) {
+    // Printed once, on the start that generated it; afterwards it is only in the file.
+    log.info({ file: token.file }, `Operator token created: ${token.token} (kept in ${token.file}; set OPERATOR_TOKEN to choose your own)`);
+  }
+  if (c.MIGRATE_ON_START) {
+    const started = Date.now();
+    await runMigrations();
+    log.info({ driver: await dbDriver(), ms: Date.now() - started }, "database migrated");
+  }
+}
