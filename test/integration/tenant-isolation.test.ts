@@ -35,7 +35,8 @@ beforeAll(async () => {
 
 describe("tenant isolation", () => {
   it("B lists only its own listings, whatever the filters", async () => {
-    for (const query of [{}, { visibility: "private" }, { visibility: "public" }, { propertyId: aProperty.property.id }]) {
+    const queries: Record<string, string>[] = [{}, { visibility: "private" }, { visibility: "public" }, { propertyId: aProperty.property.id }];
+    for (const query of queries) {
       const res = await call(listingsRoute.GET, "GET", "/x", { key: b.key, query });
       expect(res.status).toBe(200);
       const ids = res.body.items.map((l: any) => l.id);

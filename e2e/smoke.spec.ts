@@ -1,0 +1,38 @@
+import { expect, test } from "@playwright/test";
+import { E2E_OPERATOR_TOKEN } from "./constants";
+
+test("the home page of the production build loads", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("ImobiCRM");
+  await expect(page.getByRole("link", { name: "API reference" })).toHaveAttribute("href", "/api/docs");
+});
+
+test("the API reference renders the OpenAPI document", async ({ page }) => {
+  await page.goto("/api/docs");
+  await expect(page.locator(".swagger-ui")).toBeVisible();
+  await expect(page.getByText("/api/v1/real-estate/listings").first()).toBeVisible({ timeout: 15_000 });
+});
+
+test("an operator creates a tenant and its key lists listings; another tenant's key sees none of them", async ({ request }) => {
+  const mk = async (name: string) => {
+    const res = await request.post("/api/admin/tenants", {
+      headers: { authorization: `Bearer ${E2E_OPERATOR_TOKEN}` },
+      data: { name, owner: { name: "Owner", email: `owner@${name.toLowerCase()}.example.com` } },
+    });
+    expect(res.status()).toBe(201);
+    return (await res.json()).apiKey as string;
+  };
+  const a = await mk("Alpha");
+  const b = await mk("Beta");
+  const created = await request.post("/api/v1/real-estate/properties", {
+    headers: { authorization: `Bearer ${a}` },
+    data: { property: { type: "apartment" }, listings: [{ title: "Apartamento em Pinheiros", type: "sale", price: "990000.00" }] },
+  });
+  expect(created.status()).toBe(201);
+  const listA = await (await request.get("/api/v1/real-estate/listings", { headers: { authorization: `Bearer ${a}` } })).json();
+  expect(listA.total).toBe(1);
+  const listB = await (await request.get("/api/v1/real-estate/listings", { headers: { authorization: `Bearer ${b}` } })).json();
+  expect(listB.total).toBe(0);
+  const unauth = await request.get("/api/v1/real-estate/listings");
+  expect(unauth.status()).toBe(401);
+});

@@ -1,0 +1,40 @@
+import { defineConfig } from "@playwright/test";
+import { E2E_OPERATOR_TOKEN } from "./e2e/constants";
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+
+/**
+ * Drives Debian's Chromium (never a downloaded browser) against `next start` of the production
+ * build, on an embedded database of its own that starts empty each run.
+ */
+export default defineConfig({
+  testDir: "e2e",
+  timeout: 60_000,
+  retries: 0,
+  workers: 1,
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    locale: "pt-BR",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-sync", "--disable-background-networking"],
+    },
+  },
+  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  webServer: {
+    // Default bind (never -H 127.0.0.1: next-intl redirect loop, see STACK-NOTES).
+    command: `rm -rf .e2e-data && npx next start -p ${PORT}`,
+    url: `http://localhost:${PORT}/`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+    env: {
+      DATA_DIR: ".e2e-data",
+      OPERATOR_TOKEN: E2E_OPERATOR_TOKEN,
+      DATABASE_URL: "",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});
