@@ -25,6 +25,7 @@ async function run<P>(
 ): Promise<Response> {
   const requestId = requestIdFrom(req.headers);
   const log = logger().child({ reqId: requestId });
+  const started = performance.now();
   let res: Response;
   try {
     const params = ((await segment?.params) ?? {}) as P;
@@ -41,6 +42,7 @@ async function run<P>(
     }
   }
   res.headers.set("x-request-id", requestId);
+  log.info({ method: req.method, path: new URL(req.url).pathname, status: res.status, ms: Math.round(performance.now() - started) }, "request");
   return res;
 }
 
