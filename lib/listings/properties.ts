@@ -50,7 +50,8 @@ export async function updateProperty(db: Db, actor: Actor, propertyId: string, i
   return db.transaction(async (tx) => {
     const tenant = await loadTenant(tx, actor.tenantId);
     const current = await getPropertyInTenant(tx, tenant.id, propertyId, true);
-    if (!ownsProperty(actor, current)) throw forbidden("This key can change only properties assigned to or created by its member.");
+    // Same answer as GET: a restricted key does not learn that another broker's property exists.
+    if (!ownsProperty(actor, current)) throw notFound(`Property ${propertyId} not found.`);
     if (actor.access === "restricted" && data.property?.assignedToId !== undefined && data.property.assignedToId !== actor.userId) {
       throw forbidden("property.assignedToId: a restricted key cannot hand a property to another member.");
     }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EmailSchema } from "../contacts/email";
 import { CpfSchema } from "../contacts/cpf";
 import { PhoneSchema } from "../contacts/phone";
 
@@ -151,7 +152,7 @@ export const MediaInputSchema = z
 export const OwnerSchema = z
   .strictObject({
     name: z.string().trim().min(1).max(120).nullable(),
-    email: z.string().trim().toLowerCase().pipe(z.email({ error: "must be a valid e-mail address" })).nullable(),
+    email: EmailSchema.nullable(),
     phone: PhoneSchema.nullable(),
     whatsapp: PhoneSchema.nullable(),
     cpf: CpfSchema.nullable(),

@@ -1,5 +1,6 @@
 import { eq, like } from "drizzle-orm";
 import { z } from "zod";
+import { EmailSchema } from "../contacts/email";
 import type { Db } from "../../db/client";
 import { members, tenants } from "../../db/schema";
 import { issueApiKey } from "../auth/api-keys";
@@ -14,7 +15,7 @@ export const CreateTenantSchema = z
     slug: z.string().trim().regex(SLUG_PATTERN, "must be lowercase letters, digits and '-', 1 to 48 characters").optional(),
     owner: z.strictObject({
       name: z.string().trim().min(1).max(120),
-      email: z.string().trim().toLowerCase().pipe(z.email({ error: "must be a valid e-mail address" })),
+      email: EmailSchema,
       phone: PhoneSchema.optional(),
     }),
   })

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EmailSchema } from "../contacts/email";
 import type { MemberRow } from "../../db/schema";
 import { PhoneSchema } from "../contacts/phone";
 
@@ -6,7 +7,7 @@ export const RoleSchema = z.enum(["owner", "admin", "manager", "broker"]);
 
 const MemberFields = {
   name: z.string().trim().min(1).max(120),
-  email: z.string().trim().toLowerCase().pipe(z.email({ error: "must be a valid e-mail address" })),
+  email: EmailSchema,
   phone: PhoneSchema.nullable(),
   creci: z.string().trim().min(1).max(30).nullable().meta({ description: "Broker licence (CRECI), e.g. '123456-F/SP'." }),
   image: z.string().url().max(2000).nullable().meta({ description: "Photo URL." }),

@@ -1,0 +1,69 @@
+import type { ResponseConfig, ZodContentObject } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
+import type { ErrorBody } from "../http/errors";
+
+/** The one error body every route returns (`lib/http/errors.ts`); `satisfies` keeps the two in step. */
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.string().meta({
+        description:
+          "Stable machine-readable code: `invalid_request`, `invalid_json`, `unauthorized`, `forbidden`, `not_found`, " +
+          "`conflict`, `payload_too_large`, `internal_error`.",
+        example: "invalid_request",
+      }),
+      message: z.string().meta({ description: "Human-readable explanation naming the offending field.", example: "pageSize: pageSize must be at most 100" }),
+      issues: z
+        .array(z.object({ path: z.string().meta({ example: "listings.0.price" }), message: z.string() }))
+        .optional()
+        .meta({ description: "Present on schema validation failures (400 `invalid_request`): one entry per offending field." }),
+    }),
+  })
+  .meta({ id: "Error" }) satisfies z.ZodType<ErrorBody>;
+
+export const API_KEY_SECURITY = [{ apiKey: [] }];
+export const OPERATOR_SECURITY = [{ operatorToken: [] }];
+
+/** Every response carries the request id (kept from `X-Request-Id` when the caller sends a sane one). */
+const REQUEST_ID_HEADER = { "X-Request-Id": { $ref: "#/components/headers/RequestId" } };
+
+export function jsonContent(schema: z.ZodType): ZodContentObject {
+  return { "application/json": { schema } };
+}
+
+export function ok(description: string, schema: z.ZodType): ResponseConfig {
+  return { description, headers: REQUEST_ID_HEADER, content: jsonContent(schema) };
+}
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413;
+
+export const UNAUTHORIZED_KEY =
+  "Missing API key, malformed `Authorization` header, or a key that is unknown, revoked, or whose member is inactive (`unauthorized`).";
+
+export const ADMIN_ONLY = "Needs a broad API key of an `owner` or `admin` member; any other key is a 403.";
+
+export const NOT_ADMIN =
+  "The key is not a broad key of an owner or admin member (`forbidden`): tenant settings, members and API keys need one.";
+
+export const TOO_LARGE = "Body larger than 1,000,000 bytes (`payload_too_large`).";
+
+/**
+ * The error responses of one operation, each with the condition that triggers it there, plus
+ * the 500 every route can answer.
+ */
+export function errors(described: Partial<Record<ErrorStatus, string>>): Record<string, ResponseConfig> {
+  const out: Record<string, ResponseConfig> = {};
+  for (const [status, description] of Object.entries(described)) {
+    out[status] = { description, headers: REQUEST_ID_HEADER, content: jsonContent(ErrorSchema) };
+  }
+  out["500"] = {
+    description: "Unexpected failure (`internal_error`); the message quotes the request id to report. Details are logged, never returned.",
+    headers: REQUEST_ID_HEADER,
+    content: jsonContent(ErrorSchema),
+  };
+  return out;
+}
+
+/** Path ids are UUIDs; anything else cannot name a record and answers 404 (not 400). */
+export const uuidParam = (name: string, what: string) =>
+  z.object({ [name]: z.uuid().meta({ description: `Id of the ${what} (UUID; any other text is a 404).` }) });

@@ -1,0 +1,69 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
+import { config } from "../config";
+import { registerAdminPaths } from "./paths/admin";
+import { registerApiKeyPaths } from "./paths/api-keys";
+import { registerListingPaths } from "./paths/listings";
+import { registerMemberPaths } from "./paths/members";
+import { registerPropertyPaths } from "./paths/properties";
+import { registerSettingsPaths } from "./paths/settings";
+
+export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
+
+const DESCRIPTION = [
+  "Authenticated REST interface of the real-estate CRM: listings (written through properties), tenant settings, " +
+    "members and API keys, plus the operator API that creates tenants.",
+  "**Authentication.** Every `/api/v1` request sends `Authorization: Bearer <API_KEY>`. A key acts as its member and " +
+    "sees what that member's role sees; a `restricted` key sees only what a broker sees. `/api/admin` takes the " +
+    "operator token instead.",
+  "**Errors.** Every error has the body `{\"error\": {\"code\", \"message\", \"issues\"?}}`; `issues` lists " +
+    "`{path, message}` per offending field on validation errors. Bodies and query strings are strict: unknown fields " +
+    "and parameters are a 400. Ids in paths are UUIDs; anything else is a 404. Every response carries `X-Request-Id`.",
+  "**Money and flags.** Prices, fees and areas are decimal strings returned with two places (`\"450000.00\"`); " +
+    "`isPrimaryMarket` is the text `'true'` or `'false'`. Timestamps are ISO 8601 UTC.",
+].join("\n\n");
+
+function register(r: OpenAPIRegistry): void {
+  r.registerComponent("securitySchemes", "apiKey", {
+    type: "http",
+    scheme: "bearer",
+    description: "A tenant API key (`crm_...`), created under `/api/v1/settings/api-keys` or returned when the tenant is created.",
+  });
+  r.registerComponent("securitySchemes", "operatorToken", {
+    type: "http",
+    scheme: "bearer",
+    description: "The installation's operator token (`OPERATOR_TOKEN`, or the one generated into `<DATA_DIR>/operator-token`).",
+  });
+  r.registerComponent("headers", "RequestId", {
+    description: "Request id for support and logs; the caller's `X-Request-Id` is kept when it is 1 to 100 of `A-Za-z0-9._:-`.",
+    schema: { type: "string" },
+  });
+  registerListingPaths(r);
+  registerPropertyPaths(r);
+  registerSettingsPaths(r);
+  registerMemberPaths(r);
+  registerApiKeyPaths(r);
+  registerAdminPaths(r);
+}
+
+let cached: OpenApiDocument | undefined;
+
+/** The OpenAPI 3.1 description, generated from the request and response zod schemas once per process. */
+export function buildOpenApiDocument(): OpenApiDocument {
+  if (cached) return cached;
+  const registry = new OpenAPIRegistry();
+  register(registry);
+  cached = new OpenApiGeneratorV31(registry.definitions, { unionPreferredType: "oneOf" }).generateDocument({
+    openapi: "3.1.0",
+    info: { title: `${config().SERVICE_NAME} API`, version: "1.0.0", description: DESCRIPTION },
+    servers: [{ url: "/" }],
+    tags: [
+      { name: "Listings", description: "Read, change and delete listings. Create them through properties." },
+      { name: "Properties", description: "Properties with their nested listings and listing translations." },
+      { name: "Settings", description: "Tenant settings (owner or admin broad key)." },
+      { name: "Members", description: "Members of the tenant (owner or admin broad key)." },
+      { name: "API keys", description: "API keys of the tenant's members (owner or admin broad key)." },
+      { name: "Operator", description: "Installation operator API (operator token)." },
+    ],
+  });
+  return cached;
+}

@@ -1,0 +1,236 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import * as assetRoute from "../../app/api/docs/assets/[file]/route";
+import * as openApiJsonRoute from "../../app/api/docs/openapi.json/route";
+import * as docsRoute from "../../app/api/docs/route";
+import { buildOpenApiDocument } from "../../lib/openapi/document";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const API_DIR = path.join(ROOT, "app", "api");
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/**
+ * Routes that are deliberately absent from the description: the documentation itself, and the
+ * Inngest endpoint, which only the Inngest server calls (it is not part of the integrator API).
+ */
+const UNDOCUMENTED = new Set(["/api/docs", "/api/docs/openapi.json", "/api/docs/assets/{file}", "/api/inngest"]);
+
+type Doc = ReturnType<typeof buildOpenApiDocument>;
+type Json = Record<string, any>;
+
+/** `app/api/v1/listings/[id]/route.ts` -> `/api/v1/listings/{id}` (route groups dropped). */
+function openApiPath(file: string): string {
+  const segments = path.relative(path.join(ROOT, "app"), path.dirname(file)).split(path.sep);
+  return (
+    "/" +
+    segments
+      .filter((s) => !/^\(.*\)$/.test(s))
+      .map((s) => s.replace(/^\[\[\.\.\.(.+)\]\]$/, "{$1}").replace(/^\[(?:\.\.\.)?(.+)\]$/, "{$1}"))
+      .join("/")
+  );
+}
+
+/** HTTP methods a route file exports, in any of the forms Next.js accepts. */
+function exportedMethods(source: string): string[] {
+  const found = new Set<string>();
+  const alt = METHODS.join("|");
+  for (const m of source.matchAll(new RegExp(`export\\s+(?:const|let|var)\\s+(${alt})\\b`, "g"))) found.add(m[1]);
+  for (const m of source.matchAll(new RegExp(`export\\s+(?:async\\s+)?function\\s*\\*?\\s*(${alt})\\b`, "g"))) found.add(m[1]);
+  // `export const { GET, POST, PUT } = serve(...)`: the exported name follows a `:` rename.
+  for (const m of source.matchAll(/export\s+(?:const|let|var)\s*\{([^}]*)\}/g)) {
+    for (const part of m[1].split(",")) found.add(part.split(":").pop()!.trim());
+  }
+  // `export { handler as GET, POST }`
+  for (const m of source.matchAll(/export\s*\{([^}]*)\}/g)) {
+    for (const part of m[1].split(",")) found.add(part.split(/\s+as\s+/).pop()!.trim());
+  }
+  return [...found].filter((name): name is (typeof METHODS)[number] => (METHODS as readonly string[]).includes(name));
+}
+
+function routeFiles(): string[] {
+  return (fs.readdirSync(API_DIR, { recursive: true }) as string[])
+    .filter((f) => path.basename(f) === "route.ts")
+    .map((f) => path.join(API_DIR, f))
+    .sort();
+}
+
+function operations(doc: Doc): { path: string; method: string; op: Json }[] {
+  return Object.entries(doc.paths ?? {}).flatMap(([p, item]) =>
+    Object.entries(item as Json)
+      .filter(([m]) => (METHODS as readonly string[]).includes(m.toUpperCase()))
+      .map(([method, op]) => ({ path: p, method, op: op as Json })),
+  );
+}
+
+function resolve(doc: Doc, schema: Json): Json {
+  if (typeof schema?.$ref !== "string") return schema;
+  const name = schema.$ref.replace("#/components/schemas/", "");
+  const target = (doc.components?.schemas as Json | undefined)?.[name];
+  if (!target) throw new Error(`unresolved ${schema.$ref}`);
+  return resolve(doc, target);
+}
+
+describe("route scanning", () => {
+  it("recognises every export form of a route handler", () => {
+    expect(exportedMethods("export const GET = apiRoute(async () => x);")).toEqual(["GET"]);
+    expect(exportedMethods("export async function POST(req: Request) {}\nexport function DELETE() {}")).toEqual(["POST", "DELETE"]);
+    expect(exportedMethods("export const { GET, POST, PUT } = serve({ client, functions });")).toEqual(["GET", "POST", "PUT"]);
+    expect(exportedMethods("const h = 1;\nexport { h as PATCH, GET };\nexport const dynamic = 'force-dynamic';")).toEqual(["PATCH", "GET"]);
+    expect(exportedMethods("export const OPTIONS = cors;\nconst GET = 1;")).toEqual([]);
+  });
+
+  it("maps folders to OpenAPI paths", () => {
+    expect(openApiPath(path.join(API_DIR, "v1/real-estate/listings/[id]/route.ts"))).toBe("/api/v1/real-estate/listings/{id}");
+    expect(openApiPath(path.join(API_DIR, "(public)/sites/[...slug]/route.ts"))).toBe("/api/sites/{slug}");
+    expect(openApiPath(path.join(API_DIR, "pages/[[...path]]/route.ts"))).toBe("/api/pages/{path}");
+  });
+});
+
+describe("OpenAPI description", () => {
+  const doc = buildOpenApiDocument();
+
+  it("documents every method of every API route", () => {
+    const files = routeFiles();
+    expect(files.length).toBeGreaterThan(0);
+    const missing: string[] = [];
+    for (const file of files) {
+      const apiPath = openApiPath(file);
+      if (UNDOCUMENTED.has(apiPath)) continue;
+      const methods = exportedMethods(fs.readFileSync(file, "utf8"));
+      // A route file whose exports the patterns cannot see would otherwise pass silently.
+      expect(methods, `${path.relative(ROOT, file)}: no exported HTTP method recognised`).not.toHaveLength(0);
+      for (const method of methods) {
+        if (!(doc.paths?.[apiPath] as Json | undefined)?.[method.toLowerCase()]) missing.push(`${method} ${apiPath}`);
+      }
+    }
+    expect(missing, "operations missing from lib/openapi").toEqual([]);
+  });
+
+  it("documents no operation that has no route", () => {
+    const routes = new Map(routeFiles().map((f) => [openApiPath(f), exportedMethods(fs.readFileSync(f, "utf8"))]));
+    const extra = operations(doc)
+      .filter(({ path: p, method }) => !routes.get(p)?.includes(method.toUpperCase()))
+      .map(({ path: p, method }) => `${method.toUpperCase()} ${p}`);
+    expect(extra).toEqual([]);
+  });
+
+  it("is OpenAPI 3.1 with the service name, version and a relative server", () => {
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(doc.info.title).toMatch(/ API$/);
+    expect(doc.info.version).toBe("1.0.0");
+    expect(doc.servers).toEqual([{ url: "/" }]);
+  });
+
+  it("gives every operation a summary, a description, a 2xx and a 4xx response, and a known security scheme", () => {
+    const schemes = Object.keys(doc.components?.securitySchemes ?? {});
+    expect(schemes.sort()).toEqual(["apiKey", "operatorToken"]);
+    for (const { path: p, method, op } of operations(doc)) {
+      const where = `${method.toUpperCase()} ${p}`;
+      expect(op.summary, where).toBeTruthy();
+      expect(op.description, where).toBeTruthy();
+      const statuses = Object.keys(op.responses ?? {});
+      expect(statuses.some((s) => /^2\d\d$/.test(s)), `${where}: 2xx`).toBe(true);
+      expect(statuses.some((s) => /^4\d\d$/.test(s)), `${where}: 4xx`).toBe(true);
+      const security = (op.security ?? []) as Json[];
+      expect(security.length, `${where}: security`).toBeGreaterThan(0);
+      for (const req of security) for (const name of Object.keys(req)) expect(schemes, where).toContain(name);
+      const expected = p.startsWith("/api/admin/") ? "operatorToken" : "apiKey";
+      expect(Object.keys(security[0]), where).toEqual([expected]);
+    }
+  });
+
+  it("uses the shared Error schema for every error response", () => {
+    const error = resolve(doc, { $ref: "#/components/schemas/Error" });
+    expect(error.properties.error.required).toEqual(["code", "message"]);
+    for (const { path: p, method, op } of operations(doc)) {
+      for (const [status, res] of Object.entries(op.responses as Json)) {
+        if (Number(status) < 400) continue;
+        expect(res.content["application/json"].schema, `${method} ${p} ${status}`).toEqual({ $ref: "#/components/schemas/Error" });
+      }
+    }
+  });
+
+  it("describes nested listings of the property bodies as oneOf update or create", () => {
+    for (const [p, method] of [
+      ["/api/v1/real-estate/properties", "post"],
+      ["/api/v1/real-estate/properties/{propertyId}", "patch"],
+    ] as const) {
+      const op = (doc.paths?.[p] as Json)[method];
+      const body = resolve(doc, op.requestBody.content["application/json"].schema);
+      const items = resolve(doc, body.properties.listings.items);
+      expect(items.oneOf, `${method} ${p}`).toEqual([
+        { $ref: "#/components/schemas/NestedListingUpdate" },
+        { $ref: "#/components/schemas/ListingCreate" },
+      ]);
+      expect(resolve(doc, items.oneOf[0]).required).toContain("id");
+      expect(resolve(doc, items.oneOf[1]).properties.translations).toBeDefined();
+    }
+  });
+
+  it("keeps translations out of the standalone listing PATCH and shows the pageSize limit", () => {
+    const patch = (doc.paths?.["/api/v1/real-estate/listings/{id}"] as Json).patch;
+    expect(resolve(doc, patch.requestBody.content["application/json"].schema).properties.translations).toBeUndefined();
+    const list = (doc.paths?.["/api/v1/real-estate/listings"] as Json).get;
+    const pageSize = (list.parameters as Json[]).find((p) => p.name === "pageSize");
+    expect(pageSize?.schema).toMatchObject({ type: "integer", maximum: 100, default: 50 });
+  });
+
+  it("has no dangling $ref", () => {
+    const text = JSON.stringify(doc);
+    for (const [, ref] of text.matchAll(/"\$ref":"([^"]+)"/g)) {
+      const [, kind, name] = /^#\/components\/([^/]+)\/(.+)$/.exec(ref) ?? [];
+      expect((doc.components as Json | undefined)?.[kind]?.[name], ref).toBeDefined();
+    }
+  });
+});
+
+describe("documentation routes", () => {
+  it("serves the description as JSON, readable from any origin", async () => {
+    const res = await openApiJsonRoute.GET(new Request("http://localhost/api/docs/openapi.json"));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    const body = await res.json();
+    expect(body.openapi).toMatch(/^3\.1\./);
+    expect(Object.keys(body.paths)).toContain("/api/v1/real-estate/listings");
+  });
+
+  it("serves a Swagger UI page that loads only local assets", async () => {
+    const res = await docsRoute.GET(new Request("http://localhost/api/docs"));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await res.text();
+    expect(html).toContain('"/api/docs/openapi.json"');
+    const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(urls.length).toBeGreaterThanOrEqual(4);
+    for (const url of urls) expect(url).toMatch(/^\/api\/docs\/assets\//);
+  });
+
+  it("answers /api/docs with the JSON description when a client asks for JSON", async () => {
+    const res = await docsRoute.GET(new Request("http://localhost/api/docs", { headers: { accept: "application/json" } }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.headers.get("vary")).toBe("Accept");
+    expect((await res.json()).openapi).toMatch(/^3\.1\./);
+  });
+
+  it("serves allow-listed assets with their content type and a long cache", async () => {
+    const get = (file: string) => assetRoute.GET(new Request(`http://localhost/api/docs/assets/${file}`), { params: Promise.resolve({ file }) });
+    const css = await get("swagger-ui.css");
+    expect(css.status).toBe(200);
+    expect(css.headers.get("content-type")).toBe("text/css; charset=utf-8");
+    expect(css.headers.get("cache-control")).toContain("max-age=31536000");
+    expect((await css.text()).length).toBeGreaterThan(1000);
+    const js = await get("swagger-ui-bundle.js");
+    expect(js.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    const png = await get("favicon-32x32.png");
+    expect(png.headers.get("content-type")).toBe("image/png");
+
+    for (const file of ["index.html", "../package.json", "swagger-initializer.js", "constructor", "__proto__"]) {
+      const res = await get(file);
+      expect(res.status, file).toBe(404);
+      expect((await res.json()).error.code).toBe("not_found");
+    }
+  });
+});
