@@ -5,3 +5,5 @@ export * from "./developments";
 export * from "./properties";
 export * from "./listings";
 export * from "./events";
+export * from "./marketing-channels";
+export * from "./deals";

@@ -1,3 +1,4 @@
+import { defaultDealWorkflow } from "./default-deal-workflow";
 import type { TenantSettings } from "./settings-schema";
 
 /** What a new tenant starts with: the usual Brazilian residential catalogue and workflow. */
@@ -53,5 +54,7 @@ export function defaultSettings(tenantName: string): TenantSettings {
       { id: "sports_court", label: "Quadra poliesportiva" },
     ],
     primaryMarketEnabled: false,
+    dealWorkflow: defaultDealWorkflow(),
+    customFields: [],
   };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defaultDealWorkflow } from "./default-deal-workflow";
 
 /** Ids in tenant settings (stages, property types, features) are short slugs. */
 const OptionId = z
@@ -37,6 +38,52 @@ export const ListingWorkflowSchema = z
     });
   });
 
+export const DealStageSchema = z.strictObject({
+  id: OptionId,
+  label: z.string().trim().min(1).max(80),
+  /** Terminal stages carry the outcome a deal reaching them gets when no status is sent. */
+  outcome: z.enum(["won", "lost"]).nullable().default(null),
+});
+
+export const DealWorkflowSchema = z
+  .strictObject({
+    stages: z.array(DealStageSchema).min(1).max(30),
+    terminalStageIds: z.array(OptionId).max(30).default([]),
+    /** Stage of a deal created without one. */
+    defaultStageId: OptionId,
+  })
+  .superRefine((w, ctx) => {
+    const ids = new Set(w.stages.map((s) => s.id));
+    if (ids.size !== w.stages.length) ctx.addIssue({ code: "custom", path: ["stages"], message: "stage ids must be unique" });
+    if (!ids.has(w.defaultStageId)) ctx.addIssue({ code: "custom", path: ["defaultStageId"], message: `'${w.defaultStageId}' is not one of the stages` });
+    w.terminalStageIds.forEach((id, i) => {
+      if (!ids.has(id)) ctx.addIssue({ code: "custom", path: ["terminalStageIds", i], message: `'${id}' is not one of the stages` });
+    });
+  });
+
+/** Keys that `custom` reserves for search preferences; custom fields cannot take them. */
+export const RESERVED_CUSTOM_KEYS = [
+  "maxPrice", "minPrice", "budget", "locations", "propertyTypes", "bedrooms", "bathrooms",
+  "minArea", "maxArea", "additionalNotes", "leadListings",
+] as const;
+
+export const CustomFieldSchema = z
+  .strictObject({
+    key: z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9_]{0,47}$/, "must start with a letter and use letters, digits or '_' (at most 48)")
+      .refine((k) => !(RESERVED_CUSTOM_KEYS as readonly string[]).includes(k), "is reserved for search preferences"),
+    label: z.string().trim().min(1).max(80),
+    type: z.enum(["text", "number", "boolean", "date", "select"]),
+    options: z.array(z.string().trim().min(1).max(80)).max(100).optional(),
+  })
+  .superRefine((f, ctx) => {
+    if (f.type === "select" && !f.options?.length) ctx.addIssue({ code: "custom", path: ["options"], message: "a select field needs options" });
+    if (f.type !== "select" && f.options) ctx.addIssue({ code: "custom", path: ["options"], message: "only select fields take options" });
+  });
+
+export type CustomField = z.infer<typeof CustomFieldSchema>;
+
 const uniqueIds = (list: { id: string }[]) => new Set(list.map((o) => o.id)).size === list.length;
 
 export const TenantSettingsSchema = z.strictObject({
@@ -55,7 +102,14 @@ export const TenantSettingsSchema = z.strictObject({
   propertyFeatures: z.array(OptionSchema).max(300).refine(uniqueIds, "ids must be unique"),
   buildingFeatures: z.array(OptionSchema).max(300).refine(uniqueIds, "ids must be unique"),
   primaryMarketEnabled: z.boolean(),
+  dealWorkflow: DealWorkflowSchema.default(defaultDealWorkflow),
+  customFields: z
+    .array(CustomFieldSchema)
+    .max(200)
+    .refine((l) => new Set(l.map((f) => f.key)).size === l.length, "keys must be unique")
+    .default([]),
 });
 
 export type TenantSettings = z.infer<typeof TenantSettingsSchema>;
+export type DealWorkflow = z.infer<typeof DealWorkflowSchema>;
 export type ListingWorkflow = z.infer<typeof ListingWorkflowSchema>;

@@ -1,7 +1,7 @@
 import { and, count, eq, notInArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../db/client";
-import { listings, properties, tenants, type TenantRow } from "../../db/schema";
+import { deals, listings, properties, tenants, type TenantRow } from "../../db/schema";
 import type { Actor } from "../auth/actor";
 import { conflict, invalid } from "../errors/domain-errors";
 import { loadTenant } from "./load-tenant";
@@ -54,6 +54,14 @@ async function assertNothingOrphaned(db: DbOrTx, tenantId: string, s: TenantSett
     .where(and(eq(listings.tenantId, tenantId), notInArray(listings.stage, stageIds)));
   if (stageUse.n > 0) {
     throw conflict(`listingWorkflow.stages: ${stageUse.n} listing(s) are in a stage this change removes; move them first.`);
+  }
+  const dealStageIds = s.dealWorkflow.stages.map((st) => st.id);
+  const [dealUse] = await db
+    .select({ n: count() })
+    .from(deals)
+    .where(and(eq(deals.tenantId, tenantId), notInArray(deals.stage, dealStageIds)));
+  if (dealUse.n > 0) {
+    throw conflict(`dealWorkflow.stages: ${dealUse.n} deal(s) are in a stage this change removes; move them first.`);
   }
   const typeIds = s.propertyTypes.map((t) => t.id);
   const [typeUse] = await db

@@ -1,0 +1,13 @@
+import { createDeal, listDeals } from "@/lib/deals/deals";
+import { ListDealsQuery } from "@/lib/deals/list-query";
+import { CreatedDealSchema } from "@/lib/deals/serialize";
+import { parseQuery } from "@/lib/http/query";
+import { readJson } from "@/lib/http/read-json";
+import { apiRoute, json } from "@/lib/http/route";
+
+export const GET = apiRoute(async ({ req, db, actor }) => json(await listDeals(db, actor, parseQuery(req.url, ListDealsQuery))));
+
+/** The spec answers a create with the short form (id, title, dealType, stage, status, currency, createdAt). */
+export const POST = apiRoute(async ({ req, db, actor }) =>
+  json(CreatedDealSchema.parse(await createDeal(db, actor, await readJson(req))), 201),
+);

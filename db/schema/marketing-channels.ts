@@ -1,0 +1,45 @@
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { members } from "./members";
+import { tenants } from "./tenants";
+
+/**
+ * A tenant's instance of a marketing channel (its site, a portal, a lead-ads account). Leads that
+ * arrive through it are attributed to it and distributed by its queue.
+ */
+export const marketingChannelInstances = pgTable(
+  "marketing_channel_instances",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** Kind of channel, e.g. `website`, `portal`, `lead_ads`, `api`. */
+    kind: text("kind").notNull().default("api"),
+    active: boolean("active").notNull().default(true),
+    /** Round-robin position: the next lead goes to queue member number `cursor % size`. */
+    distributionCursor: integer("distribution_cursor").notNull().default(0),
+    settings: jsonb("settings").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("mci_tenant_idx").on(t.tenantId, t.createdAt)],
+);
+
+/** The distribution queue of a channel: members in round-robin order. */
+export const distributionQueueMembers = pgTable(
+  "distribution_queue_members",
+  {
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    channelInstanceId: uuid("channel_instance_id")
+      .notNull()
+      .references(() => marketingChannelInstances.id, { onDelete: "cascade" }),
+    memberId: uuid("member_id").notNull().references(() => members.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.channelInstanceId, t.memberId] }),
+    uniqueIndex("dqm_channel_position_key").on(t.channelInstanceId, t.position),
+    index("dqm_tenant_idx").on(t.tenantId),
+  ],
+);
+
+export type MarketingChannelInstanceRow = typeof marketingChannelInstances.$inferSelect;

@@ -1,0 +1,97 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import type { DbOrTx } from "../../db/client";
+import { listings } from "../../db/schema";
+import { invalid } from "../errors/domain-errors";
+import { issuePath } from "../http/errors";
+import type { CustomField, TenantSettings } from "../tenants/settings-schema";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const amount = z.number().finite().nonnegative();
+const count = z.number().int().min(0).max(99);
+const names = z.array(z.string().trim().min(1).max(120)).max(50);
+
+/** Search-preference keys of spec 1 §2.4, typed. */
+const PREFERENCES: Record<string, z.ZodType> = {
+  maxPrice: amount,
+  minPrice: amount,
+  budget: amount,
+  locations: names,
+  propertyTypes: names,
+  bedrooms: count,
+  bathrooms: count,
+  minArea: amount,
+  maxArea: amount,
+  additionalNotes: z.string().max(5000),
+};
+
+const LeadListingItem = z.looseObject({ listingId: z.unknown() });
+
+/**
+ * Validates `custom` against the typed preference keys and the tenant's custom fields, and keeps
+ * only listing UUIDs of the tenant in `leadListings` (a listing code there is dropped).
+ * A `null` value is kept: on update it removes the key.
+ */
+export async function validateCustom(
+  tx: DbOrTx,
+  tenantId: string,
+  s: TenantSettings,
+  custom: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(custom)) {
+    const path = `custom.${key}`;
+    if (value === null) {
+      out[key] = null;
+    } else if (key === "leadListings") {
+      out[key] = await leadListings(tx, tenantId, value, path);
+    } else if (PREFERENCES[key]) {
+      out[key] = parse(PREFERENCES[key], value, path);
+    } else {
+      const field = s.customFields.find((f) => f.key === key);
+      if (!field) throw invalid(`${path}: '${key}' is not a custom field of this tenant; configure it in settings.customFields first.`);
+      out[key] = parse(fieldSchema(field), value, path);
+    }
+  }
+  return out;
+}
+
+function fieldSchema(f: CustomField): z.ZodType {
+  switch (f.type) {
+    case "text":
+      return z.string().max(5000);
+    case "number":
+      return z.number().finite();
+    case "boolean":
+      return z.boolean();
+    case "date":
+      return z.iso.date({ error: "must be a date as YYYY-MM-DD" });
+    case "select":
+      return z.enum(f.options as [string, ...string[]], { error: `must be one of: ${f.options!.join(", ")}` });
+  }
+}
+
+function parse(schema: z.ZodType, value: unknown, path: string): unknown {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const i = r.error.issues[0];
+  const sub = i.path.length ? `.${issuePath(i.path)}` : "";
+  throw invalid(`${path}${sub}: ${i.message}`);
+}
+
+async function leadListings(tx: DbOrTx, tenantId: string, value: unknown, path: string) {
+  const items = parse(z.array(LeadListingItem).max(100), value, path) as { listingId: unknown }[];
+  const ids = [...new Set(items.map((i) => i.listingId).filter((id): id is string => typeof id === "string" && UUID.test(id)))].map((id) =>
+    id.toLowerCase(),
+  );
+  if (ids.length) {
+    const found = await tx
+      .select({ id: listings.id })
+      .from(listings)
+      .where(and(eq(listings.tenantId, tenantId), inArray(listings.id, ids)));
+    const known = new Set(found.map((f) => f.id));
+    const missing = ids.find((id) => !known.has(id));
+    if (missing) throw invalid(`${path}: listing ${missing} is not a listing of this tenant.`);
+  }
+  return ids.map((listingId) => ({ listingId }));
+}

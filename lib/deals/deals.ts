@@ -1,0 +1,201 @@
+import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import type { Db, DbOrTx } from "../../db/client";
+import { deals, marketingChannelInstances, type DealRow } from "../../db/schema";
+import type { Actor } from "../auth/actor";
+import { invalid, notFound } from "../errors/domain-errors";
+import { recordEvent } from "../events/record-event";
+import type { Page } from "../http/query";
+import { loadTenant } from "../tenants/load-tenant";
+import type { TenantSettings } from "../tenants/settings-schema";
+import { resolveAssignee } from "./assignment";
+import { contactsOfDeals, linkContacts, resolveContacts } from "./contacts";
+import { validateCustom } from "./custom-data";
+import { nextInQueue } from "../leads/distribution";
+import type { ListDealsQueryInput } from "./list-query";
+import { CreateDealSchema, UpdateDealSchema, type DealDataInput } from "./schemas";
+import { dealEventEntity, serializeDeal, type ContactWithRole, type Deal } from "./serialize";
+
+/** Restricted actors see and change only deals assigned to or created by their member. */
+function accessWhere(actor: Actor): SQL | undefined {
+  if (actor.access === "broad") return undefined;
+  return or(eq(deals.assignedToId, actor.userId), eq(deals.createdById, actor.userId));
+}
+
+export async function listDeals(db: Db, actor: Actor, q: ListDealsQueryInput): Promise<Page<Deal>> {
+  const where = and(
+    eq(deals.tenantId, actor.tenantId),
+    accessWhere(actor),
+    q.dealType ? eq(deals.dealType, q.dealType) : undefined,
+    q.stage ? eq(deals.stage, q.stage) : undefined,
+    q.status ? eq(deals.status, q.status) : undefined,
+    q.assignedToId ? eq(deals.assignedToId, q.assignedToId) : undefined,
+    q.marketingChannelInstanceId ? eq(deals.marketingChannelInstanceId, q.marketingChannelInstanceId) : undefined,
+    q.customFilters ? sql`${deals.customData} @> ${JSON.stringify(q.customFilters)}::jsonb` : undefined,
+  );
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(deals).where(where).orderBy(desc(deals.createdAt), desc(deals.id)).limit(q.pageSize).offset((q.page - 1) * q.pageSize),
+    db.select({ total: count() }).from(deals).where(where),
+  ]);
+  const people = await contactsOfDeals(db, actor.tenantId, rows.map((r) => r.id));
+  return { items: rows.map((r) => serializeDeal(r, people.get(r.id)!)), total, page: q.page, pageSize: q.pageSize };
+}
+
+async function loadDeal(db: DbOrTx, actor: Actor, id: string, forUpdate = false): Promise<{ deal: DealRow; people: ContactWithRole[] }> {
+  const q = db.select().from(deals).where(and(eq(deals.id, id), eq(deals.tenantId, actor.tenantId), accessWhere(actor))).limit(1);
+  const [deal] = forUpdate ? await q.for("update") : await q;
+  if (!deal) throw notFound(`Deal ${id} not found.`);
+  return { deal, people: (await contactsOfDeals(db, actor.tenantId, [id])).get(id)! };
+}
+
+export async function getDeal(db: Db, actor: Actor, id: string): Promise<Deal> {
+  const { deal, people } = await loadDeal(db, actor, id);
+  return serializeDeal(deal, people);
+}
+
+export async function createDeal(db: Db, actor: Actor, input: unknown): Promise<Deal> {
+  const data = CreateDealSchema.parse(input);
+  return db.transaction(async (tx) => {
+    const tenant = await loadTenant(tx, actor.tenantId);
+    const s = tenant.settings;
+    const stage = data.stage ?? s.dealWorkflow.defaultStageId;
+    assertDealStage(s, stage);
+    if (data.marketingChannelInstanceId) await assertChannel(tx, actor.tenantId, data.marketingChannelInstanceId);
+    const explicit = await resolveAssignee(tx, actor.tenantId, data);
+    const custom = dropNulls(await validateCustom(tx, actor.tenantId, s, data.custom ?? {}));
+    const people = await resolveContacts(tx, actor.tenantId, data.contacts);
+
+    let assignedToId = explicit;
+    let distributed = false;
+    if (assignedToId === undefined) {
+      if (data.marketingChannelInstanceId) {
+        assignedToId = await nextInQueue(tx, actor.tenantId, data.marketingChannelInstanceId);
+        distributed = assignedToId !== null;
+      } else {
+        assignedToId = actor.userId;
+      }
+    }
+    const [deal] = await tx
+      .insert(deals)
+      .values({
+        tenantId: actor.tenantId,
+        title: data.title,
+        dealType: data.dealType,
+        stage,
+        status: data.status ?? outcomeOf(s, stage) ?? "open",
+        currency: data.currency,
+        amount: data.amount ?? null,
+        assignedToId,
+        createdById: actor.userId,
+        customData: custom,
+        utmSource: data.utmSource ?? null,
+        utmMedium: data.utmMedium ?? null,
+        utmCampaign: data.utmCampaign ?? null,
+        source: data.source ?? null,
+        campaign: data.campaign ?? null,
+        marketingChannelInstanceId: data.marketingChannelInstanceId ?? null,
+      })
+      .returning();
+    await linkContacts(tx, actor.tenantId, deal.id, people);
+    await recordEvent(tx, dealEvent(actor, "deal.created", deal, { entity: dealEventEntity(deal, people) }));
+    if (distributed) {
+      await recordEvent(tx, {
+        tenantId: actor.tenantId,
+        eventName: "distribution.assigned",
+        entityType: "deal",
+        entityId: deal.id,
+        userId: null,
+        data: { dealId: deal.id, assignedToId, marketingChannelInstanceId: deal.marketingChannelInstanceId, method: "round_robin" },
+      });
+    }
+    return serializeDeal(deal, people);
+  });
+}
+
+export async function updateDeal(db: Db, actor: Actor, pathId: string, input: unknown): Promise<Deal> {
+  const { id, data } = UpdateDealSchema.parse(input);
+  if (id.toLowerCase() !== pathId) throw invalid(`id: '${id}' differs from the deal id in the path (${pathId}).`);
+  if (Object.keys(data).length === 0) throw invalid("data: send at least one field to change.");
+  return db.transaction(async (tx) => {
+    const tenant = await loadTenant(tx, actor.tenantId);
+    const { deal: current, people: currentPeople } = await loadDeal(tx, actor, pathId, true);
+    const next = await applyData(tx, actor, tenant.settings, current, data);
+    const people = data.contacts ? await resolveContacts(tx, actor.tenantId, data.contacts) : currentPeople;
+    const [deal] = await tx
+      .update(deals)
+      .set({ ...next, updatedAt: new Date() })
+      .where(and(eq(deals.id, current.id), eq(deals.tenantId, actor.tenantId)))
+      .returning();
+    if (data.contacts) await linkContacts(tx, actor.tenantId, deal.id, people);
+    await recordEvent(
+      tx,
+      dealEvent(actor, "deal.updated", deal, { entity: dealEventEntity(deal, people) }, dealEventEntity(current, currentPeople)),
+    );
+    return serializeDeal(deal, people);
+  });
+}
+
+export async function deleteDeal(db: Db, actor: Actor, id: string): Promise<{ id: string; deleted: true }> {
+  return db.transaction(async (tx) => {
+    const { deal, people } = await loadDeal(tx, actor, id, true);
+    await tx.delete(deals).where(and(eq(deals.id, deal.id), eq(deals.tenantId, actor.tenantId)));
+    await recordEvent(tx, dealEvent(actor, "deal.deleted", deal, { entity: dealEventEntity(deal, people) }));
+    return { id: deal.id, deleted: true as const };
+  });
+}
+
+/** Column values after a PATCH `data`; `custom` merges key by key and `null` removes a key. */
+async function applyData(tx: DbOrTx, actor: Actor, s: TenantSettings, current: DealRow, data: DealDataInput): Promise<Partial<DealRow>> {
+  const next: Partial<DealRow> = {};
+  if (data.stage !== undefined) {
+    assertDealStage(s, data.stage);
+    next.stage = data.stage;
+    if (data.status === undefined && data.stage !== current.stage) next.status = outcomeOf(s, data.stage) ?? current.status;
+  }
+  for (const k of ["title", "dealType", "status", "currency", "amount", "utmSource", "utmMedium", "utmCampaign", "source", "campaign"] as const) {
+    if (data[k] !== undefined) (next as Record<string, unknown>)[k] = data[k];
+  }
+  if (data.marketingChannelInstanceId !== undefined) {
+    if (data.marketingChannelInstanceId) await assertChannel(tx, actor.tenantId, data.marketingChannelInstanceId);
+    next.marketingChannelInstanceId = data.marketingChannelInstanceId;
+  }
+  const assignee = await resolveAssignee(tx, actor.tenantId, data);
+  if (assignee !== undefined) next.assignedToId = assignee;
+  if (data.custom !== undefined) {
+    next.customData = dropNulls({ ...current.customData, ...(await validateCustom(tx, actor.tenantId, s, data.custom)) });
+  }
+  return next;
+}
+
+function assertDealStage(s: TenantSettings, stage: string) {
+  if (!s.dealWorkflow.stages.some((st) => st.id === stage)) {
+    throw invalid(`stage: '${stage}' is not a deal stage of this tenant (one of: ${s.dealWorkflow.stages.map((st) => st.id).join(", ")}).`);
+  }
+}
+
+/** Reaching `ganho` means won and `perdido` lost, unless a status is sent with the stage. */
+function outcomeOf(s: TenantSettings, stage: string): "won" | "lost" | undefined {
+  return s.dealWorkflow.stages.find((st) => st.id === stage)?.outcome ?? undefined;
+}
+
+async function assertChannel(tx: DbOrTx, tenantId: string, id: string) {
+  const [c] = await tx
+    .select({ id: marketingChannelInstances.id })
+    .from(marketingChannelInstances)
+    .where(and(eq(marketingChannelInstances.id, id), eq(marketingChannelInstances.tenantId, tenantId)))
+    .limit(1);
+  if (!c) throw invalid(`marketingChannelInstanceId: no marketing channel ${id} in this tenant.`);
+}
+
+function dropNulls(o: Record<string, unknown>) {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null));
+}
+
+function dealEvent(
+  actor: Actor,
+  eventName: "deal.created" | "deal.updated" | "deal.deleted",
+  deal: DealRow,
+  data: Record<string, unknown>,
+  old: Record<string, unknown> | null = null,
+) {
+  return { tenantId: actor.tenantId, eventName, entityType: "deal", entityId: deal.id, userId: actor.userId, data, old };
+}

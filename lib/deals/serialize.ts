@@ -1,0 +1,89 @@
+import { z } from "zod";
+import type { ContactRow, DealRow } from "../../db/schema";
+
+export const DealContactSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  cpf: z.string().nullable(),
+  role: z.string(),
+});
+
+export type DealContact = z.infer<typeof DealContactSchema>;
+export type ContactWithRole = ContactRow & { role: string };
+
+export const DealSchema = z
+  .object({
+    id: z.uuid(),
+    title: z.string(),
+    dealType: z.enum(["rental", "sale"]),
+    stage: z.string(),
+    status: z.enum(["open", "won", "lost"]),
+    currency: z.string(),
+    amount: z.string().nullable().meta({ description: "Decimal string with two places." }),
+    contacts: z.array(DealContactSchema),
+    assignedToId: z.uuid().nullable().meta({ description: "Responsible member id only: no name, photo or phone." }),
+    custom: z.record(z.string(), z.unknown()).meta({ description: "The stored customData." }),
+    utmSource: z.string().nullable(),
+    utmMedium: z.string().nullable(),
+    utmCampaign: z.string().nullable(),
+    source: z.string().nullable(),
+    campaign: z.string().nullable(),
+    marketingChannelInstanceId: z.uuid().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "Deal" });
+
+export const CreatedDealSchema = DealSchema.pick({
+  id: true, title: true, dealType: true, stage: true, status: true, currency: true, createdAt: true,
+}).meta({ id: "CreatedDeal" });
+
+export type Deal = z.infer<typeof DealSchema>;
+
+function contactOut(c: ContactWithRole): DealContact {
+  return { id: c.id, name: c.name, email: c.email, phone: c.phone, cpf: c.cpf, role: c.role };
+}
+
+export function serializeDeal(d: DealRow, contacts: ContactWithRole[]): Deal {
+  return {
+    id: d.id,
+    title: d.title,
+    dealType: d.dealType,
+    stage: d.stage,
+    status: d.status,
+    currency: d.currency,
+    amount: d.amount,
+    contacts: contacts.map(contactOut),
+    assignedToId: d.assignedToId,
+    custom: d.customData,
+    utmSource: d.utmSource,
+    utmMedium: d.utmMedium,
+    utmCampaign: d.utmCampaign,
+    source: d.source,
+    campaign: d.campaign,
+    marketingChannelInstanceId: d.marketingChannelInstanceId,
+    createdAt: d.createdAt.toISOString(),
+    updatedAt: d.updatedAt.toISOString(),
+  };
+}
+
+/** The deal row of spec 2 §6 carried by `deal.*` events in `data.data.entity` and `data.old`. */
+export function dealEventEntity(d: DealRow, contacts: ContactWithRole[]) {
+  return {
+    id: d.id,
+    title: d.title,
+    dealType: d.dealType,
+    stage: d.stage,
+    status: d.status,
+    currency: d.currency,
+    amount: d.amount,
+    marketingChannelInstanceId: d.marketingChannelInstanceId,
+    customData: d.customData,
+    contacts: contacts.map(contactOut),
+    assignedToId: d.assignedToId,
+    createdAt: d.createdAt.toISOString(),
+    updatedAt: d.updatedAt.toISOString(),
+  };
+}
