@@ -32,6 +32,9 @@ export async function createProperty(db: Db, actor: Actor, input: unknown): Prom
         tenantId: tenant.id,
         createdById: actor.userId,
         assignedToId: cols.assignedToId ?? (actor.access === "restricted" ? actor.userId : null),
+        // The app's clock, like listings and events, not the transaction's start time.
+        createdAt: new Date(),
+        updatedAt: new Date(),
       })
       .returning();
     await insertMedia(tx, tenant.id, property.id, data.property.media ?? []);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { EmailSchema } from "../contacts/email";
 import { CpfSchema } from "../contacts/cpf";
 import { PhoneSchema } from "../contacts/phone";
+import { HttpUrlSchema, UrlOrPathSchema } from "../http/url";
 
 /** Money and areas travel as decimal strings with at most two places, e.g. "450000.00". */
 export const DecimalString = z
@@ -12,7 +13,7 @@ export const DecimalString = z
 
 const Count = z.number().int().min(0).max(999);
 const Slug = z.string().trim().min(1).max(48);
-const Url = z.string().url().max(2000);
+const Url = HttpUrlSchema;
 
 export const TypeSpecificRentalSchema = z
   .strictObject({
@@ -140,7 +141,7 @@ export const NestedListingSchema = z.unknown().transform((v, ctx) => {
 
 export const MediaInputSchema = z
   .strictObject({
-    url: Url,
+    url: UrlOrPathSchema.meta({ description: "Photo URL (http/https) or a path on this service such as /demo/photo.svg." }),
     alt: z.string().trim().max(300).nullable().optional(),
     order: z.number().int().min(0).max(1000).optional(),
     isPrimary: z.boolean().default(false),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { EmailSchema } from "../contacts/email";
 import type { MemberRow } from "../../db/schema";
 import { PhoneSchema } from "../contacts/phone";
+import { UrlOrPathSchema } from "../http/url";
 
 export const RoleSchema = z.enum(["owner", "admin", "manager", "broker"]);
 
@@ -10,7 +11,7 @@ const MemberFields = {
   email: EmailSchema,
   phone: PhoneSchema.nullable(),
   creci: z.string().trim().min(1).max(30).nullable().meta({ description: "Broker licence (CRECI), e.g. '123456-F/SP'." }),
-  image: z.string().url().max(2000).nullable().meta({ description: "Photo URL." }),
+  image: UrlOrPathSchema.nullable().meta({ description: "Photo URL (http/https) or a path on this service." }),
   role: RoleSchema,
 };
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { UrlOrPathSchema } from "../http/url";
 import { defaultDealWorkflow } from "./default-deal-workflow";
 
 /** Ids in tenant settings (stages, property types, features) are short slugs. */
@@ -86,7 +87,13 @@ export type CustomField = z.infer<typeof CustomFieldSchema>;
 
 const uniqueIds = (list: { id: string }[]) => new Set(list.map((o) => o.id)).size === list.length;
 
-export const TenantSettingsSchema = z.strictObject({
+const CustomFieldsSchema = z
+  .array(CustomFieldSchema)
+  .max(200)
+  .refine((l) => new Set(l.map((f) => f.key)).size === l.length, "keys must be unique");
+
+/** Every setting, each required: the shape a PATCH sends parts of (no defaults to sneak in). */
+export const SettingsShapeSchema = z.strictObject({
   listingLanguages: z
     .array(LanguageSchema)
     .min(1)
@@ -95,19 +102,21 @@ export const TenantSettingsSchema = z.strictObject({
   listingWorkflow: ListingWorkflowSchema,
   branding: z.strictObject({
     name: z.string().trim().min(1).max(120),
-    logo: z.string().url().max(2000).nullable(),
+    logo: UrlOrPathSchema.nullable(),
     primaryColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a hex colour such as #1f6feb"),
   }),
   propertyTypes: z.array(OptionSchema).min(1).max(100).refine(uniqueIds, "ids must be unique"),
   propertyFeatures: z.array(OptionSchema).max(300).refine(uniqueIds, "ids must be unique"),
   buildingFeatures: z.array(OptionSchema).max(300).refine(uniqueIds, "ids must be unique"),
   primaryMarketEnabled: z.boolean(),
+  dealWorkflow: DealWorkflowSchema,
+  customFields: CustomFieldsSchema,
+});
+
+/** Stored settings: keys added after a tenant was created read as their defaults. */
+export const TenantSettingsSchema = SettingsShapeSchema.extend({
   dealWorkflow: DealWorkflowSchema.default(defaultDealWorkflow),
-  customFields: z
-    .array(CustomFieldSchema)
-    .max(200)
-    .refine((l) => new Set(l.map((f) => f.key)).size === l.length, "keys must be unique")
-    .default([]),
+  customFields: CustomFieldsSchema.default([]),
 });
 
 export type TenantSettings = z.infer<typeof TenantSettingsSchema>;

@@ -6,14 +6,14 @@ import type { Actor } from "../auth/actor";
 import { conflict, invalid } from "../errors/domain-errors";
 import { loadTenant } from "./load-tenant";
 import { requireAdmin } from "./require-admin";
-import { TenantSettingsSchema, type TenantSettings } from "./settings-schema";
+import { SettingsShapeSchema, TenantSettingsSchema, type TenantSettings } from "./settings-schema";
 
 export const SettingsSchema = TenantSettingsSchema.extend({
   tenant: z.object({ id: z.uuid(), name: z.string(), slug: z.string() }),
 }).meta({ id: "TenantSettings" });
 
 /** PATCH replaces each top-level key it sends; the merged result must be valid as a whole. */
-export const UpdateSettingsSchema = TenantSettingsSchema.partial()
+export const UpdateSettingsSchema = SettingsShapeSchema.partial()
   .extend({ name: z.string().trim().min(1).max(120).optional() })
   .meta({ id: "UpdateTenantSettings" });
 

@@ -86,6 +86,9 @@ describe("POST /properties", () => {
       [propertyBody({ assignedToId: "00000000-0000-4000-8000-000000000000" }), /property\.assignedToId/],
       [propertyBody({}, [{ ...saleListing(), id: "00000000-0000-4000-8000-000000000000" }]), /listings\.0\.id/],
       [{ location: {} }, /property/],
+      [propertyBody({ media: [{ url: "javascript:alert(1)" }] }), /property\.media\.0\.url/],
+      [propertyBody({ videoUrl: "data:text/html,<script>x</script>" }), /property\.videoUrl/],
+      [propertyBody({ virtualTourUrl: "//evil.example.com/x" }), /property\.virtualTourUrl/],
     ];
     for (const [body, message] of cases) {
       const res = await call(propertiesRoute.POST, "POST", "/api/v1/real-estate/properties", { key: t.key, body });

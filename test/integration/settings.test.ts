@@ -53,6 +53,19 @@ describe("GET/PATCH /settings", () => {
     expect(after.body.listingLanguages).toEqual(["pt-BR", "es"]);
   });
 
+  it("keeps every key a PATCH does not send, deal workflow and custom fields included", async () => {
+    const fields = [{ key: "origem", label: "Origem", type: "select", options: ["site", "portal"] }];
+    expect((await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { customFields: fields } })).status).toBe(200);
+    const res = await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { primaryMarketEnabled: false } });
+    expect(res.body.customFields).toEqual(fields);
+    expect(res.body.dealWorkflow.stages.map((s: any) => s.id)).toContain("ganho");
+    const bad = await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { customFields: [{ key: "budget", label: "B", type: "number" }] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/customFields\.0\.key: is reserved/);
+    const logo = await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { branding: { name: "x", logo: "javascript:alert(1)", primaryColor: "#000000" } } });
+    expect(logo.status).toBe(400);
+  });
+
   it("refuses to remove a stage or property type that listings still use", async () => {
     const p = await call(propertiesRoute.POST, "POST", "/x", { key: t.key, body: propertyBody({ type: "house" }, [saleListing({ stage: "suspended" })]) });
     expect(p.status).toBe(201);
