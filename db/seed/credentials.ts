@@ -1,0 +1,85 @@
+import fs from "node:fs";
+import path from "node:path";
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
+import { apiKeys, members, type TenantRow } from "../schema";
+import type { Db } from "../client";
+import { issueApiKey } from "../../lib/auth/api-keys";
+import { hashApiKey } from "../../lib/auth/api-key-secret";
+import { config } from "../../lib/config";
+import { TEAM, TEAM_DOMAIN } from "./people";
+
+const teamOrder = (email: string) => {
+  const i = TEAM.findIndex((m) => `${m.email}@${TEAM_DOMAIN}` === email);
+  return i < 0 ? TEAM.length : i;
+};
+
+const StoredSchema = z.object({
+  tenantId: z.uuid(),
+  slug: z.string(),
+  apiKey: z.string(),
+  ownerId: z.uuid(),
+  brokers: z.array(z.object({ id: z.uuid(), name: z.string(), email: z.string() })),
+  createdAt: z.string(),
+});
+
+export type StoredDemo = z.infer<typeof StoredSchema>;
+
+export const demoFile = () => path.resolve(config().DATA_DIR, "demo.json");
+
+/** The key is a secret: the file is readable by its owner only. */
+export function writeDemoFile(data: StoredDemo): void {
+  fs.mkdirSync(path.dirname(demoFile()), { recursive: true });
+  fs.writeFileSync(demoFile(), `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+}
+
+function readDemoFile(): StoredDemo | null {
+  try {
+    return StoredSchema.parse(JSON.parse(fs.readFileSync(demoFile(), "utf8")));
+  } catch {
+    return null;
+  }
+}
+
+async function keyStillWorks(db: Db, tenantId: string, key: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.hash, hashApiKey(key)), eq(apiKeys.tenantId, tenantId), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  return Boolean(row);
+}
+
+/**
+ * Credentials of a demo tenant that already exists. The file is trusted only if it names this
+ * tenant and its key still authenticates (the database may have been reset, or the key revoked);
+ * otherwise a new broad key is issued for the owner and the file rewritten.
+ */
+export async function existingCredentials(db: Db, tenant: TenantRow, log: (m: string) => void): Promise<StoredDemo> {
+  const stored = readDemoFile();
+  if (stored && stored.tenantId === tenant.id && (await keyStillWorks(db, tenant.id, stored.apiKey))) return stored;
+
+  const team = await db
+    .select()
+    .from(members)
+    .where(eq(members.tenantId, tenant.id))
+    .orderBy(asc(members.createdAt), asc(members.id));
+  const owner = team.find((m) => m.role === "owner" && m.active);
+  if (!owner) throw new Error(`The demo tenant '${tenant.slug}' has no active owner to issue a key for.`);
+  const key = await issueApiKey(db, tenant.id, owner.id, "Demo key", "broad");
+  log(`${path.relative(process.cwd(), demoFile())} was missing or stale: issued a new API key for the demo owner.`);
+  const data: StoredDemo = {
+    tenantId: tenant.id,
+    slug: tenant.slug,
+    apiKey: key.key,
+    ownerId: owner.id,
+    // Rows written in one transaction share created_at: list brokers in the team's order instead.
+    brokers: team
+      .filter((m) => m.role === "broker")
+      .sort((a, b) => teamOrder(a.email) - teamOrder(b.email))
+      .map((m) => ({ id: m.id, name: m.name, email: m.email })),
+    createdAt: tenant.createdAt.toISOString(),
+  };
+  writeDemoFile(data);
+  return data;
+}

@@ -1,0 +1,78 @@
+import { eq } from "drizzle-orm";
+import { createProperty } from "../../lib/listings/properties";
+import { config } from "../../lib/config";
+import type { Db } from "../client";
+import { tenants } from "../schema";
+import { existingCredentials, writeDemoFile } from "./credentials";
+import { createDevelopment } from "./development";
+import { developmentPayloads } from "./development-listings";
+import { makeHome } from "./home";
+import { propertyPayload } from "./property-body";
+import { createRng } from "./random";
+import { createTeam, DEMO_SLUG } from "./team";
+
+export type DemoCredentials = {
+  tenantId: string;
+  slug: string;
+  apiKey: string;
+  ownerId: string;
+  brokers: { id: string; name: string; email: string }[];
+  created: boolean;
+};
+
+export type DemoOptions = {
+  log?: (msg: string) => void;
+  /** Origin prefixed to the demo images; default none: root-relative paths served from `public/`. */
+  assetBaseUrl?: string;
+};
+
+/** Resale properties; with the ~11% that also have a rental listing and the 3 launches, ~200 listings. */
+const RESALE_PROPERTIES = 180;
+const SEED = 20250601;
+
+/**
+ * Loads the demo agency once. Idempotent: if the `demo` tenant exists nothing is created and the
+ * stored credentials are returned. Everything is written in one transaction, so a run that dies
+ * half-way leaves no half-seeded tenant behind for the next run to mistake for a finished one.
+ */
+export async function loadDemoData(db: Db, opts: DemoOptions = {}): Promise<DemoCredentials> {
+  const log = opts.log ?? (() => {});
+  const assetBase = (opts.assetBaseUrl ?? "").replace(/\/$/, "");
+  const [existing] = await db.select().from(tenants).where(eq(tenants.slug, DEMO_SLUG)).limit(1);
+  if (existing) {
+    log(`Demo tenant '${DEMO_SLUG}' already exists: nothing created.`);
+    const { createdAt: _createdAt, ...stored } = await existingCredentials(db, existing, log);
+    return { ...stored, created: false };
+  }
+
+  const rng = createRng(SEED);
+  const started = Date.now();
+  const result = await db.transaction(async (tx) => {
+    const team = await createTeam(tx, assetBase);
+    const brokers = team.members.filter((m) => m.role === "broker");
+    log(`Tenant '${team.slug}' with ${team.members.length + 1} members.`);
+
+    const dev = await createDevelopment(tx, team.actor.tenantId, assetBase, rng);
+    const spBroker = brokers.find((b) => b.city === "São Paulo")!;
+    for (const body of developmentPayloads(dev, spBroker.id, assetBase, rng)) await createProperty(tx, team.actor, body);
+    log(`Development '${dev.building.name}': ${dev.typologies.length} typologies, ${dev.units} units.`);
+
+    let listings = dev.typologies.length;
+    for (let i = 0; i < RESALE_PROPERTIES; i++) {
+      const body = propertyPayload(makeHome(rng), { rng, assetBase, brokers, index: i });
+      listings += (await createProperty(tx, team.actor, body)).listings.length;
+      if ((i + 1) % 50 === 0 || i + 1 === RESALE_PROPERTIES) {
+        log(`Properties: ${i + 1}/${RESALE_PROPERTIES} (${listings} listings, ${((Date.now() - started) / 1000).toFixed(1)} s).`);
+      }
+    }
+    return {
+      tenantId: team.actor.tenantId,
+      slug: team.slug,
+      apiKey: team.apiKey,
+      ownerId: team.actor.userId,
+      brokers: brokers.map(({ id, name, email }) => ({ id, name, email })),
+    };
+  });
+  writeDemoFile({ ...result, createdAt: new Date().toISOString() });
+  return { ...result, created: true };
+}
