@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
 import { createProperty } from "../../lib/listings/properties";
-import { config } from "../../lib/config";
 import type { Db } from "../client";
 import { tenants } from "../schema";
 import { existingCredentials, writeDemoFile } from "./credentials";
@@ -8,6 +7,7 @@ import { createDevelopment } from "./development";
 import { developmentPayloads } from "./development-listings";
 import { makeHome } from "./home";
 import { propertyPayload } from "./property-body";
+import { createDemoDeals } from "./deals";
 import { createRng } from "./random";
 import { createTeam, DEMO_SLUG } from "./team";
 
@@ -58,13 +58,19 @@ export async function loadDemoData(db: Db, opts: DemoOptions = {}): Promise<Demo
     log(`Development '${dev.building.name}': ${dev.typologies.length} typologies, ${dev.units} units.`);
 
     let listings = dev.typologies.length;
+    const listingIds: string[] = [];
     for (let i = 0; i < RESALE_PROPERTIES; i++) {
       const body = propertyPayload(makeHome(rng), { rng, assetBase, brokers, index: i });
-      listings += (await createProperty(tx, team.actor, body)).listings.length;
+      const created = await createProperty(tx, team.actor, body);
+      listings += created.listings.length;
+      listingIds.push(...created.listings.map((l) => l.id));
       if ((i + 1) % 50 === 0 || i + 1 === RESALE_PROPERTIES) {
         log(`Properties: ${i + 1}/${RESALE_PROPERTIES} (${listings} listings, ${((Date.now() - started) / 1000).toFixed(1)} s).`);
       }
     }
+    // Its own generator, so adding deals did not change the listings above.
+    const deals = await createDemoDeals(tx, team.actor, brokers, listingIds, createRng(SEED + 1));
+    log(`Deals: ${deals} over the funnel, with two marketing channels.`);
     return {
       tenantId: team.actor.tenantId,
       slug: team.slug,

@@ -3,7 +3,7 @@ import { and, count, countDistinct, eq, inArray, isNotNull, notInArray } from "d
 import { beforeAll, describe, expect, it } from "vitest";
 import * as listingsRoute from "../../app/api/v1/real-estate/listings/route";
 import { getDb } from "../../db/client";
-import { apiKeys, buildings, events, listings, media, members, properties, tenants, typologies, units } from "../../db/schema";
+import { apiKeys, buildings, deals, events, listings, media, members, properties, tenants, typologies, units } from "../../db/schema";
 import { demoFile } from "../../db/seed/credentials";
 import { loadDemoData, type DemoCredentials } from "../../db/seed/demo";
 import { hashApiKey } from "../../lib/auth/api-key-secret";
@@ -33,6 +33,20 @@ beforeAll(async () => {
 }, 120_000);
 
 describe("loadDemoData", () => {
+  it("builds a funnel of about 60 deals over the stages and brokers", async () => {
+    const db = await getDb();
+    const rows = await db.select().from(deals).where(eq(deals.tenantId, first.tenantId));
+    expect(rows.length).toBeGreaterThanOrEqual(50);
+    expect(rows.length).toBeLessThanOrEqual(70);
+    const stages = new Set(rows.map((d) => d.stage));
+    for (const s of ["lead", "visita", "proposta", "ganho", "perdido"]) expect(stages).toContain(s);
+    expect(rows.filter((d) => d.stage === "ganho").every((d) => d.status === "won")).toBe(true);
+    const brokerIds = new Set(first.brokers.map((b) => b.id));
+    const assigned = new Set(rows.map((d) => d.assignedToId).filter((id) => id && brokerIds.has(id)));
+    expect(assigned.size).toBeGreaterThanOrEqual(4);
+    expect(rows.some((d) => d.marketingChannelInstanceId)).toBe(true);
+  });
+
   it("creates one agency with about 200 listings over São Paulo, Rio and Belo Horizonte", async () => {
     const db = await getDb();
     expect(first).toMatchObject({ slug: "demo", created: true });
