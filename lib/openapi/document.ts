@@ -2,7 +2,9 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-ope
 import { config } from "../config";
 import { registerAdminPaths } from "./paths/admin";
 import { registerApiKeyPaths } from "./paths/api-keys";
+import { registerDealPaths } from "./paths/deals";
 import { registerListingPaths } from "./paths/listings";
+import { registerMarketingChannelPaths } from "./paths/marketing-channels";
 import { registerMemberPaths } from "./paths/members";
 import { registerPropertyPaths } from "./paths/properties";
 import { registerSettingsPaths } from "./paths/settings";
@@ -10,16 +12,16 @@ import { registerSettingsPaths } from "./paths/settings";
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
 
 const DESCRIPTION = [
-  "Authenticated REST interface of the real-estate CRM: listings (written through properties), tenant settings, " +
-    "members and API keys, plus the operator API that creates tenants.",
+  "Authenticated REST interface of the real-estate CRM: listings (written through properties), deals, tenant " +
+    "settings, members, API keys and marketing channels, plus the operator API that creates tenants.",
   "**Authentication.** Every `/api/v1` request sends `Authorization: Bearer <API_KEY>`. A key acts as its member and " +
     "sees what that member's role sees; a `restricted` key sees only what a broker sees. `/api/admin` takes the " +
     "operator token instead.",
   "**Errors.** Every error has the body `{\"error\": {\"code\", \"message\", \"issues\"?}}`; `issues` lists " +
     "`{path, message}` per offending field on validation errors. Bodies and query strings are strict: unknown fields " +
     "and parameters are a 400. Ids in paths are UUIDs; anything else is a 404. Every response carries `X-Request-Id`.",
-  "**Money and flags.** Prices, fees and areas are decimal strings returned with two places (`\"450000.00\"`); " +
-    "`isPrimaryMarket` is the text `'true'` or `'false'`. Timestamps are ISO 8601 UTC.",
+  "**Money and flags.** Prices, fees, areas and deal amounts are decimal strings returned with two places " +
+    "(`\"450000.00\"`); `isPrimaryMarket` is the text `'true'` or `'false'`. Timestamps are ISO 8601 UTC.",
 ].join("\n\n");
 
 function register(r: OpenAPIRegistry): void {
@@ -39,9 +41,11 @@ function register(r: OpenAPIRegistry): void {
   });
   registerListingPaths(r);
   registerPropertyPaths(r);
+  registerDealPaths(r);
   registerSettingsPaths(r);
   registerMemberPaths(r);
   registerApiKeyPaths(r);
+  registerMarketingChannelPaths(r);
   registerAdminPaths(r);
 }
 
@@ -59,9 +63,14 @@ export function buildOpenApiDocument(): OpenApiDocument {
     tags: [
       { name: "Listings", description: "Read, change and delete listings. Create them through properties." },
       { name: "Properties", description: "Properties with their nested listings and listing translations." },
+      { name: "Deals", description: "Sales and rental opportunities in the tenant's funnel, with their contacts." },
       { name: "Settings", description: "Tenant settings (owner or admin broad key)." },
       { name: "Members", description: "Members of the tenant (owner or admin broad key)." },
       { name: "API keys", description: "API keys of the tenant's members (owner or admin broad key)." },
+      {
+        name: "Marketing channels",
+        description: "Channels deals are attributed to, with their lead distribution queues (owner or admin broad key).",
+      },
       { name: "Operator", description: "Installation operator API (operator token)." },
     ],
   });

@@ -176,6 +176,76 @@ describe("OpenAPI description", () => {
     expect(pageSize?.schema).toMatchObject({ type: "integer", maximum: 100, default: 50 });
   });
 
+  it("documents the deal list filters, the create body, the {id, data} PATCH envelope and the read shapes", () => {
+    const list = (doc.paths?.["/api/v1/crm/deals"] as Json).get;
+    const params = list.parameters as Json[];
+    expect(params.map((p) => p.name)).toEqual(
+      expect.arrayContaining(["page", "pageSize", "dealType", "stage", "status", "assignedToId", "marketingChannelInstanceId", "customFilters"]),
+    );
+    expect(params.find((p) => p.name === "pageSize")?.schema).toMatchObject({ type: "integer", maximum: 100, default: 50 });
+    const customFilters = params.find((p) => p.name === "customFilters");
+    expect(customFilters?.schema.type).toBe("string");
+    expect(customFilters?.description).toMatch(/URL-encoded JSON object/);
+    const page = resolve(doc, list.responses["200"].content["application/json"].schema);
+    expect(Object.keys(page.properties).sort()).toEqual(["items", "page", "pageSize", "total"]);
+    expect(page.properties.items.items).toEqual({ $ref: "#/components/schemas/Deal" });
+
+    const post = (doc.paths?.["/api/v1/crm/deals"] as Json).post;
+    const create = resolve(doc, post.requestBody.content["application/json"].schema);
+    expect(create.required).toEqual(expect.arrayContaining(["title", "dealType", "contacts"]));
+    expect(create.properties.contacts.minItems).toBe(1);
+    expect(create.properties).toHaveProperty("assignedToEmail");
+    expect(create.properties).toHaveProperty("assignedToPhone");
+    expect(create.properties).toHaveProperty("marketingChannelInstanceId");
+    const contact = resolve(doc, create.properties.contacts.items);
+    expect(contact.required).toEqual(expect.arrayContaining(["name", "role"]));
+    expect(post.responses["201"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/CreatedDeal" });
+    expect(Object.keys(resolve(doc, { $ref: "#/components/schemas/CreatedDeal" }).properties).sort()).toEqual(
+      ["createdAt", "currency", "dealType", "id", "stage", "status", "title"],
+    );
+
+    const item = doc.paths?.["/api/v1/crm/deals/{id}"] as Json;
+    const update = resolve(doc, item.patch.requestBody.content["application/json"].schema);
+    expect(update.required).toEqual(["id", "data"]);
+    const data = resolve(doc, update.properties.data);
+    expect(data.properties.id).toBeUndefined();
+    expect(data.properties).toHaveProperty("custom");
+    expect(data.properties).toHaveProperty("contacts");
+    expect(item.patch.description).toMatch(/`null` removes it/);
+    const deal = resolve(doc, item.get.responses["200"].content["application/json"].schema);
+    expect(Object.keys(deal.properties).filter((k) => k.startsWith("assignedTo"))).toEqual(["assignedToId"]);
+    expect(resolve(doc, deal.properties.contacts.items).required).toContain("id");
+    const deleted = resolve(doc, item.delete.responses["200"].content["application/json"].schema);
+    expect(deleted.properties.deleted).toMatchObject({ type: "boolean", enum: [true] });
+  });
+
+  it("documents marketing channels as an admin-only settings resource", () => {
+    const list = (doc.paths?.["/api/v1/settings/marketing-channels"] as Json).get;
+    const body = resolve(doc, list.responses["200"].content["application/json"].schema);
+    expect(body.properties.items.items).toEqual({ $ref: "#/components/schemas/MarketingChannel" });
+    for (const [p, method] of [
+      ["/api/v1/settings/marketing-channels", "get"],
+      ["/api/v1/settings/marketing-channels", "post"],
+      ["/api/v1/settings/marketing-channels/{id}", "patch"],
+    ] as const) {
+      expect(Object.keys((doc.paths?.[p] as Json)[method].responses), `${method} ${p}`).toContain("403");
+    }
+  });
+
+  it("shows the deal workflow and custom fields in the tenant settings", () => {
+    const settings = doc.paths?.["/api/v1/settings"] as Json;
+    const read = resolve(doc, settings.get.responses["200"].content["application/json"].schema);
+    expect(read.required).toEqual(expect.arrayContaining(["dealWorkflow", "customFields"]));
+    const workflow = resolve(doc, read.properties.dealWorkflow);
+    expect(Object.keys(workflow.properties).sort()).toEqual(["defaultStageId", "stages", "terminalStageIds"]);
+    expect(Object.keys(resolve(doc, workflow.properties.stages.items).properties).sort()).toEqual(["id", "label", "outcome"]);
+    const field = resolve(doc, resolve(doc, read.properties.customFields).items);
+    expect(field.properties.type.enum).toEqual(["text", "number", "boolean", "date", "select"]);
+    const write = resolve(doc, settings.patch.requestBody.content["application/json"].schema);
+    expect(write.properties).toHaveProperty("dealWorkflow");
+    expect(write.properties).toHaveProperty("customFields");
+  });
+
   it("has no dangling $ref", () => {
     const text = JSON.stringify(doc);
     for (const [, ref] of text.matchAll(/"\$ref":"([^"]+)"/g)) {
