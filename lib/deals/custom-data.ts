@@ -45,7 +45,7 @@ export async function validateCustom(
       out[key] = null;
     } else if (key === "leadListings") {
       out[key] = await leadListings(tx, tenantId, value, path);
-    } else if (PREFERENCES[key]) {
+    } else if (Object.hasOwn(PREFERENCES, key)) {
       out[key] = parse(PREFERENCES[key], value, path);
     } else {
       const field = s.customFields.find((f) => f.key === key);

@@ -2,11 +2,12 @@ import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
 import { deals, marketingChannelInstances, type DealRow } from "../../db/schema";
 import type { Actor } from "../auth/actor";
-import { invalid, notFound } from "../errors/domain-errors";
+import { forbidden, invalid, notFound } from "../errors/domain-errors";
 import { recordEvent } from "../events/record-event";
 import type { Page } from "../http/query";
 import { loadTenant } from "../tenants/load-tenant";
 import type { TenantSettings } from "../tenants/settings-schema";
+import { stableJson } from "../util/stable-json";
 import { resolveAssignee } from "./assignment";
 import { contactsOfDeals, linkContacts, resolveContacts } from "./contacts";
 import { validateCustom } from "./custom-data";
@@ -61,6 +62,7 @@ export async function createDeal(db: Db, actor: Actor, input: unknown): Promise<
     assertDealStage(s, stage);
     if (data.marketingChannelInstanceId) await assertChannel(tx, actor.tenantId, data.marketingChannelInstanceId);
     const explicit = await resolveAssignee(tx, actor.tenantId, data);
+    if (explicit !== undefined) assertMayAssign(actor, explicit);
     const custom = dropNulls(await validateCustom(tx, actor.tenantId, s, data.custom ?? {}));
     const people = await resolveContacts(tx, actor.tenantId, data.contacts);
 
@@ -120,6 +122,11 @@ export async function updateDeal(db: Db, actor: Actor, pathId: string, input: un
     const { deal: current, people: currentPeople } = await loadDeal(tx, actor, pathId, true);
     const next = await applyData(tx, actor, tenant.settings, current, data);
     const people = data.contacts ? await resolveContacts(tx, actor.tenantId, data.contacts) : currentPeople;
+    const unchanged =
+      Object.entries(next).every(([k, v]) => stableJson(current[k as keyof DealRow]) === stableJson(v)) &&
+      stableJson(people.map((p) => [p.id, p.role])) === stableJson(currentPeople.map((p) => [p.id, p.role]));
+    // Resending the same values writes nothing and notifies nobody.
+    if (unchanged) return serializeDeal(current, currentPeople);
     const [deal] = await tx
       .update(deals)
       .set({ ...next, updatedAt: new Date() })
@@ -149,7 +156,10 @@ async function applyData(tx: DbOrTx, actor: Actor, s: TenantSettings, current: D
   if (data.stage !== undefined) {
     assertDealStage(s, data.stage);
     next.stage = data.stage;
-    if (data.status === undefined && data.stage !== current.stage) next.status = outcomeOf(s, data.stage) ?? current.status;
+    // A stage with an outcome sets it; leaving such a stage for an open one reopens the deal.
+    if (data.status === undefined && data.stage !== current.stage) {
+      next.status = outcomeOf(s, data.stage) ?? (outcomeOf(s, current.stage) ? "open" : current.status);
+    }
   }
   for (const k of ["title", "dealType", "status", "currency", "amount", "utmSource", "utmMedium", "utmCampaign", "source", "campaign"] as const) {
     if (data[k] !== undefined) (next as Record<string, unknown>)[k] = data[k];
@@ -159,7 +169,10 @@ async function applyData(tx: DbOrTx, actor: Actor, s: TenantSettings, current: D
     next.marketingChannelInstanceId = data.marketingChannelInstanceId;
   }
   const assignee = await resolveAssignee(tx, actor.tenantId, data);
-  if (assignee !== undefined) next.assignedToId = assignee;
+  if (assignee !== undefined) {
+    assertMayAssign(actor, assignee);
+    next.assignedToId = assignee;
+  }
   if (data.custom !== undefined) {
     next.customData = dropNulls({ ...current.customData, ...(await validateCustom(tx, actor.tenantId, s, data.custom)) });
   }
@@ -177,13 +190,21 @@ function outcomeOf(s: TenantSettings, stage: string): "won" | "lost" | undefined
   return s.dealWorkflow.stages.find((st) => st.id === stage)?.outcome ?? undefined;
 }
 
+/** Like properties: a restricted key keeps deals with its own member. */
+function assertMayAssign(actor: Actor, assignee: string | null) {
+  if (actor.access === "restricted" && assignee !== actor.userId) {
+    throw forbidden("assignedToId: a restricted key can assign deals only to its own member.");
+  }
+}
+
 async function assertChannel(tx: DbOrTx, tenantId: string, id: string) {
   const [c] = await tx
-    .select({ id: marketingChannelInstances.id })
+    .select({ id: marketingChannelInstances.id, active: marketingChannelInstances.active })
     .from(marketingChannelInstances)
     .where(and(eq(marketingChannelInstances.id, id), eq(marketingChannelInstances.tenantId, tenantId)))
     .limit(1);
   if (!c) throw invalid(`marketingChannelInstanceId: no marketing channel ${id} in this tenant.`);
+  if (!c.active) throw invalid(`marketingChannelInstanceId: marketing channel ${id} is inactive; activate it in settings first.`);
 }
 
 function dropNulls(o: Record<string, unknown>) {

@@ -21,8 +21,10 @@ export const CreateChannelSchema = z
   })
   .meta({ id: "CreateMarketingChannel" });
 
+const KindSchema = z.string().trim().regex(/^[a-z0-9_]{1,40}$/, "must be a lowercase slug such as website or portal");
+
 export const UpdateChannelSchema = z
-  .strictObject({ name: CreateChannelSchema.shape.name, kind: z.string().trim().regex(/^[a-z0-9_]{1,40}$/), active: z.boolean(), queue: QueueSchema })
+  .strictObject({ name: CreateChannelSchema.shape.name, kind: KindSchema, active: z.boolean(), queue: QueueSchema })
   .partial()
   .meta({ id: "UpdateMarketingChannel" });
 
@@ -66,6 +68,7 @@ export async function createChannel(db: Db, actor: Actor, input: unknown): Promi
 export async function updateChannel(db: Db, actor: Actor, id: string, input: unknown): Promise<Channel> {
   requireAdmin(actor);
   const { queue, ...data } = UpdateChannelSchema.parse(input);
+  if (queue === undefined && Object.keys(data).length === 0) throw invalid("Send at least one field to change.");
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(marketingChannelInstances)

@@ -4,6 +4,7 @@ import { listings, type ListingRow, type PropertyRow, type TenantRow } from "../
 import type { Actor } from "../auth/actor";
 import { invalid } from "../errors/domain-errors";
 import { recordEvent } from "../events/record-event";
+import { stableJson } from "../util/stable-json";
 import { assertCodeFree, nextListingCode } from "./listing-code";
 import {
   assertStage, assertTypology, keepTypeSpecificKeys, mergeTranslations, validateTypeSpecific,
@@ -151,15 +152,5 @@ function primaryMarketFlag(sent: "true" | "false" | undefined, typologyId: strin
 }
 
 function sameValues(before: Listing, next: Record<string, unknown>): boolean {
-  return Object.entries(next).every(([k, v]) => stable((before as Record<string, unknown>)[k]) === stable(v));
-}
-
-/** JSON with sorted keys: jsonb does not keep the key order it was given. */
-function stable(v: unknown): string {
-  if (v instanceof Date) return JSON.stringify(v.toISOString());
-  if (Array.isArray(v)) return `[${v.map(stable).join(",")}]`;
-  if (v && typeof v === "object") {
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(v ?? null);
+  return Object.entries(next).every(([k, v]) => stableJson((before as Record<string, unknown>)[k]) === stableJson(v));
 }

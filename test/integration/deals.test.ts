@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as dealRoute from "../../app/api/v1/crm/deals/[id]/route";
 import * as dealsRoute from "../../app/api/v1/crm/deals/route";
 import * as propertiesRoute from "../../app/api/v1/real-estate/properties/route";
+import * as channelRoute from "../../app/api/v1/settings/marketing-channels/[id]/route";
 import * as channelsRoute from "../../app/api/v1/settings/marketing-channels/route";
 import * as settingsRoute from "../../app/api/v1/settings/route";
 import { getDb } from "../../db/client";
@@ -94,6 +95,8 @@ describe("POST /deals", () => {
       [dealBody({ assignedToEmail: "nobody@example.com" }), /assignedToEmail/],
       [dealBody({ assignedToPhone: "+5511900000000" }), /assignedToPhone/],
       [dealBody({ extra: 1 }), /extra/],
+      [dealBody({ custom: { toString: 1 } }), /custom\.toString/],
+      [dealBody({ custom: { constructor: "x" } }), /custom\.constructor/],
     ];
     for (const [body, msg] of cases) {
       const res = await post(body);
@@ -139,6 +142,12 @@ describe("assignment", () => {
     expect(assigned).toEqual([broker.userId, b2.userId, b3.userId, broker.userId]);
     const explicit = await post(dealBody({ marketingChannelInstanceId: ch.body.id, assignedToId: b3.userId }));
     expect((await get(explicit.body.id)).body.assignedToId).toBe(b3.userId);
+    const off = await call(channelRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: ch.body.id }, body: { active: false } });
+    expect(off.status).toBe(200);
+    const refused = await post(dealBody({ marketingChannelInstanceId: ch.body.id }));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/inactive/);
+    expect((await call(channelRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: ch.body.id }, body: {} })).status).toBe(400);
     const db = await getDb();
     const dist = await db.select().from(events).where(eq(events.eventName, "distribution.assigned"));
     expect(dist).toHaveLength(4);
@@ -203,6 +212,20 @@ describe("PATCH and DELETE /deals/{id}", () => {
     expect((evs[1].data as any).entity.stage).toBe("ganho");
     const lost = await patch(created.id, { id: created.id, data: { stage: "perdido", status: "open" } });
     expect(lost.body).toMatchObject({ stage: "perdido", status: "open" });
+    const won = await patch(created.id, { id: created.id, data: { stage: "ganho" } });
+    expect(won.body.status).toBe("won");
+    const reopened = await patch(created.id, { id: created.id, data: { stage: "proposta" } });
+    expect(reopened.body).toMatchObject({ stage: "proposta", status: "open" });
+  });
+
+  it("writes nothing for a PATCH that changes nothing", async () => {
+    const { body: created } = await post(dealBody({ custom: { origem: "site" } }));
+    const before = await get(created.id);
+    const res = await patch(created.id, { id: created.id, data: { title: before.body.title, custom: { origem: "site" }, contacts: [buyer()] } });
+    expect(res.status).toBe(200);
+    expect(res.body.updatedAt).toBe(before.body.updatedAt);
+    const db = await getDb();
+    expect((await db.select().from(events).where(eq(events.entityId, created.id))).map((e) => e.eventName)).toEqual(["deal.created"]);
   });
 
   it("refuses an id that differs from the path, bad data and failed assignments, changing nothing", async () => {
@@ -247,6 +270,8 @@ describe("restricted keys and tenant isolation", () => {
     expect((await patch(notMine.body.id, { id: notMine.body.id, data: { title: "x" } }, r.key)).status).toBe(404);
     expect((await patch(assignedToMe.body.id, { id: assignedToMe.body.id, data: { stage: "visita" } }, r.key)).status).toBe(200);
     expect((await get(mine.body.id, r.key)).status).toBe(200);
+    expect((await post(dealBody({ assignedToId: broker.userId }), r.key)).status).toBe(403);
+    expect((await patch(mine.body.id, { id: mine.body.id, data: { assignedToEmail: broker.email } }, r.key)).status).toBe(403);
   });
 
   it("another tenant's key reads, lists, updates and deletes nothing, and cannot reference this tenant's ids", async () => {
