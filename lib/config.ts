@@ -20,7 +20,7 @@ const ConfigSchema = z.object({
   /** Where PGlite keeps its files; `memory://` keeps it in memory (tests). Default `<DATA_DIR>/pglite`. */
   PGLITE_DIR: z.string().min(1).optional(),
   /** Bearer token of the operator API (`/api/admin`). Generated into `<DATA_DIR>/operator-token` when unset. */
-  OPERATOR_TOKEN: z.string().min(16, "OPERATOR_TOKEN must be at least 16 characters").optional(),
+  OPERATOR_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Public name of the service, used in the outbound webhook User-Agent and the API description. */
   SERVICE_NAME: z.string().min(1).default("ImobiCRM"),
@@ -34,10 +34,12 @@ let cached: Config | undefined;
 
 export function config(): Config {
   if (cached) return cached;
-  const parsed = ConfigSchema.safeParse(process.env);
+  // An empty variable (`DATABASE_URL=`) means unset, as in most tools.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== ""));
+  const parsed = ConfigSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid environment configuration:\n${lines.join("\n")}`);
+    throw new Error(`Invalid environment configuration (fix or unset these variables; see README, Configuration):\n${lines.join("\n")}`);
   }
   cached = parsed.data;
   return cached;
