@@ -35,6 +35,7 @@ export default defineConfig({
       OPERATOR_TOKEN: E2E_OPERATOR_TOKEN,
       DATABASE_URL: "",
       NEXT_TELEMETRY_DISABLED: "1",
+      LOG_LEVEL: "warn",
     },
   },
 });

@@ -9,7 +9,7 @@ test("the home page of the production build loads", async ({ page }) => {
 
 test("the API reference renders the OpenAPI document", async ({ page }) => {
   await page.goto("/api/docs");
-  await expect(page.locator(".swagger-ui")).toBeVisible();
+  await expect(page.locator(".swagger-ui").first()).toBeVisible();
   await expect(page.getByText("/api/v1/real-estate/listings").first()).toBeVisible({ timeout: 15_000 });
 });
 
