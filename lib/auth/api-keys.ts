@@ -2,7 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../db/client";
 import { apiKeys, type ApiKeyRow } from "../../db/schema";
-import { invalid, notFound } from "../errors/domain-errors";
+import { forbidden, invalid, notFound } from "../errors/domain-errors";
 import { getMemberInTenant } from "../tenants/members";
 import { requireAdmin } from "../tenants/require-admin";
 import type { Actor } from "./actor";
@@ -82,6 +82,8 @@ export async function createApiKey(db: Db, actor: Actor, input: unknown) {
     throw invalid(`userId: no member ${data.userId} in this tenant.`);
   });
   if (!member.active) throw invalid(`userId: member ${member.id} is inactive; activate it before issuing keys.`);
+  // A key acts as its member: an admin issuing one for an owner would gain the owner's powers.
+  if (member.role === "owner" && actor.role !== "owner") throw forbidden("Only an owner can issue keys for an owner.");
   return issueApiKey(db, actor.tenantId, member.id, data.name, data.scope);
 }
 
@@ -94,6 +96,9 @@ export async function revokeApiKey(db: Db, actor: Actor, keyId: string): Promise
     .where(and(eq(apiKeys.id, keyId), eq(apiKeys.tenantId, actor.tenantId)))
     .limit(1);
   if (!row) throw notFound(`API key ${keyId} not found in this tenant.`);
+  if (actor.role !== "owner" && (await getMemberInTenant(db, actor.tenantId, row.memberId)).role === "owner") {
+    throw forbidden("Only an owner can revoke an owner's keys.");
+  }
   if (row.revokedAt) return serializeApiKey(row);
   const [updated] = await db
     .update(apiKeys)

@@ -15,6 +15,7 @@ import { nextInQueue } from "../leads/distribution";
 import type { ListDealsQueryInput } from "./list-query";
 import { CreateDealSchema, UpdateDealSchema, type DealDataInput } from "./schemas";
 import { dealEventEntity, serializeDeal, type ContactWithRole, type Deal } from "./serialize";
+import { tenantTransaction } from "../tenants/tenant-transaction";
 
 /** Restricted actors see and change only deals assigned to or created by their member. */
 function accessWhere(actor: Actor): SQL | undefined {
@@ -55,7 +56,7 @@ export async function getDeal(db: Db, actor: Actor, id: string): Promise<Deal> {
 
 export async function createDeal(db: Db, actor: Actor, input: unknown): Promise<Deal> {
   const data = CreateDealSchema.parse(input);
-  return db.transaction(async (tx) => {
+  return tenantTransaction(db, actor.tenantId, async (tx) => {
     const tenant = await loadTenant(tx, actor.tenantId);
     const s = tenant.settings;
     const stage = data.stage ?? s.dealWorkflow.defaultStageId;
@@ -117,14 +118,14 @@ export async function updateDeal(db: Db, actor: Actor, pathId: string, input: un
   const { id, data } = UpdateDealSchema.parse(input);
   if (id.toLowerCase() !== pathId) throw invalid(`id: '${id}' differs from the deal id in the path (${pathId}).`);
   if (Object.keys(data).length === 0) throw invalid("data: send at least one field to change.");
-  return db.transaction(async (tx) => {
+  return tenantTransaction(db, actor.tenantId, async (tx) => {
     const tenant = await loadTenant(tx, actor.tenantId);
     const { deal: current, people: currentPeople } = await loadDeal(tx, actor, pathId, true);
     const next = await applyData(tx, actor, tenant.settings, current, data);
     const people = data.contacts ? await resolveContacts(tx, actor.tenantId, data.contacts) : currentPeople;
     const unchanged =
       Object.entries(next).every(([k, v]) => stableJson(current[k as keyof DealRow]) === stableJson(v)) &&
-      stableJson(people.map((p) => [p.id, p.role])) === stableJson(currentPeople.map((p) => [p.id, p.role]));
+      stableJson(dealEventEntity(current, people).contacts) === stableJson(dealEventEntity(current, currentPeople).contacts);
     // Resending the same values writes nothing and notifies nobody.
     if (unchanged) return serializeDeal(current, currentPeople);
     const [deal] = await tx
@@ -142,7 +143,7 @@ export async function updateDeal(db: Db, actor: Actor, pathId: string, input: un
 }
 
 export async function deleteDeal(db: Db, actor: Actor, id: string): Promise<{ id: string; deleted: true }> {
-  return db.transaction(async (tx) => {
+  return tenantTransaction(db, actor.tenantId, async (tx) => {
     const { deal, people } = await loadDeal(tx, actor, id, true);
     await tx.delete(deals).where(and(eq(deals.id, deal.id), eq(deals.tenantId, actor.tenantId)));
     await recordEvent(tx, dealEvent(actor, "deal.deleted", deal, { entity: dealEventEntity(deal, people) }));

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { assertStorable } from "./read-json";
 
 /**
  * Turns the query string into an object for a zod schema: a key sent once is a string, a
@@ -12,6 +13,7 @@ export function parseQuery<S extends z.ZodType>(url: string | URL, schema: S): z
     const all = params.getAll(key);
     obj[key] = all.length === 1 ? all[0] : all;
   }
+  assertStorable(obj, []);
   return schema.parse(obj);
 }
 

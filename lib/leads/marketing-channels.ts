@@ -5,9 +5,10 @@ import { distributionQueueMembers, marketingChannelInstances, members, type Mark
 import type { Actor } from "../auth/actor";
 import { invalid, notFound } from "../errors/domain-errors";
 import { requireAdmin } from "../tenants/require-admin";
+import { tenantTransaction } from "../tenants/tenant-transaction";
 
 const QueueSchema = z
-  .array(z.uuid())
+  .array(z.uuid().transform((id) => id.toLowerCase()))
   .max(200)
   .refine((l) => new Set(l).size === l.length, "must not repeat a member")
   .meta({ description: "Member ids of the distribution queue, in round-robin order." });
@@ -55,7 +56,7 @@ export async function listChannels(db: Db, actor: Actor): Promise<{ items: Chann
 export async function createChannel(db: Db, actor: Actor, input: unknown): Promise<Channel> {
   requireAdmin(actor);
   const data = CreateChannelSchema.parse(input);
-  return db.transaction(async (tx) => {
+  return tenantTransaction(db, actor.tenantId, async (tx) => {
     const [row] = await tx
       .insert(marketingChannelInstances)
       .values({ tenantId: actor.tenantId, name: data.name, kind: data.kind, active: data.active })
@@ -69,7 +70,7 @@ export async function updateChannel(db: Db, actor: Actor, id: string, input: unk
   requireAdmin(actor);
   const { queue, ...data } = UpdateChannelSchema.parse(input);
   if (queue === undefined && Object.keys(data).length === 0) throw invalid("Send at least one field to change.");
-  return db.transaction(async (tx) => {
+  return tenantTransaction(db, actor.tenantId, async (tx) => {
     const [row] = await tx
       .update(marketingChannelInstances)
       .set({ ...data, updatedAt: new Date() })

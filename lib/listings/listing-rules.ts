@@ -53,7 +53,11 @@ export function mergeTranslations(
       throw invalid(`${path}translations.${lang}: language '${lang}' is not enabled for this tenant (enable it in settings.listingLanguages).`);
     }
     const { translatedAt, ...fields } = entry;
-    next[lang] = { ...next[lang], ...fields, source: "manual", translatedAt: translatedAt ?? now.toISOString() };
+    const merged = { ...next[lang], ...fields };
+    const unchanged = next[lang] && merged.title === next[lang]!.title && merged.description === next[lang]!.description;
+    // Resending the same text keeps its time, so the update stays a no-op.
+    const at = translatedAt ?? (unchanged ? next[lang]!.translatedAt : now.toISOString());
+    next[lang] = { ...merged, source: "manual", translatedAt: at };
   }
   return next;
 }

@@ -11,6 +11,7 @@ import { canReadListing, canWriteListing, tenantListingsWhere } from "./access";
 import { UpdateListingSchema } from "./schemas";
 import { serializeListing, type Listing } from "./serialize";
 import { listingEvent, patchListing } from "./write-listing";
+import { tenantTransaction } from "../tenants/tenant-transaction";
 
 export const ListListingsQuery = z
   .strictObject({
@@ -72,7 +73,7 @@ export async function updateListing(db: Db, actor: Actor, id: string, input: unk
   }
   const data = UpdateListingSchema.parse(input);
   if (Object.keys(data).length === 0) throw invalid("Send at least one field to change.");
-  return db.transaction(async (tx) => {
+  return tenantTransaction(db, actor.tenantId, async (tx) => {
     const { l, p } = await loadListing(tx, actor, id, true);
     if (!canWriteListing(actor, p, l)) throw forbidden("This key can change only listings of properties assigned to or created by its member.");
     const tenant = await loadTenant(tx, actor.tenantId);
@@ -81,7 +82,7 @@ export async function updateListing(db: Db, actor: Actor, id: string, input: unk
 }
 
 export async function deleteListing(db: Db, actor: Actor, id: string): Promise<{ id: string; deleted: true }> {
-  return db.transaction(async (tx) => {
+  return tenantTransaction(db, actor.tenantId, async (tx) => {
     const { l, p } = await loadListing(tx, actor, id, true);
     if (!canWriteListing(actor, p, l)) throw forbidden("This key can delete only listings of properties assigned to or created by its member.");
     const tenant = await loadTenant(tx, actor.tenantId);

@@ -7,10 +7,12 @@ import { recordEvent } from "../events/record-event";
 import { loadTenant } from "../tenants/load-tenant";
 import { ownsProperty } from "./access";
 import { getPropertyInTenant, listingsOfProperty, presentProperty } from "./property-in-tenant";
-import { insertMedia, propertyColumns, validatePropertyRefs } from "./property-values";
+import { insertMedia, propertyColumns, sameMedia, validatePropertyRefs } from "./property-values";
+import { stableJson } from "../util/stable-json";
 import { CreatePropertySchema, UpdatePropertySchema, type CreateListingInput, type UpdateListingInput } from "./schemas";
 import { serializeProperty, type PropertyWithListings } from "./serialize";
 import { insertListing, patchListing, type WriteCtx } from "./write-listing";
+import { tenantTransaction } from "../tenants/tenant-transaction";
 
 /** `POST /properties`: the property, its photos and its nested listings, in one transaction. */
 export async function createProperty(db: Db, actor: Actor, input: unknown): Promise<PropertyWithListings> {
@@ -20,7 +22,7 @@ export async function createProperty(db: Db, actor: Actor, input: unknown): Prom
   if (actor.access === "restricted" && data.property.assignedToId && data.property.assignedToId !== actor.userId) {
     throw forbidden("property.assignedToId: a restricted key can only assign properties to its own member.");
   }
-  return db.transaction(async (tx) => {
+  return tenantTransaction(db, actor.tenantId, async (tx) => {
     const tenant = await loadTenant(tx, actor.tenantId);
     await validatePropertyRefs(tx, tenant.id, tenant.settings, data.property);
     const cols = propertyColumns(data.property, data.location);
@@ -50,7 +52,7 @@ export async function createProperty(db: Db, actor: Actor, input: unknown): Prom
 export async function updateProperty(db: Db, actor: Actor, propertyId: string, input: unknown): Promise<PropertyWithListings> {
   const data = UpdatePropertySchema.parse(input);
   if (!data.property && !data.location && !data.listings) throw invalid("Send property, location or listings to change.");
-  return db.transaction(async (tx) => {
+  return tenantTransaction(db, actor.tenantId, async (tx) => {
     const tenant = await loadTenant(tx, actor.tenantId);
     const current = await getPropertyInTenant(tx, tenant.id, propertyId, true);
     // Same answer as GET: a restricted key does not learn that another broker's property exists.
@@ -63,14 +65,17 @@ export async function updateProperty(db: Db, actor: Actor, propertyId: string, i
     const before = await presentProperty(tx, actor, current);
 
     const cols = propertyColumns(data.property, data.location);
+    const colsChanged = Object.entries(cols).some(([k, v]) => stableJson(current[k as keyof typeof current]) !== stableJson(v));
+    const mediaChanged = data.property?.media !== undefined && !sameMedia(before.property.media, data.property.media);
     let property = current;
-    if (Object.keys(cols).length || data.property?.media) {
+    // Resending what is stored changes nothing and notifies nobody.
+    if (colsChanged || mediaChanged) {
       [property] = await tx
         .update(properties)
         .set({ ...cols, updatedAt: new Date() })
         .where(and(eq(properties.id, current.id), eq(properties.tenantId, tenant.id)))
         .returning();
-      if (data.property?.media) {
+      if (mediaChanged && data.property?.media) {
         await tx.delete(media).where(and(eq(media.tenantId, tenant.id), eq(media.propertyId, current.id)));
         await insertMedia(tx, tenant.id, current.id, data.property.media);
       }

@@ -1,5 +1,6 @@
 import type { DbOrTx } from "../../db/client";
 import { media, type PropertyRow } from "../../db/schema";
+import { stableJson } from "../util/stable-json";
 import type { TenantSettings } from "../tenants/settings-schema";
 import { assertActiveMember, assertBuilding, assertFeatures, assertPropertyType } from "./listing-rules";
 import type { LocationInput, PropertyFieldsInput } from "./schemas";
@@ -50,20 +51,29 @@ export function propertyColumns(p: PropertyFieldsInput = {}, loc: LocationInput 
   return Object.fromEntries(Object.entries(cols).filter(([, v]) => v !== undefined)) as PropertyColumns;
 }
 
-/** Writes the photo set of a property; exactly one photo ends up primary when there are any. */
-export async function insertMedia(tx: DbOrTx, tenantId: string, propertyId: string, items: NonNullable<PropertyFieldsInput["media"]>) {
-  if (!items.length) return;
+type MediaInput = NonNullable<PropertyFieldsInput["media"]>;
+
+/** The stored form of a photo set: exactly one photo is primary (the flagged one, else the first). */
+export function mediaValues(items: MediaInput) {
   const primaryIndex = Math.max(0, items.findIndex((m) => m.isPrimary));
-  await tx.insert(media).values(
-    items.map((m, i) => ({
-      tenantId,
-      propertyId,
-      type: m.type,
-      url: m.url,
-      alt: m.alt ?? null,
-      category: m.category ?? null,
-      order: m.order ?? i,
-      isPrimary: i === primaryIndex,
-    })),
-  );
+  return items.map((m, i) => ({
+    type: m.type,
+    url: m.url,
+    alt: m.alt ?? null,
+    category: m.category ?? null,
+    order: m.order ?? i,
+    isPrimary: i === primaryIndex,
+  }));
+}
+
+export async function insertMedia(tx: DbOrTx, tenantId: string, propertyId: string, items: MediaInput) {
+  if (!items.length) return;
+  await tx.insert(media).values(mediaValues(items).map((m) => ({ ...m, tenantId, propertyId })));
+}
+
+/** Whether a sent photo set equals the stored one, so resending it changes nothing. */
+export function sameMedia(stored: { type: string; url: string; alt: string | null; category: string | null; order: number; isPrimary: boolean }[], items: MediaInput): boolean {
+  const pick = (m: (typeof stored)[number]) => [m.type, m.url, m.alt, m.category, m.order, m.isPrimary];
+  const sort = (l: typeof stored) => [...l].sort((a, b) => a.order - b.order).map(pick);
+  return stableJson(sort(stored)) === stableJson(sort(mediaValues(items)));
 }

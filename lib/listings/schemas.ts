@@ -4,12 +4,27 @@ import { CpfSchema } from "../contacts/cpf";
 import { PhoneSchema } from "../contacts/phone";
 import { HttpUrlSchema, UrlOrPathSchema } from "../http/url";
 
-/** Money and areas travel as decimal strings with at most two places, e.g. "450000.00". */
+/** "0100.5" -> "100.50": the form PostgreSQL returns, so a resent value compares equal. */
+export const twoPlaces = (v: string) => {
+  const [int, frac = ""] = v.split(".");
+  return `${int.replace(/^0+(?=\d)/, "")}.${frac.padEnd(2, "0")}`;
+};
+
+/** Money travels as a decimal string with at most two places, e.g. "450000.00". */
 export const DecimalString = z
   .string()
   .trim()
   .regex(/^\d{1,12}(\.\d{1,2})?$/, "must be a decimal string with up to two places, e.g. \"450000.00\"")
+  .transform(twoPlaces)
   .meta({ example: "450000.00" });
+
+/** Areas in m² (numeric(12,2): up to 10 integer digits). */
+export const AreaString = z
+  .string()
+  .trim()
+  .regex(/^\d{1,10}(\.\d{1,2})?$/, "must be an area in m² as a decimal string with up to two places, e.g. \"85.50\"")
+  .transform(twoPlaces)
+  .meta({ example: "85.50" });
 
 const Count = z.number().int().min(0).max(999);
 const Slug = z.string().trim().min(1).max(48);
@@ -169,9 +184,9 @@ export const PropertyFieldsSchema = z
     bathrooms: Count.nullable(),
     suites: Count.nullable(),
     parkingSpaces: Count.nullable(),
-    totalArea: DecimalString.nullable().meta({ description: "m²", example: "85.50" }),
-    usableArea: DecimalString.nullable().meta({ description: "m²" }),
-    privateArea: DecimalString.nullable().meta({ description: "m²" }),
+    totalArea: AreaString.nullable().meta({ description: "m²" }),
+    usableArea: AreaString.nullable().meta({ description: "m²" }),
+    privateArea: AreaString.nullable().meta({ description: "m²" }),
     features: z.array(Slug).max(100).meta({ description: "Ids of the tenant's property features." }),
     condominiumFee: DecimalString.nullable().meta({ description: "Monthly, BRL" }),
     propertyTax: DecimalString.nullable().meta({ description: "IPTU, yearly, BRL" }),

@@ -75,7 +75,7 @@ export async function patchListing(
   const stage = input.stage ?? current.stage;
   // A new stage starts without a sub-status unless one is sent with it.
   const status = input.status !== undefined ? input.status : stage !== current.stage ? null : current.status;
-  assertStage(s, stage, status, path);
+  if (input.stage !== undefined || input.status !== undefined) assertStage(s, stage, status, path);
   const typologyId = input.typologyId !== undefined ? input.typologyId : current.typologyId;
   if (input.typologyId) await assertTypology(c.tx, c.tenant.id, input.typologyId, path);
   const isPrimaryMarket =

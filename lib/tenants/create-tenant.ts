@@ -43,8 +43,9 @@ export async function createTenant(db: Db, input: unknown): Promise<CreatedTenan
     } else {
       const base = slugify(data.name);
       if (!base) throw invalid("name: cannot derive a slug from this name; send a slug.");
+      // Suffixed candidates cut the base to 44 characters, so look for both forms.
       const used = new Set(
-        (await tx.select({ slug: tenants.slug }).from(tenants).where(like(tenants.slug, `${base}%`))).map((r) => r.slug),
+        (await tx.select({ slug: tenants.slug }).from(tenants).where(like(tenants.slug, `${base.slice(0, 44)}%`))).map((r) => r.slug),
       );
       slug = base;
       for (let n = 2; used.has(slug); n++) slug = `${base.slice(0, 44)}-${n}`;

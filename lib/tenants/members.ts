@@ -5,6 +5,7 @@ import type { Actor } from "../auth/actor";
 import { conflict, forbidden, invalid, notFound } from "../errors/domain-errors";
 import { CreateMemberSchema, UpdateMemberSchema, serializeMember, type Member } from "./member-schemas";
 import { requireAdmin } from "./require-admin";
+import { tenantTransaction } from "./tenant-transaction";
 
 export async function listMembers(db: Db, actor: Actor): Promise<{ items: Member[] }> {
   requireAdmin(actor);
@@ -20,16 +21,18 @@ export async function createMember(db: Db, actor: Actor, input: unknown): Promis
   requireAdmin(actor);
   const data = CreateMemberSchema.parse(input);
   if (data.role === "owner" && actor.role !== "owner") throw forbidden("Only an owner can add another owner.");
-  await assertEmailFree(db, actor.tenantId, data.email);
-  const [row] = await db.insert(members).values({ ...data, tenantId: actor.tenantId }).returning();
-  return serializeMember(row);
+  return tenantTransaction(db, actor.tenantId, async (tx) => {
+    await assertEmailFree(tx, actor.tenantId, data.email);
+    const [row] = await tx.insert(members).values({ ...data, tenantId: actor.tenantId }).returning();
+    return serializeMember(row);
+  });
 }
 
 export async function updateMember(db: Db, actor: Actor, memberId: string, input: unknown): Promise<Member> {
   requireAdmin(actor);
   const data = UpdateMemberSchema.parse(input);
   if (Object.keys(data).length === 0) throw invalid("Send at least one field to change.");
-  return db.transaction(async (tx) => {
+  return tenantTransaction(db, actor.tenantId, async (tx) => {
     const current = await getMemberInTenant(tx, actor.tenantId, memberId);
     const touchesOwner = current.role === "owner" || data.role === "owner";
     if (touchesOwner && actor.role !== "owner" && (data.role !== undefined || data.active !== undefined)) {

@@ -81,6 +81,7 @@ export const CustomFieldSchema = z
   .superRefine((f, ctx) => {
     if (f.type === "select" && !f.options?.length) ctx.addIssue({ code: "custom", path: ["options"], message: "a select field needs options" });
     if (f.type !== "select" && f.options) ctx.addIssue({ code: "custom", path: ["options"], message: "only select fields take options" });
+    if (f.options && new Set(f.options).size !== f.options.length) ctx.addIssue({ code: "custom", path: ["options"], message: "must not repeat an option" });
   });
 
 export type CustomField = z.infer<typeof CustomFieldSchema>;
