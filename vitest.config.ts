@@ -18,6 +18,7 @@ export default defineConfig({
       OPERATOR_TOKEN: "test-operator-token-0123456789",
       DATA_DIR: path.join(import.meta.dirname, ".data", "test"),
       MIGRATE_ON_START: "false",
+      JOBS_RUNNER: "off",
     },
   },
 });

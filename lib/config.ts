@@ -26,6 +26,18 @@ const ConfigSchema = z.object({
   SERVICE_NAME: z.string().min(1).default("ImobiCRM"),
   /** Apply pending migrations when the server starts (default true). */
   MIGRATE_ON_START: boolString.default(true),
+  /** Seconds between delivery attempts of a failed event (spec: about a minute). */
+  EVENTS_RETRY_INTERVAL_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
+  /** How often the embedded runner looks for due events, in milliseconds. */
+  EVENTS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** Tenants served at the same time in one delivery cycle. */
+  EVENTS_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
+  /** Timeout of one webhook POST (spec: 30 seconds). */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
+  /** Allow webhook URLs that resolve to private or loopback addresses in production. */
+  WEBHOOKS_ALLOW_PRIVATE_URLS: boolString.default(false),
+  /** Run background work in-process (the default when no Inngest server is configured). */
+  JOBS_RUNNER: z.enum(["embedded", "inngest", "off"]).optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -7,3 +7,4 @@ export * from "./listings";
 export * from "./events";
 export * from "./marketing-channels";
 export * from "./deals";
+export * from "./webhooks";

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { events } from "../../db/schema";
 import type { EventName } from "./event-names";
@@ -13,11 +14,25 @@ export type NewEvent = {
 };
 
 /**
- * Writes an outbox row. Call it with the transaction that makes the change, so the event exists
- * exactly when the change does. `occurredAt` is fixed here, at queue time.
+ * Writes an outbox row, and queues it for delivery when the tenant's webhook selects it. Call it
+ * with the transaction that makes the change, so the event exists exactly when the change does.
+ * `occurredAt` is fixed here, at queue time.
  */
-export async function recordEvent(tx: DbOrTx, e: NewEvent): Promise<void> {
-  await tx.insert(events).values({ ...e, old: e.old ?? null, data: jsonSafe(e.data), occurredAt: new Date() });
+export async function recordEvent(tx: DbOrTx, e: NewEvent): Promise<string> {
+  // Locking the tenant row until commit makes the queue order of a tenant's events equal their
+  // commit order (sequence numbers are drawn before commit). It is the lock automatic listing
+  // codes take too, so the two cannot deadlock each other.
+  await tx.execute(sql`select 1 from tenants where id = ${e.tenantId} for no key update`);
+  const [row] = await tx
+    .insert(events)
+    .values({ ...e, old: e.old ?? null, data: jsonSafe(e.data), occurredAt: new Date() })
+    .returning({ id: events.id });
+  await tx.execute(sql`
+    insert into event_deliveries (event_id, tenant_id)
+    select ${row.id}, tenant_id from webhook_settings
+    where tenant_id = ${e.tenantId} and url is not null
+      and (${e.eventName} = any(events) or ${e.eventName} = 'webhook.test')`);
+  return row.id;
 }
 
 /** Dates become ISO strings now, so the stored payload is exactly what will be sent. */

@@ -7,6 +7,7 @@ import { logger } from "../log/logger";
 import { toErrorResponse } from "./errors";
 import { requestIdFrom } from "./request-id";
 import { translateDbError } from "./db-errors";
+import { wakeDelivery } from "../jobs/wake";
 
 type Segment<P> = { params: Promise<P> };
 
@@ -42,6 +43,8 @@ async function run<P>(
     }
   }
   res.headers.set("x-request-id", requestId);
+  // A committed write may have queued events: have them delivered now rather than at the next poll.
+  if (req.method !== "GET" && res.status < 400) wakeDelivery();
   log.info({ method: req.method, path: new URL(req.url).pathname, status: res.status, ms: Math.round(performance.now() - started) }, "request");
   return res;
 }

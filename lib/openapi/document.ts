@@ -8,12 +8,14 @@ import { registerMarketingChannelPaths } from "./paths/marketing-channels";
 import { registerMemberPaths } from "./paths/members";
 import { registerPropertyPaths } from "./paths/properties";
 import { registerSettingsPaths } from "./paths/settings";
+import { OUTBOUND_EVENTS, registerWebhookPaths } from "./paths/webhooks";
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
 
 const DESCRIPTION = [
   "Authenticated REST interface of the real-estate CRM: listings (written through properties), deals, tenant " +
-    "settings, members, API keys and marketing channels, plus the operator API that creates tenants.",
+    "settings, the outbound webhook and its delivery log, members, API keys and marketing channels, plus the operator " +
+    "API that creates tenants. The events POSTed to the webhook are described under the Webhooks tag.",
   "**Authentication.** Every `/api/v1` request sends `Authorization: Bearer <API_KEY>`. A key acts as its member and " +
     "sees what that member's role sees; a `restricted` key sees only what a broker sees. `/api/admin` takes the " +
     "operator token instead.",
@@ -43,6 +45,7 @@ function register(r: OpenAPIRegistry): void {
   registerPropertyPaths(r);
   registerDealPaths(r);
   registerSettingsPaths(r);
+  registerWebhookPaths(r);
   registerMemberPaths(r);
   registerApiKeyPaths(r);
   registerMarketingChannelPaths(r);
@@ -65,6 +68,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       { name: "Properties", description: "Properties with their nested listings and listing translations." },
       { name: "Deals", description: "Sales and rental opportunities in the tenant's funnel, with their contacts." },
       { name: "Settings", description: "Tenant settings (owner or admin broad key)." },
+      { name: "Webhooks", description: OUTBOUND_EVENTS },
       { name: "Members", description: "Members of the tenant (owner or admin broad key)." },
       { name: "API keys", description: "API keys of the tenant's members (owner or admin broad key)." },
       {

@@ -2,6 +2,8 @@ import { dbDriver } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
 import { ensureOperatorToken } from "../auth/operator-token";
 import { config } from "../config";
+import { startEmbeddedRunner } from "../jobs/embedded-runner";
+import { jobsMode } from "../jobs/mode";
 import { logger } from "../log/logger";
 
 const g = globalThis as unknown as { __crmBooted?: Promise<void> };
@@ -25,4 +27,7 @@ async function doBoot(): Promise<void> {
     await runMigrations();
     log.info({ driver: await dbDriver(), ms: Date.now() - started }, "database migrated");
   }
+  const mode = jobsMode();
+  if (mode === "embedded") startEmbeddedRunner();
+  else log.info({ mode }, mode === "inngest" ? "background work runs in Inngest functions (/api/inngest)" : "background work is off");
 }

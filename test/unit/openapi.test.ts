@@ -246,6 +246,76 @@ describe("OpenAPI description", () => {
     expect(write.properties).toHaveProperty("customFields");
   });
 
+  it("documents the webhook settings, secret, test, delivery log and redelivery as admin-only operations", () => {
+    const settings = doc.paths?.["/api/v1/settings/webhooks"] as Json;
+    const put = resolve(doc, settings.put.requestBody.content["application/json"].schema);
+    expect(put.required).toEqual(["url", "events", "hmac", "bearer"]);
+    expect(put.properties.url.type).toEqual(["string", "null"]);
+    expect(put.properties.events.items.enum).toContain("deal.created");
+    expect(put.properties.events.items.enum).not.toContain("webhook.test");
+    for (const op of [settings.get, settings.put]) {
+      expect(op.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/WebhookSettings" });
+    }
+    const read = resolve(doc, { $ref: "#/components/schemas/WebhookSettings" });
+    expect(read.required).toContain("hasSecret");
+    expect(read.required).not.toContain("secret");
+    expect(settings.put.description).toMatch(/generates one \(32 random bytes, base64url\)/);
+
+    const secret = (doc.paths?.["/api/v1/settings/webhooks/secret"] as Json).post;
+    expect(Object.keys(resolve(doc, secret.responses["200"].content["application/json"].schema).properties)).toEqual(["secret"]);
+    const test = (doc.paths?.["/api/v1/settings/webhooks/test"] as Json).post;
+    expect(test.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/WebhookTestResult" });
+
+    const list = (doc.paths?.["/api/v1/settings/webhooks/deliveries"] as Json).get;
+    const params = list.parameters as Json[];
+    expect(params.map((p) => p.name).sort()).toEqual(["cursor", "limit", "state"]);
+    expect(params.find((p) => p.name === "limit")?.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 50 });
+    expect(params.find((p) => p.name === "state")?.schema.enum).toEqual(["pending", "delivered", "dropped"]);
+    const page = resolve(doc, list.responses["200"].content["application/json"].schema);
+    expect(Object.keys(page.properties).sort()).toEqual(["items", "nextCursor"]);
+    expect(page.properties.items.items).toEqual({ $ref: "#/components/schemas/Delivery" });
+
+    const redeliver = (doc.paths?.["/api/v1/settings/webhooks/deliveries/{eventId}/redeliver"] as Json).post;
+    expect(redeliver.parameters.map((p: Json) => [p.name, p.in])).toEqual([["eventId", "path"]]);
+    const queued = resolve(doc, redeliver.responses["202"].content["application/json"].schema);
+    expect(queued.properties.state).toMatchObject({ type: "string", enum: ["pending"] });
+    expect(Object.keys(redeliver.responses)).toEqual(expect.arrayContaining(["404", "409"]));
+
+    for (const [p, method, conflict] of [
+      ["/api/v1/settings/webhooks", "get", false],
+      ["/api/v1/settings/webhooks", "put", false],
+      ["/api/v1/settings/webhooks/secret", "post", true],
+      ["/api/v1/settings/webhooks/test", "post", true],
+      ["/api/v1/settings/webhooks/deliveries", "get", false],
+      ["/api/v1/settings/webhooks/deliveries/{eventId}/redeliver", "post", true],
+    ] as const) {
+      const op = (doc.paths?.[p] as Json)[method];
+      expect(op.tags, `${method} ${p}`).toEqual(["Webhooks"]);
+      expect(Object.keys(op.responses), `${method} ${p}`).toContain("403");
+      expect(Object.keys(op.responses).includes("409"), `${method} ${p} 409`).toBe(conflict);
+    }
+  });
+
+  it("describes the outbound event envelope, headers and delivery rules under the Webhooks tag", () => {
+    const tag = doc.tags?.find((t) => t.name === "Webhooks");
+    expect(tag?.description).toBeTruthy();
+    for (const text of [
+      "**Outbound events.**",
+      "`eventId`",
+      "`occurredAt`",
+      "`changes` (always `null`",
+      "`User-Agent: <SERVICE_NAME>-Webhook/1.0`",
+      "`x-webhook-signature`",
+      "`Authorization: Bearer <secret>`",
+      "30 s",
+      "after 8 failures",
+      "deduplicate on `eventId`",
+      "redirects are never followed",
+    ]) {
+      expect(tag?.description, text).toContain(text);
+    }
+  });
+
   it("has no dangling $ref", () => {
     const text = JSON.stringify(doc);
     for (const [, ref] of text.matchAll(/"\$ref":"([^"]+)"/g)) {

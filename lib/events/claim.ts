@@ -1,0 +1,103 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { rowsOf } from "../../db/rows";
+import type { EventRow } from "../../db/schema";
+
+export type Claimed = {
+  event: EventRow;
+  failures: number;
+  settings: { url: string | null; hmac: boolean; bearer: boolean; secret: string | null };
+};
+
+type Raw = {
+  id: string; seq: string | number; tenant_id: string; event_name: string; entity_type: string; entity_id: string;
+  user_id: string | null; data: unknown; old: unknown; occurred_at: string | Date; failures: number;
+  url: string | null; hmac: boolean | null; bearer: boolean | null; secret: string | null;
+};
+
+/**
+ * Takes a lease on the tenant's head event if it is due and nobody holds it. The UPDATE is the
+ * claim: a second worker either waits on the row lock and then sees the lease, or finds another
+ * head, so one attempt is never made twice at once. The webhook settings are read in the same
+ * statement, as they are at this moment (a rotated secret applies to the very next attempt).
+ */
+export async function claimHead(
+  db: Db,
+  tenantId: string,
+  workerId: string,
+  leaseMs: number,
+  /** Claim this event instead of the head (the Test action delivers its event at once). */
+  eventId?: string,
+): Promise<Claimed | null> {
+  const head = eventId
+    ? sql`select event_id from event_deliveries where tenant_id = ${tenantId} and event_id = ${eventId}`
+    : sql`select event_id from event_deliveries where tenant_id = ${tenantId} and state = 'pending' order by queue_seq limit 1`;
+  const res = await db.execute(sql`
+    with head as (${head}), claimed as (
+      update event_deliveries d
+      set locked_until = now() + make_interval(secs => ${leaseMs / 1000}), locked_by = ${workerId}
+      from head
+      where d.event_id = head.event_id and d.state = 'pending' and d.next_attempt_at <= now()
+        and (d.locked_until is null or d.locked_until < now())
+      returning d.event_id, d.failures
+    )
+    select e.*, c.failures, w.url, w.hmac, w.bearer, w.secret
+    from claimed c
+    join events e on e.id = c.event_id
+    left join webhook_settings w on w.tenant_id = e.tenant_id`);
+  const [r] = rowsOf<Raw>(res);
+  if (!r) return null;
+  return {
+    event: {
+      id: r.id,
+      seq: Number(r.seq),
+      tenantId: r.tenant_id,
+      eventName: r.event_name,
+      entityType: r.entity_type,
+      entityId: r.entity_id,
+      userId: r.user_id,
+      data: parseJson(r.data) as Record<string, unknown>,
+      old: parseJson(r.old) as Record<string, unknown> | null,
+      occurredAt: new Date(r.occurred_at),
+    },
+    failures: r.failures,
+    settings: { url: r.url, hmac: Boolean(r.hmac), bearer: Boolean(r.bearer), secret: r.secret },
+  };
+}
+
+/** postgres.js hands back jsonb from raw SQL as text; PGlite as objects. */
+function parseJson(v: unknown): unknown {
+  return typeof v === "string" ? JSON.parse(v) : v;
+}
+
+export const MAX_FAILURES = 8;
+
+/**
+ * Records one attempt and moves the event on: delivered, pending until the next cycle, or dropped
+ * after the 8th failure. Only the worker holding the lease may move it.
+ */
+export async function recordAttempt(
+  db: Db,
+  c: Claimed,
+  workerId: string,
+  a: { at: Date; url: string; ok: boolean; statusCode: number | null; error: string | null; durationMs: number; responseExcerpt: string | null },
+  retrySeconds: number,
+  /** Drop now whatever the count (the tenant removed its webhook URL). */
+  forceDrop = false,
+): Promise<"delivered" | "pending" | "dropped"> {
+  const res = await db.execute(sql`
+    with attempt as (
+      insert into delivery_attempts (tenant_id, event_id, at, url, status_code, error, duration_ms, response_excerpt)
+      values (${c.event.tenantId}, ${c.event.id}, ${a.at.toISOString()}, ${a.url}, ${a.statusCode}, ${a.error}, ${a.durationMs}, ${a.responseExcerpt})
+    )
+    update event_deliveries set
+      state = (case when ${a.ok} then 'delivered' when ${forceDrop} or failures + 1 >= ${MAX_FAILURES} then 'dropped' else 'pending' end)::delivery_state,
+      failures = case when ${a.ok} then failures else failures + 1 end,
+      next_attempt_at = case when ${a.ok} then next_attempt_at else now() + make_interval(secs => ${retrySeconds}) end,
+      finished_at = case when ${a.ok} or ${forceDrop} or failures + 1 >= ${MAX_FAILURES} then now() else null end,
+      locked_until = null, locked_by = null
+    where event_id = ${c.event.id} and locked_by = ${workerId}
+    returning state`);
+  const [r] = rowsOf<{ state: "delivered" | "pending" | "dropped" }>(res);
+  return r?.state ?? "pending";
+}

@@ -1,0 +1,62 @@
+import dns from "node:dns";
+import ipaddr from "ipaddr.js";
+import { config } from "../config";
+
+/** Private, loopback, link-local and other non-public ranges are refused in production. */
+export function privateTargetsAllowed(): boolean {
+  const c = config();
+  return c.NODE_ENV !== "production" || c.WEBHOOKS_ALLOW_PRIVATE_URLS;
+}
+
+export function isPublicAddress(ip: string): boolean {
+  if (!ipaddr.isValid(ip)) return false;
+  let addr = ipaddr.parse(ip);
+  if (addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  return addr.range() === "unicast";
+}
+
+const isLoopbackHost = (host: string) =>
+  host === "localhost" || host.endsWith(".localhost") || (ipaddr.isValid(host.replace(/^\[|\]$/g, "")) && !isPublicAddress(host.replace(/^\[|\]$/g, "")));
+
+/**
+ * Why a webhook URL is not acceptable, or null. https everywhere; plain http only to a loopback
+ * or private host, and only where private targets are allowed (development, test, or
+ * WEBHOOKS_ALLOW_PRIVATE_URLS=true).
+ */
+export function webhookUrlProblem(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "must be an absolute URL such as https://example.com/webhooks";
+  }
+  if (url.username || url.password) return "must not contain credentials; use the bearer option instead";
+  if (url.protocol === "https:") return null;
+  if (url.protocol !== "http:") return "must use https";
+  if (!isLoopbackHost(url.hostname)) return "must use https (plain http is accepted only for a loopback or private address)";
+  if (!privateTargetsAllowed()) return "must use https: http to a local address is accepted only in development and test mode";
+  return null;
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+
+/**
+ * DNS lookup used when connecting: the address actually connected to is checked, so a host that
+ * resolves to a private address (or changes its answer between checks) is refused.
+ */
+export function guardedLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void {
+  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, "");
+    const list = addresses as dns.LookupAddress[];
+    if (!privateTargetsAllowed()) {
+      const bad = list.find((a) => !isPublicAddress(a.address));
+      if (bad) {
+        const e = new Error(`refused: ${hostname} resolves to the non-public address ${bad.address}`) as NodeJS.ErrnoException;
+        e.code = "EPRIVATEADDRESS";
+        return callback(e, "");
+      }
+    }
+    if (options.all) return callback(null, list);
+    return callback(null, list[0].address, list[0].family);
+  });
+}
