@@ -36,6 +36,8 @@ export default defineConfig({
       DATABASE_URL: "",
       NEXT_TELEMETRY_DISABLED: "1",
       LOG_LEVEL: "warn",
+      // The e2e receiver listens on 127.0.0.1, a private address a production server refuses by default.
+      WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
     },
   },
 });

@@ -14,7 +14,7 @@ const ConfigSchema = z.object({
   /** PostgreSQL connection string; when unset the embedded PGlite database is used. */
   DATABASE_URL: z.string().url().optional(),
   /** Pool size of the postgres.js client. */
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   /** Folder for the embedded database, the generated operator token and demo credentials. */
   DATA_DIR: z.string().min(1).default(".data"),
   /** Where PGlite keeps its files; `memory://` keeps it in memory (tests). Default `<DATA_DIR>/pglite`. */
@@ -31,7 +31,7 @@ const ConfigSchema = z.object({
   /** How often the embedded runner looks for due events, in milliseconds. */
   EVENTS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /** Tenants served at the same time in one delivery cycle. */
-  EVENTS_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
+  EVENTS_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(32),
   /** Timeout of one webhook POST (spec: 30 seconds). */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
   /** Allow webhook URLs that resolve to private or loopback addresses in production. */

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { rowsOf } from "../../db/rows";
 import { config } from "../config";
-import { claimHead, recordAttempt, type Claimed } from "./claim";
+import { claimHead, recordAndClaimNext, recordAttempt, type Attempt, type Claimed } from "./claim";
 import { buildEnvelope, buildHeaders } from "./envelope";
 import { postWebhook, type SendResult } from "./send-webhook";
 
@@ -49,34 +49,45 @@ async function dueTenants(db: Db): Promise<string[]> {
 export type Resolved = Required<DeliveryOptions>;
 
 async function deliverTenantQueue(db: Db, tenantId: string, o: Resolved, report: CycleReport): Promise<void> {
-  for (;;) {
-    const claimed = await claimHead(db, tenantId, o.workerId, o.timeoutMs + 30_000);
-    if (!claimed) return;
-    const { outcome } = await attemptDelivery(db, claimed, o);
-    if (outcome === "delivered") report.delivered++;
+  const leaseMs = o.timeoutMs + 30_000;
+  let claimed = await claimHead(db, tenantId, o.workerId, leaseMs);
+  while (claimed) {
+    const attempt = await send(claimed, o);
+    if (!attempt.url) {
+      await recordAttempt(db, claimed, o.workerId, attempt, o.retrySeconds, true);
+      report.failed++;
+      report.dropped++;
+      claimed = await claimHead(db, tenantId, o.workerId, leaseMs);
+      continue;
+    }
+    const { state, next } = await recordAndClaimNext(db, claimed, o.workerId, attempt, o.retrySeconds, leaseMs);
+    if (state === "delivered") report.delivered++;
     else {
       report.failed++;
-      if (outcome === "dropped") report.dropped++;
+      if (state === "dropped") report.dropped++;
       else return; // the failed head waits for the next cycle, holding the rest back
     }
+    claimed = next;
   }
+}
+
+/** Sends one attempt with the settings read at claim time (the current ones). */
+async function send(claimed: Claimed, o: Resolved): Promise<Attempt> {
+  const at = new Date();
+  const { url, hmac, bearer, secret } = claimed.settings;
+  if (!url) return { at, url: "", ok: false, statusCode: null, error: "no webhook URL is configured", durationMs: 0, responseExcerpt: null };
+  const body = JSON.stringify(buildEnvelope(claimed.event, at));
+  const headers = buildHeaders(claimed.event, body, { hmac, bearer, secret }, at);
+  const result = await postWebhook(url, headers, body, o.timeoutMs);
+  return { at, url, ok: result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300, ...result };
 }
 
 export type Outcome = "delivered" | "pending" | "dropped";
 
-/** Sends one attempt with the settings of this moment and records it. */
+/** Sends one attempt and records it (the Test action). */
 export async function attemptDelivery(db: Db, claimed: Claimed, o: Resolved): Promise<{ outcome: Outcome; result: SendResult }> {
-  const at = new Date();
-  const { url, hmac, bearer, secret } = claimed.settings;
-  if (!url) {
-    const result: SendResult = { statusCode: null, error: "no webhook URL is configured", durationMs: 0, responseExcerpt: null };
-    return { outcome: await recordAttempt(db, claimed, o.workerId, { at, url: "", ok: false, ...result }, o.retrySeconds, true), result };
-  }
-  const body = JSON.stringify(buildEnvelope(claimed.event, at));
-  const headers = buildHeaders(claimed.event, body, { hmac, bearer, secret }, at);
-  const result = await postWebhook(url, headers, body, o.timeoutMs);
-  const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-  return { outcome: await recordAttempt(db, claimed, o.workerId, { at, url, ok, ...result }, o.retrySeconds), result };
+  const { at, url, ok, ...result } = await send(claimed, o);
+  return { outcome: await recordAttempt(db, claimed, o.workerId, { at, url, ok, ...result }, o.retrySeconds, !url), result };
 }
 
 export function resolveOptions(opts: DeliveryOptions = {}): Resolved {
