@@ -1,0 +1,83 @@
+/**
+ * Text normalization shared by indexing and filtering (search-language.md §0).
+ *
+ * Typesense never compares raw strings: the stored value and the filter value both go through the same
+ * tokenizer, which is what makes `:=` case-, accent- and punctuation-insensitive. This module is that
+ * tokenizer. It MUST stay pure and deterministic: the `<field>_tok` / `<field>_elems` columns are written
+ * with it, and every string filter compares against those columns, so any change here requires a re-index.
+ */
+
+/** Typesense cuts each filter token at 100 characters; we cut stored tokens the same way so they still match. */
+export const MAX_TOKEN_CHARS = 100;
+
+/**
+ * Letters that Unicode does not decompose but iconv `ASCII//TRANSLIT` (what Typesense uses) spells in ASCII.
+ * Without this, `Straße` would never match a filter typed as `strasse`.
+ */
+const TRANSLIT: Readonly<Record<string, string>> = {
+  ß: "ss", ẞ: "ss", æ: "ae", Æ: "ae", œ: "oe", Œ: "oe", ø: "o", Ø: "o", đ: "d", Đ: "d", ð: "d", Ð: "d",
+  ł: "l", Ł: "l", þ: "th", Þ: "th", ı: "i", ħ: "h", Ħ: "h", ŧ: "t", Ŧ: "t", ŋ: "ng", Ŋ: "ng",
+};
+
+const MARK = /^\p{M}$/u;
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+
+/**
+ * Splits `s` into normalized tokens:
+ * - ASCII letters/digits are kept, lowercased;
+ * - space and `\n` split tokens (a tab does NOT: it is punctuation);
+ * - any other ASCII character is deleted, joining its neighbours (`AT&T` -> `att`);
+ * - accented Latin letters are transliterated (`É` -> `e`, `ß` -> `ss`); other non-ASCII letters and digits
+ *   (Greek, Cyrillic, CJK, Devanagari...) are kept, lowercased, with their combining marks; non-ASCII
+ *   punctuation, symbols and spaces are deleted like ASCII punctuation;
+ * - each token is cut to 100 code points; empty tokens are dropped.
+ */
+export function normalizeTokens(s: string): string[] {
+  const tokens: string[] = [];
+  let current = "";
+  // Whether a combining mark belongs to a kept non-ASCII letter. Marks on an ASCII base (NFD of `é` is
+  // `e` + U+0301) are dropped: that IS the transliteration. Marks on a deleted character are dropped too, so
+  // the result never depends on punctuation that happened to sit next to the mark.
+  let keepMarks = false;
+  const flush = () => {
+    // NFC puts back together what NFD took apart in kept scripts (Hangul syllables, Greek tonos...).
+    if (current.length > 0) tokens.push(cut(current.normalize("NFC")));
+    current = "";
+  };
+  for (const ch of s.normalize("NFD")) {
+    if (ch.charCodeAt(0) < 0x80) {
+      keepMarks = false;
+      if (ch === " " || ch === "\n") flush();
+      else if (isAsciiAlnum(ch.charCodeAt(0))) current += ch.toLowerCase();
+      // every other ASCII character (punctuation, tab, control) is deleted
+    } else if (MARK.test(ch)) {
+      if (keepMarks) current += ch;
+    } else if (TRANSLIT[ch] !== undefined) {
+      current += TRANSLIT[ch];
+      keepMarks = false;
+    } else if (LETTER_OR_DIGIT.test(ch)) {
+      current += ch.toLowerCase();
+      keepMarks = true;
+    } else {
+      keepMarks = false; // non-ASCII punctuation, symbols and spaces are deleted
+    }
+  }
+  flush();
+  return tokens;
+}
+
+/** One `string[]` element as stored in the `_elems` column: its tokens joined by a single space. */
+export function normalizeElement(s: string): string {
+  return normalizeTokens(s).join(" ");
+}
+
+function isAsciiAlnum(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+function cut(token: string): string {
+  // Cut by code points, not UTF-16 units, so an astral character is never split in half.
+  if (token.length <= MAX_TOKEN_CHARS) return token;
+  const chars = Array.from(token);
+  return chars.length <= MAX_TOKEN_CHARS ? token : chars.slice(0, MAX_TOKEN_CHARS).join("");
+}
