@@ -36,6 +36,11 @@ const ConfigSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
   /** Allow webhook URLs that resolve to private or loopback addresses in production. */
   WEBHOOKS_ALLOW_PRIVATE_URLS: boolString.default(false),
+  /** Typesense server for listing search (e.g. http://typesense:8108); unset: search runs in PostgreSQL. */
+  TYPESENSE_URL: z.string().url().optional(),
+  TYPESENSE_API_KEY: z.string().min(1).optional(),
+  /** Collection name on Typesense. */
+  TYPESENSE_COLLECTION: z.string().regex(/^[A-Za-z0-9_-]+$/).default("listings"),
   /** Run background work in-process (the default when no Inngest server is configured). */
   JOBS_RUNNER: z.enum(["embedded", "inngest", "off"]).optional(),
 });

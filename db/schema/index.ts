@@ -8,3 +8,5 @@ export * from "./events";
 export * from "./marketing-channels";
 export * from "./deals";
 export * from "./webhooks";
+export * from "./search";
+export * from "./networks";

@@ -6,6 +6,7 @@ import type { Actor } from "../auth/actor";
 import { forbidden, invalid, notFound } from "../errors/domain-errors";
 import { recordEvent } from "../events/record-event";
 import { PageQuery, type Page } from "../http/query";
+import { reindexListings } from "../search/index-listings";
 import { loadTenant } from "../tenants/load-tenant";
 import { canReadListing, canWriteListing, tenantListingsWhere } from "./access";
 import { UpdateListingSchema } from "./schemas";
@@ -77,7 +78,9 @@ export async function updateListing(db: Db, actor: Actor, id: string, input: unk
     const { l, p } = await loadListing(tx, actor, id, true);
     if (!canWriteListing(actor, p, l)) throw forbidden("This key can change only listings of properties assigned to or created by its member.");
     const tenant = await loadTenant(tx, actor.tenantId);
-    return serializeListing(await patchListing({ tx, actor, tenant }, p, l, data, ""));
+    const row = await patchListing({ tx, actor, tenant }, p, l, data, "");
+    if (row !== l) await reindexListings(tx, tenant.id, [row.id]);
+    return serializeListing(row);
   });
 }
 

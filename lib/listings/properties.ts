@@ -4,6 +4,7 @@ import { media, properties } from "../../db/schema";
 import type { Actor } from "../auth/actor";
 import { forbidden, invalid, notFound } from "../errors/domain-errors";
 import { recordEvent } from "../events/record-event";
+import { reindexProperties } from "../search/index-listings";
 import { loadTenant } from "../tenants/load-tenant";
 import { ownsProperty } from "./access";
 import { getPropertyInTenant, listingsOfProperty, presentProperty } from "./property-in-tenant";
@@ -44,6 +45,7 @@ export async function createProperty(db: Db, actor: Actor, input: unknown): Prom
     const presented = await presentProperty(tx, actor, property);
     await recordEvent(tx, propertyEvent(c, "property.created", property.id, presented.property));
     for (const [i, item] of data.listings.entries()) await insertListing(c, property, item as CreateListingInput, `listings.${i}.`);
+    await reindexProperties(tx, tenant.id, [property.id]);
     return presentProperty(tx, actor, property);
   });
 }
@@ -95,6 +97,8 @@ export async function updateProperty(db: Db, actor: Actor, propertyId: string, i
         await insertListing(c, property, item as CreateListingInput, path);
       }
     }
+    // Property fields, photos and typology data feed every listing's search document.
+    await reindexProperties(tx, tenant.id, [current.id]);
     return presentProperty(tx, actor, property);
   });
 }

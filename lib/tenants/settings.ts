@@ -7,6 +7,7 @@ import { invalid } from "../errors/domain-errors";
 import { loadTenant } from "./load-tenant";
 import { requireAdmin } from "./require-admin";
 import { assertSettingsStillFit } from "./settings-in-use";
+import { reindexTenant } from "../search/index-listings";
 import { SettingsShapeSchema, TenantSettingsSchema, type TenantSettings } from "./settings-schema";
 import { tenantTransaction } from "./tenant-transaction";
 
@@ -43,6 +44,11 @@ export async function updateSettings(db: Db, actor: Actor, input: unknown): Prom
       .set({ settings: merged, ...(name ? { name } : {}), updatedAt: new Date() })
       .where(eq(tenants.id, actor.tenantId))
       .returning();
+    // Search documents carry property type and feature labels: relabelling rewrites them.
+    const relabelled = ["propertyTypes", "propertyFeatures"].some(
+      (k) => JSON.stringify(tenant.settings[k as keyof TenantSettings]) !== JSON.stringify(merged[k as keyof TenantSettings]),
+    );
+    if (relabelled) await reindexTenant(tx, actor.tenantId);
     return present(row);
   });
 }

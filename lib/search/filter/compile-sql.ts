@@ -130,7 +130,8 @@ function compileNumber(leaf: NumberLeaf, f: FilterField): SQL {
 
 function compileBool(leaf: BoolLeaf, f: FilterField): SQL {
   const col = ident(f.column);
-  const positive = anyOf(leaf.values.map((b) => sql`${col} = ${b ? "true" : "false"}::boolean`));
+  // Literal true/false, not a parameter: postgres.js serialises a string parameter typed boolean as false.
+  const positive = anyOf(leaf.values.map((b) => sql`${col} = ${sql.raw(b ? "true" : "false")}`));
   return leaf.negate ? complement(positive) : positive;
 }
 

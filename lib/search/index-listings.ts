@@ -1,0 +1,151 @@
+import { and, count, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client";
+import { buildings, listings, media, networkListings, properties, searchDocuments, typologies, units } from "../../db/schema";
+import { loadTenant } from "../tenants/load-tenant";
+import { buildSearchDocument, type UnitStats } from "./build-document";
+import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, TEXT_WEIGHTS, tokensOf } from "./fields";
+import { normalizeElement, normalizeTokens } from "./filter";
+
+const BATCH = 200;
+
+/**
+ * Rewrites the search documents of these listings of one tenant, in the caller's transaction,
+ * so a change is searchable the moment it commits. Listings that no longer exist are removed.
+ */
+export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: string[]): Promise<number> {
+  const ids = [...new Set(listingIds)];
+  // A document has ~135 columns: 200 rows stay under PostgreSQL's 65,535 bind parameters.
+  if (ids.length > BATCH) {
+    let n = 0;
+    for (let i = 0; i < ids.length; i += BATCH) n += await reindexListings(tx, tenantId, ids.slice(i, i + BATCH));
+    return n;
+  }
+  if (!ids.length) return 0;
+  const tenant = await loadTenant(tx, tenantId);
+  const rows = await tx
+    .select({ l: listings, p: properties })
+    .from(listings)
+    .innerJoin(properties, and(eq(properties.id, listings.propertyId), eq(properties.tenantId, tenantId)))
+    .where(and(eq(listings.tenantId, tenantId), inArray(listings.id, ids)));
+  const gone = ids.filter((id) => !rows.some((r) => r.l.id === id));
+  if (gone.length) {
+    await tx.delete(searchDocuments).where(and(eq(searchDocuments.tenant_id, tenantId), inArray(searchDocuments.listing_id, gone)));
+  }
+  if (!rows.length) return 0;
+
+  const propertyIds = [...new Set(rows.map((r) => r.p.id))];
+  const typologyIds = [...new Set(rows.map((r) => r.l.typologyId).filter((x): x is string => Boolean(x)))];
+  const [mediaRows, typologyRows, unitRows, shares] = await Promise.all([
+    tx.select().from(media).where(and(eq(media.tenantId, tenantId), inArray(media.propertyId, propertyIds))),
+    typologyIds.length ? tx.select().from(typologies).where(and(eq(typologies.tenantId, tenantId), inArray(typologies.id, typologyIds))) : [],
+    typologyIds.length
+      ? tx
+          .select({ typologyId: units.typologyId, status: units.status, n: count() })
+          .from(units)
+          .where(and(eq(units.tenantId, tenantId), inArray(units.typologyId, typologyIds)))
+          .groupBy(units.typologyId, units.status)
+      : [],
+    tx
+      .select({ listingId: networkListings.listingId, networkId: networkListings.networkId })
+      .from(networkListings)
+      .where(and(eq(networkListings.tenantId, tenantId), inArray(networkListings.listingId, rows.map((r) => r.l.id)))),
+  ]);
+  const buildingIds = [...new Set([...typologyRows.map((t) => t.buildingId), ...rows.map((r) => r.p.buildingId)].filter((x): x is string => Boolean(x)))];
+  const buildingRows = buildingIds.length
+    ? await tx.select().from(buildings).where(and(eq(buildings.tenantId, tenantId), inArray(buildings.id, buildingIds)))
+    : [];
+
+  const values = rows.map(({ l, p }) => {
+    const typology = typologyRows.find((t) => t.id === l.typologyId) ?? null;
+    const building = buildingRows.find((b) => b.id === (typology?.buildingId ?? p.buildingId)) ?? null;
+    const doc = buildSearchDocument({
+      listing: l,
+      property: p,
+      media: mediaRows.filter((m) => m.propertyId === p.id),
+      typology,
+      building,
+      units: typology ? unitStats(unitRows.filter((u) => u.typologyId === typology.id)) : null,
+      settings: tenant.settings,
+    });
+    return {
+      ...documentColumns(doc),
+      listing_id: l.id,
+      tenant_id: tenantId,
+      assigned_to_id: p.assignedToId,
+      created_by_id: l.createdById,
+      property_created_by_id: p.createdById,
+      network_ids: shares.filter((x) => x.listingId === l.id).map((x) => x.networkId),
+      doc,
+    };
+  });
+  await tx
+    .insert(searchDocuments)
+    .values(values as never)
+    .onConflictDoUpdate({ target: searchDocuments.listing_id, set: excludedSet(Object.keys(values[0]).filter((k) => k !== "listing_id")) });
+  return values.length;
+}
+
+/** Every listing of these properties (a property change reaches all its listings). */
+export async function reindexProperties(tx: DbOrTx, tenantId: string, propertyIds: string[]): Promise<number> {
+  if (!propertyIds.length) return 0;
+  const rows = await tx
+    .select({ id: listings.id })
+    .from(listings)
+    .where(and(eq(listings.tenantId, tenantId), inArray(listings.propertyId, propertyIds)));
+  return reindexListings(tx, tenantId, rows.map((r) => r.id));
+}
+
+/** Listings linked to a typology (a typology or unit change). */
+export async function reindexTypology(tx: DbOrTx, tenantId: string, typologyId: string): Promise<number> {
+  const rows = await tx
+    .select({ id: listings.id })
+    .from(listings)
+    .where(and(eq(listings.tenantId, tenantId), eq(listings.typologyId, typologyId)));
+  return reindexListings(tx, tenantId, rows.map((r) => r.id));
+}
+
+function unitStats(rows: { status: string; n: number }[]): UnitStats {
+  return {
+    available: rows.filter((r) => r.status === "available").reduce((s, r) => s + Number(r.n), 0),
+    total: rows.reduce((s, r) => s + Number(r.n), 0),
+  };
+}
+
+/** The typed and token columns of a document, plus the full-text vector and the trigram text. */
+export function documentColumns(doc: Record<string, unknown>): Record<string, unknown> {
+  const cols: Record<string, unknown> = {
+    [LAT_COLUMN]: doc.location_latitude ?? null,
+    [LNG_COLUMN]: doc.location_longitude ?? null,
+  };
+  for (const f of SEARCH_FIELDS) {
+    const v = doc[f.name] ?? null;
+    cols[columnOf(f.name)] = v;
+    if (f.type === "string") cols[tokensOf(f)] = v === null ? null : normalizeTokens(String(v));
+    if (f.type === "string[]") cols[tokensOf(f)] = v === null ? null : (v as string[]).map(normalizeElement);
+  }
+  const text = (w: string) =>
+    Object.entries(TEXT_WEIGHTS)
+      .filter(([, weight]) => weight === w)
+      .map(([name]) => (Array.isArray(doc[name]) ? (doc[name] as string[]).join(" ") : String(doc[name] ?? "")))
+      .concat(w === "D" ? [String(doc.propertyTypeLabel ?? "")] : [])
+      .join(" ");
+  cols.tsv = sql`setweight(to_tsvector('pt_unaccent', ${text("A")}), 'A') || setweight(to_tsvector('pt_unaccent', ${text("B")}), 'B')
+    || setweight(to_tsvector('pt_unaccent', ${text("C")}), 'C') || setweight(to_tsvector('pt_unaccent', ${text("D")}), 'D')`;
+  cols.search_text = normalizeTokens([doc.title, doc.listingCode, doc.location_neighborhood, doc.location_city, doc.location_street].filter(Boolean).join(" ")).join(" ");
+  return cols;
+}
+
+function excludedSet(keys: string[]): Record<string, SQL> {
+  return Object.fromEntries(keys.map((k) => [k, sql.raw(`excluded."${k}"`)]));
+}
+
+/** Every listing of a tenant, in batches (settings relabel; the reindex command). */
+export async function reindexTenant(tx: DbOrTx, tenantId: string, onBatch?: (done: number) => void): Promise<number> {
+  const all = await tx.select({ id: listings.id }).from(listings).where(eq(listings.tenantId, tenantId));
+  let done = 0;
+  for (let i = 0; i < all.length; i += 500) {
+    done += await reindexListings(tx, tenantId, all.slice(i, i + 500).map((r) => r.id));
+    onBatch?.(done);
+  }
+  return done;
+}

@@ -1,0 +1,104 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, count, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import type { Db, DbOrTx } from "../../db/client";
+import { listings, networkListings, networkMembers, networks } from "../../db/schema";
+import type { Actor } from "../auth/actor";
+import { conflict, invalid, notFound } from "../errors/domain-errors";
+import { requireAdmin } from "../tenants/require-admin";
+import { tenantTransaction } from "../tenants/tenant-transaction";
+import { reindexListings } from "./index-listings";
+
+const hashCode = (code: string) => createHash("sha256").update(code).digest("hex");
+
+export const CreateNetworkSchema = z.strictObject({ name: z.string().trim().min(1).max(120) }).meta({ id: "CreateNetwork" });
+export const JoinNetworkSchema = z.strictObject({ inviteCode: z.string().trim().min(10).max(100) }).meta({ id: "JoinNetwork" });
+export const ShareListingsSchema = z
+  .strictObject({
+    listingIds: z.array(z.uuid().transform((s) => s.toLowerCase())).min(1).max(500),
+    shared: z.boolean().meta({ description: "true shares the listings to the network, false stops sharing them." }),
+  })
+  .meta({ id: "ShareListings" });
+
+export const NetworkSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    members: z.number(),
+    sharedListings: z.number().meta({ description: "How many of this tenant's listings are shared to it." }),
+    inviteCode: z.string().optional().meta({ description: "Only when the network is created: give it to partner agencies." }),
+  })
+  .meta({ id: "Network" });
+
+/** Networks the tenant belongs to (their shared listings appear in its searches). */
+export async function memberNetworkIds(db: DbOrTx, tenantId: string): Promise<string[]> {
+  const rows = await db.select({ id: networkMembers.networkId }).from(networkMembers).where(eq(networkMembers.tenantId, tenantId));
+  return rows.map((r) => r.id);
+}
+
+export async function listNetworks(db: Db, actor: Actor) {
+  requireAdmin(actor);
+  const ids = await memberNetworkIds(db, actor.tenantId);
+  if (!ids.length) return { items: [] };
+  const [rows, memberCounts, shareCounts] = await Promise.all([
+    db.select().from(networks).where(inArray(networks.id, ids)),
+    db.select({ id: networkMembers.networkId, n: count() }).from(networkMembers).where(inArray(networkMembers.networkId, ids)).groupBy(networkMembers.networkId),
+    db
+      .select({ id: networkListings.networkId, n: count() })
+      .from(networkListings)
+      .where(and(eq(networkListings.tenantId, actor.tenantId), inArray(networkListings.networkId, ids)))
+      .groupBy(networkListings.networkId),
+  ]);
+  return {
+    items: rows.map((n) => ({
+      id: n.id,
+      name: n.name,
+      members: Number(memberCounts.find((m) => m.id === n.id)?.n ?? 0),
+      sharedListings: Number(shareCounts.find((m) => m.id === n.id)?.n ?? 0),
+    })),
+  };
+}
+
+export async function createNetwork(db: Db, actor: Actor, input: unknown) {
+  requireAdmin(actor);
+  const { name } = CreateNetworkSchema.parse(input);
+  const inviteCode = `net_${randomBytes(18).toString("base64url")}`;
+  return tenantTransaction(db, actor.tenantId, async (tx) => {
+    const [n] = await tx.insert(networks).values({ name, inviteCodeHash: hashCode(inviteCode), createdByTenantId: actor.tenantId }).returning();
+    await tx.insert(networkMembers).values({ networkId: n.id, tenantId: actor.tenantId });
+    return { id: n.id, name: n.name, members: 1, sharedListings: 0, inviteCode };
+  });
+}
+
+export async function joinNetwork(db: Db, actor: Actor, input: unknown) {
+  requireAdmin(actor);
+  const { inviteCode } = JoinNetworkSchema.parse(input);
+  return tenantTransaction(db, actor.tenantId, async (tx) => {
+    const [n] = await tx.select().from(networks).where(eq(networks.inviteCodeHash, hashCode(inviteCode)));
+    if (!n) throw invalid("inviteCode: no network has this invite code.");
+    const [already] = await tx.select().from(networkMembers).where(and(eq(networkMembers.networkId, n.id), eq(networkMembers.tenantId, actor.tenantId)));
+    if (already) throw conflict("This tenant is already a member of the network.");
+    await tx.insert(networkMembers).values({ networkId: n.id, tenantId: actor.tenantId });
+    return { id: n.id, name: n.name };
+  });
+}
+
+/** Shares (or stops sharing) listings of the tenant to a network it belongs to. */
+export async function shareListings(db: Db, actor: Actor, networkId: string, input: unknown) {
+  requireAdmin(actor);
+  const { listingIds, shared } = ShareListingsSchema.parse(input);
+  return tenantTransaction(db, actor.tenantId, async (tx) => {
+    const member = (await memberNetworkIds(tx, actor.tenantId)).includes(networkId);
+    if (!member) throw notFound(`Network ${networkId} not found among this tenant's networks.`);
+    const own = await tx.select({ id: listings.id }).from(listings).where(and(eq(listings.tenantId, actor.tenantId), inArray(listings.id, listingIds)));
+    const missing = listingIds.find((id) => !own.some((o) => o.id === id));
+    if (missing) throw invalid(`listingIds: ${missing} is not a listing of this tenant.`);
+    if (shared) {
+      await tx.insert(networkListings).values(listingIds.map((listingId) => ({ networkId, listingId, tenantId: actor.tenantId }))).onConflictDoNothing();
+    } else {
+      await tx.delete(networkListings).where(and(eq(networkListings.networkId, networkId), eq(networkListings.tenantId, actor.tenantId), inArray(networkListings.listingId, listingIds)));
+    }
+    await reindexListings(tx, actor.tenantId, listingIds);
+    return { networkId, shared, listingIds };
+  });
+}

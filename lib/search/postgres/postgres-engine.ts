@@ -1,0 +1,100 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { rowsOf } from "../../../db/rows";
+import type { SearchEngine, SearchHit, SearchRequest, SearchResult, SearchScope } from "../engine";
+import { FILTER_SCHEMA } from "../fields";
+import { compileFilter } from "../filter";
+import { highlightText } from "../highlight";
+import { facetCounts } from "./facets-sql";
+import { scopeSql } from "./scope-sql";
+import { distanceSql, orderBySql } from "./sort-sql";
+import { textQuery, typoPredicate } from "./text-sql";
+
+type HitRow = { doc: unknown; tenant_id: string; rank: number | null; geo_m: number | null; found: number | string };
+
+/** The default engine: search documents in PostgreSQL (or PGlite), filters compiled to SQL. */
+export class PostgresSearchEngine implements SearchEngine {
+  readonly name = "postgres" as const;
+  constructor(private readonly db: () => Promise<Db>) {}
+
+  async search(scope: SearchScope, req: SearchRequest): Promise<SearchResult> {
+    const started = performance.now();
+    const db = await this.db();
+    const scopeWhere = scopeSql(scope);
+    // Scope first, then the caller's filters, each in its own parentheses: nothing can widen the scope.
+    const filterWhere = req.filters.length ? sql.join(req.filters.map((f) => sql`(${compileFilter(f, FILTER_SCHEMA)})`), sql` AND `) : sql`true`;
+    const base = sql`${scopeWhere} AND ${filterWhere}`;
+
+    const tsq = textQuery(req);
+    let text = tsq ? { where: sql`d.tsv @@ ${tsq}`, rank: sql`ts_rank_cd(d.tsv, ${tsq})` } : null;
+    let page = await this.page(db, base, text, req);
+    if (page.found === 0 && text) {
+      const typo = typoPredicate(req);
+      if (typo) {
+        text = typo;
+        page = await this.page(db, base, text, req);
+      }
+    }
+    const where = text ? sql`${base} AND ${text.where}` : base;
+    const [facets, outOf] = await Promise.all([facetCounts(db, where, req.facetBy, req.maxFacetValues), this.outOf(db, scopeWhere)]);
+
+    const showTextMatch = req.sort.some((k) => k.kind === "text_match") && req.words.length > 0;
+    const geoKey = req.sort.find((k) => k.kind === "geo");
+    const words = req.words.filter((w) => !w.exclude).flatMap((w) => w.text.split(" "));
+    const lastIsPrefix = req.words.length > 0 && !req.words[req.words.length - 1].phrase;
+    const hits: SearchHit[] = page.rows.map((r) => {
+      const document = (typeof r.doc === "string" ? JSON.parse(r.doc) : r.doc) as Record<string, unknown>;
+      const highlights = req.queryBy
+        .map((field) => {
+          const v = document[field];
+          const h = typeof v === "string" ? highlightText(v, words, lastIsPrefix) : Array.isArray(v) ? highlightText(v.join(", "), words, lastIsPrefix) : null;
+          return h ? { field, ...h } : null;
+        })
+        .filter((h): h is NonNullable<typeof h> => h !== null);
+      return {
+        document,
+        highlights,
+        highlight: Object.fromEntries(highlights.map((h) => [h.field, { snippet: h.snippet, matched_tokens: h.matched_tokens }])),
+        ...(showTextMatch ? { text_match: Math.round(Number(r.rank ?? 0) * 1e9) } : {}),
+        ...(geoKey && r.geo_m !== null ? { geo_distance_meters: { location: Math.round(Number(r.geo_m)) } } : {}),
+        isNetworkListing: r.tenant_id !== scope.tenantId,
+      };
+    });
+    return {
+      facet_counts: facets,
+      found: page.found,
+      hits,
+      out_of: outOf,
+      page: req.page,
+      request_params: { collection_name: "listings", per_page: req.perPage, q: req.q },
+      search_cutoff: false,
+      search_time_ms: Math.round(performance.now() - started),
+    };
+  }
+
+  private async page(db: Db, base: SQL, text: { where: SQL; rank: SQL } | null, req: SearchRequest) {
+    const geoKey = req.sort.find((k) => k.kind === "geo");
+    const where = text ? sql`${base} AND ${text.where}` : base;
+    const res = await db.execute(sql`
+      select d.doc, d.tenant_id, ${text ? text.rank : sql`null::float8`} as rank,
+             ${geoKey && geoKey.kind === "geo" ? distanceSql(geoKey.lat, geoKey.lng) : sql`null::float8`} as geo_m,
+             count(*) over () as found
+      from search_documents d
+      where ${where}
+      order by ${orderBySql(req.sort)}
+      limit ${req.perPage} offset ${(req.page - 1) * req.perPage}`);
+    const rows = rowsOf<HitRow>(res);
+    // Past the last page there is no row to carry the total: count it separately.
+    const found = rows.length ? Number(rows[0].found) : req.page > 1 || req.perPage === 0 ? await this.count(db, where) : 0;
+    return { rows, found };
+  }
+
+  private async count(db: Db, where: SQL): Promise<number> {
+    const [r] = rowsOf<{ n: number | string }>(await db.execute(sql`select count(*) as n from search_documents d where ${where}`));
+    return Number(r.n);
+  }
+
+  private outOf(db: Db, scopeWhere: SQL): Promise<number> {
+    return this.count(db, scopeWhere);
+  }
+}

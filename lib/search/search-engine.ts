@@ -1,0 +1,19 @@
+import { getDb } from "../../db/client";
+import type { SearchEngine } from "./engine";
+import { PostgresSearchEngine } from "./postgres/postgres-engine";
+
+const g = globalThis as unknown as { __crmSearchEngine?: SearchEngine };
+
+/** PostgreSQL by default; Typesense when TYPESENSE_URL and TYPESENSE_API_KEY are set. */
+export async function searchEngine(): Promise<SearchEngine> {
+  if (g.__crmSearchEngine) return g.__crmSearchEngine;
+  const { config } = await import("../config");
+  const c = config();
+  if (c.TYPESENSE_URL && c.TYPESENSE_API_KEY) {
+    const { TypesenseSearchEngine } = await import("./typesense/typesense-engine");
+    g.__crmSearchEngine = new TypesenseSearchEngine(c.TYPESENSE_URL, c.TYPESENSE_API_KEY);
+  } else {
+    g.__crmSearchEngine = new PostgresSearchEngine(getDb);
+  }
+  return g.__crmSearchEngine!;
+}

@@ -1,0 +1,223 @@
+/**
+ * Search benchmark: 100,000 listings for one tenant and 100,000 spread over nine others, then a
+ * fixed mix of 1,000 queries (text, typed filters, raw filter, geo, facets, sort) through the
+ * engine, and the REST endpoint of a production build with 10 concurrent clients.
+ *
+ *   npm run build && DATABASE_URL=postgres://... npm run bench:search
+ *   BENCH_LISTINGS=20000 npm run bench:search      # smaller run (PGlite when DATABASE_URL is unset)
+ */
+import { spawn } from "node:child_process";
+import { SingleBar, Presets } from "cli-progress";
+import { sql } from "drizzle-orm";
+import postgres from "postgres";
+import { closeDb, getDb, type Db } from "../../db/client";
+import { runMigrations } from "../../db/migrate";
+import { rowsOf } from "../../db/rows";
+import type { SearchScope } from "../../lib/search/engine";
+import { reindexListings } from "../../lib/search/index-listings";
+import { toSearchRequest, type RawSearchParams } from "../../lib/search/params";
+import { PostgresSearchEngine } from "../../lib/search/postgres/postgres-engine";
+import { createTenant } from "../../lib/tenants/create-tenant";
+import { HOODS, generateListingsSql } from "./search-data";
+
+const MAIN = Number(process.env.BENCH_LISTINGS ?? 100_000);
+const OTHERS = 9;
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 1000);
+const HTTP_PORT = Number(process.env.BENCH_PORT ?? 3210);
+
+async function scratchDatabase(): Promise<string | undefined> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    process.env.PGLITE_DIR = "memory://";
+    return undefined;
+  }
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  // BENCH_REUSE=1 keeps the database of the previous run (for tuning queries without reloading).
+  if (!process.env.BENCH_REUSE) {
+    await admin.unsafe("DROP DATABASE IF EXISTS crm_bench_search WITH (FORCE)");
+    await admin.unsafe("CREATE DATABASE crm_bench_search");
+  }
+  await admin.end();
+  const u = new URL(url);
+  u.pathname = "/crm_bench_search";
+  process.env.DATABASE_URL = u.toString();
+  return u.toString();
+}
+
+async function load(db: Db) {
+  const main = await createTenant(db, { name: "Bench Main", owner: { name: "O", email: "main@bench.example.com" } });
+  const others = [];
+  for (let i = 0; i < OTHERS; i++) others.push(await createTenant(db, { name: `Bench ${i}`, owner: { name: "O", email: `o${i}@bench.example.com` } }));
+  console.log(`Generating ${MAIN} listings for the main tenant and ${MAIN} over ${OTHERS} others...`);
+  await db.execute(generateListingsSql(main.tenantId, main.owner.userId, MAIN));
+  for (const o of others) await db.execute(generateListingsSql(o.tenantId, o.owner.userId, Math.ceil(MAIN / OTHERS)));
+  const bar = new SingleBar({ format: "Indexing |{bar}| {value}/{total} documents | ETA {eta}s" }, Presets.shades_classic);
+  const all = rowsOf<{ id: string; tenant_id: string }>(await db.execute(sql`select id, tenant_id from listings order by tenant_id, id`));
+  bar.start(all.length, 0);
+  for (let i = 0; i < all.length; i += 1000) {
+    const chunk = all.slice(i, i + 1000);
+    const byTenant = new Map<string, string[]>();
+    for (const r of chunk) byTenant.set(r.tenant_id, [...(byTenant.get(r.tenant_id) ?? []), r.id]);
+    await db.transaction(async (tx) => {
+      for (const [tenantId, ids] of byTenant) await reindexListings(tx, tenantId, ids);
+    });
+    bar.update(Math.min(i + 1000, all.length));
+  }
+  bar.stop();
+  await db.execute(sql`analyze`);
+  return { main, others };
+}
+
+/** The fixed query mix: the same 1,000 queries on every run. */
+function queryMix(n: number): RawSearchParams[] {
+  const words = ["apartamento", "casa pinheiros", "cobertura moema", "studio mobiliado", "varanda gourmet", "piscina", "jardins", "copacabana vista mar", "savassi", "reformado"];
+  const out: RawSearchParams[] = [];
+  for (let i = 0; i < n; i++) {
+    const h = HOODS[i % HOODS.length];
+    switch (i % 8) {
+      case 0: out.push({ q: words[i % words.length], query_by: "title,description,location_neighborhood", per_page: 20 }); break;
+      case 1: out.push({ q: "*", filter_by: `bedrooms:>=${1 + (i % 4)} && price:<${500000 + (i % 10) * 200000} && listingType:=sale`, per_page: 20 }); break;
+      case 2: out.push({ q: "*", filter_by: `location_city:=\`${h[1]}\` && hasPhotos:true && totalArea:[50..${100 + (i % 5) * 40}]`, per_page: 20 }); break;
+      case 3: out.push({ q: "*", filter_by: `location_neighborhood:=[\`${h[0]}\`, \`${HOODS[(i + 3) % HOODS.length][0]}\`] && bedrooms:[2..4] && propertyType:!=studio`, per_page: 20 }); break;
+      case 4: out.push({ q: "*", filter_by: `location:(${h[3]}, ${h[4]}, ${1 + (i % 3)} km)`, sort_by: `location(${h[3]}, ${h[4]}):asc`, per_page: 20 }); break;
+      case 5: out.push({ q: "*", filter_by: `location_state:=${h[2]}`, facet_by: "location_city,bedrooms,propertyType", per_page: 10 }); break;
+      case 6: out.push({ q: "*", filter_by: `location_city:=\`${h[1]}\``, sort_by: "price:asc", per_page: 20, page: 1 + (i % 5) }); break;
+      case 7: out.push({ q: words[(i + 3) % words.length], query_by: "title,location_neighborhood,location_city", filter_by: `bedrooms:>=2`, facet_by: "location_neighborhood", per_page: 20 }); break;
+    }
+  }
+  return out;
+}
+
+function pct(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+function report(label: string, times: number[], wallMs: number) {
+  const s = [...times].sort((a, b) => a - b);
+  console.log(`${label}: ${times.length} queries, p50 ${pct(s, 50).toFixed(1)} ms, p95 ${pct(s, 95).toFixed(1)} ms, p99 ${pct(s, 99).toFixed(1)} ms, ${(times.length / (wallMs / 1000)).toFixed(0)} queries/s`);
+}
+
+async function engineRun(db: Db, scope: SearchScope) {
+  const engine = new PostgresSearchEngine(async () => db);
+  const mix = queryMix(QUERIES);
+  for (const p of mix.slice(0, 50)) await engine.search(scope, toSearchRequest(p, { maxPerPage: 250 })); // warm-up
+  const times: number[] = [];
+  const started = performance.now();
+  for (const p of mix) {
+    const t0 = performance.now();
+    await engine.search(scope, toSearchRequest(p, { maxPerPage: 250 }));
+    times.push(performance.now() - t0);
+  }
+  report("Engine (PostgreSQL, one client)", times, performance.now() - started);
+}
+
+/** Per query kind, to see which one to tune (BENCH_BY_KIND=1). */
+async function byKind(db: Db, scope: SearchScope) {
+  const engine = new PostgresSearchEngine(async () => db);
+  const mix = queryMix(Math.min(QUERIES, 400));
+  for (let k = 0; k < 8; k++) {
+    const times: number[] = [];
+    const t = performance.now();
+    for (const p of mix.filter((_, i) => i % 8 === k)) {
+      const t0 = performance.now();
+      await engine.search(scope, toSearchRequest(p, { maxPerPage: 250 }));
+      times.push(performance.now() - t0);
+    }
+    report(`  kind ${k} (${JSON.stringify(mix[k]).slice(0, 90)})`, times, performance.now() - t);
+  }
+}
+
+/** The REST endpoint's typed parameters for the same kinds of queries. */
+function httpMix(n: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const h = HOODS[i % HOODS.length];
+    const q = new URLSearchParams({ pageSize: "20" });
+    switch (i % 6) {
+      case 0: q.set("query", ["apartamento", "casa pinheiros", "cobertura", "varanda"][i % 4]); break;
+      case 1: q.set("bedrooms", String(1 + (i % 4))); q.set("budget", String(600000 + (i % 10) * 150000)); q.set("type", "sale"); break;
+      case 2: q.set("city", h[1]); q.set("hasPhotos", "true"); q.set("minArea", "60"); break;
+      case 3: q.set("locations", h[0]); q.set("filter", "bedrooms:[2..4] && propertyType:!=studio"); break;
+      case 4: q.set("latitude", String(h[3])); q.set("longitude", String(h[4])); q.set("radiusKm", "2"); break;
+      case 5: q.set("propertyTypes", "apartment,penthouse"); q.set("state", h[2]); q.set("page", String(1 + (i % 3))); break;
+    }
+    out.push(`/api/v1/real-estate/listings/search?${q}`);
+  }
+  return out;
+}
+
+async function httpRun(dbUrl: string | undefined, apiKey: string) {
+  if (!dbUrl) {
+    console.log("HTTP: skipped (needs DATABASE_URL: the embedded database cannot be shared with a server process).");
+    return;
+  }
+  const server = spawn("npx", ["next", "start", "-p", String(HTTP_PORT)], {
+    env: { ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: "warn", JOBS_RUNNER: "off", NODE_ENV: "production" },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  try {
+    const base = `http://localhost:${HTTP_PORT}`;
+    for (let i = 0; i < 120; i++) {
+      try {
+        if ((await fetch(`${base}/`)).ok) break;
+      } catch {
+        /* not up yet */
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const urls = httpMix(QUERIES);
+    const headers = { authorization: `Bearer ${apiKey}` };
+    for (const u of urls.slice(0, 50)) await (await fetch(base + u, { headers })).text(); // warm-up
+    const times: number[] = [];
+    let next = 0;
+    let failures = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        while (next < urls.length) {
+          const u = urls[next++];
+          const t0 = performance.now();
+          const res = await fetch(base + u, { headers });
+          await res.text();
+          if (res.status !== 200) failures++;
+          times.push(performance.now() - t0);
+        }
+      }),
+    );
+    report("HTTP GET /api/v1/real-estate/listings/search (production build, 10 concurrent clients)", times, performance.now() - started);
+    if (failures) console.log(`  ${failures} requests did not answer 200`);
+  } finally {
+    process.kill(-server.pid!, "SIGTERM");
+  }
+}
+
+async function freshKey(db: Db, tenantId: string): Promise<string> {
+  const { issueApiKey } = await import("../../lib/auth/api-keys");
+  const [owner] = rowsOf<{ id: string }>(await db.execute(sql`select id from members where tenant_id = ${tenantId} and role = 'owner' limit 1`));
+  return (await issueApiKey(db, tenantId, owner.id, "bench", "broad")).key;
+}
+
+async function main() {
+  process.env.LOG_LEVEL ??= "warn";
+  const dbUrl = await scratchDatabase();
+  await runMigrations();
+  const db = await getDb();
+  const t0 = performance.now();
+  const reuse = process.env.BENCH_REUSE
+    ? rowsOf<{ id: string }>(await db.execute(sql`select id from tenants where slug = 'bench-main'`))[0]
+    : undefined;
+  const main = reuse
+    ? { tenantId: reuse.id, apiKey: await freshKey(db, reuse.id) }
+    : (await load(db)).main;
+  if (!reuse) console.log(`Loaded and indexed in ${((performance.now() - t0) / 1000).toFixed(0)} s.`);
+  const scope: SearchScope = { tenantId: main.tenantId, access: { kind: "all" }, networkIds: [] };
+  await engineRun(db, scope);
+  if (process.env.BENCH_BY_KIND) await byKind(db, scope);
+  await closeDb();
+  await httpRun(dbUrl, main.apiKey);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
