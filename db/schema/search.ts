@@ -2,32 +2,35 @@ import { sql } from "drizzle-orm";
 import {
   bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, real, text, uuid, type PgColumnBuilderBase,
 } from "drizzle-orm/pg-core";
-import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, tokensOf } from "../../lib/search/fields";
+import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, tokensOf, type SearchField } from "../../lib/search/fields";
 import { listings } from "./listings";
 import { tenants } from "./tenants";
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
-/** Typed columns (and their normalized token columns) for every search field. */
-const fieldColumns: Record<string, PgColumnBuilderBase> = {};
-for (const f of SEARCH_FIELDS) {
-  const c = columnOf(f.name);
-  if (f.type === "string") {
-    fieldColumns[c] = text(c);
-    fieldColumns[tokensOf(f)] = text(tokensOf(f)).array();
-  } else if (f.type === "string[]") {
-    fieldColumns[c] = text(c).array();
-    fieldColumns[tokensOf(f)] = text(tokensOf(f)).array();
-  } else if (f.type === "int32") fieldColumns[c] = integer(c);
-  else if (f.type === "int64") fieldColumns[c] = bigint(c, { mode: "number" });
-  // Typesense compares floats in 32 bits; `real` columns keep our filters identical.
-  else if (f.type === "float") fieldColumns[c] = real(c);
-  else fieldColumns[c] = boolean(c);
+/** Typed columns (and normalized token columns) for the search fields on one side of the split. */
+function fieldColumns(wide: boolean): Record<string, PgColumnBuilderBase> {
+  const cols: Record<string, PgColumnBuilderBase> = {};
+  for (const f of SEARCH_FIELDS.filter((x) => Boolean(x.wide) === wide)) {
+    const c = columnOf(f.name);
+    if (f.type === "string") {
+      cols[c] = text(c);
+      cols[tokensOf(f)] = text(tokensOf(f)).array();
+    } else if (f.type === "string[]") {
+      cols[c] = text(c).array();
+      cols[tokensOf(f)] = text(tokensOf(f)).array();
+    } else if (f.type === "int32") cols[c] = integer(c);
+    else if (f.type === "int64") cols[c] = bigint(c, { mode: "number" });
+    // Typesense compares floats in 32 bits; `real` columns keep our filters identical.
+    else if (f.type === "float") cols[c] = real(c);
+    else cols[c] = boolean(c);
+  }
+  return cols;
 }
 
 /**
- * One search document per listing, rewritten in the transaction of every change that affects it.
- * `doc` is the stored hit document; the typed columns serve filters, sorts and facets.
+ * The narrow half of the index: one row per listing with the columns filters, counts, sorts and
+ * facets read. Kept small so scans of a large tenant stay in memory.
  */
 export const searchDocuments = pgTable(
   "search_documents",
@@ -39,21 +42,51 @@ export const searchDocuments = pgTable(
     created_by_id: uuid("created_by_id"),
     property_created_by_id: uuid("property_created_by_id"),
     network_ids: uuid("network_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    [LAT_COLUMN]: doublePrecision(LAT_COLUMN),
+    [LNG_COLUMN]: doublePrecision(LNG_COLUMN),
+    ...fieldColumns(false),
+  },
+  (t) => [
+    index("search_tenant_created_idx").on(t.tenant_id, sql`created_at desc`, t.listing_id),
+    // Shaped after the common searches: type + price ceiling, city (+ price order), state, neighborhood.
+    index("search_tenant_price_idx").on(t.tenant_id, sql`price`),
+    index("search_tenant_type_price_idx").on(t.tenant_id, sql`listing_type_tok`, sql`price`),
+    index("search_tenant_city_idx").on(t.tenant_id, sql`location_city_tok`, sql`price`),
+    index("search_tenant_state_idx").on(t.tenant_id, sql`location_state_tok`),
+    index("search_tenant_hood_idx").on(t.tenant_id, sql`location_neighborhood_tok`),
+    index("search_tenant_lat_idx").on(t.tenant_id, sql`location_latitude`),
+    index("search_tenant_published_idx").on(t.tenant_id, sql`published_at desc`),
+    index("search_networks_idx").using("gin", t.network_ids),
+  ],
+);
+
+/** The wide half: the stored hit document, full text and long strings. */
+export const searchTexts = pgTable(
+  "search_texts",
+  {
+    listing_id: uuid("listing_id").primaryKey().references(() => searchDocuments.listing_id, { onDelete: "cascade" }),
+    tenant_id: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
     doc: jsonb("doc").$type<Record<string, unknown>>().notNull(),
     tsv: tsvector("tsv").notNull(),
     /** Normalized title, address and code, for trigram typo tolerance. */
     search_text: text("search_text").notNull(),
-    [LAT_COLUMN]: doublePrecision(LAT_COLUMN),
-    [LNG_COLUMN]: doublePrecision(LNG_COLUMN),
-    ...fieldColumns,
+    ...fieldColumns(true),
   },
   (t) => [
-    index("search_tenant_created_idx").on(t.tenant_id, sql`created_at desc`, t.listing_id),
-    index("search_tenant_price_idx").on(t.tenant_id, sql`price`),
-    index("search_tenant_city_idx").on(t.tenant_id, sql`location_city_tok`),
-    index("search_tenant_published_idx").on(t.tenant_id, sql`published_at desc`),
     index("search_tsv_idx").using("gin", t.tsv),
     index("search_text_trgm_idx").using("gin", sql`search_text gin_trgm_ops`),
-    index("search_networks_idx").using("gin", t.network_ids),
   ],
 );
+
+const wideColumns = (f: SearchField) => (f.type === "string" || f.type === "string[]" ? [columnOf(f.name), tokensOf(f)] : [columnOf(f.name)]);
+
+/**
+ * What queries read: both halves as one relation (view `search_index`, created by a migration
+ * with exactly this text; a test fails when the field registry changes without a new one). The
+ * join is a LEFT JOIN on the primary key, so PostgreSQL drops it from every query that reads only
+ * narrow columns.
+ */
+export function searchIndexViewSql(): string {
+  const wide = SEARCH_FIELDS.filter((f) => f.wide).flatMap(wideColumns).map((c) => `x.${c}`).join(", ");
+  return `CREATE VIEW search_index AS SELECT d.*, x.doc, x.tsv, x.search_text, ${wide} FROM search_documents d LEFT JOIN search_texts x ON x.listing_id = d.listing_id;`;
+}

@@ -6,16 +6,19 @@ import { registerDealPaths } from "./paths/deals";
 import { registerListingPaths } from "./paths/listings";
 import { registerMarketingChannelPaths } from "./paths/marketing-channels";
 import { registerMemberPaths } from "./paths/members";
+import { NETWORKS_TAG, registerNetworkPaths } from "./paths/networks";
 import { registerPropertyPaths } from "./paths/properties";
+import { registerSearchPaths } from "./paths/search";
 import { registerSettingsPaths } from "./paths/settings";
 import { OUTBOUND_EVENTS, registerWebhookPaths } from "./paths/webhooks";
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
 
 const DESCRIPTION = [
-  "Authenticated REST interface of the real-estate CRM: listings (written through properties), deals, tenant " +
-    "settings, the outbound webhook and its delivery log, members, API keys and marketing channels, plus the operator " +
-    "API that creates tenants. The events POSTed to the webhook are described under the Webhooks tag.",
+  "Authenticated REST interface of the real-estate CRM: listings (written through properties) and their search, " +
+    "deals, tenant settings, the outbound webhook and its delivery log, members, API keys, marketing channels and " +
+    "partner networks, plus the operator API that creates tenants. The events POSTed to the webhook are described " +
+    "under the Webhooks tag.",
   "**Authentication.** Every `/api/v1` request sends `Authorization: Bearer <API_KEY>`. A key acts as its member and " +
     "sees what that member's role sees; a `restricted` key sees only what a broker sees. `/api/admin` takes the " +
     "operator token instead.",
@@ -42,6 +45,7 @@ function register(r: OpenAPIRegistry): void {
     schema: { type: "string" },
   });
   registerListingPaths(r);
+  registerSearchPaths(r);
   registerPropertyPaths(r);
   registerDealPaths(r);
   registerSettingsPaths(r);
@@ -49,6 +53,7 @@ function register(r: OpenAPIRegistry): void {
   registerMemberPaths(r);
   registerApiKeyPaths(r);
   registerMarketingChannelPaths(r);
+  registerNetworkPaths(r);
   registerAdminPaths(r);
 }
 
@@ -64,7 +69,10 @@ export function buildOpenApiDocument(): OpenApiDocument {
     info: { title: `${config().SERVICE_NAME} API`, version: "1.0.0", description: DESCRIPTION },
     servers: [{ url: "/" }],
     tags: [
-      { name: "Listings", description: "Read, change and delete listings. Create them through properties." },
+      {
+        name: "Listings",
+        description: "Read, change, delete and search listings (search includes partner-network listings). Create them through properties.",
+      },
       { name: "Properties", description: "Properties with their nested listings and listing translations." },
       { name: "Deals", description: "Sales and rental opportunities in the tenant's funnel, with their contacts." },
       { name: "Settings", description: "Tenant settings (owner or admin broad key)." },
@@ -75,6 +83,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
         name: "Marketing channels",
         description: "Channels deals are attributed to, with their lead distribution queues (owner or admin broad key).",
       },
+      { name: "Networks", description: NETWORKS_TAG },
       { name: "Operator", description: "Installation operator API (operator token)." },
     ],
   });

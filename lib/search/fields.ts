@@ -11,6 +11,11 @@ export type SearchField = {
   facet?: boolean;
   /** Strings are not sortable unless marked (Typesense's rule); numbers and bools always are. */
   sort?: boolean;
+  /**
+   * Long or rarely filtered text lives in the wide table (`search_texts`), so the table every
+   * filter, count and facet scans stays narrow and cached.
+   */
+  wide?: boolean;
 };
 
 const str = (name: string, o: Partial<SearchField> = {}): SearchField => ({ name, type: "string", ...o });
@@ -21,17 +26,17 @@ const num = (name: string, o: Partial<SearchField> = {}): SearchField => ({ name
 const bool = (name: string, o: Partial<SearchField> = {}): SearchField => ({ name, type: "bool", facet: true, ...o });
 
 export const SEARCH_FIELDS: SearchField[] = [
-  str("title", { sort: true }), str("description"),
-  str("title_en"), str("description_en"), str("title_es"), str("description_es"),
+  str("title", { sort: true, wide: true }), str("description", { wide: true }),
+  str("title_en", { wide: true }), str("description_en", { wide: true }), str("title_es", { wide: true }), str("description_es", { wide: true }),
   str("listingCode", { sort: true }), str("listingType", { facet: true }), str("propertyType", { facet: true }),
   str("location_neighborhood", { facet: true, sort: true }), str("location_city", { facet: true, sort: true }),
-  str("location_state", { facet: true }), str("location_street"),
+  str("location_state", { facet: true }), str("location_street", { wide: true }),
   str("visibility", { facet: true }), str("stage", { facet: true }), str("status", { facet: true }), str("priceVisibility"),
-  str("marketType", { facet: true }), str("typologyId"), str("buildingId"), str("propertyId"),
-  str("typologyName"), str("typologyCode"), str("constructionStatus", { facet: true }), str("expectedDelivery"),
+  str("marketType", { facet: true }), str("typologyId", { wide: true }), str("buildingId", { wide: true }), str("propertyId", { wide: true }),
+  str("typologyName", { wide: true }), str("typologyCode", { wide: true }), str("constructionStatus", { facet: true }), str("expectedDelivery", { wide: true }),
   str("occupancyStatus", { facet: true }), str("condition", { facet: true }), str("slaStatus", { facet: true }),
   str("providerName", { facet: true }),
-  strs("features", { facet: true }), strs("propertyFeatures", { facet: true }), strs("buildingAmenities", { facet: true }),
+  strs("features", { facet: true, wide: true }), strs("propertyFeatures", { facet: true }), strs("buildingAmenities", { facet: true }),
   num("price", { facet: true }), int("bedrooms", { facet: true }), int("bathrooms", { facet: true }), int("suites", { facet: true }),
   int("parkingSpots", { facet: true }), num("totalArea"), num("privateArea"), num("condoFee"), num("propertyTax"),
   int("photoCount"), int("videoCount"), int("tourCount"),

@@ -1,10 +1,11 @@
 import { and, count, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { buildings, listings, media, networkListings, properties, searchDocuments, typologies, units } from "../../db/schema";
+import { buildings, listings, media, networkListings, properties, searchDocuments, searchTexts, typologies, units } from "../../db/schema";
 import { loadTenant } from "../tenants/load-tenant";
 import { buildSearchDocument, type UnitStats } from "./build-document";
 import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, TEXT_WEIGHTS, tokensOf } from "./fields";
 import { normalizeElement, normalizeTokens } from "./filter";
+import { markIndexChanged } from "./index-version";
 
 const BATCH = 200;
 
@@ -14,6 +15,7 @@ const BATCH = 200;
  */
 export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: string[]): Promise<number> {
   const ids = [...new Set(listingIds)];
+  markIndexChanged(tenantId);
   // A document has ~135 columns: 200 rows stay under PostgreSQL's 65,535 bind parameters.
   if (ids.length > BATCH) {
     let n = 0;
@@ -67,21 +69,30 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
       units: typology ? unitStats(unitRows.filter((u) => u.typologyId === typology.id)) : null,
       settings: tenant.settings,
     });
+    const { narrow, wide } = documentColumns(doc);
     return {
-      ...documentColumns(doc),
-      listing_id: l.id,
-      tenant_id: tenantId,
-      assigned_to_id: p.assignedToId,
-      created_by_id: l.createdById,
-      property_created_by_id: p.createdById,
-      network_ids: shares.filter((x) => x.listingId === l.id).map((x) => x.networkId),
-      doc,
+      narrow: {
+        ...narrow,
+        listing_id: l.id,
+        tenant_id: tenantId,
+        assigned_to_id: p.assignedToId,
+        created_by_id: l.createdById,
+        property_created_by_id: p.createdById,
+        network_ids: shares.filter((x) => x.listingId === l.id).map((x) => x.networkId),
+      },
+      wide: { ...wide, listing_id: l.id, tenant_id: tenantId, doc },
     };
   });
+  const narrow = values.map((v) => v.narrow);
+  const wide = values.map((v) => v.wide);
   await tx
     .insert(searchDocuments)
-    .values(values as never)
-    .onConflictDoUpdate({ target: searchDocuments.listing_id, set: excludedSet(Object.keys(values[0]).filter((k) => k !== "listing_id")) });
+    .values(narrow as never)
+    .onConflictDoUpdate({ target: searchDocuments.listing_id, set: excludedSet(Object.keys(narrow[0]).filter((k) => k !== "listing_id")) });
+  await tx
+    .insert(searchTexts)
+    .values(wide as never)
+    .onConflictDoUpdate({ target: searchTexts.listing_id, set: excludedSet(Object.keys(wide[0]).filter((k) => k !== "listing_id")) });
   return values.length;
 }
 
@@ -111,17 +122,22 @@ function unitStats(rows: { status: string; n: number }[]): UnitStats {
   };
 }
 
-/** The typed and token columns of a document, plus the full-text vector and the trigram text. */
-export function documentColumns(doc: Record<string, unknown>): Record<string, unknown> {
-  const cols: Record<string, unknown> = {
+/**
+ * The typed and token columns of a document, split into the narrow table (filters, counts,
+ * facets) and the wide one (long text, the full-text vector, the trigram text).
+ */
+export function documentColumns(doc: Record<string, unknown>): { narrow: Record<string, unknown>; wide: Record<string, unknown> } {
+  const narrow: Record<string, unknown> = {
     [LAT_COLUMN]: doc.location_latitude ?? null,
     [LNG_COLUMN]: doc.location_longitude ?? null,
   };
+  const cols: Record<string, unknown> = {};
   for (const f of SEARCH_FIELDS) {
+    const target = f.wide ? cols : narrow;
     const v = doc[f.name] ?? null;
-    cols[columnOf(f.name)] = v;
-    if (f.type === "string") cols[tokensOf(f)] = v === null ? null : normalizeTokens(String(v));
-    if (f.type === "string[]") cols[tokensOf(f)] = v === null ? null : (v as string[]).map(normalizeElement);
+    target[columnOf(f.name)] = v;
+    if (f.type === "string") target[tokensOf(f)] = v === null ? null : normalizeTokens(String(v));
+    if (f.type === "string[]") target[tokensOf(f)] = v === null ? null : (v as string[]).map(normalizeElement);
   }
   const text = (w: string) =>
     Object.entries(TEXT_WEIGHTS)
@@ -132,7 +148,7 @@ export function documentColumns(doc: Record<string, unknown>): Record<string, un
   cols.tsv = sql`setweight(to_tsvector('pt_unaccent', ${text("A")}), 'A') || setweight(to_tsvector('pt_unaccent', ${text("B")}), 'B')
     || setweight(to_tsvector('pt_unaccent', ${text("C")}), 'C') || setweight(to_tsvector('pt_unaccent', ${text("D")}), 'D')`;
   cols.search_text = normalizeTokens([doc.title, doc.listingCode, doc.location_neighborhood, doc.location_city, doc.location_street].filter(Boolean).join(" ")).join(" ");
-  return cols;
+  return { narrow, wide: cols };
 }
 
 function excludedSet(keys: string[]): Record<string, SQL> {

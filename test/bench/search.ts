@@ -64,7 +64,7 @@ async function load(db: Db) {
     bar.update(Math.min(i + 1000, all.length));
   }
   bar.stop();
-  await db.execute(sql`analyze`);
+  await db.execute(sql`vacuum analyze`);
   return { main, others };
 }
 

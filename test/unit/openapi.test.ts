@@ -5,6 +5,7 @@ import * as assetRoute from "../../app/api/docs/assets/[file]/route";
 import * as openApiJsonRoute from "../../app/api/docs/openapi.json/route";
 import * as docsRoute from "../../app/api/docs/route";
 import { buildOpenApiDocument } from "../../lib/openapi/document";
+import { FILTER_SCHEMA } from "../../lib/search/fields";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const API_DIR = path.join(ROOT, "app", "api");
@@ -294,6 +295,95 @@ describe("OpenAPI description", () => {
       expect(Object.keys(op.responses), `${method} ${p}`).toContain("403");
       expect(Object.keys(op.responses).includes("409"), `${method} ${p} 409`).toBe(conflict);
     }
+  });
+
+  it("documents the listing search parameters with their bounds, the filter language and the item shape", () => {
+    const search = (doc.paths?.["/api/v1/real-estate/listings/search"] as Json).get;
+    expect(search.tags).toEqual(["Listings"]);
+    const params = search.parameters as Json[];
+    const param = (name: string) => params.find((p) => p.name === name);
+    expect(params.map((p) => p.name)).toEqual(
+      expect.arrayContaining([
+        "query", "page", "pageSize", "type", "visibility", "hasPhotos", "minPhotos", "hasVirtualTour", "hasVideo", "bedrooms",
+        "minArea", "maxArea", "budget", "propertyTypes", "locations", "neighborhood", "city", "state", "latitude", "longitude",
+        "radiusKm", "filter", "includeNetworks",
+      ]),
+    );
+    expect(params.every((p) => p.in === "query" && p.required === false && p.description)).toBe(true);
+    expect(param("page")?.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 10_000, default: 1 });
+    expect(param("pageSize")?.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 20 });
+    expect(param("bedrooms")?.schema).toMatchObject({ type: "integer", minimum: 0, maximum: 99 });
+    expect(param("minPhotos")?.schema).toMatchObject({ type: "integer", minimum: 0, maximum: 1000 });
+    expect(param("latitude")?.schema).toMatchObject({ type: "number", minimum: -90, maximum: 90 });
+    expect(param("longitude")?.schema).toMatchObject({ type: "number", minimum: -180, maximum: 180 });
+    expect(param("radiusKm")?.schema).toMatchObject({ type: "number", exclusiveMinimum: 0, maximum: 1000 });
+    expect(param("budget")?.schema.type).toBe("number");
+    expect(param("includeNetworks")?.schema).toMatchObject({ type: "boolean", default: true });
+    expect(param("hasPhotos")?.schema.type).toBe("boolean");
+    expect(param("propertyTypes")?.schema).toMatchObject({ type: "array", items: { type: "string" } });
+    expect(param("propertyTypes")?.description).toMatch(/separate with commas/);
+    expect(param("visibility")?.description).toMatch(/omit it for both/);
+    expect(param("latitude")?.description).toMatch(/together/);
+    expect(param("query")?.description).toMatch(/prefix/);
+    expect(param("query")?.description).toMatch(/typo/);
+
+    const filter = param("filter")?.description as string;
+    for (const text of ["`:=`", "`:!=`", "`:>=`", "`&&`", "`||`", "equal precedence", "left to right", "backticks", "`location:(", "`invalid_filter`", "position"]) {
+      expect(filter, text).toContain(text);
+    }
+    expect(filter).toContain("`bedrooms`");
+    expect(filter).toContain("*geopoint*: `location`");
+    for (const name of Object.keys(FILTER_SCHEMA)) expect(filter, name).toContain(`\`${name}\``);
+
+    expect(search.description).toMatch(/no `filter` can widen them/);
+    expect(search.description).toMatch(/isNetworkListing: true/);
+    expect(search.description).toMatch(/as soon as it commits/);
+    expect(search.responses["400"].description).toMatch(/invalid_filter/);
+    const page = resolve(doc, search.responses["200"].content["application/json"].schema);
+    expect(Object.keys(page.properties).sort()).toEqual(["items", "page", "pageSize", "total"]);
+    expect(page.properties.items.items).toEqual({ $ref: "#/components/schemas/ListingSearchItem" });
+    const item = resolve(doc, page.properties.items.items);
+    expect(item.required).toEqual(expect.arrayContaining(["id", "listingCode", "title", "price", "location", "features", "isNetworkListing"]));
+    expect(item.properties.isNetworkListing.type).toBe("boolean");
+  });
+
+  it("documents partner networks as admin-only settings operations with their statuses", () => {
+    const networks = doc.paths?.["/api/v1/settings/networks"] as Json;
+    const list = resolve(doc, networks.get.responses["200"].content["application/json"].schema);
+    expect(Object.keys(list.properties)).toEqual(["items"]);
+    expect(list.properties.items.items).toEqual({ $ref: "#/components/schemas/Network" });
+    expect(networks.post.responses["201"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Network" });
+    const network = resolve(doc, { $ref: "#/components/schemas/Network" });
+    expect(network.properties).toHaveProperty("inviteCode");
+    expect(network.required).not.toContain("inviteCode");
+    expect(networks.post.description).toMatch(/shown only in this response/);
+    expect(resolve(doc, networks.post.requestBody.content["application/json"].schema).required).toEqual(["name"]);
+
+    const join = (doc.paths?.["/api/v1/settings/networks/join"] as Json).post;
+    expect(resolve(doc, join.requestBody.content["application/json"].schema).required).toEqual(["inviteCode"]);
+    expect(Object.keys(resolve(doc, join.responses["200"].content["application/json"].schema).properties).sort()).toEqual(["id", "name"]);
+
+    const share = (doc.paths?.["/api/v1/settings/networks/{id}/listings"] as Json).put;
+    expect(share.parameters.map((p: Json) => [p.name, p.in])).toEqual([["id", "path"]]);
+    const body = resolve(doc, share.requestBody.content["application/json"].schema);
+    expect(body.required).toEqual(["listingIds", "shared"]);
+    expect(body.properties.listingIds).toMatchObject({ type: "array", minItems: 1, maxItems: 500 });
+    const shared = resolve(doc, share.responses["200"].content["application/json"].schema);
+    expect(Object.keys(shared.properties)).toEqual(["networkId", "shared", "listingIds"]);
+    expect(share.description).toMatch(/public ones only/);
+    expect(share.description).toMatch(/isNetworkListing: true/);
+
+    for (const [p, method, statuses] of [
+      ["/api/v1/settings/networks", "get", ["200", "401", "403", "500"]],
+      ["/api/v1/settings/networks", "post", ["201", "400", "401", "403", "413", "500"]],
+      ["/api/v1/settings/networks/join", "post", ["200", "400", "401", "403", "409", "413", "500"]],
+      ["/api/v1/settings/networks/{id}/listings", "put", ["200", "400", "401", "403", "404", "413", "500"]],
+    ] as const) {
+      const op = (doc.paths?.[p] as Json)[method];
+      expect(op.tags, `${method} ${p}`).toEqual(["Networks"]);
+      expect(Object.keys(op.responses).sort(), `${method} ${p}`).toEqual(statuses);
+    }
+    expect(doc.tags?.find((t) => t.name === "Networks")?.description).toBeTruthy();
   });
 
   it("describes the outbound event envelope, headers and delivery rules under the Webhooks tag", () => {

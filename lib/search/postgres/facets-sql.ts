@@ -23,7 +23,7 @@ export async function facetCounts(db: Db, where: SQL, fields: string[], max: num
   });
   const cols = sql.join(fields.map((n) => sql`d.${sql.identifier(columnOf(n))}`), sql`, `);
   const res = await db.execute(sql`
-    with m as (select ${cols} from search_documents d where ${where})
+    with m as (select ${cols} from search_index d where ${where})
     select f, v, n, tv from (
       select g.*, count(*) over (partition by f) as tv,
              row_number() over (partition by f order by n desc, length(v), v desc) as rk
@@ -48,7 +48,7 @@ async function numericStats(db: Db, where: SQL, fields: string[]) {
     const c = sql`d.${sql.identifier(columnOf(n))}`;
     return sql`json_build_object('min', min(${c}), 'max', max(${c}), 'sum', sum(${c}), 'avg', avg(${c}))`;
   });
-  const res = await db.execute(sql`select ${sql.join(exprs.map((e, i) => sql`${e} as ${sql.identifier(`s${i}`)}`), sql`, `)} from search_documents d where ${where}`);
+  const res = await db.execute(sql`select ${sql.join(exprs.map((e, i) => sql`${e} as ${sql.identifier(`s${i}`)}`), sql`, `)} from search_index d where ${where}`);
   const [row] = rowsOf<Record<string, unknown>>(res);
   const out: Record<string, { min: number; max: number; sum: number; avg: number }> = {};
   fields.forEach((n, i) => {

@@ -9,8 +9,13 @@ import { facetCounts } from "./facets-sql";
 import { scopeSql } from "./scope-sql";
 import { distanceSql, orderBySql } from "./sort-sql";
 import { textQuery, typoPredicate } from "./text-sql";
+import { indexChangedSince } from "../index-version";
 
-type HitRow = { doc: unknown; tenant_id: string; rank: number | null; geo_m: number | null; found: number | string };
+type HitRow = { listing_id: string; tenant_id: string; rank: number | null; geo_m: number | null };
+
+/** `out_of` per scope, briefly cached: it counts the whole tenant and moves slowly. */
+const outOfCache = new Map<string, { n: number; at: number }>();
+const OUT_OF_TTL_MS = 5_000;
 
 /** The default engine: search documents in PostgreSQL (or PGlite), filters compiled to SQL. */
 export class PostgresSearchEngine implements SearchEngine {
@@ -36,14 +41,18 @@ export class PostgresSearchEngine implements SearchEngine {
       }
     }
     const where = text ? sql`${base} AND ${text.where}` : base;
-    const [facets, outOf] = await Promise.all([facetCounts(db, where, req.facetBy, req.maxFacetValues), this.outOf(db, scopeWhere)]);
+    const [facets, outOf, docs] = await Promise.all([
+      facetCounts(db, where, req.facetBy, req.maxFacetValues),
+      this.outOf(db, scope, scopeWhere),
+      this.documents(db, page.rows.map((r) => r.listing_id)),
+    ]);
 
     const showTextMatch = req.sort.some((k) => k.kind === "text_match") && req.words.length > 0;
     const geoKey = req.sort.find((k) => k.kind === "geo");
     const words = req.words.filter((w) => !w.exclude).flatMap((w) => w.text.split(" "));
     const lastIsPrefix = req.words.length > 0 && !req.words[req.words.length - 1].phrase;
     const hits: SearchHit[] = page.rows.map((r) => {
-      const document = (typeof r.doc === "string" ? JSON.parse(r.doc) : r.doc) as Record<string, unknown>;
+      const document = docs.get(r.listing_id) ?? { id: r.listing_id };
       const highlights = req.queryBy
         .map((field) => {
           const v = document[field];
@@ -72,29 +81,47 @@ export class PostgresSearchEngine implements SearchEngine {
     };
   }
 
+  /**
+   * The page (ids, rank, distance) and the total, as two statements that run side by side: the
+   * page stops after `per_page` rows of an ordered scan, the count touches only the narrow table
+   * when there is no text query (the view's join is dropped).
+   */
   private async page(db: Db, base: SQL, text: { where: SQL; rank: SQL } | null, req: SearchRequest) {
     const geoKey = req.sort.find((k) => k.kind === "geo");
     const where = text ? sql`${base} AND ${text.where}` : base;
-    const res = await db.execute(sql`
-      select d.doc, d.tenant_id, ${text ? text.rank : sql`null::float8`} as rank,
-             ${geoKey && geoKey.kind === "geo" ? distanceSql(geoKey.lat, geoKey.lng) : sql`null::float8`} as geo_m,
-             count(*) over () as found
-      from search_documents d
-      where ${where}
-      order by ${orderBySql(req.sort)}
-      limit ${req.perPage} offset ${(req.page - 1) * req.perPage}`);
-    const rows = rowsOf<HitRow>(res);
-    // Past the last page there is no row to carry the total: count it separately.
-    const found = rows.length ? Number(rows[0].found) : req.page > 1 || req.perPage === 0 ? await this.count(db, where) : 0;
+    const pageQuery = req.perPage === 0
+      ? Promise.resolve([] as HitRow[])
+      : db
+          .execute(sql`
+            select d.listing_id, d.tenant_id, ${text ? text.rank : sql`null::float8`} as rank,
+                   ${geoKey && geoKey.kind === "geo" ? distanceSql(geoKey.lat, geoKey.lng) : sql`null::float8`} as geo_m
+            from search_index d
+            where ${where}
+            order by ${orderBySql(req.sort)}
+            limit ${req.perPage} offset ${(req.page - 1) * req.perPage}`)
+          .then((res) => rowsOf<HitRow>(res));
+    const [rows, found] = await Promise.all([pageQuery, this.count(db, where)]);
     return { rows, found };
   }
 
+  /** Stored documents of the page's hits, read by primary key. */
+  private async documents(db: Db, ids: string[]): Promise<Map<string, Record<string, unknown>>> {
+    if (!ids.length) return new Map();
+    const res = await db.execute(sql`select listing_id, doc from search_texts where listing_id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+    return new Map(rowsOf<{ listing_id: string; doc: unknown }>(res).map((r) => [r.listing_id, (typeof r.doc === "string" ? JSON.parse(r.doc) : r.doc) as Record<string, unknown>]));
+  }
+
   private async count(db: Db, where: SQL): Promise<number> {
-    const [r] = rowsOf<{ n: number | string }>(await db.execute(sql`select count(*) as n from search_documents d where ${where}`));
+    const [r] = rowsOf<{ n: number | string }>(await db.execute(sql`select count(*) as n from search_index d where ${where}`));
     return Number(r.n);
   }
 
-  private outOf(db: Db, scopeWhere: SQL): Promise<number> {
-    return this.count(db, scopeWhere);
+  private async outOf(db: Db, scope: SearchScope, scopeWhere: SQL): Promise<number> {
+    const key = JSON.stringify(scope);
+    const hit = outOfCache.get(key);
+    if (hit && Date.now() - hit.at < OUT_OF_TTL_MS && !indexChangedSince(scope.tenantId, hit.at)) return hit.n;
+    const n = await this.count(db, scopeWhere);
+    outOfCache.set(key, { n, at: Date.now() });
+    return n;
   }
 }
