@@ -8,6 +8,7 @@ import { toErrorResponse } from "./errors";
 import { requestIdFrom } from "./request-id";
 import { translateDbError } from "./db-errors";
 import { wakeDelivery } from "../jobs/wake";
+import { withSearchSync } from "../search/typesense-sync";
 
 type Segment<P> = { params: Promise<P> };
 
@@ -30,7 +31,8 @@ async function run<P>(
   let res: Response;
   try {
     const params = ((await segment?.params) ?? {}) as P;
-    res = await handler({ req, params, requestId, log, db: await getDb() });
+    const db = await getDb();
+    res = await withSearchSync(() => handler({ req, params, requestId, log, db }), (r) => r.status < 400);
   } catch (raw) {
     const err = translateDbError(raw);
     const mapped = toErrorResponse(err);

@@ -7,6 +7,7 @@ import { forbidden, invalid, notFound } from "../errors/domain-errors";
 import { recordEvent } from "../events/record-event";
 import { PageQuery, type Page } from "../http/query";
 import { reindexListings } from "../search/index-listings";
+import { noteIndexed } from "../search/typesense-sync";
 import { loadTenant } from "../tenants/load-tenant";
 import { canReadListing, canWriteListing, tenantListingsWhere } from "./access";
 import { UpdateListingSchema } from "./schemas";
@@ -90,6 +91,8 @@ export async function deleteListing(db: Db, actor: Actor, id: string): Promise<{
     if (!canWriteListing(actor, p, l)) throw forbidden("This key can delete only listings of properties assigned to or created by its member.");
     const tenant = await loadTenant(tx, actor.tenantId);
     await tx.delete(listings).where(and(eq(listings.id, l.id), eq(listings.tenantId, actor.tenantId)));
+    // The search document went with the row (foreign key); an external engine hears of it too.
+    noteIndexed(actor.tenantId, [l.id]);
     await recordEvent(tx, listingEvent({ tx, actor, tenant }, "listing.deleted", l, { listing: serializeListing(l) }));
     return { id: l.id, deleted: true as const };
   });

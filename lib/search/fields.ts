@@ -30,7 +30,7 @@ export const SEARCH_FIELDS: SearchField[] = [
   str("title_en", { wide: true }), str("description_en", { wide: true }), str("title_es", { wide: true }), str("description_es", { wide: true }),
   str("listingCode", { sort: true }), str("listingType", { facet: true }), str("propertyType", { facet: true }),
   str("location_neighborhood", { facet: true, sort: true }), str("location_city", { facet: true, sort: true }),
-  str("location_state", { facet: true }), str("location_street", { wide: true }),
+  str("location_state", { facet: true }), str("location_street"),
   str("visibility", { facet: true }), str("stage", { facet: true }), str("status", { facet: true }), str("priceVisibility"),
   str("marketType", { facet: true }), str("typologyId", { wide: true }), str("buildingId", { wide: true }), str("propertyId", { wide: true }),
   str("typologyName", { wide: true }), str("typologyCode", { wide: true }), str("constructionStatus", { facet: true }), str("expectedDelivery", { wide: true }),

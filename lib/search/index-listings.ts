@@ -6,6 +6,7 @@ import { buildSearchDocument, type UnitStats } from "./build-document";
 import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, TEXT_WEIGHTS, tokensOf } from "./fields";
 import { normalizeElement, normalizeTokens } from "./filter";
 import { markIndexChanged } from "./index-version";
+import { noteIndexed } from "./typesense-sync";
 
 const BATCH = 200;
 
@@ -16,6 +17,7 @@ const BATCH = 200;
 export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: string[]): Promise<number> {
   const ids = [...new Set(listingIds)];
   markIndexChanged(tenantId);
+  noteIndexed(tenantId, ids);
   // A document has ~135 columns: 200 rows stay under PostgreSQL's 65,535 bind parameters.
   if (ids.length > BATCH) {
     let n = 0;

@@ -4,9 +4,16 @@
  * the cache's few seconds.
  */
 const changedAt = new Map<string, number>();
+let version = 0;
 
 export function markIndexChanged(tenantId: string): void {
   changedAt.set(tenantId, Date.now());
+  version++;
+}
+
+/** Bumped by every change to any search document made by this process. */
+export function indexVersion(): number {
+  return version;
 }
 
 export function indexChangedSince(tenantId: string, since: number): boolean {

@@ -39,8 +39,31 @@ async function main() {
     }
   }
   bar.stop();
+  await pushAllToTypesense(db, targets.map((t) => t.id));
   console.log(`Reindexed ${done} listings of ${targets.length} tenant(s) in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   await closeDb();
+}
+
+/** With Typesense configured, the rebuilt documents are pushed there too (collection created if missing). */
+async function pushAllToTypesense(db: Awaited<ReturnType<typeof getDb>>, tenantIds: string[]) {
+  const { searchEngine } = await import("./search-engine");
+  const engine = await searchEngine();
+  if (engine.name !== "typesense") return;
+  const ts = engine as unknown as { ensureCollection(): Promise<unknown>; upsertDocuments(d: unknown[]): Promise<unknown> };
+  await ts.ensureCollection();
+  for (const tenantId of tenantIds) {
+    const rows = (await db.execute(sql`select doc, assigned_to_id, created_by_id, property_created_by_id, network_ids from search_index where tenant_id = ${tenantId}::uuid`)) as unknown;
+    const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as Record<string, any>[];
+    for (let i = 0; i < list.length; i += 500) {
+      await ts.upsertDocuments(
+        list.slice(i, i + 500).map((r) => ({
+          doc: typeof r.doc === "string" ? JSON.parse(r.doc) : r.doc,
+          access: { tenantId, assignedToId: r.assigned_to_id, createdById: r.created_by_id, propertyCreatedById: r.property_created_by_id, networkIds: r.network_ids },
+        })),
+      );
+    }
+    console.log(`Pushed ${list.length} documents of tenant ${tenantId} to Typesense.`);
+  }
 }
 
 main().catch(async (err) => {

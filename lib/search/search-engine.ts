@@ -1,5 +1,6 @@
 import { getDb } from "../../db/client";
 import type { SearchEngine } from "./engine";
+import { CachedSearchEngine } from "./cached-engine";
 import { PostgresSearchEngine } from "./postgres/postgres-engine";
 
 const g = globalThis as unknown as { __crmSearchEngine?: SearchEngine };
@@ -15,5 +16,6 @@ export async function searchEngine(): Promise<SearchEngine> {
   } else {
     g.__crmSearchEngine = new PostgresSearchEngine(getDb);
   }
+  if (c.SEARCH_CACHE_TTL_MS > 0) g.__crmSearchEngine = new CachedSearchEngine(g.__crmSearchEngine, c.SEARCH_CACHE_TTL_MS);
   return g.__crmSearchEngine!;
 }
