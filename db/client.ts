@@ -1,5 +1,6 @@
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
@@ -17,7 +18,7 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 /** Domain verbs accept either, so a verb can join a transaction its caller already opened. */
 export type DbOrTx = Db | Tx;
 
-export const pgliteExtensions = { pg_trgm, unaccent };
+export const pgliteExtensions = { pg_trgm, unaccent, btree_gin };
 
 type Handle = { db: Db; close: () => Promise<void>; driver: "postgres" | "pglite" };
 

@@ -84,7 +84,6 @@ CREATE TABLE "search_texts" (
 	"listing_id" uuid PRIMARY KEY NOT NULL,
 	"tenant_id" uuid NOT NULL,
 	"doc" jsonb NOT NULL,
-	"tsv" "tsvector" NOT NULL,
 	"search_text" text NOT NULL,
 	"title" text,
 	"title_tok" text[],
@@ -114,6 +113,12 @@ CREATE TABLE "search_texts" (
 	"features_elems" text[]
 );
 --> statement-breakpoint
+CREATE TABLE "search_tsv" (
+	"listing_id" uuid PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"tsv" "tsvector" NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "network_listings" (
 	"network_id" uuid NOT NULL,
 	"listing_id" uuid NOT NULL,
@@ -140,6 +145,7 @@ ALTER TABLE "search_documents" ADD CONSTRAINT "search_documents_listing_id_listi
 ALTER TABLE "search_documents" ADD CONSTRAINT "search_documents_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "search_texts" ADD CONSTRAINT "search_texts_listing_id_search_documents_listing_id_fk" FOREIGN KEY ("listing_id") REFERENCES "public"."search_documents"("listing_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "search_texts" ADD CONSTRAINT "search_texts_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "search_tsv" ADD CONSTRAINT "search_tsv_listing_id_search_documents_listing_id_fk" FOREIGN KEY ("listing_id") REFERENCES "public"."search_documents"("listing_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "network_listings" ADD CONSTRAINT "network_listings_network_id_networks_id_fk" FOREIGN KEY ("network_id") REFERENCES "public"."networks"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "network_listings" ADD CONSTRAINT "network_listings_listing_id_listings_id_fk" FOREIGN KEY ("listing_id") REFERENCES "public"."listings"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "network_listings" ADD CONSTRAINT "network_listings_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -155,8 +161,8 @@ CREATE INDEX "search_tenant_hood_idx" ON "search_documents" USING btree ("tenant
 CREATE INDEX "search_tenant_lat_idx" ON "search_documents" USING btree ("tenant_id",location_latitude);--> statement-breakpoint
 CREATE INDEX "search_tenant_published_idx" ON "search_documents" USING btree ("tenant_id",published_at desc);--> statement-breakpoint
 CREATE INDEX "search_networks_idx" ON "search_documents" USING gin ("network_ids");--> statement-breakpoint
-CREATE INDEX "search_tsv_idx" ON "search_texts" USING gin ("tsv");--> statement-breakpoint
 CREATE INDEX "search_text_trgm_idx" ON "search_texts" USING gin (search_text gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "search_tsv_tenant_idx" ON "search_tsv" USING gin ("tenant_id","tsv");--> statement-breakpoint
 CREATE INDEX "network_listings_tenant_idx" ON "network_listings" USING btree ("tenant_id","listing_id");--> statement-breakpoint
 CREATE INDEX "network_members_tenant_idx" ON "network_members" USING btree ("tenant_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "networks_invite_key" ON "networks" USING btree ("invite_code_hash");

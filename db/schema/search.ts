@@ -67,15 +67,26 @@ export const searchTexts = pgTable(
     listing_id: uuid("listing_id").primaryKey().references(() => searchDocuments.listing_id, { onDelete: "cascade" }),
     tenant_id: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
     doc: jsonb("doc").$type<Record<string, unknown>>().notNull(),
-    tsv: tsvector("tsv").notNull(),
     /** Normalized title, address and code, for trigram typo tolerance. */
     search_text: text("search_text").notNull(),
     ...fieldColumns(true),
   },
-  (t) => [
-    index("search_tsv_idx").using("gin", t.tsv),
-    index("search_text_trgm_idx").using("gin", sql`search_text gin_trgm_ops`),
-  ],
+  (t) => [index("search_text_trgm_idx").using("gin", sql`search_text gin_trgm_ops`)],
+);
+
+/**
+ * The full-text vectors, on their own: a broad word ("apartamento") matches tens of thousands of
+ * rows whose vectors PostgreSQL rechecks, so they sit in a compact table, and the GIN index leads
+ * with the tenant (btree_gin) so other tenants' matches are never read.
+ */
+export const searchTsv = pgTable(
+  "search_tsv",
+  {
+    listing_id: uuid("listing_id").primaryKey().references(() => searchDocuments.listing_id, { onDelete: "cascade" }),
+    tenant_id: uuid("tenant_id").notNull(),
+    tsv: tsvector("tsv").notNull(),
+  },
+  (t) => [index("search_tsv_tenant_idx").using("gin", t.tenant_id, t.tsv)],
 );
 
 const wideColumns = (f: SearchField) => (f.type === "string" || f.type === "string[]" ? [columnOf(f.name), tokensOf(f)] : [columnOf(f.name)]);
@@ -88,5 +99,5 @@ const wideColumns = (f: SearchField) => (f.type === "string" || f.type === "stri
  */
 export function searchIndexViewSql(): string {
   const wide = SEARCH_FIELDS.filter((f) => f.wide).flatMap(wideColumns).map((c) => `x.${c}`).join(", ");
-  return `CREATE VIEW search_index AS SELECT d.*, x.doc, x.tsv, x.search_text, ${wide} FROM search_documents d LEFT JOIN search_texts x ON x.listing_id = d.listing_id;`;
+  return `CREATE VIEW search_index AS SELECT d.*, x.doc, x.search_text, ${wide}, t.tsv, t.tenant_id AS tsv_tenant_id FROM search_documents d LEFT JOIN search_texts x ON x.listing_id = d.listing_id LEFT JOIN search_tsv t ON t.listing_id = d.listing_id;`;
 }

@@ -1,6 +1,6 @@
 import { and, count, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { buildings, listings, media, networkListings, properties, searchDocuments, searchTexts, typologies, units } from "../../db/schema";
+import { buildings, listings, media, networkListings, properties, searchDocuments, searchTexts, searchTsv, typologies, units } from "../../db/schema";
 import { loadTenant } from "../tenants/load-tenant";
 import { buildSearchDocument, type UnitStats } from "./build-document";
 import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, TEXT_WEIGHTS, tokensOf } from "./fields";
@@ -71,7 +71,7 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
       units: typology ? unitStats(unitRows.filter((u) => u.typologyId === typology.id)) : null,
       settings: tenant.settings,
     });
-    const { narrow, wide } = documentColumns(doc);
+    const { narrow, wide, tsv } = documentColumns(doc);
     return {
       narrow: {
         ...narrow,
@@ -83,6 +83,7 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
         network_ids: shares.filter((x) => x.listingId === l.id).map((x) => x.networkId),
       },
       wide: { ...wide, listing_id: l.id, tenant_id: tenantId, doc },
+      tsv: { listing_id: l.id, tenant_id: tenantId, tsv },
     };
   });
   const narrow = values.map((v) => v.narrow);
@@ -95,6 +96,10 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
     .insert(searchTexts)
     .values(wide as never)
     .onConflictDoUpdate({ target: searchTexts.listing_id, set: excludedSet(Object.keys(wide[0]).filter((k) => k !== "listing_id")) });
+  await tx
+    .insert(searchTsv)
+    .values(values.map((v) => v.tsv) as never)
+    .onConflictDoUpdate({ target: searchTsv.listing_id, set: excludedSet(["tenant_id", "tsv"]) });
   return values.length;
 }
 
@@ -128,7 +133,7 @@ function unitStats(rows: { status: string; n: number }[]): UnitStats {
  * The typed and token columns of a document, split into the narrow table (filters, counts,
  * facets) and the wide one (long text, the full-text vector, the trigram text).
  */
-export function documentColumns(doc: Record<string, unknown>): { narrow: Record<string, unknown>; wide: Record<string, unknown> } {
+export function documentColumns(doc: Record<string, unknown>): { narrow: Record<string, unknown>; wide: Record<string, unknown>; tsv: SQL } {
   const narrow: Record<string, unknown> = {
     [LAT_COLUMN]: doc.location_latitude ?? null,
     [LNG_COLUMN]: doc.location_longitude ?? null,
@@ -147,10 +152,10 @@ export function documentColumns(doc: Record<string, unknown>): { narrow: Record<
       .map(([name]) => (Array.isArray(doc[name]) ? (doc[name] as string[]).join(" ") : String(doc[name] ?? "")))
       .concat(w === "D" ? [String(doc.propertyTypeLabel ?? "")] : [])
       .join(" ");
-  cols.tsv = sql`setweight(to_tsvector('pt_unaccent', ${text("A")}), 'A') || setweight(to_tsvector('pt_unaccent', ${text("B")}), 'B')
+  const tsv = sql`setweight(to_tsvector('pt_unaccent', ${text("A")}), 'A') || setweight(to_tsvector('pt_unaccent', ${text("B")}), 'B')
     || setweight(to_tsvector('pt_unaccent', ${text("C")}), 'C') || setweight(to_tsvector('pt_unaccent', ${text("D")}), 'D')`;
   cols.search_text = normalizeTokens([doc.title, doc.listingCode, doc.location_neighborhood, doc.location_city, doc.location_street].filter(Boolean).join(" ")).join(" ");
-  return { narrow, wide: cols };
+  return { narrow, wide: cols, tsv };
 }
 
 function excludedSet(keys: string[]): Record<string, SQL> {

@@ -145,13 +145,13 @@ function httpMix(n: number): string[] {
   return out;
 }
 
-async function httpRun(dbUrl: string | undefined, apiKey: string) {
+async function httpRun(dbUrl: string | undefined, apiKey: string, cacheTtlMs: string) {
   if (!dbUrl) {
     console.log("HTTP: skipped (needs DATABASE_URL: the embedded database cannot be shared with a server process).");
     return;
   }
   const server = spawn("npx", ["next", "start", "-p", String(HTTP_PORT)], {
-    env: { ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: "warn", JOBS_RUNNER: "off", NODE_ENV: "production" },
+    env: { ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: "warn", JOBS_RUNNER: "off", NODE_ENV: "production", SEARCH_CACHE_TTL_MS: cacheTtlMs },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
   });
@@ -184,10 +184,11 @@ async function httpRun(dbUrl: string | undefined, apiKey: string) {
         }
       }),
     );
-    report("HTTP GET /api/v1/real-estate/listings/search (production build, 10 concurrent clients)", times, performance.now() - started);
+    report(`HTTP GET /api/v1/real-estate/listings/search (production build, 10 concurrent clients, SEARCH_CACHE_TTL_MS=${cacheTtlMs})`, times, performance.now() - started);
     if (failures) console.log(`  ${failures} requests did not answer 200`);
   } finally {
     process.kill(-server.pid!, "SIGTERM");
+    await new Promise((r) => setTimeout(r, 1500));
   }
 }
 
@@ -214,7 +215,9 @@ async function main() {
   await engineRun(db, scope);
   if (process.env.BENCH_BY_KIND) await byKind(db, scope);
   await closeDb();
-  await httpRun(dbUrl, main.apiKey);
+  // Without the result cache (every query hits PostgreSQL), then with the default cache.
+  await httpRun(dbUrl, main.apiKey, "0");
+  await httpRun(dbUrl, main.apiKey, "5000");
 }
 
 main().catch((err) => {

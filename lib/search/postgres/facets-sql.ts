@@ -13,21 +13,32 @@ type Row = { f: string; v: string; n: number | string; tv: number | string };
  */
 export async function facetCounts(db: Db, where: SQL, fields: string[], max: number): Promise<FacetCount[]> {
   if (!fields.length) return [];
-  const groups = fields.map((name) => {
-    const f = fieldByName(name)!;
+  const valueOf = (name: string, x: SQL) => {
+    const t = fieldByName(name)!.type;
+    return t === "float" ? sql`trim_scale(${x}::numeric)::text` : t === "string" || t === "string[]" ? x : sql`${x}::text`;
+  };
+  const scalars = fields.filter((n) => fieldByName(n)!.type !== "string[]");
+  const arrays = fields.filter((n) => fieldByName(n)!.type === "string[]");
+  const groups: SQL[] = [];
+  // Scalar fields: one pass over the matches with GROUPING SETS, one hash table per field.
+  if (scalars.length) {
+    const cols = scalars.map((n) => sql`d.${sql.identifier(columnOf(n))}`);
+    const field = sql`case ${sql.join(scalars.map((n, i) => sql`when grouping(${cols[i]}) = 0 then ${n}::text`), sql` `)} end`;
+    const value = sql`coalesce(${sql.join(scalars.map((n, i) => valueOf(n, cols[i])), sql`, `)})`;
+    groups.push(sql`select ${field} as f, ${value} as v, count(*) as n from search_index d where ${where}
+      group by grouping sets (${sql.join(cols.map((c) => sql`(${c})`), sql`, `)})`);
+  }
+  // string[] fields count each element.
+  for (const name of arrays) {
     const col = sql.identifier(columnOf(name));
-    const value =
-      f.type === "float" ? sql`trim_scale(x::numeric)::text` : f.type === "string" || f.type === "string[]" ? sql`x` : sql`x::text`;
-    const from = f.type === "string[]" ? sql`m, unnest(m.${col}) as x` : sql`(select m.${col} as x from m) s`;
-    return sql`select ${name}::text as f, ${value} as v, count(*) as n from ${from} where x is not null group by x`;
-  });
-  const cols = sql.join(fields.map((n) => sql`d.${sql.identifier(columnOf(n))}`), sql`, `);
+    groups.push(sql`select ${name}::text as f, x as v, count(*) as n from search_index d, unnest(d.${col}) as x where ${where} group by x`);
+  }
   const res = await db.execute(sql`
-    with m as (select ${cols} from search_index d where ${where})
     select f, v, n, tv from (
       select g.*, count(*) over (partition by f) as tv,
              row_number() over (partition by f order by n desc, length(v), v desc) as rk
       from (${sql.join(groups, sql` union all `)}) g
+      where v is not null
     ) ranked where rk <= ${max}`);
   const rows = rowsOf<Row>(res);
   const stats = await numericStats(db, where, fields.filter((n) => !["string", "string[]", "bool"].includes(fieldByName(n)!.type)));

@@ -31,7 +31,9 @@ export class PostgresSearchEngine implements SearchEngine {
     const base = sql`${scopeWhere} AND ${filterWhere}`;
 
     const tsq = textQuery(req);
-    let text = tsq ? { where: sql`d.tsv @@ ${tsq}`, rank: sql`ts_rank_cd(d.tsv, ${tsq})` } : null;
+    // Naming the tenant on the vectors' side lets the (tenant, tsv) index skip other tenants' matches.
+    const tsvTenant = scope.networkIds.length ? sql`` : sql` AND d.tsv_tenant_id = ${scope.tenantId}::uuid`;
+    let text = tsq ? { where: sql`d.tsv @@ ${tsq}${tsvTenant}`, rank: sql`ts_rank_cd(d.tsv, ${tsq})` } : null;
     let page = await this.page(db, base, text, req);
     if (page.found === 0 && text) {
       const typo = typoPredicate(req);
