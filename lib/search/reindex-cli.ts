@@ -9,7 +9,10 @@ import { count, eq, or, sql } from "drizzle-orm";
 import { closeDb, getDb } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
 import { listings, tenants } from "../../db/schema";
+import { rowsOf } from "../../db/rows";
 import { reindexListings } from "./index-listings";
+import { searchEngine } from "./search-engine";
+import { INDEX_ROW_COLUMNS, toIndexed } from "./typesense-sync";
 
 async function main() {
   const { values } = parseArgs({ options: { tenant: { type: "string" } } });
@@ -46,23 +49,16 @@ async function main() {
 
 /** With Typesense configured, the rebuilt documents are pushed there too (collection created if missing). */
 async function pushAllToTypesense(db: Awaited<ReturnType<typeof getDb>>, tenantIds: string[]) {
-  const { searchEngine } = await import("./search-engine");
   const engine = await searchEngine();
   if (engine.name !== "typesense") return;
   const ts = engine as unknown as { ensureCollection(): Promise<unknown>; upsertDocuments(d: unknown[]): Promise<unknown> };
   await ts.ensureCollection();
   for (const tenantId of tenantIds) {
-    const rows = (await db.execute(sql`select doc, assigned_to_id, created_by_id, property_created_by_id, network_ids from search_index where tenant_id = ${tenantId}::uuid`)) as unknown;
-    const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as Record<string, any>[];
-    for (let i = 0; i < list.length; i += 500) {
-      await ts.upsertDocuments(
-        list.slice(i, i + 500).map((r) => ({
-          doc: typeof r.doc === "string" ? JSON.parse(r.doc) : r.doc,
-          access: { tenantId, assignedToId: r.assigned_to_id, createdById: r.created_by_id, propertyCreatedById: r.property_created_by_id, networkIds: r.network_ids },
-        })),
-      );
-    }
-    console.log(`Pushed ${list.length} documents of tenant ${tenantId} to Typesense.`);
+    const rows = rowsOf<Parameters<typeof toIndexed>[1][number]>(
+      await db.execute(sql`select ${INDEX_ROW_COLUMNS} from search_index where tenant_id = ${tenantId}::uuid`),
+    );
+    for (let i = 0; i < rows.length; i += 500) await ts.upsertDocuments(toIndexed(tenantId, rows.slice(i, i + 500)));
+    console.log(`Pushed ${rows.length} documents of tenant ${tenantId} to Typesense.`);
   }
 }
 

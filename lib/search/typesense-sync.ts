@@ -35,6 +35,18 @@ export async function withSearchSync<T>(fn: () => Promise<T>, succeeded: (r: T) 
   return result;
 }
 
+type IndexRow = { listing_id: string; doc: unknown; assigned_to_id: string | null; created_by_id: string | null; property_created_by_id: string | null; network_ids: string[] };
+
+/** Rows of `search_index` as the Typesense engine's `{doc, access}` pairs. */
+export function toIndexed(tenantId: string, rows: IndexRow[]) {
+  return rows.map((r) => ({
+    doc: (typeof r.doc === "string" ? JSON.parse(r.doc) : r.doc) as Record<string, unknown>,
+    access: { tenantId, assignedToId: r.assigned_to_id, createdById: r.created_by_id, propertyCreatedById: r.property_created_by_id, networkIds: r.network_ids },
+  }));
+}
+
+export const INDEX_ROW_COLUMNS = sql`listing_id, doc, assigned_to_id, created_by_id, property_created_by_id, network_ids`;
+
 async function pushToTypesense(changes: Map<string, Set<string>>): Promise<void> {
   const engine = await searchEngine();
   if (engine.name !== "typesense") return;
@@ -45,16 +57,11 @@ async function pushToTypesense(changes: Map<string, Set<string>>): Promise<void>
   const db = await getDb();
   for (const [tenantId, ids] of changes) {
     const list = [...ids];
-    const rows = rowsOf<{ listing_id: string; doc: unknown; assigned_to_id: string | null; created_by_id: string | null; property_created_by_id: string | null; network_ids: string[] }>(
-      await db.execute(sql`select listing_id, doc, assigned_to_id, created_by_id, property_created_by_id, network_ids from search_index
+    const rows = rowsOf<IndexRow>(
+      await db.execute(sql`select ${INDEX_ROW_COLUMNS} from search_index
         where tenant_id = ${tenantId}::uuid and listing_id in (${sql.join(list.map((id) => sql`${id}::uuid`), sql`, `)})`),
     );
-    await ts.upsertDocuments(
-      rows.map((r) => ({
-        doc: (typeof r.doc === "string" ? JSON.parse(r.doc) : r.doc) as Record<string, unknown>,
-        access: { tenantId, assignedToId: r.assigned_to_id, createdById: r.created_by_id, propertyCreatedById: r.property_created_by_id, networkIds: r.network_ids },
-      })),
-    );
+    await ts.upsertDocuments(toIndexed(tenantId, rows));
     const gone = list.filter((id) => !rows.some((r) => r.listing_id === id));
     if (gone.length) await ts.deleteDocuments(gone);
   }
