@@ -1,7 +1,7 @@
-import { PGlite } from "@electric-sql/pglite";
 import { sql, type SQL } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/pglite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb, type Db } from "../../db/client";
+import { rowsOf } from "../../db/rows";
+import { beforeAll, describe, expect, it } from "vitest";
 import { compileFilterString, normalizeElement, normalizeTokens, type FilterSchema } from "../../lib/search/filter";
 
 /**
@@ -48,16 +48,16 @@ const rows: Row[] = [
 const ALL = rows.map((r) => r[0]);
 const except = (...ids: string[]) => ALL.filter((id) => !ids.includes(id));
 
-let pg: PGlite;
-let db: ReturnType<typeof drizzle>;
+// The file's own database (test/setup): PGlite in memory, or PostgreSQL in the CI pass that sets DATABASE_URL,
+// where parameter serialisation differs (postgres.js once turned a string 'true' typed boolean into false).
+let db: Db;
 
 const textArray = (a: string[] | null): SQL =>
   a === null ? sql`NULL` : sql`ARRAY[${sql.join(a.map((v) => sql`${v}::text`), sql`, `)}]::text[]`;
 const tok = (s: string | null) => (s === null ? null : normalizeTokens(s));
 
 beforeAll(async () => {
-  pg = new PGlite();
-  db = drizzle({ client: pg });
+  db = await getDb();
   await db.execute(sql`CREATE TABLE t (
     id text PRIMARY KEY, title text, title_tok text[], city text, city_tok text[], status text, status_tok text[],
     agent text, agent_tok text[], tags text[], tags_elems text[], price bigint, bedrooms integer, baths real,
@@ -70,14 +70,11 @@ beforeAll(async () => {
   }
 });
 
-afterAll(async () => {
-  await pg?.close();
-});
 
 async function ids(filter: string): Promise<string[]> {
   const where = compileFilterString(filter, schema) ?? sql`true`;
-  const res = await db.execute<{ id: string }>(sql`SELECT t.id FROM t WHERE ${where} ORDER BY t.id`);
-  return res.rows.map((r) => r.id);
+  const res = await db.execute(sql`SELECT t.id FROM t WHERE ${where} ORDER BY t.id`);
+  return rowsOf<{ id: string }>(res).map((r) => r.id);
 }
 
 function cases(table: Array<[string, string[]]>) {
