@@ -34,6 +34,10 @@ export class PostgresSearchEngine implements SearchEngine {
     // Naming the tenant on the vectors' side lets the (tenant, tsv) index skip other tenants' matches.
     const tsvTenant = scope.networkIds.length ? sql`` : sql` AND d.tsv_tenant_id = ${scope.tenantId}::uuid`;
     let text = tsq ? { where: sql`d.tsv @@ ${tsq}${tsvTenant}`, rank: sql`ts_rank_cd(d.tsv, ${tsq})` } : null;
+    // Without text there is no typo retry, so facets can run beside the page and the count.
+    const earlyFacets = text ? null : facetCounts(db, base, req.facetBy, req.maxFacetValues);
+    // If the page query fails first, this rejection must not go unhandled (it would end the process).
+    earlyFacets?.catch(() => {});
     let page = await this.page(db, base, text, req);
     if (page.found === 0 && text) {
       const typo = typoPredicate(req);
@@ -44,7 +48,7 @@ export class PostgresSearchEngine implements SearchEngine {
     }
     const where = text ? sql`${base} AND ${text.where}` : base;
     const [facets, outOf, docs] = await Promise.all([
-      facetCounts(db, where, req.facetBy, req.maxFacetValues),
+      earlyFacets ?? facetCounts(db, where, req.facetBy, req.maxFacetValues),
       this.outOf(db, scope, scopeWhere),
       this.documents(db, page.rows.map((r) => r.listing_id)),
     ]);
