@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { rowsOf } from "../../db/rows";
 import { config } from "../config";
+import { logger } from "../log/logger";
 import { claimHead, recordAndClaimNext, recordAttempt, type Attempt, type Claimed } from "./claim";
 import { buildEnvelope, buildHeaders } from "./envelope";
 import { postWebhook, type SendResult } from "./send-webhook";
@@ -48,7 +49,16 @@ async function dueTenants(db: Db): Promise<string[]> {
 
 export type Resolved = Required<DeliveryOptions>;
 
+/** One tenant's turn; an error ends that turn only (logged), never the cycle of the others. */
 async function deliverTenantQueue(db: Db, tenantId: string, o: Resolved, report: CycleReport): Promise<void> {
+  try {
+    await drainTenantQueue(db, tenantId, o, report);
+  } catch (err) {
+    logger().error({ err, tenantId }, "delivery of this tenant's queue failed; it is retried at the next cycle");
+  }
+}
+
+async function drainTenantQueue(db: Db, tenantId: string, o: Resolved, report: CycleReport): Promise<void> {
   const leaseMs = o.timeoutMs + 30_000;
   let claimed = await claimHead(db, tenantId, o.workerId, leaseMs);
   while (claimed) {
@@ -79,7 +89,26 @@ async function send(claimed: Claimed, o: Resolved): Promise<Attempt> {
   const body = JSON.stringify(buildEnvelope(claimed.event, at));
   const headers = buildHeaders(claimed.event, body, { hmac, bearer, secret }, at);
   const result = await postWebhook(url, headers, body, o.timeoutMs);
-  return { at, url, ok: result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300, ...result };
+  return {
+    at,
+    url,
+    ok: result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300,
+    ...result,
+    error: storable(result.error, secret),
+    responseExcerpt: storable(result.responseExcerpt, secret),
+  };
+}
+
+/**
+ * What the receiver said, as the log may keep it: without NUL (PostgreSQL text refuses it, which
+ * would leave the attempt unrecorded and the queue stuck) and without our secret (a receiver that
+ * echoes its request headers would otherwise put it in the delivery log).
+ */
+function storable(text: string | null, secret: string | null): string | null {
+  if (text === null) return null;
+  let out = text.replace(/\u0000/g, "\uFFFD");
+  if (secret) out = out.split(secret).join("***");
+  return out;
 }
 
 export type Outcome = "delivered" | "pending" | "dropped";

@@ -11,7 +11,13 @@ export function privateTargetsAllowed(): boolean {
 export function isPublicAddress(ip: string): boolean {
   if (!ipaddr.isValid(ip)) return false;
   let addr = ipaddr.parse(ip);
-  if (addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  if (addr.kind() === "ipv6") {
+    const v6 = addr as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) addr = v6.toIPv4Address();
+    // Deprecated IPv4-compatible (::a.b.c.d) and NAT64 prefixes can route to an embedded IPv4 address.
+    else if (v6.parts.slice(0, 6).every((p) => p === 0)) return false;
+    else if (v6.match(ipaddr.IPv6.parse("64:ff9b::"), 96) || v6.match(ipaddr.IPv6.parse("64:ff9b:1::"), 48)) return false;
+  }
   return addr.range() === "unicast";
 }
 

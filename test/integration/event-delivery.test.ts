@@ -218,6 +218,22 @@ describe("outbound delivery", () => {
   });
 });
 
+describe("receivers that answer oddly", () => {
+  it("keeps the log storable and secret-free when a receiver answers NUL bytes or echoes our headers", async () => {
+    const t = await makeTenant();
+    const r = await receiver((got) => ({ status: 200, body: `ok\u0000 auth=${got.headers.authorization}` }));
+    const secret = await subscribe(t, r.url, { bearer: true });
+    await createDeal(t, "Odd answer");
+    expect(await cycle()).toMatchObject({ delivered: 1, failed: 0 });
+    const log = await call(deliveriesRoute.GET, "GET", "/x", { key: t.key });
+    const excerpt = log.body.items[0].attempts[0].responseExcerpt as string;
+    expect(log.body.items[0].state).toBe("delivered");
+    expect(excerpt).not.toContain("\u0000");
+    expect(excerpt).not.toContain(secret!);
+    expect(excerpt).toContain("Bearer ***");
+  });
+});
+
 describe("test action, delivery log and redelivery", () => {
   it("delivers webhook.test at once and answers the receiver's status", async () => {
     const t = await makeTenant();

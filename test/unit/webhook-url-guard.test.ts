@@ -17,7 +17,7 @@ const production = (allowPrivate = false) => {
 
 describe("webhook URL guard", () => {
   it("classifies addresses", () => {
-    for (const ip of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "::1", "fc00::1", "::ffff:127.0.0.1", "0.0.0.0"]) {
+    for (const ip of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "::1", "fc00::1", "::ffff:127.0.0.1", "0.0.0.0", "::7f00:1", "64:ff9b::7f00:1", "64:ff9b:1::a00:1"]) {
       expect(isPublicAddress(ip), ip).toBe(false);
     }
     for (const ip of ["8.8.8.8", "2001:4860:4860::8888", "200.147.67.142"]) expect(isPublicAddress(ip), ip).toBe(true);
