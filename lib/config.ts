@@ -39,8 +39,8 @@ const ConfigSchema = z.object({
   /** Typesense server for listing search (e.g. http://typesense:8108); unset: search runs in PostgreSQL. */
   TYPESENSE_URL: z.string().url().optional(),
   TYPESENSE_API_KEY: z.string().min(1).optional(),
-  /** How long a search result may be reused when no search document changed in this process (0: off). */
-  SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+  /** Longest life of a cached search result; results are reused only while no commit changed the tenant's documents (0: off). */
+  SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(600_000),
   /** Collection name on Typesense. */
   TYPESENSE_COLLECTION: z.string().regex(/^[A-Za-z0-9_-]+$/).default("listings"),
   /** Run background work in-process (the default when no Inngest server is configured). */

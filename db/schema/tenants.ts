@@ -1,4 +1,4 @@
-import { integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { TenantSettings } from "../../lib/tenants/settings-schema";
 
 export const tenants = pgTable(
@@ -10,6 +10,8 @@ export const tenants = pgTable(
     settings: jsonb("settings").$type<TenantSettings>().notNull(),
     /** Last number handed out for automatic listing codes; bumped under a row lock. */
     listingCodeSeq: integer("listing_code_seq").notNull().default(0),
+    /** Bumped in every transaction that changes the tenant's search documents (cache validity). */
+    searchVersion: bigint("search_version", { mode: "number" }).notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

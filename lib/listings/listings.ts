@@ -7,6 +7,7 @@ import { forbidden, invalid, notFound } from "../errors/domain-errors";
 import { recordEvent } from "../events/record-event";
 import { PageQuery, type Page } from "../http/query";
 import { reindexListings } from "../search/index-listings";
+import { bumpSearchVersion } from "../search/index-version";
 import { noteIndexed } from "../search/typesense-sync";
 import { loadTenant } from "../tenants/load-tenant";
 import { canReadListing, canWriteListing, tenantListingsWhere } from "./access";
@@ -93,6 +94,7 @@ export async function deleteListing(db: Db, actor: Actor, id: string): Promise<{
     await tx.delete(listings).where(and(eq(listings.id, l.id), eq(listings.tenantId, actor.tenantId)));
     // The search document went with the row (foreign key); an external engine hears of it too.
     noteIndexed(actor.tenantId, [l.id]);
+    await bumpSearchVersion(tx, actor.tenantId);
     await recordEvent(tx, listingEvent({ tx, actor, tenant }, "listing.deleted", l, { listing: serializeListing(l) }));
     return { id: l.id, deleted: true as const };
   });

@@ -5,7 +5,7 @@ import { loadTenant } from "../tenants/load-tenant";
 import { buildSearchDocument, type UnitStats } from "./build-document";
 import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, TEXT_WEIGHTS, tokensOf } from "./fields";
 import { normalizeElement, normalizeTokens } from "./filter";
-import { markIndexChanged } from "./index-version";
+import { bumpSearchVersion, markIndexChanged } from "./index-version";
 import { noteIndexed } from "./typesense-sync";
 
 const BATCH = 200;
@@ -18,6 +18,7 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
   const ids = [...new Set(listingIds)];
   markIndexChanged(tenantId);
   noteIndexed(tenantId, ids);
+  await bumpSearchVersion(tx, tenantId);
   // A document has ~135 columns: 200 rows stay under PostgreSQL's 65,535 bind parameters.
   if (ids.length > BATCH) {
     let n = 0;

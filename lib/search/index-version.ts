@@ -1,3 +1,8 @@
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client";
+import { rowsOf } from "../../db/rows";
+import type { SearchScope } from "./engine";
+
 /**
  * When this process last changed a tenant's search documents, so short-lived caches (such as
  * `out_of`) are dropped the moment the index changes here. Other processes' changes show within
@@ -18,4 +23,22 @@ export function indexVersion(): number {
 
 export function indexChangedSince(tenantId: string, since: number): boolean {
   return (changedAt.get(tenantId) ?? 0) >= since;
+}
+
+/**
+ * Bumps the tenant's search version in the transaction that changes its documents: cached
+ * results are checked against it, so no process serves a result older than the last commit.
+ */
+export async function bumpSearchVersion(tx: DbOrTx, tenantId: string): Promise<void> {
+  await tx.execute(sql`update tenants set search_version = search_version + 1 where id = ${tenantId}::uuid`);
+}
+
+/** The versions a scope depends on: its tenant's, and those of the tenants sharing to its networks. */
+export async function scopeVersion(db: DbOrTx, scope: SearchScope): Promise<string> {
+  const res = scope.networkIds.length
+    ? await db.execute(sql`select string_agg(id::text || ':' || search_version, ',' order by id) as v from tenants
+        where id = ${scope.tenantId}::uuid or id in (select tenant_id from network_members
+          where network_id in (${sql.join(scope.networkIds.map((n) => sql`${n}::uuid`), sql`, `)}))`)
+    : await db.execute(sql`select search_version::text as v from tenants where id = ${scope.tenantId}::uuid`);
+  return String(rowsOf<{ v: string | null }>(res)[0]?.v ?? "");
 }

@@ -1,6 +1,7 @@
 import { getDb } from "../../db/client";
 import type { SearchEngine } from "./engine";
 import { CachedSearchEngine } from "./cached-engine";
+import { scopeVersion } from "./index-version";
 import { PostgresSearchEngine } from "./postgres/postgres-engine";
 
 const g = globalThis as unknown as { __crmSearchEngine?: SearchEngine };
@@ -16,6 +17,8 @@ export async function searchEngine(): Promise<SearchEngine> {
   } else {
     g.__crmSearchEngine = new PostgresSearchEngine(getDb);
   }
-  if (c.SEARCH_CACHE_TTL_MS > 0) g.__crmSearchEngine = new CachedSearchEngine(g.__crmSearchEngine, c.SEARCH_CACHE_TTL_MS);
+  if (c.SEARCH_CACHE_TTL_MS > 0) {
+    g.__crmSearchEngine = new CachedSearchEngine(g.__crmSearchEngine, async (scope) => scopeVersion(await getDb(), scope), c.SEARCH_CACHE_TTL_MS);
+  }
   return g.__crmSearchEngine!;
 }

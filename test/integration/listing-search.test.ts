@@ -3,6 +3,10 @@ import * as listingRoute from "../../app/api/v1/real-estate/listings/[id]/route"
 import * as searchRoute from "../../app/api/v1/real-estate/listings/search/route";
 import * as propertiesRoute from "../../app/api/v1/real-estate/properties/route";
 import * as propertyRoute from "../../app/api/v1/real-estate/properties/[propertyId]/route";
+import { eq } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { listings } from "../../db/schema";
+import { reindexListings } from "../../lib/search/index-listings";
 import { makeMember, makeTenant, type TestTenant } from "../helpers/factories";
 import { call } from "../helpers/http";
 
@@ -140,6 +144,19 @@ describe("GET /listings/search", () => {
     expect(after.map((i: any) => i.price)).toEqual([650000]);
     await call(listingRoute.DELETE, "DELETE", "/x", { key: t.key, params: { id } });
     expect((await search({ query: "loft" })).body.total).toBe(0);
+  });
+
+  it("never serves a cached result older than the last commit, even one made by another process", async () => {
+    const before = await search({ query: "Savassi" });
+    expect(before.body.items[0].title).toBe("Studio mobiliado na Savassi");
+    // What another server process would do: change the row and reindex in its own transaction.
+    const db = await getDb();
+    await db.transaction(async (tx) => {
+      await tx.update(listings).set({ title: "Studio reformado na Savassi" }).where(eq(listings.id, ids.savassi));
+      await reindexListings(tx, t.tenantId, [ids.savassi]);
+    });
+    const after = await search({ query: "Savassi" });
+    expect(after.body.items[0].title).toBe("Studio reformado na Savassi");
   });
 
   it("reflects property changes (bedrooms, photos) in the listing's document", async () => {

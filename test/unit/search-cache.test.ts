@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CachedSearchEngine } from "../../lib/search/cached-engine";
 import type { SearchEngine, SearchRequest, SearchResult, SearchScope } from "../../lib/search/engine";
-import { markIndexChanged } from "../../lib/search/index-version";
 
 const scope: SearchScope = { tenantId: "t", access: { kind: "all" }, networkIds: [] };
 const req = { q: "*", words: [], queryBy: [], filters: [], sort: [], facetBy: [], maxFacetValues: 10, page: 1, perPage: 10 } as SearchRequest;
@@ -19,20 +18,22 @@ function counting(): SearchEngine & { calls: number } {
 }
 
 describe("search result cache", () => {
-  it("reuses a result until a search document changes in this process", async () => {
+  it("reuses a result while the scope's search version is unchanged", async () => {
     const inner = counting();
-    const cached = new CachedSearchEngine(inner, 60_000);
+    let version = "1";
+    const cached = new CachedSearchEngine(inner, async () => version, 60_000);
     expect((await cached.search(scope, req)).found).toBe(1);
     expect((await cached.search(scope, req)).found).toBe(1);
     expect(inner.calls).toBe(1);
     expect((await cached.search({ ...scope, tenantId: "u" }, req)).found).toBe(2);
-    markIndexChanged("t");
+    version = "2";
+    expect((await cached.search(scope, req)).found).toBe(3);
     expect((await cached.search(scope, req)).found).toBe(3);
   });
 
   it("expires entries after the TTL", async () => {
     const inner = counting();
-    const cached = new CachedSearchEngine(inner, 20);
+    const cached = new CachedSearchEngine(inner, async () => "1", 20);
     await cached.search(scope, req);
     await new Promise((r) => setTimeout(r, 40));
     await cached.search(scope, req);
