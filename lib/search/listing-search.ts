@@ -80,8 +80,9 @@ const ADDRESS_FIELDS = ["title", "listingCode", "location_street", "location_nei
 
 /** `GET /listings/search`: typed parameters become filter nodes, ANDed with the raw `filter`. */
 export async function searchListings(db: Db, actor: Actor, q: ListingSearchInput) {
-  const tenant = await loadTenant(db, actor.tenantId);
-  const filters = typedFilters(q, tenant.settings.propertyTypes);
+  // Settings are needed only to resolve property type labels.
+  const types = q.propertyTypes?.length ? (await loadTenant(db, actor.tenantId)).settings.propertyTypes : [];
+  const filters = typedFilters(q, types);
   const req = toSearchRequest(
     { q: q.query?.trim() ? q.query : "*", query_by: ADDRESS_FIELDS.join(","), filter_by: q.filter, page: q.page, per_page: q.pageSize },
     { maxPerPage: 100, extraFilters: filters },
