@@ -30,15 +30,26 @@ export const NetworkSchema = z
   })
   .meta({ id: "Network" });
 
-/** Networks the tenant belongs to (their shared listings appear in its searches). */
-export async function memberNetworkIds(db: DbOrTx, tenantId: string): Promise<string[]> {
+/**
+ * Networks the tenant belongs to (their shared listings appear in its searches), cached for a few
+ * seconds per process: membership only grows (join), so a stale answer can only delay partner
+ * listings, never show something the tenant may not see.
+ */
+const membership = new Map<string, { ids: string[]; at: number }>();
+const MEMBERSHIP_TTL_MS = 5_000;
+
+export async function memberNetworkIds(db: DbOrTx, tenantId: string, fresh = false): Promise<string[]> {
+  const hit = membership.get(tenantId);
+  if (!fresh && hit && Date.now() - hit.at < MEMBERSHIP_TTL_MS) return hit.ids;
   const rows = await db.select({ id: networkMembers.networkId }).from(networkMembers).where(eq(networkMembers.tenantId, tenantId));
-  return rows.map((r) => r.id);
+  const ids = rows.map((r) => r.id);
+  membership.set(tenantId, { ids, at: Date.now() });
+  return ids;
 }
 
 export async function listNetworks(db: Db, actor: Actor) {
   requireAdmin(actor);
-  const ids = await memberNetworkIds(db, actor.tenantId);
+  const ids = await memberNetworkIds(db, actor.tenantId, true);
   if (!ids.length) return { items: [] };
   const [rows, memberCounts, shareCounts] = await Promise.all([
     db.select().from(networks).where(inArray(networks.id, ids)),
@@ -66,6 +77,7 @@ export async function createNetwork(db: Db, actor: Actor, input: unknown) {
   return tenantTransaction(db, actor.tenantId, async (tx) => {
     const [n] = await tx.insert(networks).values({ name, inviteCodeHash: hashCode(inviteCode), createdByTenantId: actor.tenantId }).returning();
     await tx.insert(networkMembers).values({ networkId: n.id, tenantId: actor.tenantId });
+    membership.delete(actor.tenantId);
     return { id: n.id, name: n.name, members: 1, sharedListings: 0, inviteCode };
   });
 }
@@ -79,6 +91,7 @@ export async function joinNetwork(db: Db, actor: Actor, input: unknown) {
     const [already] = await tx.select().from(networkMembers).where(and(eq(networkMembers.networkId, n.id), eq(networkMembers.tenantId, actor.tenantId)));
     if (already) throw conflict("This tenant is already a member of the network.");
     await tx.insert(networkMembers).values({ networkId: n.id, tenantId: actor.tenantId });
+    membership.delete(actor.tenantId);
     return { id: n.id, name: n.name };
   });
 }
@@ -88,7 +101,7 @@ export async function shareListings(db: Db, actor: Actor, networkId: string, inp
   requireAdmin(actor);
   const { listingIds, shared } = ShareListingsSchema.parse(input);
   return tenantTransaction(db, actor.tenantId, async (tx) => {
-    const member = (await memberNetworkIds(tx, actor.tenantId)).includes(networkId);
+    const member = (await memberNetworkIds(tx, actor.tenantId, true)).includes(networkId);
     if (!member) throw notFound(`Network ${networkId} not found among this tenant's networks.`);
     const own = await tx.select({ id: listings.id }).from(listings).where(and(eq(listings.tenantId, actor.tenantId), inArray(listings.id, listingIds)));
     const missing = listingIds.find((id) => !own.some((o) => o.id === id));

@@ -215,9 +215,11 @@ async function main() {
     : (await load(db)).main;
   if (!reuse) console.log(`Loaded and indexed in ${((performance.now() - t0) / 1000).toFixed(0)} s.`);
   const scope: SearchScope = { tenantId: main.tenantId, access: { kind: "all" }, networkIds: [] };
-  await engineRun(db, scope);
-  if (process.env.BENCH_BY_KIND) await byKind(db, scope);
-  await engineRun(db, scope, true);
+  if (!process.env.BENCH_HTTP_ONLY) {
+    await engineRun(db, scope);
+    if (process.env.BENCH_BY_KIND) await byKind(db, scope);
+    await engineRun(db, scope, true);
+  }
   await closeDb();
   // Without the result cache (every query hits PostgreSQL), then with the default cache.
   await httpRun(dbUrl, main.apiKey, "0");
