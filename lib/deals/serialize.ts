@@ -71,19 +71,7 @@ export function serializeDeal(d: DealRow, contacts: ContactWithRole[]): Deal {
 
 /** The deal row of spec 2 §6 carried by `deal.*` events in `data.data.entity` and `data.old`. */
 export function dealEventEntity(d: DealRow, contacts: ContactWithRole[]) {
-  return {
-    id: d.id,
-    title: d.title,
-    dealType: d.dealType,
-    stage: d.stage,
-    status: d.status,
-    currency: d.currency,
-    amount: d.amount,
-    marketingChannelInstanceId: d.marketingChannelInstanceId,
-    customData: d.customData,
-    contacts: contacts.map(contactOut),
-    assignedToId: d.assignedToId,
-    createdAt: d.createdAt.toISOString(),
-    updatedAt: d.updatedAt.toISOString(),
-  };
+  const { id, title, dealType, stage, status, currency, amount, marketingChannelInstanceId, contacts: people, assignedToId, createdAt, updatedAt } =
+    serializeDeal(d, contacts);
+  return { id, title, dealType, stage, status, currency, amount, marketingChannelInstanceId, customData: d.customData, contacts: people, assignedToId, createdAt, updatedAt };
 }

@@ -8,7 +8,7 @@ import { MSG, ParseError } from "./errors";
 import { parseGeoValue } from "./geo";
 import { parseNumberValue } from "./numbers";
 import { ID_FIELD, lookupField, type FilterSchema } from "./schema";
-import { bracketed, skipThenSpaces, splitTrim, sub, trimSpan, type Span } from "./span";
+import { type Span, bracketed, equalityPrefix, skipThenSpaces, splitTrim, sub, trimSpan } from "./span";
 import { parseIdValue, parseStringValue } from "./strings";
 
 export function parseClause(clause: Span, schema: FilterSchema): LeafNode {
@@ -40,13 +40,7 @@ export function parseClause(clause: Span, schema: FilterSchema): LeafNode {
 
 /** `true`, `false`, `=true`, `!=false`, `[true, false]`, `!=[true]`. Lowercase only; `!v` (no `=`) is not a bool form. */
 function parseBoolValue(field: string, value: Span, pos: number): BoolLeaf {
-  let negate = false;
-  let rest = value;
-  if (value.text.startsWith("=")) rest = skipThenSpaces(value, 1);
-  else if (value.text.startsWith("!=")) {
-    negate = true;
-    rest = skipThenSpaces(value, 2);
-  }
+  const { negate, rest } = equalityPrefix(value);
   if (rest.text.length === 0) throw new ParseError(MSG.emptyValue(field), rest.pos);
   const list = bracketed(rest);
   if (list) {

@@ -87,3 +87,10 @@ export function splitToValues(s: Span): Span[] {
 export function bracketed(s: Span): Span | undefined {
   return s.text.length >= 2 && s.text.startsWith("[") && s.text.endsWith("]") ? sub(s, 1, s.text.length - 1) : undefined;
 }
+
+/** The optional `=` / `!=` in front of a bool or id value, and what follows it. */
+export function equalityPrefix(value: Span): { negate: boolean; rest: Span } {
+  if (value.text.startsWith("=")) return { negate: false, rest: skipThenSpaces(value, 1) };
+  if (value.text.startsWith("!=")) return { negate: true, rest: skipThenSpaces(value, 2) };
+  return { negate: false, rest: value };
+}

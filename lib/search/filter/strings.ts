@@ -8,7 +8,7 @@
 import type { IdLeaf, StringLeaf, StringValue } from "./ast";
 import { MSG, ParseError } from "./errors";
 import { normalizeTokens } from "./normalize";
-import { bracketed, skipThenSpaces, splitToValues, type Span } from "./span";
+import { type Span, bracketed, equalityPrefix, skipThenSpaces, splitToValues } from "./span";
 
 /**
  * `value` is the trimmed text after the field's `:`. Operators: `=` exact, `!=` NOT exact, `!` NOT contains,
@@ -55,13 +55,7 @@ function stringValue(field: string, item: Span): StringValue {
  */
 export function parseIdValue(field: string, value: Span, pos: number): IdLeaf {
   if (value.text.length === 0) throw new ParseError(MSG.emptyValue(field), value.pos);
-  let negate = false;
-  let rest: Span = value;
-  if (value.text.startsWith("=")) rest = skipThenSpaces(value, 1);
-  else if (value.text.startsWith("!=")) {
-    negate = true;
-    rest = skipThenSpaces(value, 2);
-  }
+  const { negate, rest } = equalityPrefix(value);
   if (rest.text.length === 0) throw new ParseError(MSG.emptyValue(field), rest.pos);
 
   const list = bracketed(rest);
