@@ -42,6 +42,8 @@ export const searchDocuments = pgTable(
     created_by_id: uuid("created_by_id"),
     property_created_by_id: uuid("property_created_by_id"),
     network_ids: uuid("network_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    /** In the tenant's active stage: partners see shared listings only while they are on air. */
+    on_air: boolean("on_air").notNull().default(false),
     [LAT_COLUMN]: doublePrecision(LAT_COLUMN),
     [LNG_COLUMN]: doublePrecision(LNG_COLUMN),
     ...fieldColumns(false),

@@ -82,6 +82,7 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
         created_by_id: l.createdById,
         property_created_by_id: p.createdById,
         network_ids: shares.filter((x) => x.listingId === l.id).map((x) => x.networkId),
+        on_air: l.stage === tenant.settings.listingWorkflow.activeStageId,
       },
       wide: { ...wide, listing_id: l.id, tenant_id: tenantId, doc },
       tsv: { listing_id: l.id, tenant_id: tenantId, tsv },

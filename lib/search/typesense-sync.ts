@@ -35,17 +35,23 @@ export async function withSearchSync<T>(fn: () => Promise<T>, succeeded: (r: T) 
   return result;
 }
 
-type IndexRow = { listing_id: string; doc: unknown; assigned_to_id: string | null; created_by_id: string | null; property_created_by_id: string | null; network_ids: string[] };
+type IndexRow = {
+  listing_id: string; doc: unknown; assigned_to_id: string | null; created_by_id: string | null;
+  property_created_by_id: string | null; network_ids: string[]; on_air: boolean;
+};
 
 /** Rows of `search_index` as the Typesense engine's `{doc, access}` pairs. */
 export function toIndexed(tenantId: string, rows: IndexRow[]) {
   return rows.map((r) => ({
     doc: (typeof r.doc === "string" ? JSON.parse(r.doc) : r.doc) as Record<string, unknown>,
-    access: { tenantId, assignedToId: r.assigned_to_id, createdById: r.created_by_id, propertyCreatedById: r.property_created_by_id, networkIds: r.network_ids },
+    access: {
+      tenantId, assignedToId: r.assigned_to_id, createdById: r.created_by_id, propertyCreatedById: r.property_created_by_id,
+      networkIds: r.network_ids, onAir: r.on_air,
+    },
   }));
 }
 
-export const INDEX_ROW_COLUMNS = sql`listing_id, doc, assigned_to_id, created_by_id, property_created_by_id, network_ids`;
+export const INDEX_ROW_COLUMNS = sql`listing_id, doc, assigned_to_id, created_by_id, property_created_by_id, network_ids, on_air`;
 
 async function pushToTypesense(changes: Map<string, Set<string>>): Promise<void> {
   const engine = await searchEngine();

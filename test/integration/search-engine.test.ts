@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import * as listingRoute from "../../app/api/v1/real-estate/listings/[id]/route";
 import * as searchRoute from "../../app/api/v1/real-estate/listings/search/route";
 import * as propertiesRoute from "../../app/api/v1/real-estate/properties/route";
 import * as joinRoute from "../../app/api/v1/settings/networks/join/route";
@@ -118,6 +119,10 @@ describe("partner networks", () => {
 
     const withNet = await call(searchRoute.GET, "GET", "/x", { key: b.key, query: { query: "casa" } });
     expect(withNet.body.items.map((i: any) => [i.id, i.isNetworkListing])).toEqual([[shared, true]]);
+    // Off air (suspended), it leaves the partners' searches.
+    await call(listingRoute.PATCH, "PATCH", "/x", { key: a.key, params: { id: shared }, body: { stage: "suspended" } });
+    expect((await call(searchRoute.GET, "GET", "/x", { key: b.key, query: { query: "casa" } })).body.total).toBe(0);
+    await call(listingRoute.PATCH, "PATCH", "/x", { key: a.key, params: { id: shared }, body: { stage: "active" } });
     const without = await call(searchRoute.GET, "GET", "/x", { key: b.key, query: { query: "casa", includeNetworks: "false" } });
     expect(without.body.total).toBe(0);
     // B cannot share A's listing, nor share to a network it is not in.

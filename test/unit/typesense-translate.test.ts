@@ -309,10 +309,10 @@ describe("the scope filter", () => {
     expect(scopeToFilter(allScope)).toBe(`tenant_id:=\`${tok(T1)}\``);
     expect(scopeToFilter(brokerScope)).toBe(
       `((tenant_id:=\`${tok(T1)}\` && (((visibility:=\`public\` || assigned_to_id:=\`${tok(U1)}\`) || created_by_id:=\`${tok(U1)}\`) || property_created_by_id:=\`${tok(U1)}\`))` +
-        ` || ((tenant_id:!=\`${tok(T1)}\` && network_ids:=[\`${tok(N1)}\`, \`${tok(N2)}\`]) && visibility:=\`public\`))`,
+        ` || (((tenant_id:!=\`${tok(T1)}\` && network_ids:=[\`${tok(N1)}\`, \`${tok(N2)}\`]) && visibility:=\`public\`) && on_air:true))`,
     );
     expect(scopeToFilter(siteScope)).toBe(
-      `(((tenant_id:=\`${tok(T1)}\` || ((tenant_id:!=\`${tok(T1)}\` && network_ids:=\`${tok(N1)}\`) && visibility:=\`public\`))` +
+      `(((tenant_id:=\`${tok(T1)}\` || (((tenant_id:!=\`${tok(T1)}\` && network_ids:=\`${tok(N1)}\`) && visibility:=\`public\`) && on_air:true))` +
         ` && visibility:=\`public\`) && stage:=\`active\`)`,
     );
   });
@@ -492,7 +492,7 @@ function evalNode(n: FilterNode, d: Doc): boolean {
 function inScope(s: SearchScope, d: Doc): boolean {
   const access = s.access.kind === "all" || d.visibility === "public" || [d.assigned_to_id, d.created_by_id, d.property_created_by_id].includes(s.access.userId);
   const own = d.tenant_id === s.tenantId && access;
-  const shared = d.tenant_id !== s.tenantId && (d.network_ids as string[]).some((n) => s.networkIds.includes(n)) && d.visibility === "public";
+  const shared = d.tenant_id !== s.tenantId && (d.network_ids as string[]).some((n) => s.networkIds.includes(n)) && d.visibility === "public" && d.on_air === true;
   return (own || shared) && (!s.publicOnly || (d.visibility === "public" && d.stage === s.publicOnly.activeStage));
 }
 
@@ -519,6 +519,7 @@ const docArb: fc.Arbitrary<Doc> = fc.record({
   network_ids: fc.subarray([N1, N2]),
   visibility: fc.constantFrom("public", "private"),
   stage: fc.constantFrom("active", "draft"),
+  on_air: fc.boolean(),
 });
 
 /** What the parser produces for a number: canonical text (float32 for floats). */
@@ -663,7 +664,7 @@ describe("toSearchParams", () => {
       highlight_start_tag: "<mark>",
       highlight_end_tag: "</mark>",
       enable_highlight_v1: true,
-      exclude_fields: "assigned_to_id,created_by_id,property_created_by_id,network_ids",
+      exclude_fields: "assigned_to_id,created_by_id,property_created_by_id,network_ids,on_air",
     });
   });
 
@@ -678,7 +679,7 @@ describe("toSearchParams", () => {
       highlight_start_tag: "<mark>",
       highlight_end_tag: "</mark>",
       enable_highlight_v1: true,
-      exclude_fields: "assigned_to_id,created_by_id,property_created_by_id,network_ids",
+      exclude_fields: "assigned_to_id,created_by_id,property_created_by_id,network_ids,on_air",
     });
   });
 

@@ -13,9 +13,9 @@ export function scopeSql(s: SearchScope): SQL {
     : sql`(d.visibility = 'public' OR d.assigned_to_id = ${s.access.userId}::uuid OR d.created_by_id = ${s.access.userId}::uuid
           OR d.property_created_by_id = ${s.access.userId}::uuid)`;
   const own = sql`(d.tenant_id = ${s.tenantId}::uuid AND ${access})`;
-  // Other tenants' listings come in only through a shared network, and only public ones.
+  // Other tenants' listings come in only through a shared network, and only public ones on air.
   const shared = s.networkIds.length
-    ? sql` OR (d.tenant_id <> ${s.tenantId}::uuid AND d.network_ids && ${uuidArray(s.networkIds)} AND d.visibility = 'public')`
+    ? sql` OR (d.tenant_id <> ${s.tenantId}::uuid AND d.network_ids && ${uuidArray(s.networkIds)} AND d.visibility = 'public' AND d.on_air)`
     : sql``;
   const publicOnly = s.publicOnly ? sql` AND d.visibility = 'public' AND d.stage = ${s.publicOnly.activeStage}` : sql``;
   return sql`((${own}${shared})${publicOnly})`;

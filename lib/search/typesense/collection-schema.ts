@@ -17,6 +17,7 @@ export const ACCESS_FIELDS: CollectionFieldSchema[] = [
   { name: "created_by_id", type: "string", optional: true },
   { name: "property_created_by_id", type: "string", optional: true },
   { name: "network_ids", type: "string[]", optional: true },
+  { name: "on_air", type: "bool", optional: true },
 ];
 
 export const ACCESS_FIELD_NAMES: readonly string[] = ACCESS_FIELDS.map((f) => f.name);

@@ -33,6 +33,7 @@ export const SCOPE_SCHEMA: FilterSchema = Object.freeze({
   created_by_id: { type: "string", column: "created_by_id", tokens: "created_by_id" },
   property_created_by_id: { type: "string", column: "property_created_by_id", tokens: "property_created_by_id" },
   network_ids: { type: "string[]", column: "network_ids", tokens: "network_ids" },
+  on_air: { type: "bool", column: "on_air" },
 });
 
 /**
@@ -116,7 +117,8 @@ export function scopeToAst(scope: SearchScope): FilterNode {
       kind: "string", field: "network_ids", fieldType: "string[]", match: "exact", negate: false, pos: 0,
       values: scope.networkIds.map((n) => ({ tokens: normalizeTokens(n), prefix: false })),
     };
-    base = or(own, and(and(eq("tenant_id", scope.tenantId, "tenantId", true), networks), isPublic()));
+    const onAir: FilterNode = { kind: "bool", field: "on_air", pos: 0, negate: false, values: [true] };
+    base = or(own, and(and(and(eq("tenant_id", scope.tenantId, "tenantId", true), networks), isPublic()), onAir));
   }
   if (scope.publicOnly) base = and(and(base, isPublic()), eq("stage", scope.publicOnly.activeStage, "activeStage"));
   return base;

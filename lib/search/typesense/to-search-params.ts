@@ -9,7 +9,7 @@ export const HIGHLIGHT_START = "<mark>";
 export const HIGHLIGHT_END = "</mark>";
 
 /** Access fields the hit never needs (`tenant_id` stays: it tells a network listing apart). */
-const EXCLUDED_FIELDS = ["assigned_to_id", "created_by_id", "property_created_by_id", "network_ids"];
+const EXCLUDED_FIELDS = ["assigned_to_id", "created_by_id", "property_created_by_id", "network_ids", "on_air"];
 
 export type TypesenseSearchParams = SearchParams<Record<string, unknown>> & {
   q: string;

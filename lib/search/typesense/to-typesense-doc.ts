@@ -8,6 +8,8 @@ export type DocumentAccess = {
   createdById: string | null;
   propertyCreatedById: string | null;
   networkIds: string[];
+  /** In the tenant's active stage (partners see shared listings only then). */
+  onAir?: boolean;
 };
 
 export type TypesenseDocument = Record<string, unknown> & { id: string; tenant_id: string };
@@ -52,6 +54,7 @@ export function toTypesenseDoc(doc: Record<string, unknown>, access: DocumentAcc
   if (access.createdById) out.created_by_id = access.createdById;
   if (access.propertyCreatedById) out.property_created_by_id = access.propertyCreatedById;
   out.network_ids = [...access.networkIds];
+  out.on_air = Boolean(access.onAir);
   return out as TypesenseDocument;
 }
 
