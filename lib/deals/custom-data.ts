@@ -4,9 +4,9 @@ import type { DbOrTx } from "../../db/client";
 import { listings } from "../../db/schema";
 import { invalid } from "../errors/domain-errors";
 import { issuePath } from "../http/errors";
+import { UUID_PATTERN } from "../http/path-id";
 import type { CustomField, TenantSettings } from "../tenants/settings-schema";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const amount = z.number().finite().nonnegative();
 const count = z.number().int().min(0).max(99);
 const names = z.array(z.string().trim().min(1).max(120)).max(50);
@@ -81,7 +81,7 @@ function parse(schema: z.ZodType, value: unknown, path: string): unknown {
 
 async function leadListings(tx: DbOrTx, tenantId: string, value: unknown, path: string) {
   const items = parse(z.array(LeadListingItem).max(100), value, path) as { listingId: unknown }[];
-  const ids = [...new Set(items.map((i) => i.listingId).filter((id): id is string => typeof id === "string" && UUID.test(id)))].map((id) =>
+  const ids = [...new Set(items.map((i) => i.listingId).filter((id): id is string => typeof id === "string" && UUID_PATTERN.test(id)))].map((id) =>
     id.toLowerCase(),
   );
   if (ids.length) {

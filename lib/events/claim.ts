@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { rowsOf } from "../../db/rows";
+import { jsonColumn, rowsOf } from "../../db/rows";
 import type { EventRow } from "../../db/schema";
 
 export type Claimed = {
@@ -59,8 +59,8 @@ function toClaimed(r: Raw): Claimed {
       entityType: r.entity_type,
       entityId: r.entity_id,
       userId: r.user_id,
-      data: parseJson(r.data) as Record<string, unknown>,
-      old: parseJson(r.old) as Record<string, unknown> | null,
+      data: jsonColumn<Record<string, unknown>>(r.data),
+      old: jsonColumn<Record<string, unknown> | null>(r.old),
       occurredAt: new Date(r.occurred_at),
     },
     failures: r.failures,
@@ -68,10 +68,6 @@ function toClaimed(r: Raw): Claimed {
   };
 }
 
-/** postgres.js hands back jsonb from raw SQL as text; PGlite as objects. */
-function parseJson(v: unknown): unknown {
-  return typeof v === "string" ? JSON.parse(v) : v;
-}
 
 export const MAX_FAILURES = 8;
 

@@ -15,14 +15,11 @@ export type NewEvent = {
 
 /**
  * Writes an outbox row, and queues it for delivery when the tenant's webhook selects it. Call it
- * with the transaction that makes the change, so the event exists exactly when the change does.
- * `occurredAt` is fixed here, at queue time.
+ * with the transaction that makes the change, so the event exists exactly when the change does,
+ * and that transaction must be a `tenantTransaction`: its tenant row lock is what makes queue
+ * order equal commit order (sequence numbers are drawn before commit). `occurredAt` is fixed here.
  */
 export async function recordEvent(tx: DbOrTx, e: NewEvent): Promise<string> {
-  // Locking the tenant row until commit makes the queue order of a tenant's events equal their
-  // commit order (sequence numbers are drawn before commit). It is the lock automatic listing
-  // codes take too, so the two cannot deadlock each other.
-  await tx.execute(sql`select 1 from tenants where id = ${e.tenantId} for no key update`);
   const [row] = await tx
     .insert(events)
     .values({ ...e, old: e.old ?? null, data: jsonSafe(e.data), occurredAt: new Date() })

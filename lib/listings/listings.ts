@@ -81,7 +81,7 @@ export async function updateListing(db: Db, actor: Actor, id: string, input: unk
     if (!canWriteListing(actor, p, l)) throw forbidden("This key can change only listings of properties assigned to or created by its member.");
     const tenant = await loadTenant(tx, actor.tenantId);
     const row = await patchListing({ tx, actor, tenant }, p, l, data, "");
-    if (row !== l) await reindexListings(tx, tenant.id, [row.id]);
+    if (row !== l) await reindexListings(tx, tenant.id, [row.id], tenant.settings);
     return serializeListing(row);
   });
 }

@@ -45,7 +45,7 @@ export async function createProperty(db: Db, actor: Actor, input: unknown): Prom
     const presented = await presentProperty(tx, actor, property);
     await recordEvent(tx, propertyEvent(c, "property.created", property.id, presented.property));
     for (const [i, item] of data.listings.entries()) await insertListing(c, property, item as CreateListingInput, `listings.${i}.`);
-    await reindexProperties(tx, tenant.id, [property.id]);
+    await reindexProperties(tx, tenant.id, [property.id], tenant.settings);
     return presentProperty(tx, actor, property);
   });
 }
@@ -98,7 +98,7 @@ export async function updateProperty(db: Db, actor: Actor, propertyId: string, i
       }
     }
     // Property fields, photos and typology data feed every listing's search document.
-    await reindexProperties(tx, tenant.id, [current.id]);
+    await reindexProperties(tx, tenant.id, [current.id], tenant.settings);
     return presentProperty(tx, actor, property);
   });
 }

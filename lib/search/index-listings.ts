@@ -2,6 +2,7 @@ import { and, count, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { buildings, listings, media, networkListings, properties, searchDocuments, searchTexts, searchTsv, typologies, units } from "../../db/schema";
 import { loadTenant } from "../tenants/load-tenant";
+import type { TenantSettings } from "../tenants/settings-schema";
 import { buildSearchDocument, type UnitStats } from "./build-document";
 import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, TEXT_WEIGHTS, tokensOf } from "./fields";
 import { normalizeElement, normalizeTokens } from "./filter";
@@ -14,7 +15,7 @@ const BATCH = 200;
  * Rewrites the search documents of these listings of one tenant, in the caller's transaction,
  * so a change is searchable the moment it commits. Listings that no longer exist are removed.
  */
-export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: string[]): Promise<number> {
+export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: string[], settings?: TenantSettings): Promise<number> {
   const ids = [...new Set(listingIds)];
   markIndexChanged(tenantId);
   noteIndexed(tenantId, ids);
@@ -22,11 +23,13 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
   // A document has ~135 columns: 200 rows stay under PostgreSQL's 65,535 bind parameters.
   if (ids.length > BATCH) {
     let n = 0;
-    for (let i = 0; i < ids.length; i += BATCH) n += await reindexListings(tx, tenantId, ids.slice(i, i + BATCH));
+    const s = settings ?? (await loadTenant(tx, tenantId)).settings;
+    for (let i = 0; i < ids.length; i += BATCH) n += await reindexListings(tx, tenantId, ids.slice(i, i + BATCH), s);
     return n;
   }
   if (!ids.length) return 0;
-  const tenant = await loadTenant(tx, tenantId);
+  // Writers pass the settings they already loaded; other callers read them here.
+  const tenantSettings = settings ?? (await loadTenant(tx, tenantId)).settings;
   const rows = await tx
     .select({ l: listings, p: properties })
     .from(listings)
@@ -70,7 +73,7 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
       typology,
       building,
       units: typology ? unitStats(unitRows.filter((u) => u.typologyId === typology.id)) : null,
-      settings: tenant.settings,
+      settings: tenantSettings,
     });
     const { narrow, wide, tsv } = documentColumns(doc);
     return {
@@ -82,7 +85,7 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
         created_by_id: l.createdById,
         property_created_by_id: p.createdById,
         network_ids: shares.filter((x) => x.listingId === l.id).map((x) => x.networkId),
-        on_air: l.stage === tenant.settings.listingWorkflow.activeStageId,
+        on_air: l.stage === tenantSettings.listingWorkflow.activeStageId,
       },
       wide: { ...wide, listing_id: l.id, tenant_id: tenantId, doc },
       tsv: { listing_id: l.id, tenant_id: tenantId, tsv },
@@ -106,13 +109,13 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
 }
 
 /** Every listing of these properties (a property change reaches all its listings). */
-export async function reindexProperties(tx: DbOrTx, tenantId: string, propertyIds: string[]): Promise<number> {
+export async function reindexProperties(tx: DbOrTx, tenantId: string, propertyIds: string[], settings?: TenantSettings): Promise<number> {
   if (!propertyIds.length) return 0;
   const rows = await tx
     .select({ id: listings.id })
     .from(listings)
     .where(and(eq(listings.tenantId, tenantId), inArray(listings.propertyId, propertyIds)));
-  return reindexListings(tx, tenantId, rows.map((r) => r.id));
+  return reindexListings(tx, tenantId, rows.map((r) => r.id), settings);
 }
 
 /** Listings linked to a typology (a typology or unit change). */
@@ -167,9 +170,10 @@ function excludedSet(keys: string[]): Record<string, SQL> {
 /** Every listing of a tenant, in batches (settings relabel; the reindex command). */
 export async function reindexTenant(tx: DbOrTx, tenantId: string, onBatch?: (done: number) => void): Promise<number> {
   const all = await tx.select({ id: listings.id }).from(listings).where(eq(listings.tenantId, tenantId));
+  const { settings } = await loadTenant(tx, tenantId);
   let done = 0;
   for (let i = 0; i < all.length; i += 500) {
-    done += await reindexListings(tx, tenantId, all.slice(i, i + 500).map((r) => r.id));
+    done += await reindexListings(tx, tenantId, all.slice(i, i + 500).map((r) => r.id), settings);
     onBatch?.(done);
   }
   return done;

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { rowsOf } from "../../db/rows";
+import { jsonColumn, rowsOf } from "../../db/rows";
 import { logger } from "../log/logger";
 import { markIndexChanged } from "./index-version";
 import { searchEngine } from "./search-engine";
@@ -43,7 +43,7 @@ type IndexRow = {
 /** Rows of `search_index` as the Typesense engine's `{doc, access}` pairs. */
 export function toIndexed(tenantId: string, rows: IndexRow[]) {
   return rows.map((r) => ({
-    doc: (typeof r.doc === "string" ? JSON.parse(r.doc) : r.doc) as Record<string, unknown>,
+    doc: jsonColumn<Record<string, unknown>>(r.doc),
     access: {
       tenantId, assignedToId: r.assigned_to_id, createdById: r.created_by_id, propertyCreatedById: r.property_created_by_id,
       networkIds: r.network_ids, onAir: r.on_air,

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { rowsOf } from "../../../db/rows";
+import { jsonColumn, rowsOf } from "../../../db/rows";
 import type { FacetCount } from "../engine";
 import { columnOf, fieldByName } from "../fields";
 
@@ -64,7 +64,7 @@ async function numericStats(db: Db, where: SQL, fields: string[]) {
   const out: Record<string, { min: number; max: number; sum: number; avg: number }> = {};
   fields.forEach((n, i) => {
     const v = row[`s${i}`];
-    const s = (typeof v === "string" ? JSON.parse(v) : v) as { min: number | null; max: number | null; sum: number | null; avg: number | null };
+    const s = jsonColumn<{ min: number | null; max: number | null; sum: number | null; avg: number | null }>(v);
     if (s.min !== null) out[n] = { min: Number(s.min), max: Number(s.max), sum: Number(s.sum), avg: Number(s.avg) };
   });
   return out;

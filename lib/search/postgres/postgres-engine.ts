@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { rowsOf } from "../../../db/rows";
+import { jsonColumn, rowsOf } from "../../../db/rows";
 import type { SearchEngine, SearchHit, SearchRequest, SearchResult, SearchScope } from "../engine";
 import { FILTER_SCHEMA } from "../fields";
 import { compileFilter } from "../filter";
@@ -114,7 +114,7 @@ export class PostgresSearchEngine implements SearchEngine {
   private async documents(db: Db, ids: string[]): Promise<Map<string, Record<string, unknown>>> {
     if (!ids.length) return new Map();
     const res = await db.execute(sql`select listing_id, doc from search_texts where listing_id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
-    return new Map(rowsOf<{ listing_id: string; doc: unknown }>(res).map((r) => [r.listing_id, (typeof r.doc === "string" ? JSON.parse(r.doc) : r.doc) as Record<string, unknown>]));
+    return new Map(rowsOf<{ listing_id: string; doc: unknown }>(res).map((r) => [r.listing_id, jsonColumn<Record<string, unknown>>(r.doc)]));
   }
 
   private async count(db: Db, where: SQL): Promise<number> {

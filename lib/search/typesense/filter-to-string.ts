@@ -23,6 +23,7 @@ import type { BoolLeaf, FilterNode, GeoLeaf, GeoShape, IdLeaf, NumberItem, Numbe
 import type { FilterField, FilterSchema } from "../filter";
 import { normalizeTokens } from "../filter";
 import { ID_FIELD, lookupField } from "../filter/schema";
+import { UUID_PATTERN } from "../../http/path-id";
 import { DEFAULT_SORTING_FIELD } from "./collection-schema";
 
 /** The user's schema plus the access fields: only the scope filter is checked against it. */
@@ -46,7 +47,6 @@ export const MATCH_EVERYTHING = `(${DEFAULT_SORTING_FIELD}:<0 || ${DEFAULT_SORTI
 /** Typesense measures on a sphere of this radius; a circle of half its circumference covers the whole globe. */
 const MAX_RADIUS_KM = 20_016;
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 export class FilterSerializeError extends Error {
   constructor(message: string) {
@@ -95,7 +95,7 @@ export function scopeToAst(scope: SearchScope): FilterNode {
   // Typesense compares normalized tokens, which drops a UUID's dashes: harmless for UUIDs (the dashes sit at fixed
   // places, so two different UUIDs stay different), but an arbitrary id could normalize to someone else's.
   const uuid = (v: string, what: string) => {
-    if (!UUID.test(String(v))) throw new FilterSerializeError(`the scope's ${what} must be a UUID`);
+    if (!UUID_PATTERN.test(String(v))) throw new FilterSerializeError(`the scope's ${what} must be a UUID`);
     return v;
   };
   uuid(scope.tenantId, "tenantId");
