@@ -1,8 +1,14 @@
-/** Runs once per server start, before the first request: migrations and the operator token. */
+/** Runs once per server start, before the first request: migrations, the operator token, the job runner. */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // `next build` also loads this file; the build must not open (or lock) the database.
   if (process.env.NEXT_PHASE === "phase-production-build") return;
   const { boot } = await import("./lib/server/boot");
   await boot();
+  const { jobsMode } = await import("./lib/jobs/mode");
+  if (jobsMode() === "inngest") {
+    // `lib/` never imports `inngest/`: the transport that sends job events to Inngest is plugged in here.
+    const { installInngestTransport } = await import("./inngest/transport");
+    installInngestTransport();
+  }
 }

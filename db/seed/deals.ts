@@ -1,8 +1,9 @@
-import type { Actor } from "../../lib/auth/actor";
+import type { MemberActor } from "../../lib/context/actor";
+import { memberCtx } from "../../lib/context/verb-context";
 import { createDeal } from "../../lib/deals/deals";
 import { createChannel } from "../../lib/leads/marketing-channels";
 import { updateSettings } from "../../lib/tenants/settings";
-import type { Db } from "../client";
+import type { DbOrTx } from "../client";
 import { fakeCpf, propertyOwner } from "./people";
 import { money, type Rng } from "./random";
 
@@ -28,20 +29,21 @@ const NOTES = [
  * about 60 deals spread over stages and brokers, all through the API's own verbs.
  */
 export async function createDemoDeals(
-  db: Db,
-  actor: Actor,
+  db: DbOrTx,
+  actor: MemberActor,
   brokers: { id: string; city: string }[],
   listingIds: string[],
   rng: Rng,
 ): Promise<number> {
-  await updateSettings(db, actor, {
+  const ctx = memberCtx(db, actor);
+  await updateSettings(ctx, {
     customFields: [
       { key: "origem", label: "Origem do lead", type: "select", options: ["site", "portal", "indicacao", "redes_sociais"] },
       { key: "consentimentoLgpd", label: "Consentimento LGPD", type: "boolean" },
     ],
   });
-  const site = await createChannel(db, actor, { name: "Site Casa Nova", kind: "website", queue: brokers.map((b) => b.id) });
-  const portal = await createChannel(db, actor, { name: "Portal Imóveis", kind: "portal", queue: brokers.slice(0, 3).map((b) => b.id) });
+  const site = await createChannel(ctx, { name: "Site Casa Nova", kind: "website", queue: brokers.map((b) => b.id) });
+  const portal = await createChannel(ctx, { name: "Portal Imóveis", kind: "portal", queue: brokers.slice(0, 3).map((b) => b.id) });
 
   for (let i = 0; i < DEMO_DEALS; i++) {
     const stage = rng.weighted(STAGES.map(([s, w]) => [s, w] as const));
@@ -50,7 +52,7 @@ export async function createDemoDeals(
     const channel = rng.weighted([[site, 4], [portal, 3], [null, 3]] as const);
     const budget = dealType === "sale" ? rng.int(35, 250) * 10_000 : rng.int(15, 120) * 100;
     const leads = rng.some(listingIds, rng.int(0, 3)).map((listingId) => ({ listingId }));
-    await createDeal(db, actor, {
+    await createDeal(ctx, {
       title: `${dealType === "sale" ? "Compra" : "Locação"} - ${person.name}`,
       dealType,
       stage,

@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
+import { memberCtx } from "../../lib/context/verb-context";
 import { createProperty } from "../../lib/listings/properties";
 import type { Db } from "../client";
 import { tenants } from "../schema";
+import { inTransaction } from "../transaction";
 import { existingCredentials, writeDemoFile } from "./credentials";
 import { createDevelopment } from "./development";
 import { developmentPayloads } from "./development-listings";
@@ -47,21 +49,22 @@ export async function loadDemoData(db: Db, opts: DemoOptions = {}): Promise<Demo
 
   const rng = createRng(SEED);
   const started = Date.now();
-  const result = await db.transaction(async (tx) => {
+  // One transaction: the demo appears whole or not at all; its after-commit work runs once at the end.
+  const result = await inTransaction(db, async (tx) => {
     const team = await createTeam(tx, assetBase);
     const brokers = team.members.filter((m) => m.role === "broker");
     log(`Tenant '${team.slug}' with ${team.members.length + 1} members.`);
 
     const dev = await createDevelopment(tx, team.actor.tenantId, assetBase, rng);
     const spBroker = brokers.find((b) => b.city === "São Paulo")!;
-    for (const body of developmentPayloads(dev, spBroker.id, assetBase, rng)) await createProperty(tx, team.actor, body);
+    for (const body of developmentPayloads(dev, spBroker.id, assetBase, rng)) await createProperty(memberCtx(tx, team.actor), body);
     log(`Development '${dev.building.name}': ${dev.typologies.length} typologies, ${dev.units} units.`);
 
     let listings = dev.typologies.length;
     const listingIds: string[] = [];
     for (let i = 0; i < RESALE_PROPERTIES; i++) {
       const body = propertyPayload(makeHome(rng), { rng, assetBase, brokers, index: i });
-      const created = await createProperty(tx, team.actor, body);
+      const created = await createProperty(memberCtx(tx, team.actor), body);
       listings += created.listings.length;
       listingIds.push(...created.listings.map((l) => l.id));
       if ((i + 1) % 50 === 0 || i + 1 === RESALE_PROPERTIES) {

@@ -1,4 +1,4 @@
-import type { Db } from "../client";
+import type { DbOrTx } from "../client";
 import { buildings, typologies, units } from "../schema";
 import { money, type Rng } from "./random";
 
@@ -52,7 +52,7 @@ export const TYPOLOGIES = [
 export type DevTypology = (typeof TYPOLOGIES)[number] & { id: string };
 export type Development = { building: typeof BUILDING & { id: string }; typologies: DevTypology[]; units: number };
 
-export async function createDevelopment(db: Db, tenantId: string, assetBase: string, rng: Rng): Promise<Development> {
+export async function createDevelopment(db: DbOrTx, tenantId: string, assetBase: string, rng: Rng): Promise<Development> {
   const [b] = await db
     .insert(buildings)
     .values({ ...BUILDING, tenantId, portfolio: ["facade-03.svg", "pool-01.svg", "living-room-02.svg"].map((f) => `${assetBase}/demo/${f}`) })

@@ -1,9 +1,10 @@
 import { and, eq } from "drizzle-orm";
-import type { Actor } from "../../lib/auth/actor";
+import type { MemberActor } from "../../lib/context/actor";
+import { memberCtx } from "../../lib/context/verb-context";
 import { createMember } from "../../lib/tenants/members";
 import { createTenant } from "../../lib/tenants/create-tenant";
 import { updateSettings } from "../../lib/tenants/settings";
-import type { Db } from "../client";
+import type { DbOrTx } from "../client";
 import { apiKeys } from "../schema";
 import { DEMO_LOGO } from "./image-catalog";
 import { OWNER, TEAM, TEAM_DOMAIN } from "./people";
@@ -12,23 +13,23 @@ export const DEMO_SLUG = "demo";
 export const DEMO_NAME = "Casa Nova Imóveis";
 
 export type DemoTeam = {
-  actor: Actor;
+  actor: MemberActor;
   apiKey: string;
   slug: string;
   members: { id: string; name: string; email: string; role: string; city: string }[];
 };
 
 /** The agency, its owner and team, created through the same verbs the API uses. */
-export async function createTeam(db: Db, assetBase: string): Promise<DemoTeam> {
-  const t = await createTenant(db, { name: DEMO_NAME, slug: DEMO_SLUG, owner: OWNER });
+export async function createTeam(db: DbOrTx, assetBase: string): Promise<DemoTeam> {
+  const t = await createTenant({ db }, { name: DEMO_NAME, slug: DEMO_SLUG, owner: OWNER });
   const [key] = await db
     .select({ id: apiKeys.id })
     .from(apiKeys)
     .where(and(eq(apiKeys.tenantId, t.tenantId), eq(apiKeys.memberId, t.owner.userId)))
     .limit(1);
-  const actor: Actor = { tenantId: t.tenantId, userId: t.owner.userId, role: "owner", scope: "broad", keyId: key.id, access: "broad" };
+  const actor: MemberActor = { kind: "member", tenantId: t.tenantId, userId: t.owner.userId, role: "owner", scope: "broad", keyId: key.id, access: "broad" };
 
-  await updateSettings(db, actor, {
+  await updateSettings(memberCtx(db, actor), {
     listingLanguages: ["pt-BR", "en", "es"],
     primaryMarketEnabled: true,
     branding: { name: DEMO_NAME, logo: `${assetBase}/demo/${DEMO_LOGO}`, primaryColor: "#0f766e" },
@@ -36,7 +37,7 @@ export async function createTeam(db: Db, assetBase: string): Promise<DemoTeam> {
 
   const members = [];
   for (const m of TEAM) {
-    const created = await createMember(db, actor, {
+    const created = await createMember(memberCtx(db, actor), {
       name: m.name,
       email: `${m.email}@${TEAM_DOMAIN}`,
       phone: m.phone,

@@ -1,4 +1,5 @@
-import { deliverEventsCron, deliverEventsOnQueue } from "./deliver-events";
+import { jobs } from "../../lib/jobs/registry";
+import { inngestFunctionsOf } from "./from-job";
 
-/** Every function the app serves at /api/inngest. */
-export const functions = [deliverEventsCron, deliverEventsOnQueue];
+/** Every function the app serves at /api/inngest: the job registry, as Inngest functions. */
+export const functions = jobs.flatMap(inngestFunctionsOf);

@@ -4,8 +4,7 @@ import type { Db, DbOrTx } from "../../db/client";
 import { apiKeys, type ApiKeyRow } from "../../db/schema";
 import { forbidden, invalid, notFound } from "../errors/domain-errors";
 import { getMemberInTenant } from "../tenants/members";
-import { requireAdmin } from "../tenants/require-admin";
-import type { Actor } from "./actor";
+import type { MemberCtx } from "../context/verb-context";
 import { generateApiKey } from "./api-key-secret";
 
 export const ScopeSchema = z.enum(["broad", "restricted"]).meta({
@@ -65,8 +64,7 @@ export async function issueApiKey(
   return { ...serializeApiKey(row), key };
 }
 
-export async function listApiKeys(db: Db, actor: Actor): Promise<{ items: ApiKey[] }> {
-  requireAdmin(actor);
+export async function listApiKeys({ db, actor }: MemberCtx): Promise<{ items: ApiKey[] }> {
   const rows = await db
     .select()
     .from(apiKeys)
@@ -75,8 +73,7 @@ export async function listApiKeys(db: Db, actor: Actor): Promise<{ items: ApiKey
   return { items: rows.map(serializeApiKey) };
 }
 
-export async function createApiKey(db: Db, actor: Actor, input: unknown) {
-  requireAdmin(actor);
+export async function createApiKey({ db, actor }: MemberCtx, input: unknown) {
   const data = CreateApiKeySchema.parse(input);
   const member = await getMemberInTenant(db, actor.tenantId, data.userId).catch(() => {
     throw invalid(`userId: no member ${data.userId} in this tenant.`);
@@ -88,8 +85,7 @@ export async function createApiKey(db: Db, actor: Actor, input: unknown) {
 }
 
 /** Revocation takes effect on the next request: authentication filters on `revoked_at`. */
-export async function revokeApiKey(db: Db, actor: Actor, keyId: string): Promise<ApiKey> {
-  requireAdmin(actor);
+export async function revokeApiKey({ db, actor }: MemberCtx, keyId: string): Promise<ApiKey> {
   const [row] = await db
     .select()
     .from(apiKeys)

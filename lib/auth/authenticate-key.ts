@@ -2,7 +2,7 @@ import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { apiKeys, members } from "../../db/schema";
 import { unauthorized } from "../errors/domain-errors";
-import { accessOf, type Actor } from "./actor";
+import { accessOf, type MemberActor } from "../context/actor";
 import { hashApiKey } from "./api-key-secret";
 
 /** `lastUsedAt` is refreshed at most this often, so reads do not turn into a write each. */
@@ -18,7 +18,7 @@ export function readApiKey(headers: Headers, allowXApiKey = false): string | nul
   return allowXApiKey ? headers.get("x-api-key")?.trim() || null : null;
 }
 
-export async function authenticateApiKey(db: Db, key: string | null): Promise<Actor> {
+export async function authenticateApiKey(db: Db, key: string | null): Promise<MemberActor> {
   if (!key) throw unauthorized("Missing API key: send it as 'Authorization: Bearer <API_KEY>'.");
   const [row] = await db
     .select({
@@ -44,6 +44,7 @@ export async function authenticateApiKey(db: Db, key: string | null): Promise<Ac
       .where(and(eq(apiKeys.id, row.keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, stale))));
   }
   return {
+    kind: "member",
     tenantId: row.tenantId,
     userId: row.userId,
     role: row.role,

@@ -4,7 +4,7 @@ import type { DbOrTx } from "../../db/client";
 import { listings } from "../../db/schema";
 import { invalid } from "../errors/domain-errors";
 import { issuePath } from "../http/errors";
-import { UUID_PATTERN } from "../http/path-id";
+import { UUID_PATTERN } from "../schemas/uuid";
 import type { CustomField, TenantSettings } from "../tenants/settings-schema";
 
 const amount = z.number().finite().nonnegative();

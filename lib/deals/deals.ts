@@ -1,29 +1,30 @@
 import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
 import { deals, marketingChannelInstances, type DealRow } from "../../db/schema";
-import type { Actor } from "../auth/actor";
+import type { MemberActor } from "../context/actor";
+import type { MemberCtx } from "../context/verb-context";
 import { forbidden, invalid, notFound } from "../errors/domain-errors";
-import { recordEvent } from "../events/record-event";
-import type { Page } from "../http/query";
+import { recordEvent } from "../outbox/record-event";
+import type { Page } from "../schemas/paging";
 import { loadTenant } from "../tenants/load-tenant";
 import type { TenantSettings } from "../tenants/settings-schema";
 import { stableJson } from "../util/stable-json";
 import { resolveAssignee } from "./assignment";
-import { contactsOfDeals, linkContacts, resolveContacts } from "./contacts";
+import { contactsOfDeals, linkContacts, resolveContacts } from "../contacts/resolve-contacts";
 import { validateCustom } from "./custom-data";
 import { nextInQueue } from "../leads/distribution";
 import type { ListDealsQueryInput } from "./list-query";
 import { CreateDealSchema, UpdateDealSchema, type DealDataInput } from "./schemas";
 import { dealEventEntity, serializeDeal, type ContactWithRole, type Deal } from "./serialize";
-import { tenantTransaction } from "../tenants/tenant-transaction";
+import { inTenantTransaction } from "../../db/transaction";
 
 /** Restricted actors see and change only deals assigned to or created by their member. */
-function accessWhere(actor: Actor): SQL | undefined {
+function accessWhere(actor: MemberActor): SQL | undefined {
   if (actor.access === "broad") return undefined;
   return or(eq(deals.assignedToId, actor.userId), eq(deals.createdById, actor.userId));
 }
 
-export async function listDeals(db: Db, actor: Actor, q: ListDealsQueryInput): Promise<Page<Deal>> {
+export async function listDeals({ db, actor }: MemberCtx, q: ListDealsQueryInput): Promise<Page<Deal>> {
   const where = and(
     eq(deals.tenantId, actor.tenantId),
     accessWhere(actor),
@@ -42,21 +43,21 @@ export async function listDeals(db: Db, actor: Actor, q: ListDealsQueryInput): P
   return { items: rows.map((r) => serializeDeal(r, people.get(r.id)!)), total, page: q.page, pageSize: q.pageSize };
 }
 
-async function loadDeal(db: DbOrTx, actor: Actor, id: string, forUpdate = false): Promise<{ deal: DealRow; people: ContactWithRole[] }> {
+async function loadDeal(db: DbOrTx, actor: MemberActor, id: string, forUpdate = false): Promise<{ deal: DealRow; people: ContactWithRole[] }> {
   const q = db.select().from(deals).where(and(eq(deals.id, id), eq(deals.tenantId, actor.tenantId), accessWhere(actor))).limit(1);
   const [deal] = forUpdate ? await q.for("update") : await q;
   if (!deal) throw notFound(`Deal ${id} not found.`);
   return { deal, people: (await contactsOfDeals(db, actor.tenantId, [id])).get(id)! };
 }
 
-export async function getDeal(db: Db, actor: Actor, id: string): Promise<Deal> {
+export async function getDeal({ db, actor }: MemberCtx, id: string): Promise<Deal> {
   const { deal, people } = await loadDeal(db, actor, id);
   return serializeDeal(deal, people);
 }
 
-export async function createDeal(db: Db, actor: Actor, input: unknown): Promise<Deal> {
+export async function createDeal({ db, actor }: MemberCtx, input: unknown): Promise<Deal> {
   const data = CreateDealSchema.parse(input);
-  return tenantTransaction(db, actor.tenantId, async (tx) => {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const tenant = await loadTenant(tx, actor.tenantId);
     const s = tenant.settings;
     const stage = data.stage ?? s.dealWorkflow.defaultStageId;
@@ -114,11 +115,11 @@ export async function createDeal(db: Db, actor: Actor, input: unknown): Promise<
   });
 }
 
-export async function updateDeal(db: Db, actor: Actor, pathId: string, input: unknown): Promise<Deal> {
+export async function updateDeal({ db, actor }: MemberCtx, { id: pathId, body: input }: { id: string; body: unknown }): Promise<Deal> {
   const { id, data } = UpdateDealSchema.parse(input);
   if (id.toLowerCase() !== pathId) throw invalid(`id: '${id}' differs from the deal id in the path (${pathId}).`);
   if (Object.keys(data).length === 0) throw invalid("data: send at least one field to change.");
-  return tenantTransaction(db, actor.tenantId, async (tx) => {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const tenant = await loadTenant(tx, actor.tenantId);
     const { deal: current, people: currentPeople } = await loadDeal(tx, actor, pathId, true);
     const next = await applyData(tx, actor, tenant.settings, current, data);
@@ -142,8 +143,8 @@ export async function updateDeal(db: Db, actor: Actor, pathId: string, input: un
   });
 }
 
-export async function deleteDeal(db: Db, actor: Actor, id: string): Promise<{ id: string; deleted: true }> {
-  return tenantTransaction(db, actor.tenantId, async (tx) => {
+export async function deleteDeal({ db, actor }: MemberCtx, id: string): Promise<{ id: string; deleted: true }> {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const { deal, people } = await loadDeal(tx, actor, id, true);
     await tx.delete(deals).where(and(eq(deals.id, deal.id), eq(deals.tenantId, actor.tenantId)));
     await recordEvent(tx, dealEvent(actor, "deal.deleted", deal, { entity: dealEventEntity(deal, people) }));
@@ -152,7 +153,7 @@ export async function deleteDeal(db: Db, actor: Actor, id: string): Promise<{ id
 }
 
 /** Column values after a PATCH `data`; `custom` merges key by key and `null` removes a key. */
-async function applyData(tx: DbOrTx, actor: Actor, s: TenantSettings, current: DealRow, data: DealDataInput): Promise<Partial<DealRow>> {
+async function applyData(tx: DbOrTx, actor: MemberActor, s: TenantSettings, current: DealRow, data: DealDataInput): Promise<Partial<DealRow>> {
   const next: Partial<DealRow> = {};
   if (data.stage !== undefined) {
     assertDealStage(s, data.stage);
@@ -192,7 +193,7 @@ function outcomeOf(s: TenantSettings, stage: string): "won" | "lost" | undefined
 }
 
 /** Like properties: a restricted key keeps deals with its own member. */
-function assertMayAssign(actor: Actor, assignee: string | null) {
+function assertMayAssign(actor: MemberActor, assignee: string | null) {
   if (actor.access === "restricted" && assignee !== actor.userId) {
     throw forbidden("assignedToId: a restricted key can assign deals only to its own member.");
   }
@@ -213,7 +214,7 @@ function dropNulls(o: Record<string, unknown>) {
 }
 
 function dealEvent(
-  actor: Actor,
+  actor: MemberActor,
   eventName: "deal.created" | "deal.updated" | "deal.deleted",
   deal: DealRow,
   data: Record<string, unknown>,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PageQuery } from "../http/query";
+import { PageQuery } from "../schemas/paging";
 
 /** `customFilters`: a URL-encoded JSON object of custom keys to scalar values (equality). */
 const CustomFilters = z.string().transform((text, ctx) => {

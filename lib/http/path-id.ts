@@ -1,6 +1,5 @@
 import { notFound } from "../errors/domain-errors";
-
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID_PATTERN } from "../schemas/uuid";
 
 /** Ids in paths are UUIDs; anything else cannot name a record, so it is a 404 (not a 500 from SQL). */
 export function pathId(value: string, what: string): string {

@@ -16,18 +16,3 @@ export function parseQuery<S extends z.ZodType>(url: string | URL, schema: S): z
   assertStorable(obj, []);
   return schema.parse(obj);
 }
-
-/** A positive integer sent as query text. */
-export const queryInt = (name: string, min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, `${name} must be a whole number`)
-    .transform(Number)
-    .pipe(z.number().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`));
-
-export const PageQuery = {
-  page: queryInt("page", 1, 1_000_000).default(1),
-  pageSize: queryInt("pageSize", 1, 100).default(50),
-};
-
-export type Page<T> = { items: T[]; total: number; page: number; pageSize: number };

@@ -1,25 +1,30 @@
 import type { Logger } from "pino";
 import { getDb, type Db } from "../../db/client";
-import type { Actor } from "../auth/actor";
 import { authenticateApiKey, readApiKey } from "../auth/authenticate-key";
 import { verifyOperator } from "../auth/operator-token";
+import type { MemberActor } from "../context/actor";
+import { requirePermission, type Permission } from "../context/permissions";
+import { memberCtx, type MemberCtx } from "../context/verb-context";
 import { logger } from "../log/logger";
 import { toErrorResponse } from "./errors";
 import { requestIdFrom } from "./request-id";
 import { translateDbError } from "./db-errors";
-import { wakeDelivery } from "../jobs/wake";
-import { withSearchSync } from "../search/typesense-sync";
 
 type Segment<P> = { params: Promise<P> };
 
 export type RouteCtx<P> = { req: Request; params: P; requestId: string; log: Logger; db: Db };
-export type KeyCtx<P> = RouteCtx<P> & { actor: Actor };
+/** An `/api/v1` handler gets the verb context of the key's member (`ctx`) to pass to domain verbs. */
+export type KeyCtx<P> = RouteCtx<P> & { actor: MemberActor; ctx: MemberCtx };
 
 export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
   return Response.json(body, { status, headers });
 }
 
-/** Runs a handler with a request id, error mapping and a log line per failure. */
+/**
+ * Runs a handler with a request id, error mapping and a log line per failure. HTTP only: what a
+ * write must do after it commits (wake event delivery, push search documents) belongs to its
+ * transaction (`db/transaction.ts`), so it happens however the write was made.
+ */
 async function run<P>(
   req: Request,
   segment: Segment<P> | undefined,
@@ -32,7 +37,7 @@ async function run<P>(
   try {
     const params = ((await segment?.params) ?? {}) as P;
     const db = await getDb();
-    res = await withSearchSync(() => handler({ req, params, requestId, log, db }), (r) => r.status < 400);
+    res = await handler({ req, params, requestId, log, db });
   } catch (raw) {
     const err = translateDbError(raw);
     const mapped = toErrorResponse(err);
@@ -45,21 +50,25 @@ async function run<P>(
     }
   }
   res.headers.set("x-request-id", requestId);
-  // A committed write may have queued events: have them delivered now rather than at the next poll.
-  if (req.method !== "GET" && res.status < 400) wakeDelivery();
   log.info({ method: req.method, path: new URL(req.url).pathname, status: res.status, ms: Math.round(performance.now() - started) }, "request");
   return res;
 }
 
-/** An `/api/v1` route: the Bearer API key decides the tenant and the acting member. */
+/**
+ * An `/api/v1` route: the Bearer API key decides the tenant and the acting member. `permission`
+ * is the endpoint's rule (`lib/context/permissions.ts`), checked before the handler runs; without
+ * one any member may call it and the domain's row-level access applies.
+ */
 export function apiRoute<P = Record<string, never>>(
   handler: (c: KeyCtx<P>) => Promise<Response>,
-  opts: { allowXApiKey?: boolean } = {},
+  opts: { allowXApiKey?: boolean; permission?: Permission } = {},
 ) {
   return (req: Request, segment?: Segment<P>) =>
     run(req, segment, async (c) => {
       const actor = await authenticateApiKey(c.db, readApiKey(req.headers, opts.allowXApiKey));
-      return handler({ ...c, actor, log: c.log.child({ tenantId: actor.tenantId, userId: actor.userId }) });
+      if (opts.permission) requirePermission(actor, opts.permission);
+      const log = c.log.child({ tenantId: actor.tenantId, userId: actor.userId });
+      return handler({ ...c, actor, ctx: memberCtx(c.db, actor), log });
     });
 }
 

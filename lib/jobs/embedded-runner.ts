@@ -1,34 +1,51 @@
 import { getDb } from "../../db/client";
-import { config } from "../config";
-import { deliverDueEvents } from "../events/deliver";
 import { logger } from "../log/logger";
-import { onWake } from "./wake";
+import type { JobDefinition } from "./define-job";
+import { onJobEvent } from "./dispatch";
+import { jobs } from "./registry";
 
-const g = globalThis as unknown as { __crmRunner?: { stop: () => Promise<void> } };
+type Runner = { stop: () => Promise<void> };
+const g = globalThis as unknown as { __crmRunner?: Runner };
 
 /**
- * In-process stand-in for Inngest: runs the same `lib/` work on a timer. Delivery cycles never
- * overlap in one process; a wake-up during a cycle makes the next one start right after it.
+ * In-process stand-in for Inngest: runs every job of the registry on its schedule and when its
+ * trigger event is sent. Runs of one job never overlap in one process; events during a run make the
+ * next one start right after it. `stop()` lets a running job finish its current run.
  */
-export function startEmbeddedRunner(): { stop: () => Promise<void> } {
+export function startEmbeddedRunner(): Runner {
   if (g.__crmRunner) return g.__crmRunner;
   const log = logger().child({ component: "embedded-runner" });
+  const loops = jobs.map((job) => jobLoop(job, log));
+  const unsubscribe = onJobEvent((name, data) => loops.forEach((l) => l.onEvent(name, data)));
+  log.info({ jobs: jobs.map((j) => j.id) }, "embedded job runner started");
+  g.__crmRunner = {
+    stop: async () => {
+      unsubscribe();
+      await Promise.all(loops.map((l) => l.stop()));
+      g.__crmRunner = undefined;
+    },
+  };
+  return g.__crmRunner;
+}
+
+function jobLoop(job: JobDefinition, parent: ReturnType<typeof logger>) {
+  const log = parent.child({ job: job.id });
   let stopped = false;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  const queue: unknown[] = [];
 
-  const cycle = async () => {
+  const runOnce = async (data: unknown) => {
     try {
-      const r = await deliverDueEvents(await getDb());
-      if (r.delivered || r.failed) log.info(r, "delivery cycle");
+      await job.run(data, { db: await getDb(), log });
     } catch (err) {
-      log.error({ err }, "delivery cycle failed; retrying at the next poll");
+      log.error({ err }, "job run failed; it runs again on its schedule or next event");
     }
   };
-  const schedule = (ms: number) => {
-    if (stopped) return;
+  const schedule = (ms: number | undefined) => {
     clearTimeout(timer);
+    if (stopped || ms === undefined) return;
     timer = setTimeout(tick, ms);
     timer.unref?.();
   };
@@ -37,23 +54,28 @@ export function startEmbeddedRunner(): { stop: () => Promise<void> } {
       again = true;
       return;
     }
-    running = cycle().finally(() => {
+    const batch = queue.splice(0);
+    // A debounced trigger keeps the last payload of a burst, as Inngest's debounce does.
+    const inputs = batch.length ? (job.trigger?.debounce ? [batch.at(-1)] : batch) : [undefined];
+    running = (async () => {
+      for (const data of inputs) if (!stopped) await runOnce(data);
+    })().finally(() => {
       running = undefined;
-      schedule(again ? 0 : config().EVENTS_POLL_INTERVAL_MS);
+      schedule(again || queue.length ? 0 : job.schedule?.embeddedEveryMs());
       again = false;
     });
   };
-  const unsubscribe = onWake(() => schedule(10));
-  schedule(0);
-  log.info({ pollMs: config().EVENTS_POLL_INTERVAL_MS }, "embedded job runner started");
-  g.__crmRunner = {
-    stop: async () => {
+  schedule(job.schedule ? 0 : undefined);
+  return {
+    onEvent(name: string, data: unknown) {
+      if (stopped || job.trigger?.event.name !== name) return;
+      queue.push(data);
+      schedule(10);
+    },
+    async stop() {
       stopped = true;
       clearTimeout(timer);
-      unsubscribe();
       await running;
-      g.__crmRunner = undefined;
     },
   };
-  return g.__crmRunner;
 }

@@ -2,10 +2,9 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../db/client";
 import { distributionQueueMembers, marketingChannelInstances, members, type MarketingChannelInstanceRow } from "../../db/schema";
-import type { Actor } from "../auth/actor";
+import type { MemberCtx } from "../context/verb-context";
 import { invalid, notFound } from "../errors/domain-errors";
-import { requireAdmin } from "../tenants/require-admin";
-import { tenantTransaction } from "../tenants/tenant-transaction";
+import { inTenantTransaction } from "../../db/transaction";
 
 const QueueSchema = z
   .array(z.uuid().transform((id) => id.toLowerCase()))
@@ -43,8 +42,7 @@ export const ChannelSchema = z
 
 export type Channel = z.infer<typeof ChannelSchema>;
 
-export async function listChannels(db: Db, actor: Actor): Promise<{ items: Channel[] }> {
-  requireAdmin(actor);
+export async function listChannels({ db, actor }: MemberCtx): Promise<{ items: Channel[] }> {
   const rows = await db
     .select()
     .from(marketingChannelInstances)
@@ -53,10 +51,9 @@ export async function listChannels(db: Db, actor: Actor): Promise<{ items: Chann
   return { items: await Promise.all(rows.map((r) => present(db, r))) };
 }
 
-export async function createChannel(db: Db, actor: Actor, input: unknown): Promise<Channel> {
-  requireAdmin(actor);
+export async function createChannel({ db, actor }: MemberCtx, input: unknown): Promise<Channel> {
   const data = CreateChannelSchema.parse(input);
-  return tenantTransaction(db, actor.tenantId, async (tx) => {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const [row] = await tx
       .insert(marketingChannelInstances)
       .values({ tenantId: actor.tenantId, name: data.name, kind: data.kind, active: data.active })
@@ -66,11 +63,10 @@ export async function createChannel(db: Db, actor: Actor, input: unknown): Promi
   });
 }
 
-export async function updateChannel(db: Db, actor: Actor, id: string, input: unknown): Promise<Channel> {
-  requireAdmin(actor);
+export async function updateChannel({ db, actor }: MemberCtx, { id: id, body: input }: { id: string; body: unknown }): Promise<Channel> {
   const { queue, ...data } = UpdateChannelSchema.parse(input);
   if (queue === undefined && Object.keys(data).length === 0) throw invalid("Send at least one field to change.");
-  return tenantTransaction(db, actor.tenantId, async (tx) => {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const [row] = await tx
       .update(marketingChannelInstances)
       .set({ ...data, updatedAt: new Date() })

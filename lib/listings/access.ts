@@ -1,26 +1,26 @@
 import { and, eq, or, type SQL } from "drizzle-orm";
 import { listings, properties, type ListingRow, type PropertyRow } from "../../db/schema";
-import type { Actor } from "../auth/actor";
+import type { MemberActor } from "../context/actor";
 
 /**
  * What a restricted actor (a broker's view) may touch: properties assigned to or created by its
  * member, and their listings. It may also read every public listing of the tenant.
  * Broad actors see and change everything in their tenant.
  */
-export function ownsProperty(actor: Actor, p: Pick<PropertyRow, "assignedToId" | "createdById">): boolean {
+export function ownsProperty(actor: MemberActor, p: Pick<PropertyRow, "assignedToId" | "createdById">): boolean {
   return actor.access === "broad" || p.assignedToId === actor.userId || p.createdById === actor.userId;
 }
 
-export function canWriteListing(actor: Actor, p: PropertyRow, l: ListingRow): boolean {
+export function canWriteListing(actor: MemberActor, p: PropertyRow, l: ListingRow): boolean {
   return ownsProperty(actor, p) || l.createdById === actor.userId;
 }
 
-export function canReadListing(actor: Actor, p: PropertyRow, l: ListingRow): boolean {
+export function canReadListing(actor: MemberActor, p: PropertyRow, l: ListingRow): boolean {
   return l.visibility === "public" || canWriteListing(actor, p, l);
 }
 
 /** SQL form of `canReadListing`, for queries joining listings with properties. */
-export function readableListingsWhere(actor: Actor): SQL | undefined {
+export function readableListingsWhere(actor: MemberActor): SQL | undefined {
   if (actor.access === "broad") return undefined;
   return or(
     eq(listings.visibility, "public"),
@@ -30,6 +30,6 @@ export function readableListingsWhere(actor: Actor): SQL | undefined {
   );
 }
 
-export function tenantListingsWhere(actor: Actor): SQL {
+export function tenantListingsWhere(actor: MemberActor): SQL {
   return and(eq(listings.tenantId, actor.tenantId), eq(properties.tenantId, actor.tenantId), readableListingsWhere(actor))!;
 }

@@ -2,19 +2,20 @@ import { and, count, desc, eq, getTableColumns, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../db/client";
 import { listings, properties, type ListingRow, type PropertyRow } from "../../db/schema";
-import type { Actor } from "../auth/actor";
+import type { MemberActor } from "../context/actor";
+import type { MemberCtx } from "../context/verb-context";
 import { forbidden, invalid, notFound } from "../errors/domain-errors";
-import { recordEvent } from "../events/record-event";
-import { PageQuery, type Page } from "../http/query";
+import { recordEvent } from "../outbox/record-event";
+import { PageQuery, type Page } from "../schemas/paging";
 import { reindexListings } from "../search/index-listings";
 import { bumpSearchVersion } from "../search/index-version";
-import { noteIndexed } from "../search/typesense-sync";
+import { noteIndexed } from "../search/index-sync";
 import { loadTenant } from "../tenants/load-tenant";
 import { canReadListing, canWriteListing, tenantListingsWhere } from "./access";
 import { UpdateListingSchema } from "./schemas";
 import { serializeListing, type Listing } from "./serialize";
 import { listingEvent, patchListing } from "./write-listing";
-import { tenantTransaction } from "../tenants/tenant-transaction";
+import { inTenantTransaction } from "../../db/transaction";
 
 export const ListListingsQuery = z
   .strictObject({
@@ -27,7 +28,7 @@ export const ListListingsQuery = z
   .meta({ id: "ListListingsQuery" });
 
 /** `GET /listings`: newest first, from the relational store, with the actor's access applied. */
-export async function listListings(db: Db, actor: Actor, q: z.infer<typeof ListListingsQuery>): Promise<Page<Listing>> {
+export async function listListings({ db, actor }: MemberCtx, q: z.infer<typeof ListListingsQuery>): Promise<Page<Listing>> {
   const filters: (SQL | undefined)[] = [
     tenantListingsWhere(actor),
     q.type ? eq(listings.type, q.type) : undefined,
@@ -50,7 +51,7 @@ export async function listListings(db: Db, actor: Actor, q: z.infer<typeof ListL
   return { items: rows.map(serializeListing), total, page: q.page, pageSize: q.pageSize };
 }
 
-async function loadListing(db: DbOrTx, actor: Actor, id: string, forUpdate = false): Promise<{ l: ListingRow; p: PropertyRow }> {
+async function loadListing(db: DbOrTx, actor: MemberActor, id: string, forUpdate = false): Promise<{ l: ListingRow; p: PropertyRow }> {
   const q = db
     .select({ l: listings, p: properties })
     .from(listings)
@@ -63,11 +64,11 @@ async function loadListing(db: DbOrTx, actor: Actor, id: string, forUpdate = fal
   return row;
 }
 
-export async function getListing(db: Db, actor: Actor, id: string): Promise<Listing> {
+export async function getListing({ db, actor }: MemberCtx, id: string): Promise<Listing> {
   return serializeListing((await loadListing(db, actor, id)).l);
 }
 
-export async function updateListing(db: Db, actor: Actor, id: string, input: unknown): Promise<Listing> {
+export async function updateListing({ db, actor }: MemberCtx, { id: id, body: input }: { id: string; body: unknown }): Promise<Listing> {
   if (input && typeof input === "object" && "translations" in input) {
     throw invalid(
       "translations: PATCH /listings/{id} does not accept translations; send them in a listings[] item (with this listing's id) " +
@@ -76,7 +77,7 @@ export async function updateListing(db: Db, actor: Actor, id: string, input: unk
   }
   const data = UpdateListingSchema.parse(input);
   if (Object.keys(data).length === 0) throw invalid("Send at least one field to change.");
-  return tenantTransaction(db, actor.tenantId, async (tx) => {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const { l, p } = await loadListing(tx, actor, id, true);
     if (!canWriteListing(actor, p, l)) throw forbidden("This key can change only listings of properties assigned to or created by its member.");
     const tenant = await loadTenant(tx, actor.tenantId);
@@ -86,14 +87,14 @@ export async function updateListing(db: Db, actor: Actor, id: string, input: unk
   });
 }
 
-export async function deleteListing(db: Db, actor: Actor, id: string): Promise<{ id: string; deleted: true }> {
-  return tenantTransaction(db, actor.tenantId, async (tx) => {
+export async function deleteListing({ db, actor }: MemberCtx, id: string): Promise<{ id: string; deleted: true }> {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const { l, p } = await loadListing(tx, actor, id, true);
     if (!canWriteListing(actor, p, l)) throw forbidden("This key can delete only listings of properties assigned to or created by its member.");
     const tenant = await loadTenant(tx, actor.tenantId);
     await tx.delete(listings).where(and(eq(listings.id, l.id), eq(listings.tenantId, actor.tenantId)));
     // The search document went with the row (foreign key); an external engine hears of it too.
-    noteIndexed(actor.tenantId, [l.id]);
+    noteIndexed(tx, actor.tenantId, [l.id]);
     await bumpSearchVersion(tx, actor.tenantId);
     await recordEvent(tx, listingEvent({ tx, actor, tenant }, "listing.deleted", l, { listing: serializeListing(l) }));
     return { id: l.id, deleted: true as const };

@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { media, properties } from "../../db/schema";
-import type { Actor } from "../auth/actor";
+import type { MemberCtx } from "../context/verb-context";
 import { forbidden, invalid, notFound } from "../errors/domain-errors";
-import { recordEvent } from "../events/record-event";
+import { recordEvent } from "../outbox/record-event";
 import { reindexProperties } from "../search/index-listings";
 import { loadTenant } from "../tenants/load-tenant";
 import { ownsProperty } from "./access";
@@ -13,17 +13,17 @@ import { stableJson } from "../util/stable-json";
 import { CreatePropertySchema, UpdatePropertySchema, type CreateListingInput, type UpdateListingInput } from "./schemas";
 import { serializeProperty, type PropertyWithListings } from "./serialize";
 import { insertListing, patchListing, type WriteCtx } from "./write-listing";
-import { tenantTransaction } from "../tenants/tenant-transaction";
+import { inTenantTransaction } from "../../db/transaction";
 
 /** `POST /properties`: the property, its photos and its nested listings, in one transaction. */
-export async function createProperty(db: Db, actor: Actor, input: unknown): Promise<PropertyWithListings> {
+export async function createProperty({ db, actor }: MemberCtx, input: unknown): Promise<PropertyWithListings> {
   const data = CreatePropertySchema.parse(input);
   const withId = data.listings.findIndex((l) => "id" in l);
   if (withId >= 0) throw invalid(`listings.${withId}.id: a new property has no listings yet; omit id to create one.`);
   if (actor.access === "restricted" && data.property.assignedToId && data.property.assignedToId !== actor.userId) {
     throw forbidden("property.assignedToId: a restricted key can only assign properties to its own member.");
   }
-  return tenantTransaction(db, actor.tenantId, async (tx) => {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const tenant = await loadTenant(tx, actor.tenantId);
     await validatePropertyRefs(tx, tenant.id, tenant.settings, data.property);
     const cols = propertyColumns(data.property, data.location);
@@ -51,10 +51,10 @@ export async function createProperty(db: Db, actor: Actor, input: unknown): Prom
 }
 
 /** `PATCH /properties/{id}`: property fields, location, and nested listing creates/updates. */
-export async function updateProperty(db: Db, actor: Actor, propertyId: string, input: unknown): Promise<PropertyWithListings> {
+export async function updateProperty({ db, actor }: MemberCtx, { id: propertyId, body: input }: { id: string; body: unknown }): Promise<PropertyWithListings> {
   const data = UpdatePropertySchema.parse(input);
   if (!data.property && !data.location && !data.listings) throw invalid("Send property, location or listings to change.");
-  return tenantTransaction(db, actor.tenantId, async (tx) => {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const tenant = await loadTenant(tx, actor.tenantId);
     const current = await getPropertyInTenant(tx, tenant.id, propertyId, true);
     // Same answer as GET: a restricted key does not learn that another broker's property exists.
@@ -104,7 +104,7 @@ export async function updateProperty(db: Db, actor: Actor, propertyId: string, i
 }
 
 /** `GET /properties/{id}`: restricted keys read only their own properties (owner data inside). */
-export async function getProperty(db: Db, actor: Actor, propertyId: string): Promise<PropertyWithListings> {
+export async function getProperty({ db, actor }: MemberCtx, propertyId: string): Promise<PropertyWithListings> {
   const p = await getPropertyInTenant(db, actor.tenantId, propertyId);
   if (!ownsProperty(actor, p)) throw notFound(`Property ${propertyId} not found.`);
   return presentProperty(db, actor, p);

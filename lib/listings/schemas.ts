@@ -2,7 +2,7 @@ import { z } from "zod";
 import { EmailSchema } from "../contacts/email";
 import { CpfSchema } from "../contacts/cpf";
 import { PhoneSchema } from "../contacts/phone";
-import { HttpUrlSchema, UrlOrPathSchema } from "../http/url";
+import { HttpUrlSchema, UrlOrPathSchema } from "../schemas/url";
 
 /** "0100.5" -> "100.50": the form PostgreSQL returns, so a resent value compares equal. */
 export const twoPlaces = (v: string) => {

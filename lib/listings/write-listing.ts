@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../db/client";
 import { listings, type ListingRow, type PropertyRow, type TenantRow } from "../../db/schema";
-import type { Actor } from "../auth/actor";
+import type { MemberActor } from "../context/actor";
 import { invalid } from "../errors/domain-errors";
-import { recordEvent } from "../events/record-event";
+import { recordEvent } from "../outbox/record-event";
 import { stableJson } from "../util/stable-json";
 import { assertCodeFree, nextListingCode } from "./listing-code";
 import {
@@ -12,7 +12,7 @@ import {
 import type { CreateListingInput, UpdateListingInput } from "./schemas";
 import { serializeListing, type Listing } from "./serialize";
 
-export type WriteCtx = { tx: Tx; actor: Actor; tenant: TenantRow };
+export type WriteCtx = { tx: Tx; actor: MemberActor; tenant: TenantRow };
 
 /** Inserts a listing of `property` and records `listing.created`. `path` prefixes error fields. */
 export async function insertListing(c: WriteCtx, property: PropertyRow, input: CreateListingInput, path: string): Promise<ListingRow> {

@@ -6,19 +6,19 @@ import type { TenantSettings } from "../tenants/settings-schema";
 import { buildSearchDocument, type UnitStats } from "./build-document";
 import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, TEXT_WEIGHTS, tokensOf } from "./fields";
 import { normalizeElement, normalizeTokens } from "./filter";
-import { bumpSearchVersion, markIndexChanged } from "./index-version";
-import { noteIndexed } from "./typesense-sync";
+import { bumpSearchVersion } from "./index-version";
+import { noteIndexed } from "./index-sync";
 
 const BATCH = 200;
 
 /**
  * Rewrites the search documents of these listings of one tenant, in the caller's transaction,
  * so a change is searchable the moment it commits. Listings that no longer exist are removed.
+ * The transaction must be opened with `inTransaction` (its after-commit work pushes the documents).
  */
 export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: string[], settings?: TenantSettings): Promise<number> {
   const ids = [...new Set(listingIds)];
-  markIndexChanged(tenantId);
-  noteIndexed(tenantId, ids);
+  noteIndexed(tx, tenantId, ids);
   await bumpSearchVersion(tx, tenantId);
   // A document has ~135 columns: 200 rows stay under PostgreSQL's 65,535 bind parameters.
   if (ids.length > BATCH) {

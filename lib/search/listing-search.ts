@@ -1,13 +1,13 @@
 import { z } from "zod";
 import type { Db } from "../../db/client";
-import type { Actor } from "../auth/actor";
+import type { MemberCtx } from "../context/verb-context";
 import { invalid } from "../errors/domain-errors";
-import { queryInt } from "../http/query";
+import { queryInt } from "../schemas/paging";
 import { loadTenant } from "../tenants/load-tenant";
 import { anyOf, boolIs, geoCircle, numCmp, strContains, strExact } from "./ast-build";
 import type { SearchHit } from "./engine";
 import type { FilterNode } from "./filter";
-import { memberNetworkIds } from "./networks";
+import { memberNetworkIds } from "../networks/networks";
 import { toSearchRequest } from "./params";
 import { searchEngine } from "./search-engine";
 import { normalizeTokens } from "./filter";
@@ -79,7 +79,7 @@ export type SearchItem = z.infer<typeof SearchItemSchema>;
 const ADDRESS_FIELDS = ["title", "listingCode", "location_street", "location_neighborhood", "location_city"];
 
 /** `GET /listings/search`: typed parameters become filter nodes, ANDed with the raw `filter`. */
-export async function searchListings(db: Db, actor: Actor, q: ListingSearchInput) {
+export async function searchListings({ db, actor }: MemberCtx, q: ListingSearchInput) {
   // Settings are needed only to resolve property type labels.
   const types = q.propertyTypes?.length ? (await loadTenant(db, actor.tenantId)).settings.propertyTypes : [];
   const filters = typedFilters(q, types);

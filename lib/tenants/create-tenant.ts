@@ -1,7 +1,8 @@
 import { eq, like } from "drizzle-orm";
 import { z } from "zod";
 import { EmailSchema } from "../contacts/email";
-import type { Db } from "../../db/client";
+import type { DbOrTx } from "../../db/client";
+import { inTransaction } from "../../db/transaction";
 import { members, tenants } from "../../db/schema";
 import { issueApiKey } from "../auth/api-keys";
 import { PhoneSchema } from "../contacts/phone";
@@ -32,10 +33,13 @@ export const CreatedTenantSchema = z
 
 export type CreatedTenant = z.infer<typeof CreatedTenantSchema>;
 
-/** Creates a tenant with default settings, its owner and the owner's first broad key. */
-export async function createTenant(db: Db, input: unknown): Promise<CreatedTenant> {
+/**
+ * Creates a tenant with default settings, its owner and the owner's first broad key. The one verb
+ * above tenants: the installation's operator calls it, so its context has no tenant or actor.
+ */
+export async function createTenant({ db }: { db: DbOrTx }, input: unknown): Promise<CreatedTenant> {
   const data = CreateTenantSchema.parse(input);
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     let slug = data.slug;
     if (slug) {
       const [taken] = await tx.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, slug)).limit(1);

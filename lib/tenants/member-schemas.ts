@@ -2,7 +2,7 @@ import { z } from "zod";
 import { EmailSchema } from "../contacts/email";
 import type { MemberRow } from "../../db/schema";
 import { PhoneSchema } from "../contacts/phone";
-import { UrlOrPathSchema } from "../http/url";
+import { UrlOrPathSchema } from "../schemas/url";
 
 export const RoleSchema = z.enum(["owner", "admin", "manager", "broker"]);
 

@@ -1,14 +1,12 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
 import { members, type MemberRow } from "../../db/schema";
-import type { Actor } from "../auth/actor";
+import type { MemberCtx } from "../context/verb-context";
 import { conflict, forbidden, invalid, notFound } from "../errors/domain-errors";
 import { CreateMemberSchema, UpdateMemberSchema, serializeMember, type Member } from "./member-schemas";
-import { requireAdmin } from "./require-admin";
-import { tenantTransaction } from "./tenant-transaction";
+import { inTenantTransaction } from "../../db/transaction";
 
-export async function listMembers(db: Db, actor: Actor): Promise<{ items: Member[] }> {
-  requireAdmin(actor);
+export async function listMembers({ db, actor }: MemberCtx): Promise<{ items: Member[] }> {
   const rows = await db
     .select()
     .from(members)
@@ -17,22 +15,20 @@ export async function listMembers(db: Db, actor: Actor): Promise<{ items: Member
   return { items: rows.map(serializeMember) };
 }
 
-export async function createMember(db: Db, actor: Actor, input: unknown): Promise<Member> {
-  requireAdmin(actor);
+export async function createMember({ db, actor }: MemberCtx, input: unknown): Promise<Member> {
   const data = CreateMemberSchema.parse(input);
   if (data.role === "owner" && actor.role !== "owner") throw forbidden("Only an owner can add another owner.");
-  return tenantTransaction(db, actor.tenantId, async (tx) => {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => {
     await assertEmailFree(tx, actor.tenantId, data.email);
     const [row] = await tx.insert(members).values({ ...data, tenantId: actor.tenantId }).returning();
     return serializeMember(row);
   });
 }
 
-export async function updateMember(db: Db, actor: Actor, memberId: string, input: unknown): Promise<Member> {
-  requireAdmin(actor);
+export async function updateMember({ db, actor }: MemberCtx, { id: memberId, body: input }: { id: string; body: unknown }): Promise<Member> {
   const data = UpdateMemberSchema.parse(input);
   if (Object.keys(data).length === 0) throw invalid("Send at least one field to change.");
-  return tenantTransaction(db, actor.tenantId, async (tx) => {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const current = await getMemberInTenant(tx, actor.tenantId, memberId);
     const touchesOwner = current.role === "owner" || data.role === "owner";
     if (touchesOwner && actor.role !== "owner" && (data.role !== undefined || data.active !== undefined)) {

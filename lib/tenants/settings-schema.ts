@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { UrlOrPathSchema } from "../http/url";
+import { UrlOrPathSchema } from "../schemas/url";
 import { defaultDealWorkflow } from "./default-deal-workflow";
 
 /** Ids in tenant settings (stages, property types, features) are short slugs. */

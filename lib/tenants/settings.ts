@@ -2,14 +2,13 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { tenants, type TenantRow } from "../../db/schema";
-import type { Actor } from "../auth/actor";
+import type { MemberCtx } from "../context/verb-context";
 import { invalid } from "../errors/domain-errors";
 import { loadTenant } from "./load-tenant";
-import { requireAdmin } from "./require-admin";
 import { assertSettingsStillFit } from "./settings-in-use";
 import { reindexTenant } from "../search/index-listings";
 import { SettingsShapeSchema, TenantSettingsSchema, type TenantSettings } from "./settings-schema";
-import { tenantTransaction } from "./tenant-transaction";
+import { inTenantTransaction } from "../../db/transaction";
 
 export const SettingsSchema = TenantSettingsSchema.extend({
   tenant: z.object({ id: z.uuid(), name: z.string(), slug: z.string() }),
@@ -26,16 +25,14 @@ function present(t: TenantRow): Settings {
   return { tenant: { id: t.id, name: t.name, slug: t.slug }, ...t.settings };
 }
 
-export async function getSettings(db: Db, actor: Actor): Promise<Settings> {
-  requireAdmin(actor);
+export async function getSettings({ db, actor }: MemberCtx): Promise<Settings> {
   return present(await loadTenant(db, actor.tenantId));
 }
 
-export async function updateSettings(db: Db, actor: Actor, input: unknown): Promise<Settings> {
-  requireAdmin(actor);
+export async function updateSettings({ db, actor }: MemberCtx, input: unknown): Promise<Settings> {
   const { name, ...patch } = UpdateSettingsSchema.parse(input);
   if (name === undefined && Object.keys(patch).length === 0) throw invalid("Send at least one setting to change.");
-  return tenantTransaction(db, actor.tenantId, async (tx) => {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const tenant = await loadTenant(tx, actor.tenantId);
     const merged = TenantSettingsSchema.parse({ ...tenant.settings, ...patch });
     await assertSettingsStillFit(tx, actor.tenantId, tenant.settings, merged);

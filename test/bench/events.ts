@@ -12,7 +12,7 @@ import postgres from "postgres";
 import { closeDb, getDb } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
 import { config } from "../../lib/config";
-import { deliverDueEvents } from "../../lib/events/deliver";
+import { deliverDueEvents } from "../../lib/webhooks/deliver";
 import { createTenant } from "../../lib/tenants/create-tenant";
 
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 50);
@@ -53,7 +53,7 @@ async function main() {
   console.log(`Seeding ${TENANTS} tenants and ${EVENTS} queued events (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})...`);
   const tenantIds: string[] = [];
   for (let i = 0; i < TENANTS; i++) {
-    const t = await createTenant(db, { name: `Bench ${i}`, owner: { name: "Owner", email: `owner${i}@bench.example.com` } });
+    const t = await createTenant({ db }, { name: `Bench ${i}`, owner: { name: "Owner", email: `owner${i}@bench.example.com` } });
     tenantIds.push(t.tenantId);
     await db.execute(sql`insert into webhook_settings (tenant_id, url, events, hmac, secret) values (${t.tenantId}, ${url}, array['deal.created'], true, 'bench-secret')`);
   }

@@ -10,6 +10,7 @@ import { spawn } from "node:child_process";
 import { SingleBar, Presets } from "cli-progress";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
+import { inTransaction } from "../../db/transaction";
 import { closeDb, getDb, type Db } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
 import { rowsOf } from "../../db/rows";
@@ -47,9 +48,9 @@ async function scratchDatabase(): Promise<string | undefined> {
 }
 
 async function load(db: Db) {
-  const main = await createTenant(db, { name: "Bench Main", owner: { name: "O", email: "main@bench.example.com" } });
+  const main = await createTenant({ db }, { name: "Bench Main", owner: { name: "O", email: "main@bench.example.com" } });
   const others = [];
-  for (let i = 0; i < OTHERS; i++) others.push(await createTenant(db, { name: `Bench ${i}`, owner: { name: "O", email: `o${i}@bench.example.com` } }));
+  for (let i = 0; i < OTHERS; i++) others.push(await createTenant({ db }, { name: `Bench ${i}`, owner: { name: "O", email: `o${i}@bench.example.com` } }));
   console.log(`Generating ${MAIN} listings for the main tenant and ${MAIN} over ${OTHERS} others...`);
   await db.execute(generateListingsSql(main.tenantId, main.owner.userId, MAIN));
   for (const o of others) await db.execute(generateListingsSql(o.tenantId, o.owner.userId, Math.ceil(MAIN / OTHERS)));
@@ -60,7 +61,7 @@ async function load(db: Db) {
     const chunk = all.slice(i, i + 1000);
     const byTenant = new Map<string, string[]>();
     for (const r of chunk) byTenant.set(r.tenant_id, [...(byTenant.get(r.tenant_id) ?? []), r.id]);
-    await db.transaction(async (tx) => {
+    await inTransaction(db, async (tx) => {
       for (const [tenantId, ids] of byTenant) await reindexListings(tx, tenantId, ids);
     });
     bar.update(Math.min(i + 1000, all.length));

@@ -11,7 +11,7 @@ let n = 0;
 /** A tenant with its owner and the owner's broad key, made through the domain verb. */
 export async function makeTenant(name = `Imobiliária Teste ${++n}`): Promise<TestTenant> {
   const db = await getDb();
-  const t = await createTenant(db, { name, owner: { name: "Dona Maria", email: `owner${++n}@example.com` } });
+  const t = await createTenant({ db }, { name, owner: { name: "Dona Maria", email: `owner${++n}@example.com` } });
   return { tenantId: t.tenantId, slug: t.slug, ownerId: t.owner.userId, key: t.apiKey };
 }
 

@@ -5,6 +5,7 @@ import * as propertiesRoute from "../../app/api/v1/real-estate/properties/route"
 import * as propertyRoute from "../../app/api/v1/real-estate/properties/[propertyId]/route";
 import { eq } from "drizzle-orm";
 import { getDb } from "../../db/client";
+import { inTransaction } from "../../db/transaction";
 import { listings } from "../../db/schema";
 import { reindexListings } from "../../lib/search/index-listings";
 import { makeMember, makeTenant, type TestTenant } from "../helpers/factories";
@@ -151,7 +152,7 @@ describe("GET /listings/search", () => {
     expect(before.body.items[0].title).toBe("Studio mobiliado na Savassi");
     // What another server process would do: change the row and reindex in its own transaction.
     const db = await getDb();
-    await db.transaction(async (tx) => {
+    await inTransaction(db, async (tx) => {
       await tx.update(listings).set({ title: "Studio reformado na Savassi" }).where(eq(listings.id, ids.savassi));
       await reindexListings(tx, t.tenantId, [ids.savassi]);
     });

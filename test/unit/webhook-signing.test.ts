@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { signPayload } from "../../lib/events/sign";
-import { verifyWebhook } from "../../lib/events/verify";
+import { signPayload } from "../../lib/webhooks/sign";
+import { verifyWebhook } from "../../lib/webhooks/verify";
 
 // Fixed vector, computed independently (it is also Stripe's v1 scheme with the same inputs).
 const SECRET = "whsec_test_secret_123";

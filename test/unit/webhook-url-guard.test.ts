@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "../../lib/config";
-import { postWebhook } from "../../lib/events/send-webhook";
-import { isPublicAddress, webhookUrlProblem } from "../../lib/events/url-guard";
+import { postWebhook } from "../../lib/webhooks/send-webhook";
+import { isPublicAddress, webhookUrlProblem } from "../../lib/webhooks/url-guard";
 import { startReceiver } from "../helpers/receiver";
 
 afterEach(() => {

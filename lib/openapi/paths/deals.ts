@@ -6,7 +6,7 @@ import { CreatedDealSchema, DealSchema } from "../../deals/serialize";
 import { API_KEY_SECURITY, TOO_LARGE, UNAUTHORIZED_KEY, errors, ok, uuidParam } from "../common";
 import { TOO_MANY_PAGES } from "./listing-texts";
 
-/** The list envelope of `lib/http/query.ts` (`Page<Deal>`). */
+/** The list envelope of `lib/schemas/paging.ts` (`Page<Deal>`). */
 const DealPageSchema = z
   .object({
     items: z.array(DealSchema),

@@ -6,7 +6,7 @@ import { ListingSchema } from "../../listings/serialize";
 import { API_KEY_SECURITY, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
 import { ACCESS, LISTING_EVENTS, LISTING_FIELDS, TOO_MANY_PAGES, TRANSLATIONS } from "./listing-texts";
 
-/** The list envelope of `lib/http/query.ts` (`Page<Listing>`). */
+/** The list envelope of `lib/schemas/paging.ts` (`Page<Listing>`). */
 const ListingPageSchema = z
   .object({
     items: z.array(ListingSchema),

@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { CreateNetworkSchema, JoinNetworkSchema, NetworkSchema, ShareListingsSchema } from "../../search/networks";
+import { CreateNetworkSchema, JoinNetworkSchema, NetworkSchema, ShareListingsSchema } from "../../networks/networks";
 import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
 
 const NetworkListSchema = z.object({ items: z.array(NetworkSchema) }).meta({ id: "NetworkList" });

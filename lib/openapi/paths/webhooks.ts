@@ -1,8 +1,8 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { DeliveryLogQuery, DeliveryPageSchema } from "../../events/delivery-log";
-import { TestResultSchema } from "../../events/test-webhook";
-import { PutWebhookSchema, WebhookSettingsSchema } from "../../events/webhook-settings";
+import { DeliveryLogQuery, DeliveryPageSchema } from "../../webhooks/delivery-log";
+import { TestResultSchema } from "../../webhooks/test-webhook";
+import { PutWebhookSchema, WebhookSettingsSchema } from "../../webhooks/webhook-settings";
 import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok } from "../common";
 
 const WebhookSecretSchema = z

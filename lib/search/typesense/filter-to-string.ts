@@ -23,7 +23,7 @@ import type { BoolLeaf, FilterNode, GeoLeaf, GeoShape, IdLeaf, NumberItem, Numbe
 import type { FilterField, FilterSchema } from "../filter";
 import { normalizeTokens } from "../filter";
 import { ID_FIELD, lookupField } from "../filter/schema";
-import { UUID_PATTERN } from "../../http/path-id";
+import { UUID_PATTERN } from "../../schemas/uuid";
 import { DEFAULT_SORTING_FIELD } from "./collection-schema";
 
 /** The user's schema plus the access fields: only the scope filter is checked against it. */

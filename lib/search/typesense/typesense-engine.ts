@@ -3,6 +3,7 @@ import type { NodeConfiguration } from "typesense/lib/Typesense/Configuration";
 import type { ImportResponse } from "typesense/lib/Typesense/Documents";
 import { config } from "../../config";
 import type { SearchEngine, SearchRequest, SearchResult, SearchScope } from "../engine";
+import type { SearchIndexWriter } from "../index-writer";
 import { ensureCollection, type EnsureResult } from "./collection-schema";
 import { scopeToFilter } from "./filter-to-string";
 import { fromTypesense, searchErrorFor, toSearchError, toServiceError, type TypesenseSearchResponse } from "./from-typesense";
@@ -41,8 +42,9 @@ export function nodeFromUrl(raw: string): NodeConfiguration {
  * Listing search on Typesense, through the official client. The scope (tenant, access, networks, public
  * surface) is serialized from a typed AST and ANDed around every filter in its own parentheses; the user's
  * filters are serialized from their ASTs with every value quoted, never from the raw `filter_by` text.
+ * The same client also writes the collection (`SearchIndexWriter`), reached through `searchIndexWriter()`.
  */
-export class TypesenseSearchEngine implements SearchEngine {
+export class TypesenseSearchEngine implements SearchEngine, SearchIndexWriter {
   readonly name = "typesense" as const;
   readonly client: Client;
 

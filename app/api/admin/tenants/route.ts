@@ -3,7 +3,7 @@ import { readJson } from "@/lib/http/read-json";
 import { createTenant } from "@/lib/tenants/create-tenant";
 
 export const POST = operatorRoute(async ({ req, db, log }) => {
-  const created = await createTenant(db, await readJson(req));
+  const created = await createTenant({ db }, await readJson(req));
   log.info({ tenantId: created.tenantId, slug: created.slug }, "tenant created");
   return json(created, 201);
 });

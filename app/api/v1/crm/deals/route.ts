@@ -5,9 +5,9 @@ import { parseQuery } from "@/lib/http/query";
 import { readJson } from "@/lib/http/read-json";
 import { apiRoute, json } from "@/lib/http/route";
 
-export const GET = apiRoute(async ({ req, db, actor }) => json(await listDeals(db, actor, parseQuery(req.url, ListDealsQuery))));
+export const GET = apiRoute(async ({ req, ctx }) => json(await listDeals(ctx, parseQuery(req.url, ListDealsQuery))));
 
 /** The spec answers a create with the short form (id, title, dealType, stage, status, currency, createdAt). */
-export const POST = apiRoute(async ({ req, db, actor }) =>
-  json(CreatedDealSchema.parse(await createDeal(db, actor, await readJson(req))), 201),
+export const POST = apiRoute(async ({ req, ctx }) =>
+  json(CreatedDealSchema.parse(await createDeal(ctx, await readJson(req))), 201),
 );

@@ -2,6 +2,6 @@ import { createApiKey, listApiKeys } from "@/lib/auth/api-keys";
 import { apiRoute, json } from "@/lib/http/route";
 import { readJson } from "@/lib/http/read-json";
 
-export const GET = apiRoute(async ({ db, actor }) => json(await listApiKeys(db, actor)));
+export const GET = apiRoute(async ({ ctx }) => json(await listApiKeys(ctx)), { permission: "tenant.admin" });
 
-export const POST = apiRoute(async ({ req, db, actor }) => json(await createApiKey(db, actor, await readJson(req)), 201));
+export const POST = apiRoute(async ({ req, ctx }) => json(await createApiKey(ctx, await readJson(req)), 201), { permission: "tenant.admin" });

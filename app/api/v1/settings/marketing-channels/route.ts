@@ -2,6 +2,6 @@ import { readJson } from "@/lib/http/read-json";
 import { apiRoute, json } from "@/lib/http/route";
 import { createChannel, listChannels } from "@/lib/leads/marketing-channels";
 
-export const GET = apiRoute(async ({ db, actor }) => json(await listChannels(db, actor)));
+export const GET = apiRoute(async ({ ctx }) => json(await listChannels(ctx)), { permission: "tenant.admin" });
 
-export const POST = apiRoute(async ({ req, db, actor }) => json(await createChannel(db, actor, await readJson(req)), 201));
+export const POST = apiRoute(async ({ req, ctx }) => json(await createChannel(ctx, await readJson(req)), 201), { permission: "tenant.admin" });

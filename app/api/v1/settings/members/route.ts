@@ -2,6 +2,6 @@ import { apiRoute, json } from "@/lib/http/route";
 import { readJson } from "@/lib/http/read-json";
 import { createMember, listMembers } from "@/lib/tenants/members";
 
-export const GET = apiRoute(async ({ db, actor }) => json(await listMembers(db, actor)));
+export const GET = apiRoute(async ({ ctx }) => json(await listMembers(ctx)), { permission: "tenant.admin" });
 
-export const POST = apiRoute(async ({ req, db, actor }) => json(await createMember(db, actor, await readJson(req)), 201));
+export const POST = apiRoute(async ({ req, ctx }) => json(await createMember(ctx, await readJson(req)), 201), { permission: "tenant.admin" });

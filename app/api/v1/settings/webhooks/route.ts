@@ -1,7 +1,7 @@
-import { getWebhookSettings, putWebhookSettings } from "@/lib/events/webhook-settings";
+import { getWebhookSettings, putWebhookSettings } from "@/lib/webhooks/webhook-settings";
 import { readJson } from "@/lib/http/read-json";
 import { apiRoute, json } from "@/lib/http/route";
 
-export const GET = apiRoute(async ({ db, actor }) => json(await getWebhookSettings(db, actor)));
+export const GET = apiRoute(async ({ ctx }) => json(await getWebhookSettings(ctx)), { permission: "tenant.admin" });
 
-export const PUT = apiRoute(async ({ req, db, actor }) => json(await putWebhookSettings(db, actor, await readJson(req))));
+export const PUT = apiRoute(async ({ req, ctx }) => json(await putWebhookSettings(ctx, await readJson(req))), { permission: "tenant.admin" });

@@ -5,10 +5,10 @@ import { apiRoute, json } from "@/lib/http/route";
 
 type P = { id: string };
 
-export const GET = apiRoute<P>(async ({ db, actor, params }) => json(await getDeal(db, actor, pathId(params.id, "deal"))));
+export const GET = apiRoute<P>(async ({ params, ctx }) => json(await getDeal(ctx, pathId(params.id, "deal"))));
 
-export const PATCH = apiRoute<P>(async ({ req, db, actor, params }) =>
-  json(await updateDeal(db, actor, pathId(params.id, "deal"), await readJson(req))),
+export const PATCH = apiRoute<P>(async ({ req, params, ctx }) =>
+  json(await updateDeal(ctx, { id: pathId(params.id, "deal"), body: await readJson(req) })),
 );
 
-export const DELETE = apiRoute<P>(async ({ db, actor, params }) => json(await deleteDeal(db, actor, pathId(params.id, "deal"))));
+export const DELETE = apiRoute<P>(async ({ params, ctx }) => json(await deleteDeal(ctx, pathId(params.id, "deal"))));

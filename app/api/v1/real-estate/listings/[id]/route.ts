@@ -5,10 +5,10 @@ import { deleteListing, getListing, updateListing } from "@/lib/listings/listing
 
 type P = { id: string };
 
-export const GET = apiRoute<P>(async ({ db, actor, params }) => json(await getListing(db, actor, pathId(params.id, "listing"))));
+export const GET = apiRoute<P>(async ({ params, ctx }) => json(await getListing(ctx, pathId(params.id, "listing"))));
 
-export const PATCH = apiRoute<P>(async ({ req, db, actor, params }) =>
-  json(await updateListing(db, actor, pathId(params.id, "listing"), await readJson(req))),
+export const PATCH = apiRoute<P>(async ({ req, params, ctx }) =>
+  json(await updateListing(ctx, { id: pathId(params.id, "listing"), body: await readJson(req) })),
 );
 
-export const DELETE = apiRoute<P>(async ({ db, actor, params }) => json(await deleteListing(db, actor, pathId(params.id, "listing"))));
+export const DELETE = apiRoute<P>(async ({ params, ctx }) => json(await deleteListing(ctx, pathId(params.id, "listing"))));

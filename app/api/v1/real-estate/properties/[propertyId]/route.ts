@@ -5,8 +5,8 @@ import { getProperty, updateProperty } from "@/lib/listings/properties";
 
 type P = { propertyId: string };
 
-export const GET = apiRoute<P>(async ({ db, actor, params }) => json(await getProperty(db, actor, pathId(params.propertyId, "property"))));
+export const GET = apiRoute<P>(async ({ params, ctx }) => json(await getProperty(ctx, pathId(params.propertyId, "property"))));
 
-export const PATCH = apiRoute<P>(async ({ req, db, actor, params }) =>
-  json(await updateProperty(db, actor, pathId(params.propertyId, "property"), await readJson(req))),
+export const PATCH = apiRoute<P>(async ({ req, params, ctx }) =>
+  json(await updateProperty(ctx, { id: pathId(params.propertyId, "property"), body: await readJson(req) })),
 );

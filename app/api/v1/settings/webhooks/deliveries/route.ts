@@ -1,5 +1,5 @@
-import { DeliveryLogQuery, listDeliveries } from "@/lib/events/delivery-log";
+import { DeliveryLogQuery, listDeliveries } from "@/lib/webhooks/delivery-log";
 import { parseQuery } from "@/lib/http/query";
 import { apiRoute, json } from "@/lib/http/route";
 
-export const GET = apiRoute(async ({ req, db, actor }) => json(await listDeliveries(db, actor, parseQuery(req.url, DeliveryLogQuery))));
+export const GET = apiRoute(async ({ req, ctx }) => json(await listDeliveries(ctx, parseQuery(req.url, DeliveryLogQuery))), { permission: "tenant.admin" });

@@ -1,4 +1,4 @@
-import { rotateWebhookSecret } from "@/lib/events/webhook-settings";
+import { rotateWebhookSecret } from "@/lib/webhooks/webhook-settings";
 import { apiRoute, json } from "@/lib/http/route";
 
-export const POST = apiRoute(async ({ db, actor }) => json(await rotateWebhookSecret(db, actor)));
+export const POST = apiRoute(async ({ ctx }) => json(await rotateWebhookSecret(ctx)), { permission: "tenant.admin" });

@@ -1,4 +1,4 @@
-import { sendTestWebhook } from "@/lib/events/test-webhook";
+import { sendTestWebhook } from "@/lib/webhooks/test-webhook";
 import { apiRoute, json } from "@/lib/http/route";
 
-export const POST = apiRoute(async ({ db, actor }) => json(await sendTestWebhook(db, actor)));
+export const POST = apiRoute(async ({ ctx }) => json(await sendTestWebhook(ctx)), { permission: "tenant.admin" });

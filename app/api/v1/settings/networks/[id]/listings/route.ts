@@ -1,8 +1,9 @@
 import { pathId } from "@/lib/http/path-id";
 import { readJson } from "@/lib/http/read-json";
 import { apiRoute, json } from "@/lib/http/route";
-import { shareListings } from "@/lib/search/networks";
+import { shareListings } from "@/lib/networks/networks";
 
-export const PUT = apiRoute<{ id: string }>(async ({ req, db, actor, params }) =>
-  json(await shareListings(db, actor, pathId(params.id, "network"), await readJson(req))),
+export const PUT = apiRoute<{ id: string }>(async ({ req, params, ctx }) =>
+  json(await shareListings(ctx, { id: pathId(params.id, "network"), body: await readJson(req) })),
+  { permission: "tenant.admin" },
 );

@@ -2,13 +2,12 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { webhookSettings } from "../../db/schema";
-import type { Actor } from "../auth/actor";
+import type { MemberCtx } from "../context/verb-context";
 import { conflict } from "../errors/domain-errors";
-import { requireAdmin } from "../tenants/require-admin";
 import { claimHead } from "./claim";
 import { attemptDelivery, resolveOptions } from "./deliver";
-import { recordEvent } from "./record-event";
-import { tenantTransaction } from "../tenants/tenant-transaction";
+import { recordEvent } from "../outbox/record-event";
+import { inTenantTransaction } from "../../db/transaction";
 
 export const TestResultSchema = z
   .object({
@@ -25,11 +24,10 @@ export const TestResultSchema = z
  * Queues `webhook.test` (always, whatever events are selected) and attempts it at once with the
  * enabled headers. A failed test stays queued and is retried like any event.
  */
-export async function sendTestWebhook(db: Db, actor: Actor): Promise<z.infer<typeof TestResultSchema>> {
-  requireAdmin(actor);
+export async function sendTestWebhook({ db, actor }: MemberCtx): Promise<z.infer<typeof TestResultSchema>> {
   const [settings] = await db.select().from(webhookSettings).where(eq(webhookSettings.tenantId, actor.tenantId));
   if (!settings?.url) throw conflict("No webhook URL is configured: set one with PUT /api/v1/settings/webhooks first.");
-  const eventId = await tenantTransaction(db, actor.tenantId, (tx) =>
+  const eventId = await inTenantTransaction(db, actor.tenantId, (tx) =>
     recordEvent(tx, {
       tenantId: actor.tenantId,
       eventName: "webhook.test",

@@ -3,11 +3,10 @@ import { and, count, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../db/client";
 import { listings, networkListings, networkMembers, networks } from "../../db/schema";
-import type { Actor } from "../auth/actor";
+import type { MemberCtx } from "../context/verb-context";
 import { conflict, invalid, notFound } from "../errors/domain-errors";
-import { requireAdmin } from "../tenants/require-admin";
-import { tenantTransaction } from "../tenants/tenant-transaction";
-import { reindexListings } from "./index-listings";
+import { inTenantTransaction } from "../../db/transaction";
+import { reindexListings } from "../search/index-listings";
 
 const hashCode = (code: string) => createHash("sha256").update(code).digest("hex");
 
@@ -47,8 +46,7 @@ export async function memberNetworkIds(db: DbOrTx, tenantId: string, fresh = fal
   return ids;
 }
 
-export async function listNetworks(db: Db, actor: Actor) {
-  requireAdmin(actor);
+export async function listNetworks({ db, actor }: MemberCtx) {
   const ids = await memberNetworkIds(db, actor.tenantId, true);
   if (!ids.length) return { items: [] };
   const [rows, memberCounts, shareCounts] = await Promise.all([
@@ -70,11 +68,10 @@ export async function listNetworks(db: Db, actor: Actor) {
   };
 }
 
-export async function createNetwork(db: Db, actor: Actor, input: unknown) {
-  requireAdmin(actor);
+export async function createNetwork({ db, actor }: MemberCtx, input: unknown) {
   const { name } = CreateNetworkSchema.parse(input);
   const inviteCode = `net_${randomBytes(18).toString("base64url")}`;
-  return tenantTransaction(db, actor.tenantId, async (tx) => {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const [n] = await tx.insert(networks).values({ name, inviteCodeHash: hashCode(inviteCode), createdByTenantId: actor.tenantId }).returning();
     await tx.insert(networkMembers).values({ networkId: n.id, tenantId: actor.tenantId });
     membership.delete(actor.tenantId);
@@ -82,10 +79,9 @@ export async function createNetwork(db: Db, actor: Actor, input: unknown) {
   });
 }
 
-export async function joinNetwork(db: Db, actor: Actor, input: unknown) {
-  requireAdmin(actor);
+export async function joinNetwork({ db, actor }: MemberCtx, input: unknown) {
   const { inviteCode } = JoinNetworkSchema.parse(input);
-  return tenantTransaction(db, actor.tenantId, async (tx) => {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const [n] = await tx.select().from(networks).where(eq(networks.inviteCodeHash, hashCode(inviteCode)));
     if (!n) throw invalid("inviteCode: no network has this invite code.");
     const [already] = await tx.select().from(networkMembers).where(and(eq(networkMembers.networkId, n.id), eq(networkMembers.tenantId, actor.tenantId)));
@@ -97,10 +93,9 @@ export async function joinNetwork(db: Db, actor: Actor, input: unknown) {
 }
 
 /** Shares (or stops sharing) listings of the tenant to a network it belongs to. */
-export async function shareListings(db: Db, actor: Actor, networkId: string, input: unknown) {
-  requireAdmin(actor);
+export async function shareListings({ db, actor }: MemberCtx, { id: networkId, body: input }: { id: string; body: unknown }) {
   const { listingIds, shared } = ShareListingsSchema.parse(input);
-  return tenantTransaction(db, actor.tenantId, async (tx) => {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const member = (await memberNetworkIds(tx, actor.tenantId, true)).includes(networkId);
     if (!member) throw notFound(`Network ${networkId} not found among this tenant's networks.`);
     const own = await tx.select({ id: listings.id }).from(listings).where(and(eq(listings.tenantId, actor.tenantId), inArray(listings.id, listingIds)));

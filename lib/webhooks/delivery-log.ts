@@ -2,11 +2,10 @@ import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { deliveryAttempts, eventDeliveries, events } from "../../db/schema";
-import type { Actor } from "../auth/actor";
+import type { MemberCtx } from "../context/verb-context";
 import { conflict, notFound } from "../errors/domain-errors";
-import { queryInt } from "../http/query";
-import { requireAdmin } from "../tenants/require-admin";
-import { tenantTransaction } from "../tenants/tenant-transaction";
+import { queryInt } from "../schemas/paging";
+import { inTenantTransaction } from "../../db/transaction";
 
 export const DeliveryLogQuery = z
   .strictObject({
@@ -42,8 +41,7 @@ export const DeliveryPageSchema = z
   .meta({ id: "DeliveryPage" });
 
 /** Newest first; the cursor is the queue position of the last item (opaque to clients). */
-export async function listDeliveries(db: Db, actor: Actor, q: z.infer<typeof DeliveryLogQuery>) {
-  requireAdmin(actor);
+export async function listDeliveries({ db, actor }: MemberCtx, q: z.infer<typeof DeliveryLogQuery>) {
   const rows = await db
     .select({ d: eventDeliveries, name: events.eventName, occurredAt: events.occurredAt })
     .from(eventDeliveries)
@@ -86,9 +84,8 @@ export async function listDeliveries(db: Db, actor: Actor, q: z.infer<typeof Del
  * Queues a delivered or dropped event again, at the back of the tenant's queue, with the same
  * `eventId` and a fresh count of 8 attempts. Its attempts so far stay in the log.
  */
-export async function redeliver(db: Db, actor: Actor, eventId: string): Promise<{ eventId: string; state: "pending" }> {
-  requireAdmin(actor);
-  return tenantTransaction(db, actor.tenantId, async (tx) => {
+export async function redeliver({ db, actor }: MemberCtx, eventId: string): Promise<{ eventId: string; state: "pending" }> {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const [row] = await tx
       .select()
       .from(eventDeliveries)

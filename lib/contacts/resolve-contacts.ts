@@ -1,8 +1,8 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { contacts, dealContacts, type ContactRow } from "../../db/schema";
-import type { ContactInput } from "./schemas";
-import type { ContactWithRole } from "./serialize";
+import type { ContactInput } from "../deals/schemas";
+import type { ContactWithRole } from "../deals/serialize";
 
 /**
  * Contacts are tenant records: one with the same E.164 phone (first) or e-mail is reused, and

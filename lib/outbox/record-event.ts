@@ -1,7 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { events } from "../../db/schema";
+import { afterCommit } from "../../db/transaction";
+import { sendJobEvent } from "../jobs/dispatch";
 import type { EventName } from "./event-names";
+import { eventsQueued } from "./events-queued";
 
 export type NewEvent = {
   tenantId: string;
@@ -16,8 +19,9 @@ export type NewEvent = {
 /**
  * Writes an outbox row, and queues it for delivery when the tenant's webhook selects it. Call it
  * with the transaction that makes the change, so the event exists exactly when the change does,
- * and that transaction must be a `tenantTransaction`: its tenant row lock is what makes queue
+ * and that transaction must be an `inTenantTransaction`: its tenant row lock is what makes queue
  * order equal commit order (sequence numbers are drawn before commit). `occurredAt` is fixed here.
+ * Once the transaction commits, delivery is woken (whoever made the change: a route, a job, the seed).
  */
 export async function recordEvent(tx: DbOrTx, e: NewEvent): Promise<string> {
   const [row] = await tx
@@ -29,6 +33,7 @@ export async function recordEvent(tx: DbOrTx, e: NewEvent): Promise<string> {
     select ${row.id}, tenant_id from webhook_settings
     where tenant_id = ${e.tenantId} and url is not null
       and (${e.eventName} = any(events) or ${e.eventName} = 'webhook.test')`);
+  afterCommit(tx, "outbox:events-queued", () => null, () => sendJobEvent(eventsQueued, {}));
   return row.id;
 }
 

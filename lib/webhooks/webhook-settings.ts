@@ -2,13 +2,12 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { webhookSettings, type WebhookSettingsRow } from "../../db/schema";
-import type { Actor } from "../auth/actor";
+import type { MemberCtx } from "../context/verb-context";
 import { conflict } from "../errors/domain-errors";
-import { requireAdmin } from "../tenants/require-admin";
-import { EVENT_NAMES } from "./event-names";
+import { EVENT_NAMES } from "../outbox/event-names";
 import { webhookUrlProblem } from "./url-guard";
 import { generateWebhookSecret } from "./webhook-secret";
-import { tenantTransaction } from "../tenants/tenant-transaction";
+import { inTenantTransaction } from "../../db/transaction";
 
 const Url = z
   .string()
@@ -58,8 +57,7 @@ function present(row: WebhookSettingsRow | undefined, newSecret?: string): Webho
   };
 }
 
-export async function getWebhookSettings(db: Db, actor: Actor): Promise<WebhookSettings> {
-  requireAdmin(actor);
+export async function getWebhookSettings({ db, actor }: MemberCtx): Promise<WebhookSettings> {
   const [row] = await db.select().from(webhookSettings).where(eq(webhookSettings.tenantId, actor.tenantId));
   return present(row);
 }
@@ -68,10 +66,9 @@ export async function getWebhookSettings(db: Db, actor: Actor): Promise<WebhookS
  * Replaces the settings. Turning authentication on generates the shared secret (returned once);
  * turning both options off erases it; changing only the URL or events keeps it.
  */
-export async function putWebhookSettings(db: Db, actor: Actor, input: unknown): Promise<WebhookSettings> {
-  requireAdmin(actor);
+export async function putWebhookSettings({ db, actor }: MemberCtx, input: unknown): Promise<WebhookSettings> {
   const data = PutWebhookSchema.parse(input);
-  return tenantTransaction(db, actor.tenantId, async (tx) => {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const [current] = await tx.select().from(webhookSettings).where(eq(webhookSettings.tenantId, actor.tenantId)).for("update");
     const wantsSecret = data.hmac || data.bearer;
     let secret = current?.secret ?? null;
@@ -89,9 +86,8 @@ export async function putWebhookSettings(db: Db, actor: Actor, input: unknown): 
 }
 
 /** A new secret; the old one stops being used at once (each attempt reads the current one). */
-export async function rotateWebhookSecret(db: Db, actor: Actor): Promise<{ secret: string }> {
-  requireAdmin(actor);
-  return tenantTransaction(db, actor.tenantId, async (tx) => {
+export async function rotateWebhookSecret({ db, actor }: MemberCtx): Promise<{ secret: string }> {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const [row] = await tx.select().from(webhookSettings).where(eq(webhookSettings.tenantId, actor.tenantId)).for("update");
     if (!row || !(row.hmac || row.bearer)) {
       throw conflict("No authentication option is on: enable hmac or bearer first (that generates the secret).");

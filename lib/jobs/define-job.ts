@@ -1,0 +1,39 @@
+import type { Logger } from "pino";
+import type { z } from "zod";
+import type { Db } from "../../db/client";
+
+/** A past-tense fact that triggers background work (`crm/events.queued`), with the schema of its data. */
+export type JobEvent<S extends z.ZodType = z.ZodType> = { name: string; schema: S };
+
+export function jobEvent<S extends z.ZodType>(name: string, schema: S): JobEvent<S> {
+  return { name, schema };
+}
+
+export type JobDeps = { db: Db; log: Logger };
+
+/**
+ * Background work, declared once and read by both runners: `inngest/functions` turns each
+ * definition into Inngest functions, `lib/jobs/embedded-runner.ts` runs the same `run` in-process on
+ * timers. `run` claims its work from PostgreSQL and is safe to run twice, in parallel or again after
+ * a crash: ordering and exactly-once effects live in the database, not in the runner.
+ */
+export type JobDefinition<S extends z.ZodType = z.ZodType> = {
+  /** Stable name; also the name of the Inngest step that runs it. */
+  id: string;
+  step: string;
+  /** Inngest retries of a failed run (the work itself decides what a failure means). */
+  retries: number;
+  /** Run on a schedule: `cron` on Inngest, every `embeddedEveryMs` in the embedded runner. */
+  schedule?: { functionId: string; cron: string; embeddedEveryMs: () => number };
+  /**
+   * Run when the event is sent (`sendJobEvent`). With `debounce`, a burst of events makes one run
+   * (Inngest's debounce; the embedded runner keeps only the last payload of a burst).
+   */
+  trigger?: { functionId: string; event: JobEvent<S>; debounce?: { period: `${number}s`; timeout: `${number}s` } };
+  /** The work: `data` is the trigger's parsed payload, or undefined for a scheduled run. */
+  run(data: z.output<S> | undefined, deps: JobDeps): Promise<unknown>;
+};
+
+export function defineJob<S extends z.ZodType>(job: JobDefinition<S>): JobDefinition<S> {
+  return job;
+}

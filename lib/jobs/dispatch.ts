@@ -1,0 +1,36 @@
+import type { z } from "zod";
+import { logger } from "../log/logger";
+import type { JobEvent } from "./define-job";
+import { jobsMode } from "./mode";
+
+type Listener = (name: string, data: unknown) => void;
+type Transport = (name: string, data: unknown) => Promise<void>;
+const g = globalThis as unknown as { __crmJobListeners?: Set<Listener>; __crmJobTransport?: Transport };
+
+/** The embedded runner listens here for events that trigger jobs. */
+export function onJobEvent(fn: Listener): () => void {
+  g.__crmJobListeners ??= new Set();
+  g.__crmJobListeners.add(fn);
+  return () => g.__crmJobListeners?.delete(fn);
+}
+
+/** How events reach Inngest; installed from `inngest/transport.ts` at start, so `lib/` never imports `inngest/`. */
+export function setJobTransport(send: Transport | undefined): void {
+  g.__crmJobTransport = send;
+}
+
+/**
+ * Sends a job's trigger event (after the commit that made the work, see `afterCommit`). Best
+ * effort by design: the work is in PostgreSQL, and the schedule (embedded poll or Inngest cron)
+ * picks it up if the event is lost.
+ */
+export function sendJobEvent<S extends z.ZodType>(event: JobEvent<S>, data: z.input<S>): void {
+  const payload = event.schema.parse(data);
+  const mode = jobsMode();
+  if (mode === "embedded") for (const fn of g.__crmJobListeners ?? []) fn(event.name, payload);
+  if (mode === "inngest") {
+    const send = g.__crmJobTransport;
+    if (!send) return logger().debug({ event: event.name }, "no Inngest transport in this process; the schedule will run the work");
+    void send(event.name, payload).catch((err) => logger().warn({ err, event: event.name }, "could not send the event to Inngest; the schedule will run the work"));
+  }
+}

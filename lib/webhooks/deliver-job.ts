@@ -1,0 +1,22 @@
+import { config } from "../config";
+import { defineJob } from "../jobs/define-job";
+import { eventsQueued } from "../outbox/events-queued";
+import { deliverDueEvents } from "./deliver";
+
+/**
+ * Outbound webhook delivery (spec 2 §6): on a schedule (the retry cycle: failed heads are due again
+ * after about a minute) and right after writes that queued events (debounced: a burst of writes
+ * makes one run). The per-tenant order lives in PostgreSQL, not in the runner.
+ */
+export const deliverEventsJob = defineJob({
+  id: "deliver-events",
+  step: "deliver-due-events",
+  retries: 0,
+  schedule: { functionId: "deliver-events-cron", cron: "* * * * *", embeddedEveryMs: () => config().EVENTS_POLL_INTERVAL_MS },
+  trigger: { functionId: "deliver-events-on-queue", event: eventsQueued, debounce: { period: "1s", timeout: "5s" } },
+  run: async (_data, { db, log }) => {
+    const report = await deliverDueEvents(db);
+    if (report.delivered || report.failed) log.info(report, "delivery cycle");
+    return report;
+  },
+});
