@@ -20,10 +20,15 @@ export function noteIndexed(tx: DbOrTx, tenantId: string, listingIds: string[]):
   changes.set(tenantId, set);
 }
 
+const ensured = new WeakMap<SearchIndexWriter, Promise<unknown>>();
+
 async function pushChanges(changes: Map<string, Set<string>>): Promise<void> {
   for (const tenantId of changes.keys()) markIndexChanged(tenantId);
   const writer = await searchIndexWriter();
   if (!writer) return;
+  // Once per process, so the first write on a new Typesense server creates the collection.
+  if (!ensured.has(writer)) ensured.set(writer, writer.ensureCollection().catch((err) => (ensured.delete(writer), Promise.reject(err))));
+  await ensured.get(writer);
   const db = await getDb();
   for (const [tenantId, ids] of changes) {
     const list = [...ids];
