@@ -43,6 +43,8 @@ const ConfigSchema = z.object({
   SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(600_000),
   /** Collection name on Typesense. */
   TYPESENSE_COLLECTION: z.string().regex(/^[A-Za-z0-9_-]+$/).default("listings"),
+  /** How long a graceful stop (SIGTERM) waits for in-flight requests and the running job before closing the database. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** Run background work in-process (the default when no Inngest server is configured). */
   JOBS_RUNNER: z.enum(["embedded", "inngest", "off"]).optional(),
 });

@@ -4,7 +4,7 @@
  */
 export class DomainError extends Error {
   constructor(
-    readonly kind: "invalid" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "rate_limited" | "too_large",
+    readonly kind: "invalid" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "rate_limited" | "too_large" | "unavailable",
     readonly code: string,
     message: string,
   ) {
@@ -18,3 +18,4 @@ export const unauthorized = (message: string, code = "unauthorized") => new Doma
 export const forbidden = (message: string, code = "forbidden") => new DomainError("forbidden", code, message);
 export const notFound = (message: string, code = "not_found") => new DomainError("not_found", code, message);
 export const conflict = (message: string, code = "conflict") => new DomainError("conflict", code, message);
+export const unavailable = (message: string, code = "unavailable") => new DomainError("unavailable", code, message);

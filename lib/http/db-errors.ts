@@ -1,12 +1,29 @@
-import { conflict, invalid } from "../errors/domain-errors";
+import { conflict, invalid, unavailable } from "../errors/domain-errors";
 
 type PgError = { code?: string; constraint_name?: string; constraint?: string; detail?: string };
+
+/** How long clients should wait before retrying while the database is unreachable. */
+export const DB_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Connection failures (postgres.js and Node socket codes, and the server's own "shutting down" /
+ * "cannot connect now" states): the database went away, not the request's fault. The pool reconnects
+ * by itself on the next query once the server is back.
+ */
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EPIPE",
+  "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT",
+  "57P01", "57P02", "57P03", "53300",
+]);
 
 /**
  * Last line of defence for races the domain checks cannot close (two requests taking the same
  * listing code at once): a unique violation becomes a 409 instead of a 500.
  */
 export function translateDbError(err: unknown): unknown {
+  if (isConnectionError(err)) {
+    return unavailable(`The database is unreachable right now; retry in ${DB_RETRY_AFTER_SECONDS} seconds.`);
+  }
   const pg = findPgError(err);
   if (pg?.code === "23505") {
     const name = pg.constraint_name ?? pg.constraint ?? "unique key";
@@ -26,4 +43,13 @@ function findPgError(err: unknown): PgError | undefined {
     if (typeof (e as PgError).code === "string" && /^[0-9A-Z]{5}$/.test((e as PgError).code!)) return e as PgError;
   }
   return undefined;
+}
+
+export function isConnectionError(err: unknown): boolean {
+  for (let e = err as { cause?: unknown; code?: unknown; errors?: unknown[] } | undefined, i = 0; e && i < 4; e = e.cause as typeof e, i++) {
+    if (typeof e.code === "string" && CONNECTION_CODES.has(e.code)) return true;
+    // Node's AggregateError (IPv4 and IPv6 both refused) carries the codes in `errors`.
+    if (Array.isArray(e.errors) && e.errors.some((x) => isConnectionError(x))) return true;
+  }
+  return false;
 }

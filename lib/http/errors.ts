@@ -10,6 +10,7 @@ const STATUS: Record<DomainError["kind"], number> = {
   gone: 410,
   too_large: 413,
   rate_limited: 429,
+  unavailable: 503,
 };
 
 export type ErrorBody = { error: { code: string; message: string; issues?: { path: string; message: string }[] } };

@@ -8,7 +8,8 @@ import { memberCtx, type MemberCtx } from "../context/verb-context";
 import { logger } from "../log/logger";
 import { toErrorResponse } from "./errors";
 import { requestIdFrom } from "./request-id";
-import { translateDbError } from "./db-errors";
+import { isDraining, trackRequest } from "../server/lifecycle";
+import { DB_RETRY_AFTER_SECONDS, translateDbError } from "./db-errors";
 
 type Segment<P> = { params: Promise<P> };
 
@@ -33,6 +34,11 @@ async function run<P>(
   const requestId = requestIdFrom(req.headers);
   const log = logger().child({ reqId: requestId });
   const started = performance.now();
+  if (isDraining()) {
+    const res = json({ error: { code: "unavailable", message: "The server is shutting down; retry the request." } }, 503, { "retry-after": "5", connection: "close" });
+    return withStandardHeaders(req, res, requestId);
+  }
+  const done = trackRequest();
   let res: Response;
   try {
     const params = ((await segment?.params) ?? {}) as P;
@@ -42,15 +48,31 @@ async function run<P>(
     const err = translateDbError(raw);
     const mapped = toErrorResponse(err);
     if (mapped) {
-      if (mapped.status >= 500) log.error({ err }, "request failed");
-      res = json(mapped.body, mapped.status);
+      if (mapped.status === 503) log.warn({ err }, "database unreachable");
+      else if (mapped.status >= 500) log.error({ err }, "request failed");
+      res = json(mapped.body, mapped.status, mapped.status === 503 ? { "retry-after": String(DB_RETRY_AFTER_SECONDS) } : undefined);
     } else {
       log.error({ err, method: req.method, url: req.url }, "unhandled error");
       res = json({ error: { code: "internal_error", message: `Internal error; quote request id ${requestId} when reporting it.` } }, 500);
     }
+  } finally {
+    done();
   }
-  res.headers.set("x-request-id", requestId);
   log.info({ method: req.method, path: new URL(req.url).pathname, status: res.status, ms: Math.round(performance.now() - started) }, "request");
+  return withStandardHeaders(req, res, requestId);
+}
+
+/**
+ * Every authenticated answer may carry personal data: no shared or browser cache keeps it. A 401
+ * says how to authenticate (RFC 6750), so clients and tools know a Bearer key is expected.
+ */
+function withStandardHeaders(req: Request, res: Response, requestId: string): Response {
+  res.headers.set("x-request-id", requestId);
+  res.headers.set("cache-control", "no-store");
+  if (res.status === 401 && !res.headers.has("www-authenticate")) {
+    const sent = req.headers.has("authorization") || req.headers.has("x-api-key");
+    res.headers.set("www-authenticate", sent ? 'Bearer realm="api", error="invalid_token"' : 'Bearer realm="api"');
+  }
   return res;
 }
 

@@ -5,6 +5,8 @@ import { config } from "../config";
 import { startEmbeddedRunner } from "../jobs/embedded-runner";
 import { jobsMode } from "../jobs/mode";
 import { logger } from "../log/logger";
+import { checkDatabase } from "./database-check";
+import { installShutdownHandlers } from "./shutdown";
 
 const g = globalThis as unknown as { __crmBooted?: Promise<void> };
 
@@ -22,11 +24,13 @@ async function doBoot(): Promise<void> {
     // Printed once, on the start that generated it; afterwards it is only in the file.
     log.info({ file: token.file }, `Operator token created: ${token.token} (kept in ${token.file}; set OPERATOR_TOKEN to choose your own)`);
   }
+  await checkDatabase();
   if (c.MIGRATE_ON_START) {
     const started = Date.now();
     await runMigrations();
     log.info({ driver: await dbDriver(), ms: Date.now() - started }, "database migrated");
   }
+  installShutdownHandlers(c.SHUTDOWN_TIMEOUT_MS);
   const mode = jobsMode();
   if (mode === "embedded") startEmbeddedRunner();
   else log.info({ mode }, mode === "inngest" ? "background work runs in Inngest functions (/api/inngest)" : "background work is off");

@@ -1,0 +1,46 @@
+import { sql } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { config } from "../config";
+
+/**
+ * Proves at start that the database answers, so a wrong host or password stops the server with
+ * one line naming the problem instead of a server that answers 500 to everything. The line names
+ * host, port, user and database, never the password.
+ */
+export async function checkDatabase(): Promise<void> {
+  try {
+    await (await getDb()).execute(sql`select 1`);
+  } catch (err) {
+    throw new Error(describeConnectionProblem(config().DATABASE_URL, err));
+  }
+}
+
+export function describeConnectionProblem(databaseUrl: string | undefined, err: unknown): string {
+  const e = rootCause(err);
+  let reason = (e?.message || e?.errors?.map((x) => x.message).join("; ") || String(err)).replace(/\s+/g, " ").trim();
+  if (!databaseUrl) return `Cannot open the embedded database: ${reason}`;
+  let where = "the PostgreSQL server in DATABASE_URL";
+  try {
+    const u = new URL(databaseUrl);
+    const password = decodeURIComponent(u.password);
+    if (password) reason = reason.split(password).join("***");
+    const db = decodeURIComponent(u.pathname.replace(/^\//, "")) || decodeURIComponent(u.username) || "(default)";
+    where = `PostgreSQL at ${u.hostname}:${u.port || "5432"} as user "${decodeURIComponent(u.username)}", database "${db}"`;
+  } catch {
+    // An unparsable URL is reported by the configuration check; keep the generic wording.
+  }
+  const code = e?.code ? ` [${e.code}]` : "";
+  return `Cannot connect to ${where}: ${reason}${code}. Check DATABASE_URL (host, port, user, password, database) and that the server is running.`;
+}
+
+type ErrorLike = { code?: string; message?: string; errors?: { message?: string }[]; cause?: unknown };
+
+/** Drizzle wraps driver errors ("Failed query: ..."); the driver's error (with its code) is the reason. */
+function rootCause(err: unknown): ErrorLike | undefined {
+  let e = err as ErrorLike | undefined;
+  for (let i = 0; e && i < 5; i++) {
+    if (e.code || !e.cause) return e;
+    e = e.cause as ErrorLike;
+  }
+  return e;
+}
