@@ -4,7 +4,7 @@ export const metadata = { title: "ImobiCRM", description: "Multi-tenant real-est
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="pt-BR">
+    <html lang="en">
       <body style={{ fontFamily: "system-ui, sans-serif", margin: 0, color: "#1b1f24" }}>{children}</body>
     </html>
   );

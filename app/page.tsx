@@ -1,19 +1,81 @@
+/** The service's own home page: what works today, each with a link to try it. */
+const AVAILABLE: { title: string; what: string; href: string; path: string }[] = [
+  {
+    title: "Listings and properties",
+    what: "Publish properties with nested sale and rental listings, translations, photos and developments; list, read, update and delete listings.",
+    href: "/api/docs#/Listings",
+    path: "/api/v1/real-estate/listings",
+  },
+  {
+    title: "Listing search",
+    what: "Full-text search in Portuguese with typo tolerance, typed and raw filters, facets, geo radius, and partner networks' listings.",
+    href: "/api/docs#/Listings",
+    path: "/api/v1/real-estate/listings/search",
+  },
+  {
+    title: "Deals",
+    what: "The sales and rental funnel with contacts, custom fields, stages and round-robin distribution from marketing channels.",
+    href: "/api/docs#/Deals",
+    path: "/api/v1/crm/deals",
+  },
+  {
+    title: "Tenant settings, members and API keys",
+    what: "Workflow stages, languages, branding, property types; members with roles; broad and restricted keys, revoked at once.",
+    href: "/api/docs#/Settings",
+    path: "/api/v1/settings",
+  },
+  {
+    title: "Marketing channels and partner networks",
+    what: "Channels with distribution queues; networks that share listings between agencies.",
+    href: "/api/docs#/Marketing%20channels",
+    path: "/api/v1/settings/marketing-channels",
+  },
+  {
+    title: "Outbound events (webhooks)",
+    what: "Every change is sent, signed (HMAC) and in order per tenant, with retries, a delivery log and redelivery.",
+    href: "/api/docs#/Webhooks",
+    path: "/api/v1/settings/webhooks",
+  },
+  {
+    title: "Operator API",
+    what: "Create tenants with their owner and first API key (operator token).",
+    href: "/api/docs#/Operator",
+    path: "/api/admin/tenants",
+  },
+];
+
 export default function Home() {
   return (
-    <main style={{ maxWidth: 720, margin: "64px auto", padding: "0 24px", lineHeight: 1.5 }}>
-      <h1>ImobiCRM</h1>
-      <p>
-        Multi-tenant real-estate CRM service: listings and properties, deals and messaging for
-        integrators, public sites and share links for home-buyers.
+    <main style={{ maxWidth: 760, margin: "0 auto", padding: "48px 20px 64px", lineHeight: 1.55 }}>
+      <h1 style={{ fontSize: "2rem", margin: "0 0 8px" }}>ImobiCRM</h1>
+      <p style={{ margin: "0 0 24px", color: "#3d4651" }}>
+        A multi-tenant real-estate CRM service for integrators. Every endpoint below takes{" "}
+        <code>Authorization: Bearer &lt;API key&gt;</code>; <code>npm run demo</code> prints an owner&apos;s and a
+        broker&apos;s key for the demo agency.
       </p>
-      <ul>
-        <li>
-          <a href="/api/docs">API reference</a> (<a href="/api/docs/openapi.json">OpenAPI 3.1 JSON</a>)
-        </li>
-        <li>
-          Authenticated API: <code>/api/v1</code> with <code>Authorization: Bearer &lt;API key&gt;</code>
-        </li>
+      <p style={{ margin: "0 0 32px" }}>
+        <a href="/api/docs" style={{ fontWeight: 600 }}>
+          API reference
+        </a>{" "}
+        · <a href="/api/docs/openapi.json">OpenAPI 3.1 JSON</a>
+      </p>
+      <h2 style={{ fontSize: "1.25rem", margin: "0 0 12px" }}>What works today</h2>
+      <ul style={{ listStyle: "none", padding: 0, margin: 0, display: "grid", gap: 12 }}>
+        {AVAILABLE.map((a) => (
+          <li key={a.title} style={{ border: "1px solid #d5dbe1", borderRadius: 8, padding: "12px 16px" }}>
+            <a href={a.href} style={{ fontWeight: 600 }}>
+              {a.title}
+            </a>
+            <div style={{ color: "#3d4651" }}>{a.what}</div>
+            <code style={{ fontSize: "0.85rem", color: "#1b1f24", wordBreak: "break-all" }}>{a.path}</code>
+          </li>
+        ))}
       </ul>
+      <h2 style={{ fontSize: "1.25rem", margin: "32px 0 8px" }}>Not yet</h2>
+      <p style={{ margin: 0, color: "#3d4651" }}>
+        Public tenant websites, share links, inbound lead webhooks and messaging are being built; they are not
+        available in this version.
+      </p>
     </main>
   );
 }

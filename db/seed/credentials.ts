@@ -20,10 +20,14 @@ const StoredSchema = z.object({
   apiKey: z.string(),
   ownerId: z.uuid(),
   brokers: z.array(z.object({ id: z.uuid(), name: z.string(), email: z.string() })),
+  /** A broker's restricted key, so the access rules can be tried beside the owner's broad key. */
+  broker: z.object({ id: z.uuid(), name: z.string(), email: z.string(), apiKey: z.string() }),
   createdAt: z.string(),
 });
 
 export type StoredDemo = z.infer<typeof StoredSchema>;
+
+export const DEMO_BROKER_KEY_NAME = "Demo broker key (restricted)";
 
 export const demoFile = () => path.resolve(config().DATA_DIR, "demo.json");
 
@@ -57,7 +61,14 @@ async function keyStillWorks(db: Db, tenantId: string, key: string): Promise<boo
  */
 export async function existingCredentials(db: Db, tenant: TenantRow, log: (m: string) => void): Promise<StoredDemo> {
   const stored = readDemoFile();
-  if (stored && stored.tenantId === tenant.id && (await keyStillWorks(db, tenant.id, stored.apiKey))) return stored;
+  if (
+    stored &&
+    stored.tenantId === tenant.id &&
+    (await keyStillWorks(db, tenant.id, stored.apiKey)) &&
+    (await keyStillWorks(db, tenant.id, stored.broker.apiKey))
+  ) {
+    return stored;
+  }
 
   const team = await db
     .select()
@@ -67,17 +78,21 @@ export async function existingCredentials(db: Db, tenant: TenantRow, log: (m: st
   const owner = team.find((m) => m.role === "owner" && m.active);
   if (!owner) throw new Error(`The demo tenant '${tenant.slug}' has no active owner to issue a key for.`);
   const key = await issueApiKey(db, tenant.id, owner.id, "Demo key", "broad");
-  log(`${path.relative(process.cwd(), demoFile())} was missing or stale: issued a new API key for the demo owner.`);
+  // Rows written in one transaction share created_at: list brokers in the team's order instead.
+  const brokers = team
+    .filter((m) => m.role === "broker")
+    .sort((a, b) => teamOrder(a.email) - teamOrder(b.email))
+    .map((m) => ({ id: m.id, name: m.name, email: m.email }));
+  if (!brokers.length) throw new Error(`The demo tenant '${tenant.slug}' has no broker to issue a restricted key for.`);
+  const brokerKey = await issueApiKey(db, tenant.id, brokers[0].id, DEMO_BROKER_KEY_NAME, "restricted");
+  log(`${path.relative(process.cwd(), demoFile())} was missing or stale: issued new API keys for the demo owner and a broker.`);
   const data: StoredDemo = {
     tenantId: tenant.id,
     slug: tenant.slug,
     apiKey: key.key,
     ownerId: owner.id,
-    // Rows written in one transaction share created_at: list brokers in the team's order instead.
-    brokers: team
-      .filter((m) => m.role === "broker")
-      .sort((a, b) => teamOrder(a.email) - teamOrder(b.email))
-      .map((m) => ({ id: m.id, name: m.name, email: m.email })),
+    brokers,
+    broker: { ...brokers[0], apiKey: brokerKey.key },
     createdAt: tenant.createdAt.toISOString(),
   };
   writeDemoFile(data);

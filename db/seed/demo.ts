@@ -1,10 +1,11 @@
 import { eq } from "drizzle-orm";
+import { issueApiKey } from "../../lib/auth/api-keys";
 import { memberCtx } from "../../lib/context/verb-context";
 import { createProperty } from "../../lib/listings/properties";
 import type { Db } from "../client";
 import { tenants } from "../schema";
 import { inTransaction } from "../transaction";
-import { existingCredentials, writeDemoFile } from "./credentials";
+import { DEMO_BROKER_KEY_NAME, existingCredentials, writeDemoFile } from "./credentials";
 import { createDevelopment } from "./development";
 import { developmentPayloads } from "./development-listings";
 import { makeHome } from "./home";
@@ -19,6 +20,8 @@ export type DemoCredentials = {
   apiKey: string;
   ownerId: string;
   brokers: { id: string; name: string; email: string }[];
+  /** The first broker, with a restricted key: what a broker's integration sees. */
+  broker: { id: string; name: string; email: string; apiKey: string };
   created: boolean;
 };
 
@@ -74,12 +77,15 @@ export async function loadDemoData(db: Db, opts: DemoOptions = {}): Promise<Demo
     // Its own generator, so adding deals did not change the listings above.
     const deals = await createDemoDeals(tx, team.actor, brokers, listingIds, createRng(SEED + 1));
     log(`Deals: ${deals} over the funnel, with two marketing channels.`);
+    const first = brokers[0];
+    const brokerKey = await issueApiKey(tx, team.actor.tenantId, first.id, DEMO_BROKER_KEY_NAME, "restricted");
     return {
       tenantId: team.actor.tenantId,
       slug: team.slug,
       apiKey: team.apiKey,
       ownerId: team.actor.userId,
       brokers: brokers.map(({ id, name, email }) => ({ id, name, email })),
+      broker: { id: first.id, name: first.name, email: first.email, apiKey: brokerKey.key },
     };
   });
   writeDemoFile({ ...result, createdAt: new Date().toISOString() });

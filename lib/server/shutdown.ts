@@ -51,6 +51,7 @@ export function installShutdownHandlers(timeoutMs: number): void {
     started = true;
     void gracefulShutdown(signal, { timeoutMs });
   };
-  process.once("SIGTERM", () => onSignal("SIGTERM"));
-  process.once("SIGINT", () => onSignal("SIGINT"));
+  // `on`, not `once`: a repeated signal (Ctrl-C reaches both `npm run demo` and the server) must not kill the drain.
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  process.on("SIGINT", () => onSignal("SIGINT"));
 }

@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import { and, count, countDistinct, eq, inArray, isNotNull, notInArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import * as dealsRoute from "../../../app/api/v1/crm/deals/route";
 import * as listingsRoute from "../../../app/api/v1/real-estate/listings/route";
+import * as settingsRoute from "../../../app/api/v1/settings/route";
 import { getDb } from "../../../db/client";
 import { apiKeys, buildings, deals, events, listings, media, members, properties, tenants, typologies, units } from "../../../db/schema";
 import { demoFile } from "../../../db/seed/credentials";
@@ -140,6 +142,21 @@ describe("loadDemoData", () => {
     expect(res.status).toBe(200);
     expect(res.body.items).toHaveLength(5);
     expect(res.body.total).toBe((await counts(first.tenantId)).listings);
+  });
+
+  it("gives a broker's restricted key beside the owner's, which sees only what a broker sees", async () => {
+    const db = await getDb();
+    expect(first.brokers.map((b) => b.id)).toContain(first.broker.id);
+    const [key] = await db.select().from(apiKeys).where(eq(apiKeys.hash, hashApiKey(first.broker.apiKey)));
+    expect(key).toMatchObject({ tenantId: first.tenantId, memberId: first.broker.id, scope: "restricted", revokedAt: null });
+    expect(JSON.parse(fs.readFileSync(demoFile(), "utf8")).broker).toEqual(first.broker);
+    expect((await call(settingsRoute.GET, "GET", "/x", { key: first.broker.apiKey })).status).toBe(403);
+    const mine = await call(dealsRoute.GET, "GET", "/x", { key: first.broker.apiKey, query: { pageSize: "100" } });
+    const all = await call(dealsRoute.GET, "GET", "/x", { key: first.apiKey, query: { pageSize: "100" } });
+    expect(mine.status).toBe(200);
+    expect(mine.body.total).toBeGreaterThan(0);
+    expect(mine.body.total).toBeLessThan(all.body.total);
+    for (const d of mine.body.items) expect(d.assignedToId).toBe(first.broker.id);
   });
 
   it("creates nothing on a second run and returns the stored credentials", async () => {
