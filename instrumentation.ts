@@ -3,14 +3,8 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // `next build` also loads this file; the build must not open (or lock) the database.
   if (process.env.NEXT_PHASE === "phase-production-build") return;
-  const { boot } = await import("./lib/server/boot");
-  try {
-    await boot();
-  } catch (err) {
-    // A server that cannot reach its database must not start answering 500s: stop with one clear line.
-    console.error(`Server not started: ${(err as Error).message}`);
-    process.exit(1);
-  }
+  const { bootOrExit } = await import("./lib/server/boot");
+  await bootOrExit();
   const { jobsMode } = await import("./lib/jobs/mode");
   if (jobsMode() === "inngest") {
     // `lib/` never imports `inngest/`: the transport that sends job events to Inngest is plugged in here.

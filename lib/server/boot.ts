@@ -35,3 +35,13 @@ async function doBoot(): Promise<void> {
   if (mode === "embedded") startEmbeddedRunner();
   else log.info({ mode }, mode === "inngest" ? "background work runs in Inngest functions (/api/inngest)" : "background work is off");
 }
+
+/** What `instrumentation.ts` calls: a server that cannot boot (no database) stops with one clear line instead of answering 500s. */
+export async function bootOrExit(): Promise<void> {
+  try {
+    await boot();
+  } catch (err) {
+    console.error(`Server not started: ${(err as Error).message}`);
+    process.exit(1);
+  }
+}

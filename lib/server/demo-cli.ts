@@ -9,7 +9,7 @@ import { config } from "../config";
 const steps: { name: string; seconds: number }[] = [];
 const seconds = (since: number) => Math.round((Date.now() - since) / 100) / 10;
 
-function run(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<void> {
+function run(name: string, cmd: string, args: string[], env: Record<string, string> = {}): Promise<void> {
   console.log(`\n== ${name}`);
   const started = Date.now();
   return new Promise((resolve, reject) => {
