@@ -45,6 +45,10 @@ const ConfigSchema = z.object({
   TYPESENSE_COLLECTION: z.string().regex(/^[A-Za-z0-9_-]+$/).default("listings"),
   /** How long a graceful stop (SIGTERM) waits for in-flight requests and the running job before closing the database. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /** Take the client address of public rate limits from the first X-Forwarded-For hop (behind a trusted reverse proxy). */
+  TRUST_PROXY: boolString.default(false),
+  /** `off` disables the public rate limits (load tests only). */
+  PUBLIC_RATE_LIMITS: z.enum(["on", "off"]).default("on"),
   /** Run background work in-process (the default when no Inngest server is configured). */
   JOBS_RUNNER: z.enum(["embedded", "inngest", "off"]).optional(),
 });

@@ -10,3 +10,4 @@ export * from "./deals";
 export * from "./webhooks";
 export * from "./search";
 export * from "./networks";
+export * from "./sites";

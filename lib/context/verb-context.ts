@@ -1,4 +1,4 @@
-import type { Db, DbOrTx } from "../../db/client";
+import type { DbOrTx } from "../../db/client";
 import type { Actor, MemberActor } from "./actor";
 
 /**
@@ -12,6 +12,6 @@ export type Ctx<A extends Actor = Actor> = { db: DbOrTx; tenantId: string; actor
 /** The context of a member acting through an API key (today's REST verbs). */
 export type MemberCtx = Ctx<MemberActor>;
 
-export function memberCtx(db: Db | DbOrTx, actor: MemberActor): MemberCtx {
+export function memberCtx(db: DbOrTx, actor: MemberActor): MemberCtx {
   return { db, tenantId: actor.tenantId, actor };
 }

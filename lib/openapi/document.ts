@@ -9,7 +9,9 @@ import { registerMemberPaths } from "./paths/members";
 import { NETWORKS_TAG, registerNetworkPaths } from "./paths/networks";
 import { registerPropertyPaths } from "./paths/properties";
 import { registerSearchPaths } from "./paths/search";
+import { registerPublicSitePaths } from "./paths/public-sites";
 import { registerSettingsPaths } from "./paths/settings";
+import { registerSitePaths } from "./paths/sites";
 import { OUTBOUND_EVENTS, registerWebhookPaths } from "./paths/webhooks";
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
@@ -54,6 +56,8 @@ function register(r: OpenAPIRegistry): void {
   registerApiKeyPaths(r);
   registerMarketingChannelPaths(r);
   registerNetworkPaths(r);
+  registerSitePaths(r);
+  registerPublicSitePaths(r);
   registerAdminPaths(r);
 }
 
@@ -84,6 +88,8 @@ export function buildOpenApiDocument(): OpenApiDocument {
         description: "Channels deals are attributed to, with their lead distribution queues (owner or admin broad key).",
       },
       { name: "Networks", description: NETWORKS_TAG },
+      { name: "Sites", description: "The tenant's public websites and their CMS (owner or admin broad key)." },
+      { name: "Public sites", description: "The unauthenticated sites interface (`/api/sites`): configuration, catalogue, developments, brokers, CMS and locations of a site, for any origin." },
       { name: "Operator", description: "Installation operator API (operator token)." },
     ],
   });

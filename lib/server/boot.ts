@@ -5,6 +5,7 @@ import { config } from "../config";
 import { startEmbeddedRunner } from "../jobs/embedded-runner";
 import { jobsMode } from "../jobs/mode";
 import { logger } from "../log/logger";
+import { installClientAddressHeader } from "./client-address-header";
 import { checkDatabase } from "./database-check";
 import { installShutdownHandlers } from "./shutdown";
 
@@ -19,6 +20,7 @@ export function boot(): Promise<void> {
 async function doBoot(): Promise<void> {
   const log = logger();
   const c = config();
+  installClientAddressHeader();
   const token = ensureOperatorToken();
   if (token.created) {
     // Printed once, on the start that generated it; afterwards it is only in the file.

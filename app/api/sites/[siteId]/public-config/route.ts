@@ -1,0 +1,7 @@
+import { publicPreflight, publicRoute } from "@/lib/http/public-route";
+import { json } from "@/lib/http/run";
+import { loadPublicSite } from "@/lib/sites/load-site";
+import { publicConfig } from "@/lib/sites/public-config";
+
+export const GET = publicRoute<{ siteId: string }>("site", async ({ db, params }) => json(await publicConfig(db, await loadPublicSite(db, params.siteId))));
+export const OPTIONS = publicPreflight;

@@ -1,0 +1,88 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { tenants } from "./tenants";
+
+export type SiteConfiguration = {
+  puck_data: Record<string, unknown>;
+  siteConfiguration: {
+    brand: { logoUrl: string | null; name: string | null; primaryColor: string | null };
+    menu: unknown[];
+    footer: Record<string, unknown>;
+  };
+  otherConfigs: Record<string, unknown> | null;
+};
+export type ListingCriteria = { propertyTypes: string[]; locations: string[]; marketType?: "primary" | "secondary" };
+export type MetaPixel = { pixelId: string; events: { viewContent: boolean; search: boolean; lead: boolean } };
+
+/** A tenant's public website: what `/api/sites` serves and the rendered site shows. */
+export const sites = pgTable(
+  "sites",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** Lowercase host name (optionally with a port), unique across all tenants. */
+    domain: text("domain").notNull(),
+    active: boolean("active").notNull().default(true),
+    published: boolean("published").notNull().default(false),
+    configuration: jsonb("configuration").$type<SiteConfiguration>().notNull(),
+    listingCriteria: jsonb("listing_criteria").$type<ListingCriteria>().notNull(),
+    includeNetworkListings: boolean("include_network_listings").notNull().default(false),
+    metaPixel: jsonb("meta_pixel").$type<MetaPixel | null>(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("sites_domain_key").on(t.domain), index("sites_tenant_idx").on(t.tenantId, t.createdAt)],
+);
+
+export type CmsField = { id: string; label: string; type: string; required: boolean };
+
+export const cmsCollections = pgTable(
+  "cms_collections",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    siteId: uuid("site_id").notNull().references(() => sites.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    templatePageId: text("template_page_id"),
+    fields: jsonb("fields").$type<CmsField[]>().notNull().default([]),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("cms_collections_site_slug_key").on(t.siteId, t.slug), index("cms_collections_tenant_idx").on(t.tenantId, t.siteId)],
+);
+
+export const cmsEntryStatus = pgEnum("cms_entry_status", ["draft", "published"]);
+
+export const cmsEntries = pgTable(
+  "cms_entries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    siteId: uuid("site_id").notNull().references(() => sites.id, { onDelete: "cascade" }),
+    collectionId: uuid("collection_id").notNull().references(() => cmsCollections.id, { onDelete: "cascade" }),
+    slug: text("slug").notNull(),
+    status: cmsEntryStatus("status").notNull().default("draft"),
+    fields: jsonb("fields").$type<Record<string, unknown>>().notNull().default({}),
+    seo: jsonb("seo").$type<{ title: string | null; description: string | null } | null>(),
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("cms_entries_collection_slug_key").on(t.collectionId, t.slug),
+    index("cms_entries_published_idx").on(t.tenantId, t.collectionId, t.publishedAt).where(sql`status = 'published'`),
+  ],
+);
+
+/** Counters of the public rate limits (rate-limiter-flexible's Drizzle store), shared by every server process. */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  points: integer("points").notNull().default(0),
+  expire: timestamp("expire", { withTimezone: true }),
+});
+
+export type SiteRow = typeof sites.$inferSelect;
+export type CmsCollectionRow = typeof cmsCollections.$inferSelect;
+export type CmsEntryRow = typeof cmsEntries.$inferSelect;

@@ -1,0 +1,59 @@
+import type { Logger } from "pino";
+import { getDb, type Db } from "../../db/client";
+import { logger } from "../log/logger";
+import { isDraining, trackRequest } from "../server/lifecycle";
+import { DB_RETRY_AFTER_SECONDS, translateDbError } from "./db-errors";
+import { toErrorResponse } from "./errors";
+import { requestIdFrom } from "./request-id";
+
+export type Segment<P> = { params: Promise<P> };
+export type RouteCtx<P> = { req: Request; params: P; requestId: string; log: Logger; db: Db };
+
+export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
+  return Response.json(body, { status, headers });
+}
+
+/**
+ * Runs a handler with a request id, error mapping and a log line per failure; `finish` adds the
+ * surface's headers (private or public) to every answer, errors included. HTTP only: what a
+ * write must do after it commits (wake event delivery, push search documents) belongs to its
+ * transaction (`db/transaction.ts`), so it happens however the write was made.
+ */
+export async function run<P>(
+  req: Request,
+  segment: Segment<P> | undefined,
+  finish: (req: Request, res: Response) => Response,
+  handler: (c: RouteCtx<P>) => Promise<Response>,
+): Promise<Response> {
+  const requestId = requestIdFrom(req.headers);
+  const log = logger().child({ reqId: requestId });
+  const started = performance.now();
+  if (isDraining()) {
+    const res = json({ error: { code: "unavailable", message: "The server is shutting down; retry the request." } }, 503, { "retry-after": "5", connection: "close" });
+    res.headers.set("x-request-id", requestId);
+    return finish(req, res);
+  }
+  const done = trackRequest();
+  let res: Response;
+  try {
+    const params = ((await segment?.params) ?? {}) as P;
+    const db = await getDb();
+    res = await handler({ req, params, requestId, log, db });
+  } catch (raw) {
+    const err = translateDbError(raw);
+    const mapped = toErrorResponse(err);
+    if (mapped) {
+      if (mapped.status === 503) log.warn({ err }, "database unreachable");
+      else if (mapped.status >= 500) log.error({ err }, "request failed");
+      res = json(mapped.body, mapped.status, mapped.status === 503 ? { "retry-after": String(DB_RETRY_AFTER_SECONDS) } : undefined);
+    } else {
+      log.error({ err, method: req.method, url: req.url }, "unhandled error");
+      res = json({ error: { code: "internal_error", message: `Internal error; quote request id ${requestId} when reporting it.` } }, 500);
+    }
+  } finally {
+    done();
+  }
+  log.info({ method: req.method, path: new URL(req.url).pathname, status: res.status, ms: Math.round(performance.now() - started) }, "request");
+  res.headers.set("x-request-id", requestId);
+  return finish(req, res);
+}

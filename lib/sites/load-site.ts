@@ -1,0 +1,48 @@
+import { eq } from "drizzle-orm";
+import { LRUCache } from "lru-cache";
+import type { DbOrTx } from "../../db/client";
+import { sites, type SiteRow } from "../../db/schema";
+import { DomainError, notFound } from "../errors/domain-errors";
+import { UUID_PATTERN } from "../schemas/uuid";
+
+/**
+ * Sites are read on every public request and change rarely: rows are kept a few seconds per
+ * process. A change made in this process drops its entry at once (after commit); other processes
+ * see it within the TTL.
+ */
+const SITE_TTL_MS = 5_000;
+const g = globalThis as unknown as { __crmSiteCache?: LRUCache<string, SiteRow | "missing"> };
+const cache = (g.__crmSiteCache ??= new LRUCache({ max: 5000, ttl: SITE_TTL_MS }));
+
+export function forgetSite(row: Pick<SiteRow, "id" | "domain">): void {
+  cache.delete(`id:${row.id}`);
+  cache.delete(`domain:${row.domain}`);
+}
+
+async function cached(key: string, load: () => Promise<SiteRow | undefined>): Promise<SiteRow | null> {
+  const hit = cache.get(key);
+  if (hit) return hit === "missing" ? null : hit;
+  const row = await load();
+  cache.set(key, row ?? "missing");
+  return row ?? null;
+}
+
+export const siteNotFound = () => notFound("Site not found");
+
+/**
+ * A site for a public endpoint. Unknown (or not a UUID) or inactive: 404 `Site not found`; the
+ * property detail answers 403 `Site not active` for an inactive site instead (spec 2 §7).
+ */
+export async function loadPublicSite(db: DbOrTx, siteId: string, opts: { inactive?: "not_found" | "forbidden" } = {}): Promise<SiteRow> {
+  if (!UUID_PATTERN.test(siteId)) throw siteNotFound();
+  const id = siteId.toLowerCase();
+  const row = await cached(`id:${id}`, async () => (await db.select().from(sites).where(eq(sites.id, id)).limit(1))[0]);
+  if (!row) throw siteNotFound();
+  if (!row.active) throw opts.inactive === "forbidden" ? new DomainError("forbidden", "forbidden", "Site not active") : siteNotFound();
+  return row;
+}
+
+export async function siteByDomain(db: DbOrTx, domain: string): Promise<SiteRow | null> {
+  const d = domain.trim().toLowerCase();
+  return cached(`domain:${d}`, async () => (await db.select().from(sites).where(eq(sites.domain, d)).limit(1))[0]);
+}
