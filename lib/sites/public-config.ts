@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import type { SiteRow } from "../../db/schema";
@@ -11,8 +12,29 @@ export const ResolveQuery = z.strictObject({
   siteId: z.string().trim().max(100).optional(),
 });
 
+type PublicConfig = Awaited<ReturnType<typeof buildPublicConfig>>;
+
+/**
+ * Built configurations, kept a few seconds per process: resolve is the hottest public call (every
+ * page view of every site). The key holds the site row's `updatedAt`, so a change to the site shows
+ * at once; a change to the tenant's settings (languages, property types) shows within the TTL.
+ * `cachedAt` says when the configuration was built.
+ */
+const CONFIG_TTL_MS = 5_000;
+const g = globalThis as unknown as { __crmSiteConfigs?: LRUCache<string, PublicConfig> };
+const configs = (g.__crmSiteConfigs ??= new LRUCache({ max: 2000, ttl: CONFIG_TTL_MS }));
+
+export async function publicConfig(db: DbOrTx, site: SiteRow): Promise<PublicConfig> {
+  const key = `${site.id}:${site.updatedAt.getTime()}`;
+  const hit = configs.get(key);
+  if (hit) return hit;
+  const built = await buildPublicConfig(db, site);
+  configs.set(key, built);
+  return built;
+}
+
 /** The site configuration of spec 2 §2.1, built field by field (nothing internal can slip in). */
-export async function publicConfig(db: DbOrTx, site: SiteRow) {
+async function buildPublicConfig(db: DbOrTx, site: SiteRow) {
   const { settings } = await loadTenant(db, site.tenantId);
   const languages = ["pt-BR", ...settings.listingLanguages.filter((l) => l !== "pt-BR")];
   return {
