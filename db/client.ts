@@ -10,6 +10,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { config } from "../lib/config";
 import { acquireDirLock } from "./pglite-lock";
+import { makeTreePrivate, secureDataDir } from "./private-dir";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -38,17 +39,33 @@ async function open(): Promise<Handle> {
     return { db: drizzlePg({ client, schema }) as unknown as Db, close: () => client.end(), driver: "postgres" };
   }
   const dir = pgliteDir();
-  const release = dir.startsWith("memory://") ? () => {} : acquireDirLock(dir);
+  if (dir.startsWith("memory://")) {
+    const client = await PGlite.create(dir, { extensions: pgliteExtensions });
+    return { db: drizzlePglite({ client, schema }) as unknown as Db, close: () => client.close(), driver: "pglite" };
+  }
+  if (isInside(dir, c.DATA_DIR)) secureDataDir(c.DATA_DIR);
+  const release = acquireDirLock(dir);
+  // The folder holds secrets and personal data: owner-only before PGlite opens it (repairing a
+  // folder an older version left readable), and again after, since initdb unpacks its files 0666.
+  makeTreePrivate(dir);
   const client = await PGlite.create(dir, { extensions: pgliteExtensions });
+  makeTreePrivate(dir);
   return {
     db: drizzlePglite({ client, schema }) as unknown as Db,
     close: async () => {
       await client.close();
+      // PGlite rewrites its relation cache file (`pg_internal.init`) 0644 while it runs.
+      makeTreePrivate(dir);
       release();
     },
     driver: "pglite",
   };
 }
+
+const isInside = (child: string, parent: string) => {
+  const rel = path.relative(path.resolve(parent), path.resolve(child));
+  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
+};
 
 /** The process-wide database, opened on first use (never at import time). */
 export async function getDb(): Promise<Db> {

@@ -7,11 +7,12 @@ import path from "node:path";
  * another live process holds it. A lock left by a dead process is taken over.
  */
 export function acquireDirLock(dir: string): () => void {
-  fs.mkdirSync(path.dirname(path.resolve(dir)), { recursive: true });
+  // Owner-only, like the data folder it usually sits in (see private-dir.ts).
+  fs.mkdirSync(path.dirname(path.resolve(dir)), { recursive: true, mode: 0o700 });
   const lockFile = `${path.resolve(dir)}.lock`;
   for (let attempt = 0; ; attempt++) {
     try {
-      fs.writeFileSync(lockFile, String(process.pid), { flag: "wx" });
+      fs.writeFileSync(lockFile, String(process.pid), { flag: "wx", mode: 0o600 });
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 2) throw err;

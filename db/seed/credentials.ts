@@ -7,6 +7,7 @@ import type { Db } from "../client";
 import { issueApiKey } from "../../lib/auth/api-keys";
 import { hashApiKey } from "../../lib/auth/api-key-secret";
 import { config } from "../../lib/config";
+import { ensurePrivateDir } from "../private-dir";
 import { TEAM, TEAM_DOMAIN } from "./people";
 
 const teamOrder = (email: string) => {
@@ -33,7 +34,7 @@ export const demoFile = () => path.resolve(config().DATA_DIR, "demo.json");
 
 /** The key is a secret: the file is readable by its owner only. */
 export function writeDemoFile(data: StoredDemo): void {
-  fs.mkdirSync(path.dirname(demoFile()), { recursive: true });
+  ensurePrivateDir(path.dirname(demoFile()));
   fs.writeFileSync(demoFile(), `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual, createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { secureDataDir } from "../../db/private-dir";
 import { config } from "../config";
 import { unauthorized } from "../errors/domain-errors";
 
@@ -24,10 +25,13 @@ export function operatorToken(): string | null {
  * start-up log can print it (it is printed only on the start that created it).
  */
 export function ensureOperatorToken(): { created: boolean; token: string; file?: string } {
+  const fromEnv = config().OPERATOR_TOKEN;
+  if (fromEnv) return { created: false, token: fromEnv };
+  // The token lives in the data folder: owner-only, also when an older version left it readable.
+  secureDataDir(config().DATA_DIR);
   const existing = operatorToken();
   if (existing) return { created: false, token: existing };
   const token = `op_${randomBytes(24).toString("base64url")}`;
-  fs.mkdirSync(path.dirname(tokenFile()), { recursive: true });
   fs.writeFileSync(tokenFile(), token + "\n", { mode: 0o600 });
   return { created: true, token, file: tokenFile() };
 }
