@@ -2,6 +2,7 @@ import { serve } from "inngest/next";
 import { inngest } from "@/inngest/client";
 import { functions } from "@/inngest/functions";
 import { jobsMode } from "@/lib/jobs/mode";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 
 const handlers = serve({ client: inngest, functions });
 type Handler = (typeof handlers)["GET"];
@@ -30,3 +31,6 @@ const whenOn =
 export const GET = whenOn(handlers.GET);
 export const POST = whenOn(handlers.POST);
 export const PUT = whenOn(handlers.PUT);
+
+/** Other methods answer a JSON 405 with `Allow`, and OPTIONS lists the real ones. */
+export const { OPTIONS, PATCH, DELETE } = otherMethods("GET", "POST", "PUT");

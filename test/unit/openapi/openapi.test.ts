@@ -13,9 +13,10 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 /**
  * Routes that are deliberately absent from the description: the documentation itself, and the
- * Inngest endpoint, which only the Inngest server calls (it is not part of the integrator API).
+ * Inngest endpoint, which only the Inngest server calls (it is not part of the integrator API),
+ * and the catch-all that answers unknown paths with a JSON 404.
  */
-const UNDOCUMENTED = new Set(["/api/docs", "/api/docs/openapi.json", "/api/docs/assets/{file}", "/api/inngest"]);
+const UNDOCUMENTED = new Set(["/api/docs", "/api/docs/openapi.json", "/api/docs/assets/{file}", "/api/inngest", "/api/{path}"]);
 
 type Doc = ReturnType<typeof buildOpenApiDocument>;
 type Json = Record<string, any>;
@@ -39,7 +40,9 @@ function exportedMethods(source: string): string[] {
   for (const m of source.matchAll(new RegExp(`export\\s+(?:const|let|var)\\s+(${alt})\\b`, "g"))) found.add(m[1]);
   for (const m of source.matchAll(new RegExp(`export\\s+(?:async\\s+)?function\\s*\\*?\\s*(${alt})\\b`, "g"))) found.add(m[1]);
   // `export const { GET, POST, PUT } = serve(...)`: the exported name follows a `:` rename.
-  for (const m of source.matchAll(/export\s+(?:const|let|var)\s*\{([^}]*)\}/g)) {
+  // `= otherMethods(...)` makes the JSON 405 answers for the methods a route does not have.
+  for (const m of source.matchAll(/export\s+(?:const|let|var)\s*\{([^}]*)\}\s*=\s*([\w.]+)/g)) {
+    if (m[2] === "otherMethods") continue;
     for (const part of m[1].split(",")) found.add(part.split(":").pop()!.trim());
   }
   // `export { handler as GET, POST }`
@@ -77,6 +80,7 @@ describe("route scanning", () => {
     expect(exportedMethods("export const GET = apiRoute(async () => x);")).toEqual(["GET"]);
     expect(exportedMethods("export async function POST(req: Request) {}\nexport function DELETE() {}")).toEqual(["POST", "DELETE"]);
     expect(exportedMethods("export const { GET, POST, PUT } = serve({ client, functions });")).toEqual(["GET", "POST", "PUT"]);
+    expect(exportedMethods('export const GET = x;\nexport const { OPTIONS, POST, PUT } = otherMethods("GET");')).toEqual(["GET"]);
     expect(exportedMethods("const h = 1;\nexport { h as PATCH, GET };\nexport const dynamic = 'force-dynamic';")).toEqual(["PATCH", "GET"]);
     expect(exportedMethods("export const OPTIONS = cors;\nconst GET = 1;")).toEqual([]);
   });
