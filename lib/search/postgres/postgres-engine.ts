@@ -2,10 +2,10 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { jsonColumn, rowsOf } from "../../../db/rows";
 import type { SearchEngine, SearchHit, SearchRequest, SearchResult, SearchScope } from "../engine";
-import { FILTER_SCHEMA } from "../fields";
-import { compileFilter } from "../filter";
 import { highlightText } from "../highlight";
+import { maskDocument, priceMaskOf } from "../price-visibility";
 import { facetCounts } from "./facets-sql";
+import { priceHiddenSql, userFilterSql } from "./price-sql";
 import { scopeSql } from "./scope-sql";
 import { distanceSql, orderBySql } from "./sort-sql";
 import { textQuery, typoPredicate } from "./text-sql";
@@ -26,8 +26,11 @@ export class PostgresSearchEngine implements SearchEngine {
     const started = performance.now();
     const db = await this.db();
     const scopeWhere = scopeSql(scope);
+    // Prices the reader may not see read as missing in filters, sorts and facets (price-visibility.ts).
+    const mask = priceMaskOf(scope);
+    const hidden = priceHiddenSql(mask);
     // Scope first, then the caller's filters, each in its own parentheses: nothing can widen the scope.
-    const filterWhere = req.filters.length ? sql.join(req.filters.map((f) => sql`(${compileFilter(f, FILTER_SCHEMA)})`), sql` AND `) : sql`true`;
+    const filterWhere = req.filters.length ? sql.join(req.filters.map((f) => sql`(${userFilterSql(f, hidden)})`), sql` AND `) : sql`true`;
     const base = sql`${scopeWhere} AND ${filterWhere}`;
 
     const tsq = textQuery(req);
@@ -35,20 +38,20 @@ export class PostgresSearchEngine implements SearchEngine {
     const tsvTenant = scope.networkIds.length ? sql`` : sql` AND d.tsv_tenant_id = ${scope.tenantId}::uuid`;
     let text = tsq ? { where: sql`d.tsv @@ ${tsq}${tsvTenant}`, rank: sql`ts_rank_cd(d.tsv, ${tsq})` } : null;
     // Without text there is no typo retry, so facets can run beside the page and the count.
-    const earlyFacets = text ? null : facetCounts(db, base, req.facetBy, req.maxFacetValues);
+    const earlyFacets = text ? null : facetCounts(db, base, req.facetBy, req.maxFacetValues, hidden);
     // If the page query fails first, this rejection must not go unhandled (it would end the process).
     earlyFacets?.catch(() => {});
-    let page = await this.page(db, base, text, req);
+    let page = await this.page(db, base, text, req, hidden);
     if (page.found === 0 && text) {
       const typo = typoPredicate(req);
       if (typo) {
         text = typo;
-        page = await this.page(db, base, text, req);
+        page = await this.page(db, base, text, req, hidden);
       }
     }
     const where = text ? sql`${base} AND ${text.where}` : base;
     const [facets, outOf, docs] = await Promise.all([
-      earlyFacets ?? facetCounts(db, where, req.facetBy, req.maxFacetValues),
+      earlyFacets ?? facetCounts(db, where, req.facetBy, req.maxFacetValues, hidden),
       this.outOf(db, scope, scopeWhere),
       this.documents(db, page.rows.map((r) => r.listing_id)),
     ]);
@@ -58,7 +61,7 @@ export class PostgresSearchEngine implements SearchEngine {
     const words = req.words.filter((w) => !w.exclude).flatMap((w) => w.text.split(" "));
     const lastIsPrefix = req.words.length > 0 && !req.words[req.words.length - 1].phrase;
     const hits: SearchHit[] = page.rows.map((r) => {
-      const document = docs.get(r.listing_id) ?? { id: r.listing_id };
+      const document = maskDocument(mask, r.tenant_id, docs.get(r.listing_id) ?? { id: r.listing_id });
       const highlights = req.queryBy
         .map((field) => {
           const v = document[field];
@@ -92,7 +95,7 @@ export class PostgresSearchEngine implements SearchEngine {
    * page stops after `per_page` rows of an ordered scan, the count touches only the narrow table
    * when there is no text query (the view's join is dropped).
    */
-  private async page(db: Db, base: SQL, text: { where: SQL; rank: SQL } | null, req: SearchRequest) {
+  private async page(db: Db, base: SQL, text: { where: SQL; rank: SQL } | null, req: SearchRequest, hidden: SQL | null) {
     const geoKey = req.sort.find((k) => k.kind === "geo");
     const where = text ? sql`${base} AND ${text.where}` : base;
     const pageQuery = req.perPage === 0
@@ -103,7 +106,7 @@ export class PostgresSearchEngine implements SearchEngine {
                    ${geoKey && geoKey.kind === "geo" ? distanceSql(geoKey.lat, geoKey.lng) : sql`null::float8`} as geo_m
             from search_index d
             where ${where}
-            order by ${orderBySql(req.sort)}
+            order by ${orderBySql(req.sort, hidden)}
             limit ${req.perPage} offset ${(req.page - 1) * req.perPage}`)
           .then((res) => rowsOf<HitRow>(res));
     const [rows, found] = await Promise.all([pageQuery, this.count(db, where)]);

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { SortKey } from "../engine";
-import { columnOf } from "../fields";
+import { fieldColumnSql } from "./price-sql";
 
 /** Great-circle distance in metres on the sphere Typesense uses (radius 6,371,010 m). */
 export function distanceSql(lat: number, lng: number): SQL {
@@ -10,14 +10,15 @@ export function distanceSql(lat: number, lng: number): SQL {
 
 /**
  * ORDER BY for the sort keys. Missing values sort last in both directions (Typesense); the final
- * tie-break is newest first, as Typesense's sequence id.
+ * tie-break is newest first, as Typesense's sequence id. A price the reader may not see (`hidden`,
+ * see price-sql.ts) sorts as missing, so its place reveals nothing.
  */
-export function orderBySql(keys: SortKey[]): SQL {
+export function orderBySql(keys: SortKey[], hidden: SQL | null = null): SQL {
   const parts = keys.map((k) => {
     const dir = k.dir === "asc" ? sql`ASC` : sql`DESC`;
     if (k.kind === "text_match") return sql`rank ${dir}`;
     if (k.kind === "geo") return sql`${distanceSql(k.lat, k.lng)} ${dir} NULLS LAST`;
-    return sql`${sql.identifier(columnOf(k.field))} ${dir} NULLS LAST`;
+    return sql`${fieldColumnSql(k.field, hidden)} ${dir} NULLS LAST`;
   });
   return sql.join([...parts, sql`d.created_at DESC NULLS LAST`, sql`d.listing_id DESC`], sql`, `);
 }

@@ -2,7 +2,8 @@ import type { Client } from "typesense";
 import type { CollectionFieldSchema } from "typesense/lib/Typesense/Collection";
 import type { CollectionCreateSchema } from "typesense/lib/Typesense/Collections";
 import { Errors } from "typesense";
-import { GEO_FIELD, SEARCH_FIELDS } from "../fields";
+import { fieldByName, GEO_FIELD, SEARCH_FIELDS } from "../fields";
+import { PRICE_FIELDS } from "../price-visibility";
 
 /** Required and the collection's `default_sorting_field` (Typesense wants it non-optional and sortable). */
 export const DEFAULT_SORTING_FIELD = "createdAt";
@@ -21,6 +22,23 @@ export const ACCESS_FIELDS: CollectionFieldSchema[] = [
 ];
 
 export const ACCESS_FIELD_NAMES: readonly string[] = ACCESS_FIELDS.map((f) => f.name);
+
+/**
+ * `price_public` and the like: the price fields again, only on documents whose price is public.
+ * Typesense cannot sort or facet on "the price unless it is hidden from this reader", so searches
+ * that reach listings whose private price the reader may not see sort and facet on these instead
+ * (see price-visibility.ts). Like the access fields they are never returned nor user-filterable.
+ */
+export const publicPriceField = (name: string) => `${name}_public`;
+export const PUBLIC_PRICE_FIELDS: CollectionFieldSchema[] = PRICE_FIELDS.map((name) => ({
+  name: publicPriceField(name),
+  type: "float",
+  facet: Boolean(fieldByName(name)?.facet),
+  optional: true,
+}));
+export const PUBLIC_PRICE_FIELD_NAMES: readonly string[] = PUBLIC_PRICE_FIELDS.map((f) => f.name);
+/** Stored for the engine only: dropped from every hit document. */
+export const INTERNAL_FIELD_NAMES: readonly string[] = [...ACCESS_FIELD_NAMES, ...PUBLIC_PRICE_FIELD_NAMES];
 
 /**
  * The collection's fields, derived from the one registry (`SEARCH_FIELDS`): same names, same types, `facet` as
@@ -44,6 +62,7 @@ export function collectionFields(): CollectionFieldSchema[] {
   });
   fields.push({ name: GEO_FIELD, type: "geopoint", optional: true });
   fields.push(...ACCESS_FIELDS.map((f) => ({ ...f })));
+  fields.push(...PUBLIC_PRICE_FIELDS.map((f) => ({ ...f })));
   return fields;
 }
 

@@ -24,6 +24,7 @@ import type { FilterField, FilterSchema } from "../filter";
 import { normalizeTokens } from "../filter";
 import { ID_FIELD, lookupField } from "../filter/schema";
 import { UUID_PATTERN } from "../../schemas/uuid";
+import { guardPriceLeaves, priceMaskOf } from "../price-visibility";
 import { DEFAULT_SORTING_FIELD } from "./collection-schema";
 
 /** The user's schema plus the access fields: only the scope filter is checked against it. */
@@ -86,12 +87,16 @@ export function filterToString(node: FilterNode, schema: FilterSchema = FILTER_S
  * the member created), OR other tenants' public listings shared to one of `networkIds`; `publicOnly` then keeps
  * public listings in the active stage.
  */
+/** `field:=value` (or `:!=`) over `SCOPE_SCHEMA`, for the filters the engine itself adds. */
+function eq(field: string, raw: string, what: string, negate = false): FilterNode {
+  const tokens = normalizeTokens(String(raw));
+  if (!cleanTokens(tokens)) throw new FilterSerializeError(`the scope's ${what} is empty after normalization`);
+  return { kind: "string", field, fieldType: "string", match: "exact", negate, values: [{ tokens, prefix: false }], pos: 0 };
+}
+const and = (left: FilterNode, right: FilterNode): FilterNode => ({ kind: "and", left, right, pos: 0 });
+const or = (left: FilterNode, right: FilterNode): FilterNode => ({ kind: "or", left, right, pos: 0 });
+
 export function scopeToAst(scope: SearchScope): FilterNode {
-  const eq = (field: string, raw: string, what: string, negate = false): FilterNode => {
-    const tokens = normalizeTokens(String(raw));
-    if (!cleanTokens(tokens)) throw new FilterSerializeError(`the scope's ${what} is empty after normalization`);
-    return { kind: "string", field, fieldType: "string", match: "exact", negate, values: [{ tokens, prefix: false }], pos: 0 };
-  };
   // Typesense compares normalized tokens, which drops a UUID's dashes: harmless for UUIDs (the dashes sit at fixed
   // places, so two different UUIDs stay different), but an arbitrary id could normalize to someone else's.
   const uuid = (v: string, what: string) => {
@@ -101,8 +106,6 @@ export function scopeToAst(scope: SearchScope): FilterNode {
   uuid(scope.tenantId, "tenantId");
   if (scope.access.kind === "restricted") uuid(scope.access.userId, "userId");
   for (const n of scope.networkIds) uuid(n, "networkIds");
-  const and = (left: FilterNode, right: FilterNode): FilterNode => ({ kind: "and", left, right, pos: 0 });
-  const or = (left: FilterNode, right: FilterNode): FilterNode => ({ kind: "or", left, right, pos: 0 });
   const isPublic = () => eq("visibility", "public", "visibility");
 
   let own = eq("tenant_id", scope.tenantId, "tenantId");
@@ -129,13 +132,35 @@ export function scopeToFilter(scope: SearchScope): string {
 }
 
 /**
+ * The user's filter as this scope's reader may apply it: where a listing's private price is hidden from the
+ * reader (partner networks, public surfaces), price comparisons see no price (see price-visibility.ts). The
+ * added `tenant_id` / `priceVisibility` leaves are ours, so the result is serialized against `SCOPE_SCHEMA`.
+ */
+export function priceGuardedFilter(scope: SearchScope, filter: FilterNode): { node: FilterNode; schema: FilterSchema } {
+  const mask = priceMaskOf(scope);
+  if (mask.kind === "none") return { node: filter, schema: FILTER_SCHEMA };
+  // A document without a priceVisibility counts as private (`:!=` includes missing values).
+  const isPublic = eq("priceVisibility", "public", "priceVisibility");
+  const notPublic = eq("priceVisibility", "public", "priceVisibility", true);
+  const [hidden, visible] =
+    mask.kind === "all"
+      ? [notPublic, isPublic]
+      : [and(eq("tenant_id", mask.tenantId, "tenantId", true), notPublic), or(eq("tenant_id", mask.tenantId, "tenantId"), isPublic)];
+  return { node: guardPriceLeaves(filter, hidden, visible), schema: SCOPE_SCHEMA };
+}
+
+/**
  * The complete `filter_by`: `(<scope>) && ((<f1>) && (<f2>) ...)`. The scope is ANDed around the whole user part,
  * in its own parentheses, so `|| anything` in a filter only ever combines with the user's other filters.
  */
 export function buildFilterBy(scope: SearchScope, filters: FilterNode[]): string {
   const s = `(${scopeToFilter(scope)})`;
   if (!filters.length) return s;
-  return `${s} && (${filters.map((f) => `(${filterToString(f)})`).join(" && ")})`;
+  const user = filters.map((f) => {
+    const { node, schema } = priceGuardedFilter(scope, f);
+    return `(${filterToString(node, schema)})`;
+  });
+  return `${s} && (${user.join(" && ")})`;
 }
 
 function fieldOf(schema: FilterSchema, name: string, types: FilterField["type"][]): FilterField {

@@ -2,7 +2,8 @@ import { Errors } from "typesense";
 import { invalid } from "../../errors/domain-errors";
 import type { FacetCount, Highlight, SearchHit, SearchRequest, SearchResult, SearchScope } from "../engine";
 import { GEO_FIELD, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS } from "../fields";
-import { ACCESS_FIELD_NAMES } from "./collection-schema";
+import { maskDocument, priceMaskOf, type PriceMask } from "../price-visibility";
+import { INTERNAL_FIELD_NAMES, PUBLIC_PRICE_FIELD_NAMES } from "./collection-schema";
 import { HIGHLIGHT_END, HIGHLIGHT_START } from "./to-search-params";
 
 /** What we read from a Typesense search response (search-language.md §4-§5); everything is checked, not trusted. */
@@ -52,10 +53,11 @@ export type FromTypesenseOptions = {
 
 /** A Typesense search response -> our Typesense-shaped `SearchResult`. */
 export function fromTypesense(res: TypesenseSearchResponse, scope: SearchScope, req: SearchRequest, opts: FromTypesenseOptions = {}): SearchResult {
+  const mask = priceMaskOf(scope);
   return {
     facet_counts: (res.facet_counts ?? []).map(facet),
     found: toInt(res.found),
-    hits: (res.hits ?? []).map((h) => hit(h, scope)),
+    hits: (res.hits ?? []).map((h) => hit(h, scope, mask)),
     out_of: toInt(opts.outOf ?? res.out_of),
     page: toInt(res.page ?? req.page) || req.page,
     request_params: {
@@ -68,14 +70,15 @@ export function fromTypesense(res: TypesenseSearchResponse, scope: SearchScope, 
   };
 }
 
-function hit(h: TypesenseHit, scope: SearchScope): SearchHit {
+function hit(h: TypesenseHit, scope: SearchScope, mask: PriceMask): SearchHit {
   const highlights = highlightsOf(h);
   const textMatch = textMatchOf(h);
   const geo = h.geo_distance_meters && typeof h.geo_distance_meters === "object"
     ? Object.fromEntries(Object.entries(h.geo_distance_meters).map(([k, v]) => [k, Number(v)]).filter(([, v]) => Number.isFinite(v)))
     : undefined;
   return {
-    document: documentOf(h.document),
+    // A private price the reader may not see is blanked here, as in the PostgreSQL engine.
+    document: maskDocument(mask, h.document?.tenant_id, documentOf(h.document)),
     highlights,
     highlight: Object.fromEntries(highlights.map((x) => [x.field, { snippet: x.snippet, matched_tokens: x.matched_tokens }])),
     ...(textMatch !== undefined ? { text_match: textMatch } : {}),
@@ -91,7 +94,7 @@ function hit(h: TypesenseHit, scope: SearchScope): SearchHit {
 export function documentOf(doc: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(doc ?? {})) {
-    if (k === GEO_FIELD || ACCESS_FIELD_NAMES.includes(k)) continue;
+    if (k === GEO_FIELD || INTERNAL_FIELD_NAMES.includes(k)) continue;
     out[k] = v;
   }
   for (const f of SEARCH_FIELDS) if (!(f.name in out)) out[f.name] = null;
@@ -157,6 +160,9 @@ export function textMatchOf(h: Pick<TypesenseHit, "text_match" | "text_match_inf
   return undefined;
 }
 
+/** `price_public` -> `price`: a facet is reported under the field the caller asked for. */
+const askedField = (name: string) => (PUBLIC_PRICE_FIELD_NAMES.includes(name) ? name.replace(/_public$/, "") : name);
+
 function facet(f: TypesenseFacetCount): FacetCount {
   const counts = (f.counts ?? []).map((c) => ({
     count: toInt(c.count),
@@ -166,7 +172,7 @@ function facet(f: TypesenseFacetCount): FacetCount {
   const s = f.stats ?? {};
   const stats: FacetCount["stats"] = { total_values: typeof s.total_values === "number" ? s.total_values : counts.length };
   for (const k of ["min", "max", "sum", "avg"] as const) if (typeof s[k] === "number" && Number.isFinite(s[k])) stats[k] = s[k];
-  return { field_name: String(f.field_name), sampled: false, counts, stats };
+  return { field_name: askedField(String(f.field_name)), sampled: false, counts, stats };
 }
 
 function toInt(v: unknown): number {

@@ -1,5 +1,6 @@
 import { fieldByName, GEO_FIELD, LAT_COLUMN, LNG_COLUMN } from "../fields";
-import { ACCESS_FIELD_NAMES, DEFAULT_SORTING_FIELD } from "./collection-schema";
+import { PRICE_FIELDS } from "../price-visibility";
+import { DEFAULT_SORTING_FIELD, INTERNAL_FIELD_NAMES, publicPriceField } from "./collection-schema";
 
 /** Who may see a document: the same values `search_documents` keeps in its access columns. */
 export type DocumentAccess = {
@@ -27,12 +28,14 @@ export type TypesenseDocument = Record<string, unknown> & { id: string; tenant_i
  *   is the same object the PostgreSQL engine returns. They are not indexed.
  * - The access fields come only from `access`: keys of the same name in `doc` are dropped, so a document can
  *   never carry its own `tenant_id` or widen its own visibility.
+ * - `price_public` (and the other public price fields) repeat the price fields only when `priceVisibility` is
+ *   `public`; they too are never taken from `doc`.
  */
 export function toTypesenseDoc(doc: Record<string, unknown>, access: DocumentAccess): TypesenseDocument {
   if (doc.id === undefined || doc.id === null || String(doc.id) === "") throw new Error("toTypesenseDoc: the document has no id");
   const out: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(doc)) {
-    if (key === "id" || key === LAT_COLUMN || key === LNG_COLUMN || key === GEO_FIELD || ACCESS_FIELD_NAMES.includes(key)) continue;
+    if (key === "id" || key === LAT_COLUMN || key === LNG_COLUMN || key === GEO_FIELD || INTERNAL_FIELD_NAMES.includes(key)) continue;
     const field = fieldByName(key);
     if (!field) {
       out[key] = raw;
@@ -43,6 +46,9 @@ export function toTypesenseDoc(doc: Record<string, unknown>, access: DocumentAcc
   }
   if (out[DEFAULT_SORTING_FIELD] === undefined) {
     throw new Error(`toTypesenseDoc: document ${String(doc.id)} has no ${DEFAULT_SORTING_FIELD} (required by the collection)`);
+  }
+  if (doc.priceVisibility === "public") {
+    for (const name of PRICE_FIELDS) if (out[name] !== undefined) out[publicPriceField(name)] = out[name];
   }
   const lat = toNumber(doc[LAT_COLUMN]);
   const lng = toNumber(doc[LNG_COLUMN]);

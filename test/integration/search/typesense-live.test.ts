@@ -44,6 +44,7 @@ function listing(tenantId: string, over: Record<string, unknown>, acc: Partial<D
     location_latitude: null,
     location_longitude: null,
     priceFormatted: null,
+    priceVisibility: "public",
     ...over,
   });
   return { doc, access: { tenantId, assignedToId: null, createdById: null, propertyCreatedById: null, networkIds: [], ...acc } };
@@ -54,10 +55,12 @@ const docs = [
   listing(T1, { title: "Apartamento amplo em Pinheiros", location_city: "São Paulo", location_neighborhood: "Pinheiros", price: 1500000, bedrooms: 3, features: ["Varanda"], location_latitude: -23.567, location_longitude: -46.69 }),
   listing(T1, { title: "Cobertura em Moema", location_city: "São Paulo", location_neighborhood: "Moema", price: 3000000, bedrooms: 4, visibility: "private", location_latitude: -23.6009, location_longitude: -46.6658 }, { assignedToId: BROKER }),
   listing(T1, { title: "Casa privada em Campinas", location_city: "Campinas", price: 1200000, bedrooms: 3, visibility: "private", stage: "draft", location_latitude: -22.8923, location_longitude: -47.0557 }),
-  // Tenant 2: one public listing shared to the network, one private shared (must never show), one not shared.
-  listing(T2, { title: "Loft compartilhado em Pinheiros", location_city: "São Paulo", price: 800000, bedrooms: 1, location_latitude: -23.566, location_longitude: -46.69 }, { networkIds: [NET] }),
-  listing(T2, { title: "Loft privado em Pinheiros", location_city: "São Paulo", price: 700000, bedrooms: 1, visibility: "private" }, { networkIds: [NET] }),
+  // Tenant 2: one public listing shared to the network, one private shared (must never show), one not shared,
+  // and one shared whose price is private (partners see it without its price).
+  listing(T2, { title: "Loft compartilhado em Pinheiros", location_city: "São Paulo", price: 800000, bedrooms: 1, location_latitude: -23.566, location_longitude: -46.69 }, { networkIds: [NET], onAir: true }),
+  listing(T2, { title: "Loft privado em Pinheiros", location_city: "São Paulo", price: 700000, bedrooms: 1, visibility: "private" }, { networkIds: [NET], onAir: true }),
   listing(T2, { title: "Studio em Pinheiros", location_city: "São Paulo", price: 600000, bedrooms: 1 }),
+  listing(T2, { title: "Flat com preço sob consulta", location_city: "São Paulo", price: 1234567, priceFormatted: "R$ 1.234.567,00", priceVisibility: "private", bedrooms: 1 }, { networkIds: [NET], onAir: true }),
 ];
 const idOf = (title: string) => String(docs.find((d) => d.doc.title === title)!.doc.id);
 
@@ -87,7 +90,7 @@ describe.skipIf(!enabled)("Typesense engine, live server", () => {
     const stored = docs[0].doc;
     expect(first).toEqual(stored);
     const r2 = await run({ q: "*", per_page: 50 }, { tenantId: T2, access: { kind: "all" }, networkIds: [] });
-    expect(r2.found).toBe(3);
+    expect(r2.found).toBe(4);
   });
 
   it("a filter cannot widen the tenant scope", async () => {
@@ -100,9 +103,30 @@ describe.skipIf(!enabled)("Typesense engine, live server", () => {
 
   it("shares only other tenants' public listings of the caller's networks", async () => {
     const r = await run({ q: "*", per_page: 50 }, { ...own, networkIds: [NET] });
-    expect(r.found).toBe(5);
+    expect(r.found).toBe(6);
     const shared = r.hits.filter((h) => h.isNetworkListing);
-    expect(shared.map((h) => h.document.title)).toEqual(["Loft compartilhado em Pinheiros"]);
+    expect(shared.map((h) => h.document.title).sort()).toEqual(["Flat com preço sob consulta", "Loft compartilhado em Pinheiros"]);
+  });
+
+  it("a partner never sees a private price: blank in the hit, and missing to filters, sorts and facets", async () => {
+    const partner: SearchScope = { ...own, networkIds: [NET] };
+    const secret = idOf("Flat com preço sob consulta");
+    for (const dir of ["asc", "desc"]) {
+      const r = await run({ q: "*", per_page: 50, sort_by: `price:${dir}`, facet_by: "price" }, partner);
+      const last = r.hits.at(-1)!.document;
+      expect(last.id, dir).toBe(secret);
+      expect(last).toMatchObject({ price: null, priceFormatted: null });
+      const price = r.facet_counts.find((f) => f.field_name === "price")!;
+      expect(price.counts.map((c) => c.value)).not.toContain("1234567");
+      expect(price.stats).toMatchObject({ min: 800000, max: 3000000 });
+      expect(JSON.stringify(r)).not.toContain("1234567");
+    }
+    const ids = async (filter_by: string) => (await run({ q: "*", per_page: 50, filter_by }, partner)).hits.map((h) => h.document.id);
+    for (const f of ["price:=1234567", "price:>1000000", "price:[1200000..1300000]"]) expect(await ids(f), f).not.toContain(secret);
+    for (const f of ["price:!=1234567", "price:!=1", "price:!=[1200000..1300000]"]) expect(await ids(f), f).toContain(secret);
+    // Its own tenant sees and filters the price as usual.
+    const mine = await run({ q: "*", filter_by: "price:=1234567" }, { tenantId: T2, access: { kind: "all" }, networkIds: [NET] });
+    expect(mine.hits.map((h) => h.document.price)).toEqual([1234567]);
   });
 
   it("restricted access: public listings plus the member's own", async () => {

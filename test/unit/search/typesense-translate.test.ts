@@ -15,7 +15,8 @@ import type { SearchScope } from "../../../lib/search/engine";
 import { FILTER_SCHEMA, SEARCH_FIELDS } from "../../../lib/search/fields";
 import { normalizeElement, normalizeTokens, parseFilter, type FilterNode, type GeoShape, type LeafNode } from "../../../lib/search/filter";
 import { toSearchRequest } from "../../../lib/search/params";
-import { ACCESS_FIELD_NAMES, collectionFields, collectionSchema } from "../../../lib/search/typesense/collection-schema";
+import { isPriceHidden, PRICE_FIELDS, priceMaskOf, withoutPrice } from "../../../lib/search/price-visibility";
+import { ACCESS_FIELD_NAMES, collectionFields, collectionSchema, PUBLIC_PRICE_FIELD_NAMES } from "../../../lib/search/typesense/collection-schema";
 import {
   buildFilterBy,
   FilterSerializeError,
@@ -87,7 +88,10 @@ describe("collection schema", () => {
     for (const n of ["assigned_to_id", "created_by_id", "property_created_by_id"]) expect(byName.get(n)).toEqual({ name: n, type: "string", optional: true });
     expect(byName.get("network_ids")).toEqual({ name: "network_ids", type: "string[]", optional: true });
     expect(byName.has("id")).toBe(false); // implicit in Typesense; declaring it is ignored with a warning
-    expect(fields.length).toBe(SEARCH_FIELDS.length + 1 + ACCESS_FIELD_NAMES.length);
+    expect(PUBLIC_PRICE_FIELD_NAMES).toEqual(["price_public", "typologyBasePrice_public", "typologyPricePerSqm_public"]);
+    expect(byName.get("price_public")).toEqual({ name: "price_public", type: "float", facet: true, optional: true });
+    expect(byName.get("typologyBasePrice_public")).toEqual({ name: "typologyBasePrice_public", type: "float", facet: false, optional: true });
+    expect(fields.length).toBe(SEARCH_FIELDS.length + 1 + ACCESS_FIELD_NAMES.length + PUBLIC_PRICE_FIELD_NAMES.length);
     expect(new Set(fields.map((f) => f.name)).size).toBe(fields.length);
     const s = collectionSchema("listings_x");
     expect(s).toMatchObject({ name: "listings_x", default_sorting_field: "createdAt" });
@@ -96,7 +100,7 @@ describe("collection schema", () => {
   it("covers every field the filter allow-list can name", () => {
     for (const name of Object.keys(FILTER_SCHEMA)) if (name !== "id") expect(byName.has(name), name).toBe(true);
     // ...and none of the access fields is filterable by users.
-    for (const n of ACCESS_FIELD_NAMES) expect(Object.prototype.hasOwnProperty.call(FILTER_SCHEMA, n)).toBe(false);
+    for (const n of [...ACCESS_FIELD_NAMES, ...PUBLIC_PRICE_FIELD_NAMES]) expect(Object.prototype.hasOwnProperty.call(FILTER_SCHEMA, n)).toBe(false);
   });
 });
 
@@ -518,6 +522,7 @@ const docArb: fc.Arbitrary<Doc> = fc.record({
   property_created_by_id: fc.constantFrom(U1, null),
   network_ids: fc.subarray([N1, N2]),
   visibility: fc.constantFrom("public", "private"),
+  priceVisibility: fc.constantFrom("public", "private", null),
   stage: fc.constantFrom("active", "draft"),
   on_air: fc.boolean(),
 });
@@ -625,11 +630,13 @@ describe("round trip through our own parser (fast-check)", () => {
   });
 
   it("with the scope: a document matches iff it is in scope AND matches every filter", () => {
-    const scopes = fc.constantFrom(allScope, brokerScope, siteScope, { ...brokerScope, tenantId: T2, networkIds: [N2] });
+    const scopes = fc.constantFrom(allScope, brokerScope, siteScope, { ...brokerScope, tenantId: T2, networkIds: [N2] }, { ...allScope, networkIds: [N1] });
     fc.assert(
       fc.property(scopes, fc.array(astArb(false), { maxLength: 3 }), fc.array(docArb, { minLength: 1, maxLength: 25 }), (scope, filters, docs) => {
         const back = parseFilter(buildFilterBy(scope, filters), SCOPE_SCHEMA)!;
-        return docs.every((d) => evalNode(back, d) === (inScope(scope, d) && filters.every((f) => evalNode(f, d))));
+        // A private price the reader may not see is a missing value to every filter.
+        const seen = (d: Doc) => (isPriceHidden(priceMaskOf(scope), d.tenant_id, d.priceVisibility) ? withoutPrice(d) : d);
+        return docs.every((d) => evalNode(back, d) === (inScope(scope, d) && filters.every((f) => evalNode(f, seen(d)))));
       }),
       { numRuns: 300 },
     );
@@ -655,8 +662,11 @@ describe("toSearchParams", () => {
     expect(toSearchParams(brokerScope, r)).toEqual({
       q: 'pinheiros "vista mar" -cobertura -"sem vaga"',
       query_by: "title,description",
-      filter_by: `(${scopeToFilter(brokerScope)}) && ((hasPhotos:true) && ((price:<1000000 && location_city:=\`sao paulo\`)))`,
-      sort_by: "price:asc,_text_match:desc,createdAt:desc",
+      // Partner networks are in scope: price reads as missing on their private-price listings.
+      filter_by:
+        `(${scopeToFilter(brokerScope)}) && ((hasPhotos:true) && ((((tenant_id:=\`${tok(T1)}\` || priceVisibility:=\`public\`) && price:<1000000)` +
+        ` && location_city:=\`sao paulo\`)))`,
+      sort_by: "price_public:asc,_text_match:desc,createdAt:desc",
       facet_by: "location_city,bedrooms",
       max_facet_values: 5,
       page: 2,
@@ -664,7 +674,7 @@ describe("toSearchParams", () => {
       highlight_start_tag: "<mark>",
       highlight_end_tag: "</mark>",
       enable_highlight_v1: true,
-      exclude_fields: "assigned_to_id,created_by_id,property_created_by_id,network_ids,on_air",
+      exclude_fields: "assigned_to_id,created_by_id,property_created_by_id,network_ids,on_air,price_public,typologyBasePrice_public,typologyPricePerSqm_public",
     });
   });
 
@@ -679,7 +689,7 @@ describe("toSearchParams", () => {
       highlight_start_tag: "<mark>",
       highlight_end_tag: "</mark>",
       enable_highlight_v1: true,
-      exclude_fields: "assigned_to_id,created_by_id,property_created_by_id,network_ids,on_air",
+      exclude_fields: "assigned_to_id,created_by_id,property_created_by_id,network_ids,on_air,price_public,typologyBasePrice_public,typologyPricePerSqm_public",
     });
   });
 
@@ -1026,5 +1036,71 @@ describe("TypesenseSearchEngine (fake server)", () => {
     });
     const patch = seen.find((s) => s.method === "PATCH")!;
     expect(JSON.parse(patch.body)).toEqual({ fields: [{ name: "hasVideo", type: "bool", facet: true, optional: true }] });
+  });
+});
+
+// ==================================================================== private prices (price-visibility.ts)
+
+describe("private prices outside the listing's tenant", () => {
+  const priced = (over: Record<string, unknown>) => sampleDoc({ price: 1234567, priceFormatted: "R$ 1.234.567,00", typologyBasePrice: 1200000, ...over });
+
+  it("indexes public twins of the price fields only for public prices, never taken from the document", () => {
+    const pub = toTypesenseDoc(priced({ priceVisibility: "public" }), access);
+    expect(pub).toMatchObject({ price: 1234567, price_public: 1234567, typologyBasePrice_public: 1200000 });
+    const priv = toTypesenseDoc(priced({ priceVisibility: "private", price_public: 5 }), access);
+    expect(priv.price).toBe(1234567);
+    for (const n of PUBLIC_PRICE_FIELD_NAMES) expect(priv, n).not.toHaveProperty(n);
+    // Fail closed: no priceVisibility, no public twin.
+    expect(toTypesenseDoc(priced({ priceVisibility: null }), access)).not.toHaveProperty("price_public");
+    const doc = priced({ priceVisibility: "public" });
+    expect(documentOf(toTypesenseDoc(doc, access))).toEqual(doc);
+  });
+
+  it("guards price comparisons so a hidden price reads as missing: positives need `visible`, negations pass on `hidden`", () => {
+    const other = `tenant_id:!=\`${tok(T1)}\``;
+    expect(buildFilterBy(allScope, [parse("price:<5")!])).toBe(`(${scopeToFilter(allScope)}) && ((price:<5))`);
+    expect(buildFilterBy(brokerScope, [parse("price:<5 && bedrooms:2")!])).toBe(
+      `(${scopeToFilter(brokerScope)}) && (((((tenant_id:=\`${tok(T1)}\` || priceVisibility:=\`public\`) && price:<5) && bedrooms:2)))`,
+    );
+    expect(buildFilterBy(brokerScope, [parse("price:!=5")!])).toBe(
+      `(${scopeToFilter(brokerScope)}) && ((((${other} && priceVisibility:!=\`public\`) || price:!=5)))`,
+    );
+    expect(buildFilterBy(siteScope, [parse("typologyBasePrice:[1..9]")!])).toBe(
+      `(${scopeToFilter(siteScope)}) && (((priceVisibility:=\`public\` && typologyBasePrice:[1..9])))`,
+    );
+    expect(buildFilterBy(siteScope, [parse("price:!=[1..9]")!])).toBe(`(${scopeToFilter(siteScope)}) && (((priceVisibility:!=\`public\` || price:!=[1..9])))`);
+    // The guarded filter still parses back under the scope schema.
+    expect(parseFilter(buildFilterBy(brokerScope, [parse("price:[!=5, >9] || price:<2")!]), SCOPE_SCHEMA)).not.toBeNull();
+  });
+
+  it("sorts and facets on the public twin when the scope reaches hidden prices, under the name asked for", () => {
+    const r = req({ q: "*", sort_by: "price:desc,bedrooms:asc", facet_by: "price,bedrooms" });
+    expect(toSearchParams(allScope, r)).toMatchObject({ sort_by: "price:desc,bedrooms:asc,createdAt:desc", facet_by: "price,bedrooms" });
+    expect(toSearchParams(brokerScope, r)).toMatchObject({ sort_by: "price_public:desc,bedrooms:asc,createdAt:desc", facet_by: "price_public,bedrooms" });
+    expect(toSearchParams(siteScope, r)).toMatchObject({ sort_by: "price_public:desc,bedrooms:asc,createdAt:desc", facet_by: "price_public,bedrooms" });
+    const res: TypesenseSearchResponse = {
+      found: 0, out_of: 0, page: 1, search_time_ms: 1, hits: [],
+      facet_counts: [{ field_name: "price_public", counts: [{ count: 1, value: "900000" }], stats: { min: 900000, max: 900000, total_values: 1 } }],
+    };
+    expect(fromTypesense(res, brokerScope, r).facet_counts[0]).toMatchObject({ field_name: "price", counts: [{ value: "900000", count: 1 }] });
+  });
+
+  it("blanks the price fields of hits whose private price the reader may not see", () => {
+    const r = req({ q: "*" });
+    const h = (tenant: string, priceVisibility: string, id: string) => ({
+      document: { ...toTypesenseDoc(priced({ id, priceVisibility }), { ...access, tenantId: tenant }) },
+    });
+    const res: TypesenseSearchResponse = {
+      found: 3, out_of: 3, page: 1, search_time_ms: 1,
+      hits: [h(T1, "private", "own-private"), h(T2, "private", "partner-private"), h(T2, "public", "partner-public")],
+    };
+    const prices = (scope: SearchScope) => Object.fromEntries(fromTypesense(res, scope, r).hits.map((x) => [x.document.id, [x.document.price, x.document.priceFormatted, x.document.typologyBasePrice]]));
+    const shown = [1234567, "R$ 1.234.567,00", 1200000];
+    const blank = [null, null, null];
+    expect(prices(brokerScope)).toEqual({ "own-private": shown, "partner-private": blank, "partner-public": shown });
+    expect(prices(siteScope)).toEqual({ "own-private": blank, "partner-private": blank, "partner-public": shown });
+    expect(prices(allScope)).toEqual({ "own-private": shown, "partner-private": shown, "partner-public": shown });
+    for (const hitDoc of fromTypesense(res, brokerScope, r).hits) for (const n of PUBLIC_PRICE_FIELD_NAMES) expect(hitDoc.document).not.toHaveProperty(n);
+    expect(PRICE_FIELDS).toContain("price");
   });
 });
