@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { InputError } from "./errors";
 import { assertStorable } from "./read-json";
 
 /**
@@ -13,6 +14,8 @@ export function parseQuery<S extends z.ZodType>(url: string | URL, schema: S): z
     const all = params.getAll(key);
     obj[key] = all.length === 1 ? all[0] : all;
   }
-  assertStorable(obj, []);
-  return schema.parse(obj);
+  assertStorable(obj, [], "query");
+  const parsed = schema.safeParse(obj);
+  if (!parsed.success) throw new InputError("query", parsed.error);
+  return parsed.data;
 }

@@ -12,9 +12,15 @@ export const ErrorSchema = z
           "`conflict`, `payload_too_large`, `internal_error`.",
         example: "invalid_request",
       }),
-      message: z.string().meta({ description: "Human-readable explanation naming the offending field.", example: "pageSize: pageSize must be at most 100" }),
+      message: z.string().meta({ description: "Human-readable explanation naming the offending field.", example: "query parameter `pageSize`: Too big: expected number to be <=100" }),
       issues: z
-        .array(z.object({ path: z.string().meta({ example: "listings.0.price" }), message: z.string() }))
+        .array(
+          z.object({
+            location: z.enum(["query", "body", "path", "header"]).meta({ description: "The part of the request the value was in." }),
+            path: z.string().meta({ example: "listings.0.price" }),
+            message: z.string(),
+          }),
+        )
         .optional()
         .meta({ description: "Present on schema validation failures (400 `invalid_request`): one entry per offending field." }),
     }),

@@ -38,9 +38,9 @@ export function webhookUrlProblem(raw: string): string | null {
   }
   if (url.username || url.password) return "must not contain credentials; use the bearer option instead";
   if (url.protocol === "https:") return null;
-  if (url.protocol !== "http:") return "must use https";
-  if (!isLoopbackHost(url.hostname)) return "must use https (plain http is accepted only for a loopback or private address)";
-  if (!privateTargetsAllowed()) return "must use https: http to a local address is accepted only in development and test mode";
+  // Only mention plain http where this installation would accept it: production never does.
+  if (url.protocol !== "http:" || !privateTargetsAllowed()) return "must use https: give an https:// address your server answers on";
+  if (!isLoopbackHost(url.hostname)) return "must use https (this development installation accepts plain http only for a loopback or private address)";
   return null;
 }
 

@@ -23,7 +23,7 @@ export async function call<P = Record<string, never>>(
   let body: string | undefined;
   if (opts.rawBody !== undefined) body = opts.rawBody;
   else if (opts.body !== undefined) body = JSON.stringify(opts.body);
-  if (body !== undefined) headers.set("content-type", "application/json");
+  if (body !== undefined && !headers.has("content-type")) headers.set("content-type", "application/json");
   const res = await handler(new Request(url, { method, headers, body }), { params: Promise.resolve((opts.params ?? {}) as P) });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };

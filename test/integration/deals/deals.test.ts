@@ -75,7 +75,7 @@ describe("POST /deals", () => {
     const before = (await db.select().from(deals)).length;
     const cases: [unknown, RegExp][] = [
       [dealBody({ contacts: [] }), /contacts/],
-      [dealBody({ contacts: [{ name: "X", role: "buyer" }] }), /contacts\.0\.email: needs an email or a phone/],
+      [dealBody({ contacts: [{ name: "X", role: "buyer" }] }), /body field `contacts\.0\.email`: needs an email or a phone/],
       [dealBody({ contacts: [buyer({ role: "friend" })] }), /contacts\.0\.role/],
       [dealBody({ contacts: [buyer({ phone: "123" })] }), /contacts\.0\.phone/],
       [dealBody({ contacts: [buyer({ cpf: "123.456.789-00" })] }), /contacts\.0\.cpf/],

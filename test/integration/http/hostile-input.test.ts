@@ -27,7 +27,7 @@ describe("input the database cannot store is a 400, never a 500", () => {
   it("refuses NUL characters in bodies and query strings, naming the field", async () => {
     const res = await call(propertiesRoute.POST, "POST", "/x", { key: t.key, body: propertyBody({ title: "a\u0000b" }) });
     expect(res.status).toBe(400);
-    expect(res.body.error.message).toMatch(/property\.title: must not contain NUL/);
+    expect(res.body.error.message).toMatch(/body field `property\.title`: must not contain NUL/);
     const deal = await call(dealsRoute.POST, "POST", "/x", { key: t.key, body: { title: "x", dealType: "sale", contacts: [{ name: "A\u0000", email: "a@example.com", role: "buyer" }] } });
     expect(deal.status).toBe(400);
     expect((await call(listingsRoute.GET, "GET", "/x", { key: t.key, query: { stage: "a\u0000" } })).status).toBe(400);

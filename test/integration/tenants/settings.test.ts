@@ -61,7 +61,7 @@ describe("GET/PATCH /settings", () => {
     expect(res.body.dealWorkflow.stages.map((s: any) => s.id)).toContain("ganho");
     const bad = await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { customFields: [{ key: "budget", label: "B", type: "number" }] } });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.message).toMatch(/customFields\.0\.key: is reserved/);
+    expect(bad.body.error.message).toMatch(/body field `customFields\.0\.key`: is reserved/);
     const logo = await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { branding: { name: "x", logo: "javascript:alert(1)", primaryColor: "#000000" } } });
     expect(logo.status).toBe(400);
   });

@@ -45,8 +45,8 @@ describe("webhook settings", () => {
 
   it("validates URL and event names", async () => {
     const cases: [unknown, RegExp][] = [
-      [{ ...base, url: "ftp://x.example.com" }, /url: must use https/],
-      [{ ...base, url: "http://hooks.example.com/x" }, /url: must use https/],
+      [{ ...base, url: "ftp://x.example.com" }, /body field `url`: must use https/],
+      [{ ...base, url: "http://hooks.example.com/x" }, /body field `url`: must use https/],
       [{ ...base, url: "not a url" }, /url/],
       [{ ...base, url: "https://user:pw@x.example.com" }, /credentials/],
       [{ ...base, events: ["listing.exploded"] }, /events\.0/],

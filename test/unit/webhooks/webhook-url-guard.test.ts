@@ -27,7 +27,10 @@ describe("webhook URL guard", () => {
     expect(webhookUrlProblem("http://127.0.0.1:8080/x")).toBeNull();
     expect(webhookUrlProblem("http://example.com/x")).toMatch(/https/);
     production();
-    expect(webhookUrlProblem("http://127.0.0.1:8080/x")).toMatch(/development and test/);
+    // Production never takes plain http, so its message does not suggest that it might.
+    expect(webhookUrlProblem("http://127.0.0.1:8080/x")).toMatch(/must use https/);
+    expect(webhookUrlProblem("http://127.0.0.1:8080/x")).not.toMatch(/http is accepted|plain http/);
+    expect(webhookUrlProblem("http://example.com/x")).not.toMatch(/plain http/);
     expect(webhookUrlProblem("https://example.com/x")).toBeNull();
     production(true);
     expect(webhookUrlProblem("http://127.0.0.1:8080/x")).toBeNull();
