@@ -20,6 +20,7 @@ export function parseClause(clause: Span, schema: FilterSchema): LeafNode {
   // Unknown field is a 400 (not 404) in a filter, and this is what stops `tenantId:=other` style probing.
   if (!field) throw new ParseError(MSG.unknownField(name.text), name.pos);
   const pos = clause.pos;
+  assertListClosed(name.text, value);
 
   if (name.text === ID_FIELD) return parseIdValue(name.text, value, pos);
   if (field.type === "string" || field.type === "string[]") return parseStringValue(name.text, field.type, value, pos);
@@ -56,4 +57,16 @@ function parseBoolValue(field: string, value: Span, pos: number): BoolLeaf {
     throw new ParseError(`Value of filter field \`${field}\` must be \`true\` or \`false\`.`, rest.pos);
   }
   return { kind: "bool", field, pos, negate, values: [rest.text === "true"] };
+}
+
+/**
+ * A value that opens a list with `[` must close it: Typesense would read `[a, b` as one value (or
+ * a number error), silently matching something else than the user meant. Backticks quote a
+ * literal `[` (`` title:=`[draft` ``). Geo lists are checked by the lexer.
+ */
+function assertListClosed(field: string, value: Span): void {
+  const { rest } = equalityPrefix(value);
+  if (rest.text.startsWith("[") && !rest.text.endsWith("]")) {
+    throw new ParseError(`Value of filter field \`${field}\`: the list opened with \`[\` is not closed with \`]\`.`, rest.pos);
+  }
 }

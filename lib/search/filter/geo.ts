@@ -111,6 +111,8 @@ function distance(s: Span, fmt: Fmt): number {
   const num = trimSpan(sub(s, 0, t.length - 2));
   const meters = Number(num.text) * (unit === "km" ? KM : MILE);
   if (!isPlainFloat(num.text) || !Number.isFinite(meters)) throw fmt(num.pos);
+  // Typesense takes a negative radius and matches nothing; a user who typed one meant something else.
+  if (meters < 0) throw new ParseError(`A distance must not be negative: \`${t}\`.`, num.pos);
   return meters;
 }
 

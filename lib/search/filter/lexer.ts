@@ -54,6 +54,11 @@ function scanClause(q: string, start: number): { end: number; kind: "clause" | "
   let i = start;
   let c: string | undefined = q[i];
   let inBacktick = false;
+  // Quoting as the value's reader sees it, to refuse a quote that is never closed: inside a `[...]`
+  // list an escaped backtick neither opens nor closes (list items honour `\``), elsewhere it does.
+  // `inBacktick` keeps Typesense's own toggling, which decides where the clause ends.
+  let quoteOpenedAt = -1;
+  let inList = false;
   let precedingColon = false; // we just saw `:` (possibly followed by spaces)
   let isGeo = false; // inside `:( ... )`
   do {
@@ -67,7 +72,10 @@ function scanClause(q: string, start: number): { end: number; kind: "clause" | "
     }
     c = q[++i];
     // Quirk kept from Typesense: the clause's first character never toggles the backtick state.
-    if (c === "`") inBacktick = !inBacktick;
+    if (c === "`") {
+      inBacktick = !inBacktick;
+      if (!inList || q[i - 1] !== "\\") quoteOpenedAt = quoteOpenedAt < 0 ? i : -1;
+    } else if (quoteOpenedAt < 0 && (c === "[" || c === "]")) inList = c === "[";
     if (precedingColon && c === "(") {
       isGeo = true;
       precedingColon = false;
@@ -82,6 +90,8 @@ function scanClause(q: string, start: number): { end: number; kind: "clause" | "
       isGeo ||
       (c !== "(" && c !== ")" && !(c === "&" && q[i + 1] === "&") && !(c === "|" && q[i + 1] === "|")))
   );
+  // Typesense would take the rest of the filter as part of this value, hiding the user's mistake.
+  if (quoteOpenedAt >= 0) throw new ParseError("Unterminated backtick: the value quoted here is not closed with a backtick.", quoteOpenedAt);
   return { end: i, kind: "clause" };
 }
 

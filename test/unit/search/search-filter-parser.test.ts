@@ -302,3 +302,32 @@ describe("hostile input never reaches the SQL text", () => {
     expect(error("featured:true OR 1=1").message).toMatch(/must be `true` or `false`/);
   });
 });
+
+/**
+ * Malformed filters Typesense would take with a 200 (hardening issue, defect 7): each is a 400 with
+ * the position of the mistake, and the well-formed neighbours still parse.
+ */
+describe("malformed input is refused with its position", () => {
+  it.each([
+    ["city:=`Sao Paulo", "Unterminated backtick", 6],
+    ["city:=`Sao Paulo` && title:`x && price:1", "Unterminated backtick", 27],
+    ["tags:=[`pool", "Unterminated backtick", 7],
+    ["city:=[Sao Paulo, Rio", "the list opened with `[` is not closed with `]`", 6],
+    ["tags:!=[a, b", "the list opened with `[` is not closed with `]`", 7],
+    ["price:[1..3", "the list opened with `[` is not closed with `]`", 6],
+    ["featured:[true", "the list opened with `[` is not closed with `]`", 9],
+    ["location:(-23.5, -46.6, -5 km)", "A distance must not be negative", 24],
+    ["location:([-23.5, -46.6], radius: -1 mi)", "A distance must not be negative", 34],
+  ])("%s", (f, message, pos) => {
+    const e = error(f);
+    expect(e.message).toContain(message);
+    expect(e.pos).toBe(pos);
+  });
+
+  it("still takes closed quotes, escaped backticks in lists, a literal [ inside backticks, and a zero radius", () => {
+    expect(parse("city:=`Sao Paulo`")).toMatchObject({ values: [{ tokens: ["sao", "paulo"] }] });
+    expect(parse("tags:[`a\\`b`]")).toMatchObject({ values: [{ tokens: ["ab"] }] });
+    expect(parse("title:=`[draft`")).toMatchObject({ values: [{ tokens: ["draft"] }] });
+    expect(parse("location:(-23.5, -46.6, 0 km)")).toMatchObject({ shapes: [{ radiusMeters: 0 }] });
+  });
+});
