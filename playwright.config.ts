@@ -25,7 +25,8 @@ export default defineConfig({
   webServer: {
     // Default bind (never -H 127.0.0.1: next-intl redirect loop, see STACK-NOTES).
     command: `rm -rf .e2e-data && npx next start -p ${PORT}`,
-    url: `http://localhost:${PORT}/`,
+    // Ready means migrated, database answering and the job runner started: no test races the boot.
+    url: `http://localhost:${PORT}/api/health/ready`,
     reuseExistingServer: false,
     timeout: 180_000,
     stdout: "pipe",

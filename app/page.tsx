@@ -42,6 +42,18 @@ const AVAILABLE: { title: string; what: string; href: string; path: string }[] =
     href: "/api/docs#/Operator",
     path: "/api/admin/tenants",
   },
+  {
+    title: "Public sites",
+    what: "Tenants' websites (owner or admin keys) and the unauthenticated sites interface any origin reads them through.",
+    href: "/api/docs#/Public%20sites",
+    path: "/api/v1/sites · /api/sites/resolve",
+  },
+  {
+    title: "Health probes",
+    what: "Liveness and readiness for container orchestrators, without credentials.",
+    href: "/api/health/ready",
+    path: "/api/health · /api/health/ready",
+  },
 ];
 
 export default function Home() {

@@ -36,3 +36,20 @@ test("an operator creates a tenant and its key lists listings; another tenant's 
   const unauth = await request.get("/api/v1/real-estate/listings");
   expect(unauth.status()).toBe(401);
 });
+
+test("the health probes answer JSON without credentials, and wrong paths and methods answer JSON too", async ({ request }) => {
+  const live = await request.get("/api/health");
+  expect(live.status()).toBe(200);
+  expect(await live.json()).toEqual({ status: "ok" });
+  const ready = await request.get("/api/health/ready");
+  expect(ready.status()).toBe(200);
+  expect(await ready.json()).toEqual({ status: "ready", checks: { database: "ok", migrations: "ok", jobs: "ok", accepting: "ok" } });
+  // Through the real Next router: an unknown path is a JSON 404, an unsupported method a JSON 405 with Allow.
+  const unknown = await request.get("/api/v1/nothing-here");
+  expect(unknown.status()).toBe(404);
+  expect((await unknown.json()).error.code).toBe("not_found");
+  const wrongMethod = await request.put("/api/health", { data: {} });
+  expect(wrongMethod.status()).toBe(405);
+  expect(wrongMethod.headers()["allow"]).toBe("GET, HEAD, OPTIONS");
+  expect((await wrongMethod.json()).error.code).toBe("method_not_allowed");
+});

@@ -7,6 +7,9 @@ import { jobs } from "./registry";
 type Runner = { stop: () => Promise<void> };
 const g = globalThis as unknown as { __crmRunner?: Runner };
 
+/** Whether this process runs the embedded runner (the readiness probe reports it). */
+export const embeddedRunnerRunning = (): boolean => g.__crmRunner !== undefined;
+
 /**
  * In-process stand-in for Inngest: runs every job of the registry on its schedule and when its
  * trigger event is sent. Runs of one job never overlap in one process; events during a run make the

@@ -3,6 +3,7 @@ import { config } from "../config";
 import { registerAdminPaths } from "./paths/admin";
 import { registerApiKeyPaths } from "./paths/api-keys";
 import { registerDealPaths } from "./paths/deals";
+import { registerHealthPaths } from "./paths/health";
 import { registerListingPaths } from "./paths/listings";
 import { registerMarketingChannelPaths } from "./paths/marketing-channels";
 import { registerMemberPaths } from "./paths/members";
@@ -59,6 +60,7 @@ function register(r: OpenAPIRegistry): void {
   registerSitePaths(r);
   registerPublicSitePaths(r);
   registerAdminPaths(r);
+  registerHealthPaths(r);
 }
 
 let cached: OpenApiDocument | undefined;
@@ -91,6 +93,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       { name: "Sites", description: "The tenant's public websites and their CMS (owner or admin broad key)." },
       { name: "Public sites", description: "The unauthenticated sites interface (`/api/sites`): configuration, catalogue, developments, brokers, CMS and locations of a site, for any origin." },
       { name: "Operator", description: "Installation operator API (operator token)." },
+      { name: "Health", description: "Liveness and readiness probes for container orchestrators (no credentials)." },
     ],
   });
   return cached;
