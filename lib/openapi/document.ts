@@ -10,6 +10,7 @@ import { registerMemberPaths } from "./paths/members";
 import { NETWORKS_TAG, registerNetworkPaths } from "./paths/networks";
 import { registerPropertyPaths } from "./paths/properties";
 import { registerSearchPaths } from "./paths/search";
+import { registerPublicCataloguePaths } from "./paths/public-catalogue";
 import { registerPublicSitePaths } from "./paths/public-sites";
 import { registerSettingsPaths } from "./paths/settings";
 import { registerSitePaths } from "./paths/sites";
@@ -59,6 +60,7 @@ function register(r: OpenAPIRegistry): void {
   registerNetworkPaths(r);
   registerSitePaths(r);
   registerPublicSitePaths(r);
+  registerPublicCataloguePaths(r);
   registerAdminPaths(r);
   registerHealthPaths(r);
 }

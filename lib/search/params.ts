@@ -1,7 +1,7 @@
 import { invalid } from "../errors/domain-errors";
 import type { SearchRequest, SortKey } from "./engine";
 import { fieldByName, GEO_FIELD, isSortable, TEXT_WEIGHTS } from "./fields";
-import { normalizeTokens, parseFilter, ParseError, toDomainError, type FilterNode } from "./filter";
+import { normalizeTokens, parseFilter, ParseError, toDomainError, type FilterNode, type FilterSchema } from "./filter";
 import { FILTER_SCHEMA } from "./fields";
 
 /** Typesense-style parameters as received (query string or JSON body). */
@@ -23,16 +23,28 @@ const err400 = (m: string) => invalid(m, "invalid_search");
  * returns the engine-neutral request. `extraFilters` (typed filters, the site's criteria) are
  * ANDed with the user's `filter_by`.
  */
-export function toSearchRequest(p: RawSearchParams, opts: { maxPerPage: number; defaultQueryBy?: string[]; extraFilters?: FilterNode[] }): SearchRequest {
+export type SearchParamOptions = {
+  maxPerPage: number;
+  defaultQueryBy?: string[];
+  extraFilters?: FilterNode[];
+  /**
+   * A narrower field allow-list (public surfaces): `query_by`, `sort_by` and `facet_by` may only
+   * name these fields, and `filter_by` is parsed against `filterSchema`. Others read as unknown.
+   */
+  fields?: { allowed: ReadonlySet<string>; filterSchema: FilterSchema };
+};
+
+export function toSearchRequest(p: RawSearchParams, opts: SearchParamOptions): SearchRequest {
+  const allowed = opts.fields?.allowed;
   if (p.q === undefined || p.q === null) throw err400("Parameter `q` is required.");
   const q = String(p.q);
   const words = parseWords(q);
-  const queryBy = parseQueryBy(p.query_by, opts.defaultQueryBy);
+  const queryBy = parseQueryBy(p.query_by, opts.defaultQueryBy, allowed);
   if (words.length && !queryBy.length) throw err400("No search fields specified for the query.");
   const filters = [...(opts.extraFilters ?? [])];
   if (p.filter_by !== undefined && String(p.filter_by).trim()) {
     try {
-      const ast = parseFilter(String(p.filter_by), FILTER_SCHEMA);
+      const ast = parseFilter(String(p.filter_by), opts.fields?.filterSchema ?? FILTER_SCHEMA);
       if (ast) filters.push(ast);
     } catch (e) {
       if (e instanceof ParseError) throw toDomainError(e);
@@ -47,8 +59,8 @@ export function toSearchRequest(p: RawSearchParams, opts: { maxPerPage: number; 
     words,
     queryBy,
     filters,
-    sort: parseSort(p.sort_by, words.length > 0),
-    facetBy: parseFacetBy(p.facet_by),
+    sort: parseSort(p.sort_by, words.length > 0, allowed),
+    facetBy: parseFacetBy(p.facet_by, allowed),
     maxFacetValues: unsignedInt(p.max_facet_values, "max_facet_values", 10),
     page,
     perPage,
@@ -76,14 +88,17 @@ function parseWords(q: string): SearchRequest["words"] {
   return out.slice(0, 32);
 }
 
-function parseQueryBy(v: string | undefined, fallback: string[] = []): string[] {
+/** The field, unless a narrower allow-list leaves it out (then it reads as unknown, as Typesense would say). */
+const known = (name: string, allowed?: ReadonlySet<string>) => (allowed && !allowed.has(name) ? undefined : fieldByName(name));
+
+function parseQueryBy(v: string | undefined, fallback: string[] = [], allowed?: ReadonlySet<string>): string[] {
   if (v === undefined || !String(v).trim()) return fallback;
   return String(v)
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean)
     .map((name) => {
-      const f = fieldByName(name);
+      const f = known(name, allowed);
       if (!f) throw err400(`Could not find a field named \`${name}\` in the schema.`);
       if (f.type !== "string" && f.type !== "string[]") throw err400(`Field \`${name}\` should be a string or a string array.`);
       if (!TEXT_WEIGHTS[name]) throw err400(`Field \`${name}\` is not indexed for full-text search; use one of: ${Object.keys(TEXT_WEIGHTS).join(", ")}.`);
@@ -91,7 +106,7 @@ function parseQueryBy(v: string | undefined, fallback: string[] = []): string[] 
     });
 }
 
-function parseSort(v: string | undefined, hasText: boolean): SortKey[] {
+function parseSort(v: string | undefined, hasText: boolean, allowed?: ReadonlySet<string>): SortKey[] {
   const keys: SortKey[] = [];
   if (v !== undefined && String(v).trim()) {
     // Commas inside `location(lat, lng)` are not separators.
@@ -102,7 +117,7 @@ function parseSort(v: string | undefined, hasText: boolean): SortKey[] {
       if (!m) throw err400("Parameter `sort_by` is malformed.");
       const dir = m[2].toLowerCase();
       if (dir !== "asc" && dir !== "desc") throw err400(`Order for field\` ${m[1]}\` should be either ASC or DESC.`);
-      keys.push(sortKey(m[1], dir));
+      keys.push(sortKey(m[1], dir, allowed));
     }
   }
   const hasTextMatch = keys.some((k) => k.kind === "text_match");
@@ -111,7 +126,7 @@ function parseSort(v: string | undefined, hasText: boolean): SortKey[] {
   return keys;
 }
 
-function sortKey(expr: string, dir: "asc" | "desc"): SortKey {
+function sortKey(expr: string, dir: "asc" | "desc", allowed?: ReadonlySet<string>): SortKey {
   if (/^_text_match(\(.*\))?$/.test(expr)) return { kind: "text_match", dir };
   const geo = new RegExp(`^${GEO_FIELD}\\(\\s*(-?[\\d.]+)\\s*,\\s*(-?[\\d.]+)\\s*\\)$`).exec(expr);
   if (geo) {
@@ -120,17 +135,17 @@ function sortKey(expr: string, dir: "asc" | "desc"): SortKey {
     if (!(Math.abs(lat) <= 90 && Math.abs(lng) <= 180)) throw err400(`Bad geo sort point \`${expr}\`: latitude and longitude out of range.`);
     return { kind: "geo", lat, lng, dir };
   }
-  const f = fieldByName(expr);
+  const f = known(expr, allowed);
   if (!f || !isSortable(f)) throw err400(`Could not find a field named \`${expr}\` in the schema for sorting.`);
   return { kind: "field", field: expr, dir };
 }
 
-function parseFacetBy(v: string | undefined): string[] {
+function parseFacetBy(v: string | undefined, allowed?: ReadonlySet<string>): string[] {
   if (v === undefined || !String(v).trim()) return [];
   const names = String(v).split(",").map((s) => s.trim()).filter(Boolean);
   for (const n of names) {
     if (n.includes("(")) throw err400(`Facet options such as \`${n}\` are not supported; use plain field names.`);
-    const f = fieldByName(n);
+    const f = known(n, allowed);
     if (!f || !f.facet) throw err400(`Could not find a facet field named \`${n}\` in the schema.`);
   }
   return [...new Set(names)].slice(0, 20);
