@@ -11,6 +11,7 @@ import { NETWORKS_TAG, registerNetworkPaths } from "./paths/networks";
 import { registerPropertyPaths } from "./paths/properties";
 import { registerSearchPaths } from "./paths/search";
 import { registerPublicCataloguePaths } from "./paths/public-catalogue";
+import { registerPublicDevelopmentPaths } from "./paths/public-developments";
 import { registerPublicSitePaths } from "./paths/public-sites";
 import { registerSettingsPaths } from "./paths/settings";
 import { registerSitePaths } from "./paths/sites";
@@ -61,6 +62,7 @@ function register(r: OpenAPIRegistry): void {
   registerSitePaths(r);
   registerPublicSitePaths(r);
   registerPublicCataloguePaths(r);
+  registerPublicDevelopmentPaths(r);
   registerAdminPaths(r);
   registerHealthPaths(r);
 }
