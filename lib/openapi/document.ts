@@ -11,7 +11,7 @@ import { NETWORKS_TAG, registerNetworkPaths } from "./paths/networks";
 import { registerPropertyPaths } from "./paths/properties";
 import { registerSearchPaths } from "./paths/search";
 import { registerPublicCataloguePaths } from "./paths/public-catalogue";
-import { registerPublicDevelopmentPaths } from "./paths/public-developments";
+import { registerPublicDevelopmentPaths, registerPublicLocationPaths } from "./paths/public-developments";
 import { registerPublicSitePaths } from "./paths/public-sites";
 import { registerSettingsPaths } from "./paths/settings";
 import { registerSitePaths } from "./paths/sites";
@@ -63,6 +63,7 @@ function register(r: OpenAPIRegistry): void {
   registerPublicSitePaths(r);
   registerPublicCataloguePaths(r);
   registerPublicDevelopmentPaths(r);
+  registerPublicLocationPaths(r);
   registerAdminPaths(r);
   registerHealthPaths(r);
 }

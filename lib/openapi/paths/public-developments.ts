@@ -1,6 +1,7 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { TypologiesQuery, TypologyQuery } from "../../sites/developments";
+import { LocationsQuery, ValidateQuery } from "../../sites/locations";
 import { PUBLIC_NOTES, PUBLIC_SECURITY, publicErrors, publicOk, siteIdParam } from "../public-common";
 
 const Unit = z
@@ -60,5 +61,32 @@ export function registerPublicDevelopmentPaths(r: OpenAPIRegistry): void {
     description: `The building record (§2.4). ${note}`,
     request: { params: siteIdParam.extend({ buildingId: z.string().meta({ description: "Building id (UUID)." }) }) },
     responses: { 200: publicOk("The building.", z.object({ building: Building })), ...publicErrors({ 404: "`Site not found` or `Building not found`." }, 60) },
+  });
+}
+
+const LocationEntry = z.object({ slug: z.string(), name: z.string(), count: z.number() });
+const LocationMap = z.record(z.string(), LocationEntry);
+const Crumb = z.object({ slug: z.string(), name: z.string(), type: z.enum(["state", "city", "neighborhood", "street"]), path: z.string() });
+
+export function registerPublicLocationPaths(r: OpenAPIRegistry): void {
+  const base = { tags: ["Public sites"], security: PUBLIC_SECURITY };
+  const locNote = `Built from the listings the site's search shows; slugs fold accents to lowercase with dashes. Rate limit: 30 requests per minute.\n\n${PUBLIC_NOTES}`;
+  r.registerPath({
+    ...base, method: "get", path: "/api/sites/{siteId}/locations", operationId: "listSiteLocations", summary: "Location pages of a site",
+    description: `Without \`segment\`: \`states\`, \`cities\`, \`neighborhoods\`, \`streets\`, each a map from slug to \`{slug, name, count}\`. With \`segment\`: \`{segment, match: {type, value} | null}\`. ${locNote}`,
+    request: { params: siteIdParam, query: LocationsQuery },
+    responses: {
+      200: publicOk("Locations.", z.union([z.object({ states: LocationMap, cities: LocationMap, neighborhoods: LocationMap, streets: LocationMap }), z.object({ segment: z.string(), match: z.object({ type: z.string(), value: z.string() }).nullable() })])),
+      ...publicErrors({ 400: "`segment` longer than 200 characters.", 404: "`Site not found`." }, 30),
+    },
+  });
+  r.registerPath({
+    ...base, method: "get", path: "/api/sites/{siteId}/locations/validate", operationId: "validateSiteLocation", summary: "Validate a location path",
+    description: `\`path\` such as \`sp/sao-paulo/pinheiros\` (at most 4 levels). An invalid path is still 200, with \`valid: false\`, an \`error\` code (\`missing_path\`, \`empty_path\`, \`path_too_deep\`, \`state_not_found\`, \`city_not_in_state\`, \`neighborhood_not_in_city\`, \`no_listings\`) and a \`message\`. Breadcrumb paths start with \`/{baseRoute}\` (default \`imoveis\`). ${locNote}`,
+    request: { params: siteIdParam, query: ValidateQuery },
+    responses: {
+      200: publicOk("The validation result.", z.object({ valid: z.boolean(), error: z.string().optional(), message: z.string().optional(), matches: z.object({ state: z.string().nullable(), city: z.string().nullable(), neighborhood: z.string().nullable() }), breadcrumb: z.array(Crumb) })),
+      ...publicErrors({ 400: "`baseRoute` is not URL segments, or `path` longer than 1000 characters.", 404: "`Site not found`." }, 30),
+    },
   });
 }
