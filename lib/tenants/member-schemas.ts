@@ -12,6 +12,7 @@ const MemberFields = {
   phone: PhoneSchema.nullable(),
   creci: z.string().trim().min(1).max(30).nullable().meta({ description: "Broker licence (CRECI), e.g. '123456-F/SP'." }),
   image: UrlOrPathSchema.nullable().meta({ description: "Photo URL (http/https) or a path on this service." }),
+  imageUrl: UrlOrPathSchema.nullable().meta({ description: "Same as `image` (the name the public broker card uses); wins when both are sent." }),
   role: RoleSchema,
 };
 
@@ -21,6 +22,7 @@ export const CreateMemberSchema = z
     phone: MemberFields.phone.optional(),
     creci: MemberFields.creci.optional(),
     image: MemberFields.image.optional(),
+    imageUrl: MemberFields.imageUrl.optional(),
     role: RoleSchema.default("broker"),
   })
   .meta({ id: "CreateMember" });
@@ -38,6 +40,7 @@ export const MemberSchema = z
     phone: z.string().nullable(),
     creci: z.string().nullable(),
     image: z.string().nullable(),
+    imageUrl: z.string().nullable().meta({ description: "Same as `image`." }),
     role: RoleSchema,
     active: z.boolean(),
     createdAt: z.string(),
@@ -55,9 +58,16 @@ export function serializeMember(m: MemberRow): Member {
     phone: m.phone,
     creci: m.creci,
     image: m.image,
+    imageUrl: m.image,
     role: m.role,
     active: m.active,
     createdAt: m.createdAt.toISOString(),
     updatedAt: m.updatedAt.toISOString(),
   };
+}
+
+/** `imageUrl` is stored as `image`: one column, two names on the way in. */
+export function withImageColumn<T extends { image?: string | null; imageUrl?: string | null }>(data: T): Omit<T, "imageUrl"> {
+  const { imageUrl, ...rest } = data;
+  return imageUrl !== undefined ? { ...rest, image: imageUrl } : rest;
 }

@@ -3,7 +3,7 @@ import type { Db, DbOrTx } from "../../db/client";
 import { members, type MemberRow } from "../../db/schema";
 import type { MemberCtx } from "../context/verb-context";
 import { conflict, forbidden, invalid, notFound } from "../errors/domain-errors";
-import { CreateMemberSchema, UpdateMemberSchema, serializeMember, type Member } from "./member-schemas";
+import { CreateMemberSchema, UpdateMemberSchema, serializeMember, withImageColumn, type Member } from "./member-schemas";
 import { inTenantTransaction } from "../../db/transaction";
 
 export async function listMembers({ db, actor }: MemberCtx): Promise<{ items: Member[] }> {
@@ -16,7 +16,7 @@ export async function listMembers({ db, actor }: MemberCtx): Promise<{ items: Me
 }
 
 export async function createMember({ db, actor }: MemberCtx, input: unknown): Promise<Member> {
-  const data = CreateMemberSchema.parse(input);
+  const data = withImageColumn(CreateMemberSchema.parse(input));
   if (data.role === "owner" && actor.role !== "owner") throw forbidden("Only an owner can add another owner.");
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     await assertEmailFree(tx, actor.tenantId, data.email);
@@ -26,7 +26,7 @@ export async function createMember({ db, actor }: MemberCtx, input: unknown): Pr
 }
 
 export async function updateMember({ db, actor }: MemberCtx, { id: memberId, body: input }: { id: string; body: unknown }): Promise<Member> {
-  const data = UpdateMemberSchema.parse(input);
+  const data = withImageColumn(UpdateMemberSchema.parse(input));
   if (Object.keys(data).length === 0) throw invalid("Send at least one field to change.");
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const current = await getMemberInTenant(tx, actor.tenantId, memberId);
