@@ -147,7 +147,7 @@ async function main() {
   const { siteId } = existing ? { siteId: existing.id } : await load(db);
   if (!existing) console.log(`Loaded and indexed in ${((performance.now() - started) / 1000).toFixed(0)} s.`);
   const listingIds = rowsOf<{ id: string }>(
-    await db.execute(sql`select l.id from listings l join sites s on s.tenant_id = l.tenant_id where s.id = ${siteId}::uuid and l.visibility = 'public' order by l.id limit 2000`),
+    await db.execute(sql`select l.id from listings l join sites s on s.tenant_id = l.tenant_id where s.id = ${siteId}::uuid and l.visibility = 'public' and l.stage = 'active' order by l.id limit 2000`),
   ).map((r) => r.id);
   await closeDb();
 
@@ -163,7 +163,7 @@ async function main() {
     const base = `http://localhost:${PORT}`;
     for (let i = 0; i < 120; i++) {
       try {
-        if ((await fetch(`${base}/`)).ok) break;
+        if ((await fetch(`${base}/api/health/ready`)).ok) break;
       } catch {
         // not listening yet
       }
