@@ -11,3 +11,4 @@ export * from "./webhooks";
 export * from "./search";
 export * from "./networks";
 export * from "./sites";
+export * from "./inbound-leads";

@@ -18,10 +18,19 @@ export const marketingChannelInstances = pgTable(
     /** Round-robin position: the next lead goes to queue member number `cursor % size`. */
     distributionCursor: integer("distribution_cursor").notNull().default(0),
     settings: jsonb("settings").$type<Record<string, unknown>>().notNull().default({}),
+    /** `chnl_` + random: the unguessable path of the channel's inbound webhook; rotating it stops the old one at once. */
+    pathToken: text("path_token").notNull(),
+    /** Receiving secret (Bearer or HMAC key of the inbound webhook); never shown after it is set. */
+    secret: text("secret"),
+    /** SHA-256 of the outbound feeds' token (shown once). */
+    feedTokenHash: text("feed_token_hash"),
+    destinations: jsonb("destinations").$type<{ deal: boolean; listing: boolean }>().notNull().default({ deal: true, listing: false }),
+    leadIntakeConfig: jsonb("lead_intake_config").$type<{ syncResponse: boolean }>().notNull().default({ syncResponse: false }),
+    feedCriteria: jsonb("feed_criteria").$type<Record<string, unknown>>().notNull().default({}),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("mci_tenant_idx").on(t.tenantId, t.createdAt)],
+  (t) => [index("mci_tenant_idx").on(t.tenantId, t.createdAt), uniqueIndex("mci_path_token_key").on(t.pathToken)],
 );
 
 /** The distribution queue of a channel: members in round-robin order. */

@@ -5,7 +5,7 @@ import type { ContactInput } from "../deals/schemas";
 import type { ContactWithRole } from "../deals/serialize";
 
 /**
- * Contacts are tenant records: one with the same E.164 phone (first) or e-mail is reused, and
+ * Contacts are tenant records: one with the same E.164 phone (first), e-mail or CPF is reused, and
  * gets the e-mail, phone or CPF it lacked. A contact listed twice in one deal keeps its first role.
  */
 export async function resolveContacts(tx: DbOrTx, tenantId: string, inputs: ContactInput[]): Promise<ContactWithRole[]> {
@@ -37,7 +37,12 @@ async function findContact(tx: DbOrTx, tenantId: string, c: ContactInput): Promi
       .from(contacts)
       .where(and(eq(contacts.tenantId, tenantId), sql`lower(${contacts.email}) = ${c.email}`))
       .limit(1);
-    return byEmail;
+    if (byEmail) return byEmail;
+  }
+  if (c.cpf) {
+    // A CPF names one person: the last way to recognise a returning contact.
+    const [byCpf] = await tx.select().from(contacts).where(and(eq(contacts.tenantId, tenantId), eq(contacts.cpf, c.cpf))).limit(1);
+    return byCpf;
   }
   return undefined;
 }
@@ -45,7 +50,7 @@ async function findContact(tx: DbOrTx, tenantId: string, c: ContactInput): Promi
 async function fillGaps(tx: DbOrTx, tenantId: string, row: ContactRow, c: ContactInput): Promise<ContactRow> {
   const patch: Partial<ContactRow> = {};
   // Only take an e-mail or phone that no other contact of the tenant owns (both are unique).
-  if (!row.email && c.email && !(await findContact(tx, tenantId, { ...c, phone: undefined }))) patch.email = c.email;
+  if (!row.email && c.email && !(await findContact(tx, tenantId, { ...c, phone: undefined, cpf: undefined }))) patch.email = c.email;
   if (!row.phone && c.phone) patch.phone = c.phone;
   if (!row.cpf && c.cpf) patch.cpf = c.cpf;
   if (!Object.keys(patch).length) return row;

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
 import { deals, marketingChannelInstances, type DealRow } from "../../db/schema";
-import type { MemberActor } from "../context/actor";
+import { eventUserId, type Actor, type MemberActor } from "../context/actor";
 import type { MemberCtx } from "../context/verb-context";
 import { forbidden, invalid, notFound } from "../errors/domain-errors";
 import { recordEvent } from "../outbox/record-event";
@@ -14,7 +14,7 @@ import { contactsOfDeals, linkContacts, resolveContacts } from "../contacts/reso
 import { validateCustom } from "./custom-data";
 import { nextInQueue } from "../leads/distribution";
 import type { ListDealsQueryInput } from "./list-query";
-import { CreateDealSchema, UpdateDealSchema, type DealDataInput } from "./schemas";
+import { CreateDealSchema, UpdateDealSchema, type CreateDealInput, type DealDataInput } from "./schemas";
 import { dealEventEntity, serializeDeal, type ContactWithRole, type Deal } from "./serialize";
 import { inTenantTransaction } from "../../db/transaction";
 
@@ -57,62 +57,70 @@ export async function getDeal({ db, actor }: MemberCtx, id: string): Promise<Dea
 
 export async function createDeal({ db, actor }: MemberCtx, input: unknown): Promise<Deal> {
   const data = CreateDealSchema.parse(input);
-  return inTenantTransaction(db, actor.tenantId, async (tx) => {
-    const tenant = await loadTenant(tx, actor.tenantId);
-    const s = tenant.settings;
-    const stage = data.stage ?? s.dealWorkflow.defaultStageId;
-    assertDealStage(s, stage);
-    if (data.marketingChannelInstanceId) await assertChannel(tx, actor.tenantId, data.marketingChannelInstanceId);
-    const explicit = await resolveAssignee(tx, actor.tenantId, data);
-    if (explicit !== undefined) assertMayAssign(actor, explicit);
-    const custom = dropNulls(await validateCustom(tx, actor.tenantId, s, data.custom ?? {}));
-    const people = await resolveContacts(tx, actor.tenantId, data.contacts);
+  const { distributed: _distributed, ...deal } = await inTenantTransaction(db, actor.tenantId, (tx) => writeNewDeal(tx, actor, data));
+  return deal;
+}
 
-    let assignedToId = explicit;
-    let distributed = false;
-    if (assignedToId === undefined) {
-      if (data.marketingChannelInstanceId) {
-        assignedToId = await nextInQueue(tx, actor.tenantId, data.marketingChannelInstanceId);
-        distributed = assignedToId !== null;
-      } else {
-        assignedToId = actor.userId;
-      }
+/**
+ * A new deal with its contacts, assignment and events, inside the caller's tenant transaction, for
+ * any actor: a member through the API, or a channel's lead through lead processing (no creator;
+ * without a channel queue nobody is assigned).
+ */
+export async function writeNewDeal(tx: DbOrTx, actor: Actor, data: CreateDealInput): Promise<Deal & { distributed: boolean }> {
+  const tenant = await loadTenant(tx, actor.tenantId);
+  const s = tenant.settings;
+  const stage = data.stage ?? s.dealWorkflow.defaultStageId;
+  assertDealStage(s, stage);
+  if (data.marketingChannelInstanceId) await assertChannel(tx, actor.tenantId, data.marketingChannelInstanceId);
+  const explicit = await resolveAssignee(tx, actor.tenantId, data);
+  if (explicit !== undefined && actor.kind === "member") assertMayAssign(actor, explicit);
+  const custom = dropNulls(await validateCustom(tx, actor.tenantId, s, data.custom ?? {}));
+  const people = await resolveContacts(tx, actor.tenantId, data.contacts);
+
+  let assignedToId = explicit;
+  let distributed = false;
+  if (assignedToId === undefined) {
+    if (data.marketingChannelInstanceId) {
+      assignedToId = await nextInQueue(tx, actor.tenantId, data.marketingChannelInstanceId);
+      distributed = assignedToId !== null;
+    } else {
+      assignedToId = actor.kind === "member" ? actor.userId : null;
     }
-    const [deal] = await tx
-      .insert(deals)
-      .values({
-        tenantId: actor.tenantId,
-        title: data.title,
-        dealType: data.dealType,
-        stage,
-        status: data.status ?? outcomeOf(s, stage) ?? "open",
-        currency: data.currency,
-        amount: data.amount ?? null,
-        assignedToId,
-        createdById: actor.userId,
-        customData: custom,
-        utmSource: data.utmSource ?? null,
-        utmMedium: data.utmMedium ?? null,
-        utmCampaign: data.utmCampaign ?? null,
-        source: data.source ?? null,
-        campaign: data.campaign ?? null,
-        marketingChannelInstanceId: data.marketingChannelInstanceId ?? null,
-      })
-      .returning();
-    await linkContacts(tx, actor.tenantId, deal.id, people);
-    await recordEvent(tx, dealEvent(actor, "deal.created", deal, { entity: dealEventEntity(deal, people) }));
-    if (distributed) {
-      await recordEvent(tx, {
-        tenantId: actor.tenantId,
-        eventName: "distribution.assigned",
-        entityType: "deal",
-        entityId: deal.id,
-        userId: null,
-        data: { dealId: deal.id, assignedToId, marketingChannelInstanceId: deal.marketingChannelInstanceId, method: "round_robin" },
-      });
-    }
-    return serializeDeal(deal, people);
-  });
+  }
+  const [deal] = await tx
+    .insert(deals)
+    .values({
+      tenantId: actor.tenantId,
+      title: data.title,
+      dealType: data.dealType,
+      stage,
+      status: data.status ?? outcomeOf(s, stage) ?? "open",
+      currency: data.currency,
+      amount: data.amount ?? null,
+      assignedToId,
+      createdById: actor.kind === "member" ? actor.userId : null,
+      customData: custom,
+      utmSource: data.utmSource ?? null,
+      utmMedium: data.utmMedium ?? null,
+      utmCampaign: data.utmCampaign ?? null,
+      source: data.source ?? null,
+      campaign: data.campaign ?? null,
+      marketingChannelInstanceId: data.marketingChannelInstanceId ?? null,
+    })
+    .returning();
+  await linkContacts(tx, actor.tenantId, deal.id, people);
+  await recordEvent(tx, dealEvent(actor, "deal.created", deal, { entity: dealEventEntity(deal, people) }));
+  if (distributed) {
+    await recordEvent(tx, {
+      tenantId: actor.tenantId,
+      eventName: "distribution.assigned",
+      entityType: "deal",
+      entityId: deal.id,
+      userId: null,
+      data: { dealId: deal.id, assignedToId, marketingChannelInstanceId: deal.marketingChannelInstanceId, method: "round_robin" },
+    });
+  }
+  return { ...serializeDeal(deal, people), distributed };
 }
 
 export async function updateDeal({ db, actor }: MemberCtx, { id: pathId, body: input }: { id: string; body: unknown }): Promise<Deal> {
@@ -214,11 +222,11 @@ function dropNulls(o: Record<string, unknown>) {
 }
 
 function dealEvent(
-  actor: MemberActor,
+  actor: Actor,
   eventName: "deal.created" | "deal.updated" | "deal.deleted",
   deal: DealRow,
   data: Record<string, unknown>,
   old: Record<string, unknown> | null = null,
 ) {
-  return { tenantId: actor.tenantId, eventName, entityType: "deal", entityId: deal.id, userId: actor.userId, data, old };
+  return { tenantId: actor.tenantId, eventName, entityType: "deal", entityId: deal.id, userId: eventUserId(actor), data, old };
 }

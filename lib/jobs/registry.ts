@@ -1,3 +1,4 @@
+import { processLeadsJob } from "../leads/inbound/lead-job";
 import { deliverEventsJob } from "../webhooks/deliver-job";
 import type { JobDefinition } from "./define-job";
 
@@ -5,4 +6,4 @@ import type { JobDefinition } from "./define-job";
  * Every background job of the service. Both runners read this list: adding work (lead processing,
  * scheduled sends, provider notifications) is adding a definition here, not new wiring.
  */
-export const jobs: readonly JobDefinition[] = [deliverEventsJob];
+export const jobs: readonly JobDefinition[] = [deliverEventsJob, processLeadsJob];

@@ -5,6 +5,7 @@ import { distributionQueueMembers, marketingChannelInstances, members, type Mark
 import type { MemberCtx } from "../context/verb-context";
 import { invalid, notFound } from "../errors/domain-errors";
 import { inTenantTransaction } from "../../db/transaction";
+import { hashToken, newChannelSecret, newFeedToken, newPathToken } from "./channel-tokens";
 
 const QueueSchema = z
   .array(z.uuid().transform((id) => id.toLowerCase()))
@@ -12,19 +13,45 @@ const QueueSchema = z
   .refine((l) => new Set(l).size === l.length, "must not repeat a member")
   .meta({ description: "Member ids of the distribution queue, in round-robin order." });
 
+const DestinationsSchema = z
+  .strictObject({
+    deal: z.boolean(),
+    // Owner capture (draft listings from leads) is not built yet: refusing it beats accepting leads we would drop.
+    listing: z.boolean().refine((v) => !v, "the listing destination (owner capture) is not available yet; keep it false"),
+  })
+  .meta({ description: "What inbound leads may create: deals (buyer or tenant leads, on by default) and draft listings (owner capture, off)." });
+const LeadIntakeConfigSchema = z
+  .strictObject({ syncResponse: z.boolean() })
+  .meta({ description: "`syncResponse`: answer inbound leads after the deal exists, as `sync=deal` does." });
+const FeedCriteriaSchema = z
+  .record(z.string(), z.unknown())
+  .refine((v) => JSON.stringify(v).length <= 10_000, "must be at most 10 KB")
+  .meta({ description: "Search filters the listings feed honours, in the typed parameters of /listings/search." });
+
 export const CreateChannelSchema = z
   .strictObject({
     name: z.string().trim().min(1).max(120),
     kind: z.string().trim().regex(/^[a-z0-9_]{1,40}$/, "must be a lowercase slug such as website or portal").default("api"),
     active: z.boolean().default(true),
     queue: QueueSchema.default([]),
+    destinations: DestinationsSchema.default({ deal: true, listing: false }),
+    leadIntakeConfig: LeadIntakeConfigSchema.default({ syncResponse: false }),
+    feedCriteria: FeedCriteriaSchema.default({}),
   })
   .meta({ id: "CreateMarketingChannel" });
 
 const KindSchema = z.string().trim().regex(/^[a-z0-9_]{1,40}$/, "must be a lowercase slug such as website or portal");
 
 export const UpdateChannelSchema = z
-  .strictObject({ name: CreateChannelSchema.shape.name, kind: KindSchema, active: z.boolean(), queue: QueueSchema })
+  .strictObject({
+    name: CreateChannelSchema.shape.name,
+    kind: KindSchema,
+    active: z.boolean(),
+    queue: QueueSchema,
+    destinations: DestinationsSchema,
+    leadIntakeConfig: LeadIntakeConfigSchema,
+    feedCriteria: FeedCriteriaSchema,
+  })
   .partial()
   .meta({ id: "UpdateMarketingChannel" });
 
@@ -35,6 +62,12 @@ export const ChannelSchema = z
     kind: z.string(),
     active: z.boolean(),
     queue: z.array(z.uuid()),
+    pathToken: z.string().meta({ description: "The inbound webhook is `POST /api/webhooks/channels/{pathToken}`." }),
+    hasSecret: z.boolean().meta({ description: "Whether inbound leads must be signed (the secret itself is never shown again)." }),
+    destinations: DestinationsSchema,
+    leadIntakeConfig: LeadIntakeConfigSchema,
+    feedCriteria: z.record(z.string(), z.unknown()),
+    feedToken: z.string().optional().meta({ description: "The feeds' Bearer token: only in the answer that creates or rotates it." }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -53,13 +86,24 @@ export async function listChannels({ db, actor }: MemberCtx): Promise<{ items: C
 
 export async function createChannel({ db, actor }: MemberCtx, input: unknown): Promise<Channel> {
   const data = CreateChannelSchema.parse(input);
+  const feedToken = newFeedToken();
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const [row] = await tx
       .insert(marketingChannelInstances)
-      .values({ tenantId: actor.tenantId, name: data.name, kind: data.kind, active: data.active })
+      .values({
+        tenantId: actor.tenantId,
+        name: data.name,
+        kind: data.kind,
+        active: data.active,
+        pathToken: newPathToken(),
+        feedTokenHash: hashToken(feedToken),
+        destinations: data.destinations,
+        leadIntakeConfig: data.leadIntakeConfig,
+        feedCriteria: data.feedCriteria,
+      })
       .returning();
     await setQueue(tx, actor.tenantId, row.id, data.queue);
-    return present(tx, row);
+    return { ...(await present(tx, row)), feedToken };
   });
 }
 
@@ -106,7 +150,54 @@ async function present(db: DbOrTx, row: MarketingChannelInstanceRow): Promise<Ch
     kind: row.kind,
     active: row.active,
     queue: queue.map((q) => q.memberId),
+    pathToken: row.pathToken,
+    hasSecret: row.secret !== null,
+    destinations: row.destinations,
+    leadIntakeConfig: row.leadIntakeConfig,
+    feedCriteria: row.feedCriteria,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+async function updateRow(db: DbOrTx, tenantId: string, id: string, set: Partial<MarketingChannelInstanceRow>): Promise<MarketingChannelInstanceRow> {
+  const [row] = await db
+    .update(marketingChannelInstances)
+    .set({ ...set, updatedAt: new Date() })
+    .where(and(eq(marketingChannelInstances.id, id), eq(marketingChannelInstances.tenantId, tenantId)))
+    .returning();
+  if (!row) throw notFound(`Marketing channel ${id} not found.`);
+  return row;
+}
+
+/** `POST .../{id}/path-token`: a new inbound path; the old one answers 404 from now on. */
+export async function rotatePathToken({ db, actor }: MemberCtx, id: string): Promise<Channel> {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => present(tx, await updateRow(tx, actor.tenantId, id, { pathToken: newPathToken() })));
+}
+
+/** `POST .../{id}/feed-token`: a new feeds token, returned once. */
+export async function rotateFeedToken({ db, actor }: MemberCtx, id: string): Promise<Channel> {
+  const feedToken = newFeedToken();
+  return inTenantTransaction(db, actor.tenantId, async (tx) => ({ ...(await present(tx, await updateRow(tx, actor.tenantId, id, { feedTokenHash: hashToken(feedToken) }))), feedToken }));
+}
+
+export const SetSecretSchema = z
+  .strictObject({ secret: z.string().min(16, "must be at least 16 characters").max(200).regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces") })
+  .partial()
+  .meta({ id: "SetChannelSecret" });
+
+/**
+ * `POST .../{id}/secret`: generated (empty body) or taken from `{secret}`; returned this once.
+ * From now on inbound leads must carry it (Bearer) or sign the body with it (HMAC-SHA256).
+ */
+export async function setChannelSecret({ db, actor }: MemberCtx, { id, body }: { id: string; body: unknown }): Promise<{ id: string; secret: string }> {
+  const data = SetSecretSchema.parse(body ?? {});
+  const secret = data.secret ?? newChannelSecret();
+  await inTenantTransaction(db, actor.tenantId, (tx) => updateRow(tx, actor.tenantId, id, { secret }));
+  return { id, secret };
+}
+
+/** `DELETE .../{id}/secret`: inbound leads are accepted unsigned again. */
+export async function clearChannelSecret({ db, actor }: MemberCtx, id: string): Promise<Channel> {
+  return inTenantTransaction(db, actor.tenantId, async (tx) => present(tx, await updateRow(tx, actor.tenantId, id, { secret: null })));
 }

@@ -4,6 +4,7 @@ import { registerAdminPaths } from "./paths/admin";
 import { registerApiKeyPaths } from "./paths/api-keys";
 import { registerDealPaths } from "./paths/deals";
 import { registerHealthPaths } from "./paths/health";
+import { registerInboundLeadPaths } from "./paths/inbound-leads";
 import { registerListingPaths } from "./paths/listings";
 import { registerMarketingChannelPaths } from "./paths/marketing-channels";
 import { registerMemberPaths } from "./paths/members";
@@ -58,6 +59,7 @@ function register(r: OpenAPIRegistry): void {
   registerMemberPaths(r);
   registerApiKeyPaths(r);
   registerMarketingChannelPaths(r);
+  registerInboundLeadPaths(r);
   registerNetworkPaths(r);
   registerSitePaths(r);
   registerPublicSitePaths(r);

@@ -169,6 +169,10 @@ async function main() {
       }
       await new Promise((r) => setTimeout(r, 500));
     }
+    // A server that did not start (port taken, build missing) must not let another one be measured.
+    if (server.exitCode !== null || !(await fetch(`${base}/api/health/ready`).then((r) => r.ok, () => false))) {
+      throw new Error(`The server on port ${PORT} did not become ready: is the port free and the build current (npm run build)?`);
+    }
     const mix = searchMix();
     const runs: [string, number, (i: number) => Promise<Answer>][] = [
       ["GET /api/sites/resolve?siteId=", 1000, () => send(`${base}/api/sites/resolve?siteId=${siteId}`)],

@@ -1,0 +1,12 @@
+import { otherMethods } from "@/lib/http/method-not-allowed";
+import { pathId } from "@/lib/http/path-id";
+import { apiRoute, json } from "@/lib/http/route";
+import { rotateFeedToken } from "@/lib/leads/marketing-channels";
+
+/** A new token for the channel's feeds, returned this once. */
+export const POST = apiRoute<{ id: string }>(async ({ params, ctx }) => json(await rotateFeedToken(ctx, pathId(params.id, "marketing channel"))), {
+  permission: "tenant.admin",
+});
+
+/** Other methods answer a JSON 405 with `Allow`, and OPTIONS lists the real ones. */
+export const { GET, HEAD, OPTIONS, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { defineJob, jobEvent } from "../../jobs/define-job";
+import { pendingLeadIds, processLead } from "./process-lead";
+
+/** Sent after a lead is stored (and committed): wakes the processing at once. */
+export const leadReceived = jobEvent("crm/lead.received", z.object({ leadId: z.uuid() }));
+
+/**
+ * Lead processing (Inngest function `process-lead`, or the embedded runner): the lead named by the
+ * event, then every lead left behind (a timed-out sync request, a crashed worker). The state lives
+ * in `inbound_leads`, so running twice or in parallel processes each lead once.
+ */
+export const processLeadsJob = defineJob({
+  id: "process-leads",
+  step: "process-leads",
+  retries: 3,
+  schedule: { functionId: "process-leads-cron", cron: "* * * * *", embeddedEveryMs: () => 30_000 },
+  trigger: { functionId: "process-lead", event: leadReceived },
+  run: async (data, { db, log }) => {
+    const ids = data ? [data.leadId, ...(await pendingLeadIds(db, 50)).filter((id) => id !== data.leadId)] : await pendingLeadIds(db);
+    let processed = 0;
+    let failed = 0;
+    for (const id of ids) {
+      const r = await processLead(db, id);
+      if (r.status === "processed") processed++;
+      if (r.status === "failed") {
+        failed++;
+        log.warn({ leadId: id, error: r.lead?.error }, "lead failed; replay it once the cause is fixed");
+      }
+    }
+    return { processed, failed };
+  },
+});

@@ -1,0 +1,157 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../../db/client";
+import { rowsOf } from "../../../db/rows";
+import { inboundLeads, listings, marketingChannelInstances, properties, type InboundLeadRow, type ListingRow, type PropertyRow } from "../../../db/schema";
+import { inTenantTransaction } from "../../../db/transaction";
+import type { IntegrationActor } from "../../context/actor";
+import { writeNewDeal } from "../../deals/deals";
+import type { CreateDealInput } from "../../deals/schemas";
+import { recordEvent } from "../../outbox/record-event";
+import { UUID_PATTERN } from "../../schemas/uuid";
+import type { ParsedLead } from "./parse-lead";
+
+/** A lead claimed this long ago and still `processing` belongs to a worker that died: take it over. */
+export const STALE_CLAIM_SECONDS = 120;
+
+export type LeadOutcome = { status: "processed" | "failed" | "busy" | "done_before"; lead: InboundLeadRow | null };
+
+/**
+ * Processes one lead exactly once: claim it (`received`, or `processing` with a stale claim) with
+ * `FOR UPDATE SKIP LOCKED`, then in one tenant transaction re-check the claim, write its deal(s),
+ * events and decision log, and mark it `processed`. A crash before that commit leaves no deal and
+ * a lead another run takes over; two runs at once cannot both pass the claim.
+ */
+export async function processLead(db: DbOrTx, leadId: string): Promise<LeadOutcome> {
+  const claimed = rowsOf<{ id: string; tenant_id: string; claimed_at: string }>(
+    await db.execute(sql`
+      update inbound_leads set status = 'processing', claimed_at = now(), attempts = attempts + 1
+      where id = (
+        select id from inbound_leads
+        where id = ${leadId}::uuid
+          and (status = 'received' or (status = 'processing' and claimed_at < now() - make_interval(secs => ${STALE_CLAIM_SECONDS})))
+        for update skip locked)
+      returning id, tenant_id, claimed_at`),
+  )[0];
+  if (!claimed) {
+    const [lead] = await db.select().from(inboundLeads).where(eq(inboundLeads.id, leadId)).limit(1);
+    return { status: lead?.status === "processed" || lead?.status === "failed" ? "done_before" : "busy", lead: lead ?? null };
+  }
+  try {
+    const lead = await inTenantTransaction(db, claimed.tenant_id, async (tx) => {
+      const [row] = await tx.select().from(inboundLeads).where(eq(inboundLeads.id, leadId)).for("update");
+      // Someone took the lead over after our claim went stale and finished it: nothing to do.
+      if (!row || row.status !== "processing") return row ?? null;
+      return writeLead(tx, row);
+    });
+    return { status: "processed", lead };
+  } catch (err) {
+    const message = (err as Error).message?.slice(0, 1000) ?? String(err);
+    const [lead] = await db
+      .update(inboundLeads)
+      .set({ status: "failed", error: message, processedAt: new Date() })
+      .where(and(eq(inboundLeads.id, leadId), eq(inboundLeads.status, "processing")))
+      .returning();
+    return { status: "failed", lead: lead ?? null };
+  }
+}
+
+async function writeLead(tx: DbOrTx, row: InboundLeadRow): Promise<InboundLeadRow> {
+  const lead = row.lead as unknown as ParsedLead;
+  const decision: string[] = [];
+  const [channel] = await tx.select().from(marketingChannelInstances).where(eq(marketingChannelInstances.id, row.channelId)).limit(1);
+  const actor: IntegrationActor = { kind: "integration", tenantId: row.tenantId, integration: "marketing_channel", id: row.channelId };
+  const ref = await referencedListing(tx, row.tenantId, lead);
+  if (ref) decision.push(`listing ${ref.listing.listingCode} referenced: its property data fills the deal`);
+  else if (lead.listingRef || lead.listingCode || lead.propertyRef) decision.push("referenced listing not found in this tenant: the lead's own property data is used");
+
+  const contact = {
+    name: lead.contactName ?? lead.contactEmail ?? lead.contactPhone ?? "Lead sem nome",
+    email: lead.contactEmail ?? undefined,
+    phone: lead.contactPhone ?? undefined,
+    cpf: lead.cpf ?? undefined,
+  };
+  const types: ("sale" | "rental")[] = lead.businessType === "both" ? ["sale", "rental"] : [lead.businessType];
+  const dealIds: string[] = [];
+  let assignedToId: string | null = null;
+  for (const dealType of types) {
+    const data: CreateDealInput = {
+      title: `${contact.name} · ${channel?.name ?? "canal"}${types.length > 1 ? ` (${dealType === "sale" ? "venda" : "locação"})` : ""}`,
+      dealType,
+      currency: "BRL",
+      contacts: [{ ...contact, role: dealType === "rental" ? "tenant" : "buyer" }],
+      custom: searchPreferences(lead, ref),
+      marketingChannelInstanceId: row.channelId,
+      utmSource: lead.attribution.utmSource ?? null,
+      utmMedium: lead.attribution.utmMedium ?? null,
+      utmCampaign: lead.attribution.utmCampaign ?? null,
+      source: lead.source ?? channel?.kind ?? null,
+      campaign: lead.campaign ?? null,
+    } as CreateDealInput;
+    const deal = await writeNewDeal(tx, actor, data);
+    dealIds.push(deal.id);
+    assignedToId ??= deal.assignedToId;
+    decision.push(
+      deal.distributed ? `${dealType} deal assigned to ${deal.assignedToId} by the channel's round robin` : `${dealType} deal left unassigned: the channel's queue has no active member`,
+    );
+    const attribution = { dealId: deal.id, marketingChannelInstanceId: row.channelId, ...lead.attribution, source: data.source, campaign: lead.campaign, externalId: lead.externalId, originLeadId: lead.originLeadId };
+    await recordEvent(tx, { tenantId: row.tenantId, eventName: "deal.attribution.tracked", entityType: "deal", entityId: deal.id, userId: null, data: attribution });
+    if (ref) {
+      await recordEvent(tx, {
+        tenantId: row.tenantId, eventName: "listing.attribution.tracked", entityType: "listing", entityId: ref.listing.id, userId: null,
+        data: { ...attribution, listingId: ref.listing.id },
+      });
+    }
+  }
+  if (lead.visit) decision.push(`visit requested for ${lead.visit.date} ${lead.visit.time} (kept on the lead; visit tasks are not built yet)`);
+  const [done] = await tx
+    .update(inboundLeads)
+    .set({ status: "processed", dealIds, listingId: ref?.listing.id ?? null, assignedToId, decision, error: null, processedAt: new Date() })
+    .where(eq(inboundLeads.id, row.id))
+    .returning();
+  return done;
+}
+
+async function referencedListing(tx: DbOrTx, tenantId: string, lead: ParsedLead): Promise<{ listing: ListingRow; property: PropertyRow } | null> {
+  const byId = [lead.listingRef, lead.propertyRef].find((v) => v && UUID_PATTERN.test(v));
+  const byCode = [lead.listingRef, lead.listingCode, lead.propertyRef].find((v) => v && !UUID_PATTERN.test(v));
+  const where = byId
+    ? and(eq(listings.tenantId, tenantId), sql`(${listings.id} = ${byId.toLowerCase()}::uuid or ${listings.propertyId} = ${byId.toLowerCase()}::uuid)`)
+    : byCode
+      ? and(eq(listings.tenantId, tenantId), sql`upper(${listings.listingCode}) = ${byCode.toUpperCase()}`)
+      : undefined;
+  if (!where) return null;
+  const [hit] = await tx.select().from(listings).innerJoin(properties, eq(properties.id, listings.propertyId)).where(where).limit(1);
+  return hit ? { listing: hit.listings, property: hit.properties } : null;
+}
+
+/** Deal `custom` search preferences from the referenced listing, or else from the lead's own property data. */
+function searchPreferences(lead: ParsedLead, ref: { listing: ListingRow; property: PropertyRow } | null): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (ref) {
+    out.leadListings = [{ listingId: ref.listing.id }];
+    out.propertyTypes = [ref.property.type];
+    if (ref.property.bedrooms !== null && ref.property.bedrooms <= 99) out.bedrooms = ref.property.bedrooms;
+    if (ref.listing.price) out.budget = Number(ref.listing.price);
+    if (ref.property.neighborhood) out.locations = [ref.property.neighborhood];
+  } else {
+    // Only values the typed preference keys accept: a junk value stays on the lead, never fails it.
+    if (typeof lead.property.propertyType === "string") out.propertyTypes = [lead.property.propertyType.slice(0, 120)];
+    const beds = lead.property.bedrooms;
+    if (typeof beds === "number" && Number.isInteger(beds) && beds <= 99) out.bedrooms = beds;
+    if (typeof lead.property.price === "number") out.budget = lead.property.price;
+    if (typeof lead.property.totalArea === "number") out.minArea = lead.property.totalArea;
+    const place = lead.address.neighborhood ?? lead.address.city;
+    if (place) out.locations = [place.slice(0, 120)];
+  }
+  if (lead.message) out.additionalNotes = lead.message.slice(0, 2000);
+  return out;
+}
+
+/** Leads left behind (a sync request that timed out, a worker that died): what the job sweeps. */
+export async function pendingLeadIds(db: DbOrTx, limit = 200): Promise<string[]> {
+  const res = await db.execute(sql`
+    select id from inbound_leads
+    where status = 'received' or (status = 'processing' and claimed_at < now() - make_interval(secs => ${STALE_CLAIM_SECONDS}))
+    order by received_at limit ${limit}`);
+  return rowsOf<{ id: string }>(res).map((r) => r.id);
+}

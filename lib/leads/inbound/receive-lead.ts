@@ -1,0 +1,148 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../../db/client";
+import { inboundLeads, marketingChannelInstances, type InboundLeadRow, type MarketingChannelInstanceRow } from "../../../db/schema";
+import { DomainError, forbidden, invalid, notFound, unauthorized } from "../../errors/domain-errors";
+import { sendJobEvent } from "../../jobs/dispatch";
+import { leadReceived } from "./lead-job";
+import { parseLead } from "./parse-lead";
+import { processLead } from "./process-lead";
+
+export const MAX_LEAD_BYTES = 256 * 1024;
+/** How long a sync request waits for a lead another worker is processing before answering 202. */
+export const SYNC_WAIT_MS = 5_000;
+
+/** Headers kept with the raw body: enough to trace and re-verify a lead, never credentials. */
+const KEPT_HEADERS = ["content-type", "user-agent", "x-forwarded-for", "x-request-id", "x-inbound-destination", "x-signature", "x-hmac-sha256"];
+
+type Answer = { status: number; body: Record<string, unknown> };
+export type SyncMode = "none" | "deal" | "assignment";
+
+/**
+ * `POST /api/webhooks/channels/{pathToken}` (spec 2 §4, §2.9): authenticate, parse leniently,
+ * store the lead (raw body, headers, parsed fields) and only then answer. A repeated
+ * `originLeadId` of the channel never becomes a second lead: the unique index decides, so 50
+ * simultaneous posts of one lead store one row.
+ */
+export async function receiveLead(db: DbOrTx, pathToken: string, req: Request): Promise<Answer> {
+  const channel = await channelByToken(db, pathToken);
+  const raw = await readRaw(req);
+  if (channel.secret) verifySignature(channel.secret, req.headers, raw);
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString("utf8"));
+  } catch {
+    throw invalid("The body is not valid JSON: send the lead as a JSON object.", "invalid_json");
+  }
+  if (!body || typeof body !== "object" || Array.isArray(body)) throw invalid("The body must be a JSON object with the lead's fields.", "invalid_json");
+  const lead = parseLead(body as Record<string, unknown>, req.headers.get("x-inbound-destination"));
+  const destination = lead.destination ?? "deal";
+  if (!channel.destinations[destination]) throw forbidden(`The destination '${destination}' is not enabled on this channel.`, "destination_disabled");
+
+  const headers = Object.fromEntries(KEPT_HEADERS.flatMap((h) => (req.headers.get(h) ? [[h, req.headers.get(h)!.slice(0, 500)]] : [])));
+  const [stored] = await db
+    .insert(inboundLeads)
+    .values({
+      tenantId: channel.tenantId,
+      channelId: channel.id,
+      originLeadId: lead.originLeadId,
+      destination,
+      rawBody: raw.toString("utf8"),
+      headers,
+      lead: lead as unknown as Record<string, unknown>,
+    })
+    .onConflictDoNothing({ target: [inboundLeads.channelId, inboundLeads.originLeadId], where: sql`origin_lead_id IS NOT NULL` })
+    .returning();
+  const sync = syncMode(new URL(req.url).searchParams.get("sync"), channel);
+  if (!stored) return repeatAnswer(db, channel, lead.originLeadId!);
+  // Committed: from here the lead cannot be lost. Wake the processing (or do it now for sync).
+  sendJobEvent(leadReceived, { leadId: stored.id });
+  if (sync === "none") return { status: 202, body: { ok: true, accepted: true } };
+  return syncAnswer(db, stored.id, sync);
+}
+
+async function channelByToken(db: DbOrTx, pathToken: string): Promise<MarketingChannelInstanceRow> {
+  const unknown = () => notFound("Unknown or inactive channel.");
+  if (!/^chnl_[A-Za-z0-9_-]{16,100}$/.test(pathToken)) throw unknown();
+  const [c] = await db.select().from(marketingChannelInstances).where(eq(marketingChannelInstances.pathToken, pathToken)).limit(1);
+  if (!c || !c.active) throw unknown();
+  return c;
+}
+
+async function readRaw(req: Request): Promise<Buffer> {
+  const tooLarge = () => new DomainError("too_large", "payload_too_large", `The lead is larger than ${MAX_LEAD_BYTES / 1024} KB.`);
+  if (Number(req.headers.get("content-length") ?? 0) > MAX_LEAD_BYTES) throw tooLarge();
+  if (!req.body) return Buffer.alloc(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_LEAD_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Bearer secret, or the hex HMAC-SHA256 of the exact raw body (optional `sha256=` prefix); constant-time. */
+export function verifySignature(secret: string, headers: Headers, raw: Buffer): void {
+  const same = (a: string, b: string) => {
+    const x = Buffer.from(a);
+    const y = Buffer.from(b);
+    return x.length === y.length && timingSafeEqual(x, y);
+  };
+  const auth = headers.get("authorization");
+  if (auth?.startsWith("Bearer ") && same(auth.slice(7).trim(), secret)) return;
+  const expected = createHmac("sha256", secret).update(raw).digest("hex");
+  for (const h of ["x-hmac-sha256", "x-signature"]) {
+    const sent = headers.get(h)?.trim().replace(/^sha256=/i, "").toLowerCase();
+    if (sent && same(sent, expected)) return;
+  }
+  throw unauthorized("This channel requires its secret: send Authorization: Bearer <secret>, or the hex HMAC-SHA256 of the body in X-Hmac-Sha256.");
+}
+
+function syncMode(param: string | null, channel: MarketingChannelInstanceRow): SyncMode {
+  if (param === "assignment") return "assignment";
+  if (param === "true" || param === "deal") return "deal";
+  if (param === "false") return "none";
+  return channel.leadIntakeConfig.syncResponse ? "deal" : "none";
+}
+
+function ids(lead: InboundLeadRow, sync: SyncMode) {
+  return {
+    dealId: lead.destination === "deal" ? (lead.dealIds[0] ?? null) : null,
+    listingId: lead.destination === "listing" ? lead.listingId : null,
+    assignedToId: sync === "assignment" ? lead.assignedToId : null,
+  };
+}
+
+/** A repeat of an `originLeadId`: 200 `duplicate` once processed, 202 `processing` while in flight. */
+async function repeatAnswer(db: DbOrTx, channel: MarketingChannelInstanceRow, originLeadId: string): Promise<Answer> {
+  const [lead] = await db
+    .select()
+    .from(inboundLeads)
+    .where(and(eq(inboundLeads.channelId, channel.id), eq(inboundLeads.originLeadId, originLeadId)))
+    .limit(1);
+  if (lead?.status === "processed") {
+    return { status: 200, body: { ok: true, status: "duplicate", duplicate: true, idempotent: true, ...ids(lead, "assignment") } };
+  }
+  return { status: 202, body: { ok: true, status: "processing", dealId: lead?.dealIds[0] ?? null } };
+}
+
+/** Process now; if another worker has the lead, wait for it up to SYNC_WAIT_MS, then 202 `processing`. */
+async function syncAnswer(db: DbOrTx, leadId: string, sync: SyncMode): Promise<Answer> {
+  const deadline = Date.now() + SYNC_WAIT_MS;
+  for (;;) {
+    const r = await processLead(db, leadId);
+    const lead = r.lead;
+    if (lead?.status === "processed") return { status: 200, body: { ok: true, status: "created", ...ids(lead, sync), idempotent: r.status === "done_before" } };
+    if (lead?.status === "failed") return { status: 202, body: { ok: true, status: "failed_processing", accepted: true, error: "Stored; processing failed and can be replayed from the channel's lead log." } };
+    if (Date.now() > deadline) return { status: 202, body: { ok: true, status: "processing", dealId: null } };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

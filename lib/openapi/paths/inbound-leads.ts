@@ -1,0 +1,73 @@
+import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
+import { LeadLogQuery } from "../../leads/inbound/lead-log";
+import { ChannelSchema, SetSecretSchema } from "../../leads/marketing-channels";
+import { ADMIN_ONLY, API_KEY_SECURITY, ErrorSchema, NOT_ADMIN, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
+
+const channelParam = uuidParam("id", "marketing channel");
+const LeadLogItem = z
+  .object({
+    id: z.uuid(), status: z.enum(["received", "processing", "processed", "failed"]), destination: z.string(), originLeadId: z.string().nullable(),
+    dealIds: z.array(z.uuid()), listingId: z.uuid().nullable(), assignedToId: z.uuid().nullable(), decision: z.array(z.string()), error: z.string().nullable(),
+    attempts: z.number(), invalidFields: z.array(z.string()), receivedAt: z.string(), processedAt: z.string().nullable(),
+  })
+  .meta({ id: "InboundLeadLogItem" });
+const LeadBody = z.record(z.string(), z.unknown()).meta({
+  id: "InboundLead",
+  description:
+    "Spec 2 §2.9, every field optional: contact (`contactName`/`name`/`ownerName`, `contactEmail`/`email`/`ownerEmail`, `contactPhone`/`phone`/`ownerPhone`, `cpf`/`ownerCpf`), " +
+    "property reference (`listingId` UUID or code, `listingCode`/`clientListingId`, `propertyId`), `businessType` (`sale`, `rent`/`rental`, `both`: a sale and a rental deal), " +
+    "property data, `address`, `message`, `source`, `campaign`, `leadType`, visit, attribution (`utm*`, `gclid`, `referrer`, `landingPage` with `siteDomain`), " +
+    "`destination`, `originLeadId`, `externalId`. A value of the wrong type is kept as text on the lead and never blocks it.",
+});
+const err = (description: string) => ({ description, content: jsonContent(ErrorSchema) });
+
+export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
+  r.registerPath({
+    method: "post", path: "/api/webhooks/channels/{pathToken}", tags: ["Marketing channels"], operationId: "postChannelLead",
+    summary: "A channel posts a lead",
+    description:
+      "No API key: the channel's `pathToken` names it, and when the channel has a secret the request carries `Authorization: Bearer <secret>` or the hex " +
+      "HMAC-SHA256 of the exact body in `X-Hmac-Sha256` or `X-Signature` (optional `sha256=` prefix). The lead is stored before any 2xx. Without `sync` " +
+      "(and `leadIntakeConfig.syncResponse` off): 202 `{ok, accepted}`, processed in the background. `sync=true`/`sync=deal` waits for the deal " +
+      "(`assignedToId` null), `sync=assignment` also returns the broker; a lead another worker is processing is waited for up to 5 s, then 202 `processing`. " +
+      "A repeated `originLeadId` of the channel: 202 `processing` while in flight, 200 `duplicate` with the original ids once processed.",
+    security: [],
+    request: {
+      params: z.object({ pathToken: z.string().meta({ description: "`chnl_…`, shown in the channel's settings." }) }),
+      query: z.object({ sync: z.enum(["true", "false", "deal", "assignment"]).optional() }),
+      body: { content: jsonContent(LeadBody) },
+    },
+    responses: {
+      200: ok("Processed (`status` `created`) or a processed duplicate (`status` `duplicate`).", z.object({ ok: z.boolean(), status: z.string(), dealId: z.uuid().nullable(), listingId: z.uuid().nullable(), assignedToId: z.uuid().nullable(), idempotent: z.boolean() })),
+      202: ok("Accepted (`{ok, accepted}`), or still `processing`.", z.object({ ok: z.boolean(), accepted: z.boolean().optional(), status: z.string().optional(), dealId: z.uuid().nullable().optional() })),
+      400: err("The body is not a JSON object."),
+      401: err("The channel has a secret and the request carries neither it nor a valid signature."),
+      403: err("The requested destination (`listing`) is not enabled on the channel (`destination_disabled`)."),
+      404: err("Unknown or inactive channel."),
+      413: err("Body larger than 256 KB."),
+    },
+  });
+  const admin = (method: "post" | "delete" | "get", path: string, operationId: string, summary: string, description: string, response: ReturnType<typeof ok>, extra: object = {}) =>
+    r.registerPath({
+      method, path, tags: ["Marketing channels"], operationId, summary, description: `${description}\n\n${ADMIN_ONLY}`, security: API_KEY_SECURITY,
+      request: { params: channelParam, ...extra },
+      responses: { [method === "post" && path.endsWith("replay") ? 202 : 200]: response, ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such channel (or lead) in this tenant." }) },
+    });
+  admin("post", "/api/v1/settings/marketing-channels/{id}/path-token", "rotateChannelPathToken", "Rotate the inbound path", "A new `pathToken`; the old path answers 404 at once.", ok("The channel.", ChannelSchema));
+  admin("post", "/api/v1/settings/marketing-channels/{id}/feed-token", "rotateChannelFeedToken", "Rotate the feeds token", "A new `feedToken`, returned only in this answer.", ok("The channel with `feedToken`.", ChannelSchema));
+  admin("post", "/api/v1/settings/marketing-channels/{id}/secret", "setChannelSecret", "Set the receiving secret",
+    "Generated with an empty body, or taken from `{secret}` (16 to 200 printable characters); returned only in this answer.",
+    ok("The secret.", z.object({ id: z.uuid(), secret: z.string() })), { body: { required: false, content: jsonContent(SetSecretSchema) } });
+  admin("delete", "/api/v1/settings/marketing-channels/{id}/secret", "clearChannelSecret", "Clear the receiving secret", "Inbound leads are accepted unsigned again.", ok("The channel.", ChannelSchema));
+  admin("get", "/api/v1/settings/marketing-channels/{id}/leads", "listChannelLeads", "The channel's lead log",
+    "Inbound leads newest first: status, the deals they became, the decision log (why this broker), errors and the fields kept as text.",
+    ok("A page of leads.", z.object({ items: z.array(LeadLogItem), total: z.number(), page: z.number(), pageSize: z.number() })), { query: LeadLogQuery });
+  r.registerPath({
+    method: "post", path: "/api/v1/settings/marketing-channels/{id}/leads/{leadId}/replay", tags: ["Marketing channels"], operationId: "replayChannelLead",
+    summary: "Replay a failed lead", description: `A failed lead goes back to \`received\` with its dedupe key and is processed again.\n\n${ADMIN_ONLY}`,
+    security: API_KEY_SECURITY,
+    request: { params: channelParam.extend({ leadId: z.uuid() }) },
+    responses: { 202: ok("The lead, `received`.", LeadLogItem), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such channel or lead in this tenant.", 409: "The lead has not failed." }) },
+  });
+}
