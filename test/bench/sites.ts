@@ -7,12 +7,8 @@
  *   npm run build && DATABASE_URL=postgres://... npm run bench:sites
  *   BENCH_LISTINGS=20000 ...                      # smaller run; BENCH_REUSE=1 keeps the loaded database
  */
-import { spawn } from "node:child_process";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Presets, SingleBar } from "cli-progress";
 import { sql } from "drizzle-orm";
-import postgres from "postgres";
 import { closeDb, getDb, type Db } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
 import { rowsOf } from "../../db/rows";
@@ -22,6 +18,7 @@ import { memberCtx } from "../../lib/context/verb-context";
 import { reindexListings } from "../../lib/search/index-listings";
 import { createSite } from "../../lib/sites/sites";
 import { createTenant } from "../../lib/tenants/create-tenant";
+import { bareNode, fmt, loadClient, scratchDatabase, startServer, type Answer } from "./http-load";
 import { HOODS, generateListingsSql } from "./search-data";
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
@@ -30,20 +27,6 @@ const CLIENTS = 10;
 const PORT = Number(process.env.BENCH_PORT ?? 3211);
 const DB_NAME = "crm_bench_sites";
 
-async function scratchDatabase(): Promise<string> {
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error("Set DATABASE_URL to a PostgreSQL server: the production server and this script share the database.");
-  const admin = postgres(url, { max: 1, onnotice: () => {} });
-  if (!process.env.BENCH_REUSE) {
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
-    await admin.unsafe(`CREATE DATABASE ${DB_NAME}`);
-  }
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${DB_NAME}`;
-  process.env.DATABASE_URL = u.toString();
-  return u.toString();
-}
 
 async function load(db: Db): Promise<{ siteId: string }> {
   const t = await createTenant({ db }, { name: "Bench Sites", owner: { name: "O", email: "sites@bench.example.com" } });
@@ -79,67 +62,9 @@ function searchMix(): unknown[] {
   return out;
 }
 
-type Result = { rps: number; p50: number; p95: number; p99: number; failures: number };
-type Answer = { status: number };
-
-/**
- * The load generator: Node's http client on a keep-alive agent (one socket per client). Lighter
- * than fetch, so on this 2-core machine more of the CPU goes to the server being measured.
- */
-const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
-function send(url: string, init: { method?: string; body?: string } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: init.method ?? "GET", agent, headers: init.body ? { "content-type": "application/json" } : {} }, (res) => {
-      res.resume();
-      res.on("end", () => resolve({ status: res.statusCode ?? 0 }));
-    });
-    req.on("error", reject);
-    req.end(init.body);
-  });
-}
-
-async function hammer(n: number, request: (i: number) => Promise<Answer>): Promise<Result> {
-  for (let i = 0; i < 30; i++) await request(i); // warm-up
-  const times: number[] = [];
-  let next = 0;
-  let failures = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (next < n) {
-        const i = next++;
-        const t0 = performance.now();
-        const res = await request(i);
-        if (res.status !== 200) failures++;
-        times.push(performance.now() - t0);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  times.sort((a, b) => a - b);
-  const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
-  return { rps: n / seconds, p50: q(0.5), p95: q(0.95), p99: q(0.99), failures };
-}
-
-const fmt = (r: Result) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms${r.failures ? `, ${r.failures} not 200` : ""}`;
-
-/** The ceiling: Node's own HTTP server answering a fixed JSON body, measured with the same clients. */
-async function bareNode(): Promise<Result> {
-  const body = JSON.stringify({ ok: true, items: Array.from({ length: 12 }, (_, i) => ({ id: i, title: "Apartamento" })) });
-  const server = http.createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(body));
-  await new Promise<void>((ok) => server.listen(0, ok));
-  const base = `http://localhost:${(server.address() as AddressInfo).port}`;
-  try {
-    return await hammer(REQUESTS, () => send(`${base}/`));
-  } finally {
-    server.closeAllConnections();
-    await new Promise<void>((ok) => server.close(() => ok()));
-  }
-}
-
 async function main() {
   process.env.LOG_LEVEL ??= "warn";
-  const dbUrl = await scratchDatabase();
+  const dbUrl = await scratchDatabase(DB_NAME, Boolean(process.env.BENCH_REUSE));
   await runMigrations();
   const db = await getDb();
   const started = performance.now();
@@ -151,36 +76,20 @@ async function main() {
   ).map((r) => r.id);
   await closeDb();
 
-  const ceiling = await bareNode();
+  const ceiling = await bareNode(REQUESTS, CLIENTS);
   console.log(`Bare Node http, fixed JSON (${CLIENTS} clients): ${fmt(ceiling)}`);
-
-  const server = spawn("npx", ["next", "start", "-p", String(PORT)], {
-    env: { ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: "warn", JOBS_RUNNER: "off", NODE_ENV: "production", PUBLIC_RATE_LIMITS: "off" },
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
+  const { send, hammer } = loadClient(CLIENTS);
+  const server = await startServer(PORT, { DATABASE_URL: dbUrl, JOBS_RUNNER: "off" });
   try {
-    const base = `http://localhost:${PORT}`;
-    for (let i = 0; i < 120; i++) {
-      try {
-        if ((await fetch(`${base}/api/health/ready`)).ok) break;
-      } catch {
-        // not listening yet
-      }
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    // A server that did not start (port taken, build missing) must not let another one be measured.
-    if (server.exitCode !== null || !(await fetch(`${base}/api/health/ready`).then((r) => r.ok, () => false))) {
-      throw new Error(`The server on port ${PORT} did not become ready: is the port free and the build current (npm run build)?`);
-    }
+    const base = server.base;
     const mix = searchMix();
     const runs: [string, number, (i: number) => Promise<Answer>][] = [
       ["GET /api/sites/resolve?siteId=", 1000, () => send(`${base}/api/sites/resolve?siteId=${siteId}`)],
-      ["GET /api/sites/{siteId}/property/{id}", 500, (i) => send(`${base}/api/sites/${siteId}/property/${listingIds[i % listingIds.length]}`)],
+      ["GET /api/sites/{siteId}/property/{id}", 500, (i) => send(`${base}/api/sites/${siteId}/property/${listingIds[Math.abs(i) % listingIds.length]}`)],
       [
         "POST /api/sites/{siteId}/search (200-query mix)",
         300,
-        (i) => send(`${base}/api/sites/${siteId}/search`, { method: "POST", body: JSON.stringify(mix[i % mix.length]) }),
+        (i) => send(`${base}/api/sites/${siteId}/search`, { method: "POST", body: JSON.stringify(mix[Math.abs(i) % mix.length]) }),
       ],
     ];
     for (const [name, target, request] of runs) {
@@ -188,8 +97,7 @@ async function main() {
       console.log(`${name} (${CLIENTS} clients, target ≥ ${target} req/s): ${fmt(r)}; ${((r.rps / ceiling.rps) * 100).toFixed(0)} % of bare Node`);
     }
   } finally {
-    process.kill(-server.pid!, "SIGTERM");
-    await new Promise((r) => setTimeout(r, 1500));
+    await server.stop();
   }
 }
 

@@ -1,0 +1,85 @@
+/**
+ * Lead intake benchmark on PostgreSQL: the production build with its embedded job runner takes a
+ * burst of leads from 20 concurrent clients (some repeating an `originLeadId`), answers 202 after
+ * storing each, and processes them into deals in the background; then `sync=deal` latency.
+ * Targets: ≥ 500 leads/s accepted with ack p99 ≤ 50 ms; ≥ 200 leads/s processed end to end
+ * (deal, contact, distribution, events); `sync=deal` p50 ≤ 100 ms.
+ *
+ *   npm run build && DATABASE_URL=postgres://... npm run bench:leads    # BENCH_LEADS=5000 by default
+ */
+import { sql } from "drizzle-orm";
+import { closeDb, getDb } from "../../db/client";
+import { runMigrations } from "../../db/migrate";
+import { rowsOf } from "../../db/rows";
+import { authenticateApiKey } from "../../lib/auth/authenticate-key";
+import { memberCtx } from "../../lib/context/verb-context";
+import { createChannel } from "../../lib/leads/marketing-channels";
+import { createMember } from "../../lib/tenants/members";
+import { createTenant } from "../../lib/tenants/create-tenant";
+import { fmt, loadClient, percentiles, scratchDatabase, startServer } from "./http-load";
+
+const LEADS = Number(process.env.BENCH_LEADS ?? 5000);
+const SYNC = Number(process.env.BENCH_SYNC ?? 300);
+const CLIENTS = 20;
+const PORT = Number(process.env.BENCH_PORT ?? 3212);
+
+async function main() {
+  process.env.LOG_LEVEL ??= "warn";
+  const dbUrl = await scratchDatabase("crm_bench_leads", false);
+  await runMigrations();
+  const db = await getDb();
+  const t = await createTenant({ db }, { name: "Bench Leads", owner: { name: "Dona", email: "dona@bench.example.com" } });
+  const ctx = memberCtx(db, await authenticateApiKey(db, t.apiKey));
+  const queue: string[] = [];
+  for (let i = 0; i < 5; i++) queue.push((await createMember(ctx, { name: `Corretor ${i}`, email: `c${i}@bench.example.com` })).id);
+  const channel = await createChannel(ctx, { name: "Portal", kind: "portal", queue });
+  await closeDb();
+
+  const server = await startServer(PORT, { DATABASE_URL: dbUrl, JOBS_RUNNER: "embedded" });
+  const { send, hammer } = loadClient(CLIENTS);
+  const url = `${server.base}/api/webhooks/channels/${channel.pathToken}`;
+  const lead = (i: number) =>
+    JSON.stringify({
+      contactName: `Lead ${i}`, phone: `+55119${String(10_000_000 + Math.abs(i)).slice(-8)}`, businessType: i % 3 ? "sale" : "rent",
+      utmSource: "portal", message: "Tenho interesse", bedrooms: 2 + (Math.abs(i) % 3),
+      // One lead in ten repeats an earlier origin id, as portals retry.
+      originLeadId: `o-${i % 10 === 9 ? i - 1 : i}`,
+    });
+  try {
+    const started = performance.now();
+    const accepted = await hammer(LEADS, (i) => send(url, { method: "POST", body: lead(i) }), (s) => s === 202 || s === 200, 0);
+    console.log(`Accepted ${LEADS} posted leads (${CLIENTS} clients, target ≥ 500 leads/s, ack p99 ≤ 50 ms): ${fmt(accepted)}`);
+    const db2 = await getDb();
+    let counts = { stored: 0, processed: 0 };
+    for (;;) {
+      counts = rowsOf<{ stored: number; processed: number }>(
+        await db2.execute(sql`select count(*)::int as stored, count(*) filter (where status = 'processed')::int as processed from inbound_leads`),
+      )[0];
+      if (counts.processed >= counts.stored) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const [{ deals }] = rowsOf<{ deals: number }>(await db2.execute(sql`select count(*)::int as deals from deals`));
+    console.log(
+      `Processed end to end: ${counts.processed} leads (${LEADS - counts.stored} repeats folded) into ${deals} deals in ${seconds.toFixed(1)} s from the first post: ` +
+        `${(counts.processed / seconds).toFixed(0)} leads/s (target ≥ 200)`,
+    );
+    const times: number[] = [];
+    for (let i = 0; i < SYNC; i++) {
+      const t0 = performance.now();
+      const res = await send(`${url}?sync=deal`, { method: "POST", body: lead(1_000_000 + i) });
+      if (res.status !== 200) throw new Error(`sync=deal answered ${res.status}`);
+      times.push(performance.now() - t0);
+    }
+    const p = percentiles(times);
+    console.log(`sync=deal, one client, ${SYNC} leads (target p50 ≤ 100 ms): p50 ${p.p50.toFixed(1)} ms, p95 ${p.p95.toFixed(1)} ms, p99 ${p.p99.toFixed(1)} ms`);
+    await closeDb();
+  } finally {
+    await server.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
