@@ -3,6 +3,7 @@ import { config } from "../config";
 import { registerAdminPaths } from "./paths/admin";
 import { registerApiKeyPaths } from "./paths/api-keys";
 import { registerDealPaths } from "./paths/deals";
+import { registerCmsPaths } from "./paths/cms";
 import { registerHealthPaths } from "./paths/health";
 import { registerInboundLeadPaths } from "./paths/inbound-leads";
 import { registerListingPaths } from "./paths/listings";
@@ -62,6 +63,7 @@ function register(r: OpenAPIRegistry): void {
   registerInboundLeadPaths(r);
   registerNetworkPaths(r);
   registerSitePaths(r);
+  registerCmsPaths(r);
   registerPublicSitePaths(r);
   registerPublicCataloguePaths(r);
   registerPublicDevelopmentPaths(r);

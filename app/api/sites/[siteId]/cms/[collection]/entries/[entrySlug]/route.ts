@@ -1,0 +1,16 @@
+import { otherMethods } from "@/lib/http/method-not-allowed";
+import { publicPreflight, publicRoute } from "@/lib/http/public-route";
+import { parseQuery } from "@/lib/http/query";
+import { json } from "@/lib/http/run";
+import { publicEntry } from "@/lib/cms/public-cms";
+import { NoCmsQuery } from "@/lib/cms/cms-schemas";
+import { loadPublicSite } from "@/lib/sites/load-site";
+
+export const GET = publicRoute<{ siteId: string; collection: string; entrySlug: string }>("content", async ({ req, db, params }) => {
+  parseQuery(req.url, NoCmsQuery);
+  return json(await publicEntry(db, await loadPublicSite(db, params.siteId), params.collection, params.entrySlug));
+});
+export const OPTIONS = publicPreflight;
+
+/** Other methods answer a JSON 405 with `Allow`. */
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET", "OPTIONS");
