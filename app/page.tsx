@@ -49,6 +49,12 @@ const AVAILABLE: { title: string; what: string; href: string; path: string }[] =
     path: "/api/v1/sites · /api/sites/resolve",
   },
   {
+    title: "Inbound leads",
+    what: "Portals and sites post leads to a channel's webhook; each becomes exactly one attributed, distributed deal.",
+    href: "/api/docs#/Marketing%20channels",
+    path: "/api/webhooks/channels/{pathToken}",
+  },
+  {
     title: "Health probes",
     what: "Liveness and readiness for container orchestrators, without credentials.",
     href: "/api/health/ready",
