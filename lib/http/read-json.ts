@@ -13,8 +13,7 @@ export const MAX_JSON_DEPTH = 32;
  */
 export async function readJson(req: Request): Promise<unknown> {
   assertJsonContentType(req.headers.get("content-type"));
-  if (Number(req.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) throw tooLarge();
-  const text = decodeUtf8(await readCapped(req));
+  const text = decodeUtf8(await readCappedBody(req, MAX_BODY_BYTES, tooLarge));
   if (!text.trim()) throw invalid("Request body is empty: send a JSON object with Content-Type: application/json.", "invalid_json");
   assertDepth(text);
   let value: unknown;
@@ -38,8 +37,10 @@ function assertJsonContentType(header: string | null): void {
   );
 }
 
-async function readCapped(req: Request): Promise<Uint8Array> {
-  if (!req.body) return new Uint8Array();
+/** The body's bytes, counted while streaming (whatever Content-Length says); `tooLarge` past `maxBytes`. */
+export async function readCappedBody(req: Request, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
+  if (Number(req.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -47,7 +48,7 @@ async function readCapped(req: Request): Promise<Uint8Array> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > maxBytes) {
       await reader.cancel();
       throw tooLarge();
     }

@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client";
 import { inboundLeads, marketingChannelInstances, type InboundLeadRow, type MarketingChannelInstanceRow } from "../../../db/schema";
 import { DomainError, forbidden, invalid, notFound, unauthorized } from "../../errors/domain-errors";
+import { readCappedBody } from "../../http/read-json";
 import { sendJobEvent } from "../../jobs/dispatch";
 import { leadReceived } from "./lead-job";
 import { parseLead } from "./parse-lead";
@@ -26,7 +27,7 @@ export type SyncMode = "none" | "deal" | "assignment";
  */
 export async function receiveLead(db: DbOrTx, pathToken: string, req: Request): Promise<Answer> {
   const channel = await channelByToken(db, pathToken);
-  const raw = await readRaw(req);
+  const raw = await readCappedBody(req, MAX_LEAD_BYTES, () => new DomainError("too_large", "payload_too_large", `The lead is larger than ${MAX_LEAD_BYTES / 1024} KB.`));
   if (channel.secret) verifySignature(channel.secret, req.headers, raw);
   let body: unknown;
   try {
@@ -67,26 +68,6 @@ async function channelByToken(db: DbOrTx, pathToken: string): Promise<MarketingC
   const [c] = await db.select().from(marketingChannelInstances).where(eq(marketingChannelInstances.pathToken, pathToken)).limit(1);
   if (!c || !c.active) throw unknown();
   return c;
-}
-
-async function readRaw(req: Request): Promise<Buffer> {
-  const tooLarge = () => new DomainError("too_large", "payload_too_large", `The lead is larger than ${MAX_LEAD_BYTES / 1024} KB.`);
-  if (Number(req.headers.get("content-length") ?? 0) > MAX_LEAD_BYTES) throw tooLarge();
-  if (!req.body) return Buffer.alloc(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_LEAD_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
 }
 
 /** Bearer secret, or the hex HMAC-SHA256 of the exact raw body (optional `sha256=` prefix); constant-time. */
