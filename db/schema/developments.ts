@@ -1,5 +1,6 @@
+import { sql } from "drizzle-orm";
 import {
-  boolean, date, doublePrecision, index, integer, jsonb, numeric, pgEnum, pgTable, text, timestamp, uuid,
+  boolean, date, doublePrecision, index, integer, jsonb, numeric, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid,
 } from "drizzle-orm/pg-core";
 import { tenants } from "./tenants";
 
@@ -25,6 +26,8 @@ export const buildings = pgTable(
     yearBuilt: integer("year_built"),
     amenities: jsonb("amenities").$type<Record<string, unknown>>().notNull().default({}),
     locationId: uuid("location_id"),
+    /** The source system's id (channel buildings import): upserts match on it within the tenant. */
+    externalId: text("external_id"),
     street: text("street"),
     number: text("number"),
     neighborhood: text("neighborhood"),
@@ -36,7 +39,10 @@ export const buildings = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("buildings_tenant_idx").on(t.tenantId, t.name)],
+  (t) => [
+    index("buildings_tenant_idx").on(t.tenantId, t.name),
+    uniqueIndex("buildings_tenant_external_key").on(t.tenantId, t.externalId).where(sql`external_id IS NOT NULL`),
+  ],
 );
 
 export const typologies = pgTable(
@@ -63,12 +69,16 @@ export const typologies = pgTable(
     expectedDelivery: text("expected_delivery"),
     constructionStatus: text("construction_status"),
     order: integer("order").notNull().default(0),
+    externalId: text("external_id"),
     active: boolean("active").notNull().default(true),
     showOnSite: boolean("show_on_site").notNull().default(true),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("typologies_tenant_building_idx").on(t.tenantId, t.buildingId, t.order)],
+  (t) => [
+    index("typologies_tenant_building_idx").on(t.tenantId, t.buildingId, t.order),
+    uniqueIndex("typologies_tenant_external_key").on(t.tenantId, t.externalId).where(sql`external_id IS NOT NULL`),
+  ],
 );
 
 export const unitStatus = pgEnum("unit_status", ["available", "reserved", "sold", "unavailable"]);
@@ -88,12 +98,16 @@ export const units = pgTable(
     /** Property generated after a sale. */
     propertyId: uuid("property_id"),
     showOnSite: boolean("show_on_site").notNull().default(true),
+    externalId: text("external_id"),
     /** Buyer and reservation details: internal only, never on a public surface. */
     reservation: jsonb("reservation").$type<Record<string, unknown>>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("units_tenant_typology_idx").on(t.tenantId, t.typologyId, t.status)],
+  (t) => [
+    index("units_tenant_typology_idx").on(t.tenantId, t.typologyId, t.status),
+    uniqueIndex("units_tenant_external_key").on(t.tenantId, t.externalId).where(sql`external_id IS NOT NULL`),
+  ],
 );
 
 export type BuildingRow = typeof buildings.$inferSelect;

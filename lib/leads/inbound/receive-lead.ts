@@ -62,7 +62,7 @@ export async function receiveLead(db: DbOrTx, pathToken: string, req: Request): 
   return syncAnswer(db, stored.id, sync);
 }
 
-async function channelByToken(db: DbOrTx, pathToken: string): Promise<MarketingChannelInstanceRow> {
+export async function channelByToken(db: DbOrTx, pathToken: string): Promise<MarketingChannelInstanceRow> {
   const unknown = () => notFound("Unknown or inactive channel.");
   if (!/^chnl_[A-Za-z0-9_-]{16,100}$/.test(pathToken)) throw unknown();
   const [c] = await db.select().from(marketingChannelInstances).where(eq(marketingChannelInstances.pathToken, pathToken)).limit(1);

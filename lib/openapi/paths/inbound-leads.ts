@@ -22,7 +22,41 @@ const LeadBody = z.record(z.string(), z.unknown()).meta({
 });
 const err = (description: string) => ({ description, content: jsonContent(ErrorSchema) });
 
+const ImportResult = z
+  .object({
+    kind: z.enum(["building", "typology", "unit"]), path: z.string().meta({ example: "buildings.0.typologies.1" }), externalId: z.string().nullable(),
+    id: z.uuid().nullable(), status: z.enum(["created", "updated", "error"]), message: z.string().optional(),
+  })
+  .meta({ id: "BuildingImportResult" });
+const pathTokenParam = z.object({ pathToken: z.string().meta({ description: "`chnl_…`, shown in the channel's settings." }) });
+
 export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
+  r.registerPath({
+    method: "post", path: "/api/webhooks/channels/{pathToken}/buildings/import", tags: ["Marketing channels"], operationId: "importChannelBuildings",
+    summary: "Import developments",
+    description:
+      "Authenticated like the channel's leads (its secret, when set). Body `{buildings: [...]}`, 1 to 500, each with the building fields of spec 2 §2.4, its address " +
+      "and `externalId`, holding `typologies` (decimal strings for areas and prices, `active`, `showOnSite`, `externalId`) holding `units` (`unitNumber`, `blockTower`, " +
+      "`floor`, `status`, `price`, `showOnSite`, `externalId`). Upserted by `externalId` within the tenant; one result per building, typology and unit; a bad item is " +
+      "reported with its path and never blocks the others. Emits `building.updated`; development listings of changed typologies are reindexed.",
+    security: [],
+    request: { params: pathTokenParam, body: { content: jsonContent(z.object({ buildings: z.array(z.record(z.string(), z.unknown())) })) } },
+    responses: {
+      200: ok("One result per item.", z.object({ results: z.array(ImportResult) })),
+      400: err("Not JSON, no buildings, or more than 500."),
+      401: err("The channel has a secret and the request carries neither it nor a valid signature."),
+      404: err("Unknown or inactive channel."),
+      413: err("Body larger than 10 MB."),
+    },
+  });
+  r.registerPath({
+    method: "get", path: "/api/webhooks/channels/{pathToken}/buildings", tags: ["Marketing channels"], operationId: "channelBuildingsFeed",
+    summary: "Developments feed",
+    description: "The tenant's buildings with their active typologies shown on the site and unit counts, for the channel's system. `Authorization: Bearer <feedToken>`. No street address, no reservation data.",
+    security: [],
+    request: { params: pathTokenParam },
+    responses: { 200: ok("The buildings.", z.object({ buildings: z.array(z.record(z.string(), z.unknown())) })), 401: err("Missing or wrong feed token."), 404: err("Unknown or inactive channel.") },
+  });
   r.registerPath({
     method: "post", path: "/api/webhooks/channels/{pathToken}", tags: ["Marketing channels"], operationId: "postChannelLead",
     summary: "A channel posts a lead",
