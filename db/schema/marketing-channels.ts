@@ -1,4 +1,5 @@
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { listings } from "./listings";
 import { members } from "./members";
 import { tenants } from "./tenants";
 
@@ -52,3 +53,20 @@ export const distributionQueueMembers = pgTable(
 );
 
 export type MarketingChannelInstanceRow = typeof marketingChannelInstances.$inferSelect;
+
+/** A listing's placement on a channel (portal): `standard`, `featured` or `super_featured`. */
+export const channelListingSlots = pgTable(
+  "channel_listing_slots",
+  {
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    channelInstanceId: uuid("channel_instance_id")
+      .notNull()
+      .references(() => marketingChannelInstances.id, { onDelete: "cascade" }),
+    listingId: uuid("listing_id")
+      .notNull()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    slot: text("slot").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.channelInstanceId, t.listingId] }), index("cls_tenant_idx").on(t.tenantId)],
+);

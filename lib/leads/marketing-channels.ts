@@ -6,6 +6,7 @@ import type { MemberCtx } from "../context/verb-context";
 import { invalid, notFound } from "../errors/domain-errors";
 import { inTenantTransaction } from "../../db/transaction";
 import { hashToken, newChannelSecret, newFeedToken, newPathToken } from "./channel-tokens";
+import { FeedCriteriaSchema } from "./feeds/feed-criteria";
 
 const QueueSchema = z
   .array(z.uuid().transform((id) => id.toLowerCase()))
@@ -23,11 +24,6 @@ const DestinationsSchema = z
 const LeadIntakeConfigSchema = z
   .strictObject({ syncResponse: z.boolean() })
   .meta({ description: "`syncResponse`: answer inbound leads after the deal exists, as `sync=deal` does." });
-const FeedCriteriaSchema = z
-  .record(z.string(), z.unknown())
-  .refine((v) => JSON.stringify(v).length <= 10_000, "must be at most 10 KB")
-  .meta({ description: "Search filters the listings feed honours, in the typed parameters of /listings/search." });
-
 export const CreateChannelSchema = z
   .strictObject({
     name: z.string().trim().min(1).max(120),

@@ -96,7 +96,7 @@ export async function searchListings({ db, actor }: MemberCtx, q: ListingSearchI
   return { items: result.hits.map(toItem), total: result.found, page: q.page, pageSize: q.pageSize };
 }
 
-function typedFilters(q: ListingSearchInput, types: { id: string; label: string }[]): FilterNode[] {
+export function typedFilters(q: Partial<ListingSearchInput>, types: { id: string; label: string }[]): FilterNode[] {
   const f: FilterNode[] = [];
   if (q.type) f.push(strExact("listingType", [q.type]));
   if (q.visibility) f.push(strExact("visibility", [q.visibility]));

@@ -1,5 +1,7 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
+import { FeedQuery } from "../../leads/feeds/listings-feed";
+import { SetSlotsSchema } from "../../leads/feeds/slots";
 import { LeadLogQuery } from "../../leads/inbound/lead-log";
 import { ChannelSchema, SetSecretSchema } from "../../leads/marketing-channels";
 import { ADMIN_ONLY, API_KEY_SECURITY, ErrorSchema, NOT_ADMIN, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
@@ -48,6 +50,30 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
       404: err("Unknown or inactive channel."),
       413: err("Body larger than 10 MB."),
     },
+  });
+  r.registerPath({
+    method: "get", path: "/api/webhooks/channels/{pathToken}/listings", tags: ["Marketing channels"], operationId: "channelListingsFeed",
+    summary: "Listings feed",
+    description:
+      "The tenant's public listings in its active stage matching the channel's `feedCriteria`, each as the public detail document of the sites interface plus its " +
+      "portal `slot` (`standard`, `featured`, `super_featured`). `Authorization: Bearer <feedToken>`. JSON pages by `cursor` (`nextCursor`, null on the last page; " +
+      "`limit` at most 1000); `format=vrsync` answers the same page as Grupo ZAP's VRSync XML (a `Link: rel=\"next\"` header points to the next page).",
+    security: [],
+    request: { params: pathTokenParam, query: FeedQuery },
+    responses: {
+      200: ok("A page of the feed.", z.object({ items: z.array(z.record(z.string(), z.unknown())), nextCursor: z.string().nullable() })),
+      400: err("A malformed cursor or limit."),
+      401: err("Missing or wrong feed token."),
+      404: err("Unknown or inactive channel."),
+    },
+  });
+  r.registerPath({
+    method: "put", path: "/api/v1/settings/marketing-channels/{id}/slots", tags: ["Marketing channels"], operationId: "setChannelSlots",
+    summary: "Set listings' portal slots",
+    description: `Up to 1,000 \`{listingId, slot}\` per request; \`slot\` \`null\` or \`standard\` returns a listing to the default.\n\n${ADMIN_ONLY}`,
+    security: API_KEY_SECURITY,
+    request: { params: channelParam, body: { required: true, content: jsonContent(SetSlotsSchema) } },
+    responses: { 200: ok("How many were set.", z.object({ updated: z.number() })), ...errors({ 400: "Invalid body or a listing of another tenant.", 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such channel in this tenant." }) },
   });
   r.registerPath({
     method: "get", path: "/api/webhooks/channels/{pathToken}/buildings", tags: ["Marketing channels"], operationId: "channelBuildingsFeed",
