@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { config } from "../../config";
 import { defineJob, jobEvent } from "../../jobs/define-job";
 import { pendingLeadIds, processLead } from "./process-lead";
 
@@ -14,7 +15,8 @@ export const processLeadsJob = defineJob({
   id: "process-leads",
   step: "process-leads",
   retries: 3,
-  schedule: { functionId: "process-leads-cron", cron: "* * * * *", embeddedEveryMs: () => 30_000 },
+  // The sweep picks up leads a dead worker left `processing`: at least as often as a claim goes stale.
+  schedule: { functionId: "process-leads-cron", cron: "* * * * *", embeddedEveryMs: () => Math.min(30_000, config().LEAD_CLAIM_TIMEOUT_SECONDS * 1000) },
   trigger: { functionId: "process-lead", event: leadReceived },
   run: async (data, { db, log }) => {
     const ids = data ? [data.leadId, ...(await pendingLeadIds(db, 50)).filter((id) => id !== data.leadId)] : await pendingLeadIds(db);

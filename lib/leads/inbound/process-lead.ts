@@ -6,12 +6,13 @@ import { inTenantTransaction } from "../../../db/transaction";
 import type { IntegrationActor } from "../../context/actor";
 import { writeNewDeal } from "../../deals/deals";
 import type { CreateDealInput } from "../../deals/schemas";
+import { config } from "../../config";
 import { recordEvent } from "../../outbox/record-event";
 import { UUID_PATTERN } from "../../schemas/uuid";
 import type { ParsedLead } from "./parse-lead";
 
 /** A lead claimed this long ago and still `processing` belongs to a worker that died: take it over. */
-export const STALE_CLAIM_SECONDS = 120;
+const staleClaimSeconds = () => config().LEAD_CLAIM_TIMEOUT_SECONDS;
 
 export type LeadOutcome = { status: "processed" | "failed" | "busy" | "done_before"; lead: InboundLeadRow | null };
 
@@ -28,7 +29,7 @@ export async function processLead(db: DbOrTx, leadId: string): Promise<LeadOutco
       where id = (
         select id from inbound_leads
         where id = ${leadId}::uuid
-          and (status = 'received' or (status = 'processing' and claimed_at < now() - make_interval(secs => ${STALE_CLAIM_SECONDS})))
+          and (status = 'received' or (status = 'processing' and claimed_at < now() - make_interval(secs => ${staleClaimSeconds()})))
         for update skip locked)
       returning id, tenant_id, claimed_at`),
   )[0];
@@ -151,7 +152,7 @@ function searchPreferences(lead: ParsedLead, ref: { listing: ListingRow; propert
 export async function pendingLeadIds(db: DbOrTx, limit = 200): Promise<string[]> {
   const res = await db.execute(sql`
     select id from inbound_leads
-    where status = 'received' or (status = 'processing' and claimed_at < now() - make_interval(secs => ${STALE_CLAIM_SECONDS}))
+    where status = 'received' or (status = 'processing' and claimed_at < now() - make_interval(secs => ${staleClaimSeconds()}))
     order by received_at limit ${limit}`);
   return rowsOf<{ id: string }>(res).map((r) => r.id);
 }
