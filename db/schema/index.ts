@@ -12,3 +12,4 @@ export * from "./search";
 export * from "./networks";
 export * from "./sites";
 export * from "./inbound-leads";
+export * from "./tasks";

@@ -56,5 +56,6 @@ export function defaultSettings(tenantName: string): TenantSettings {
     primaryMarketEnabled: false,
     dealWorkflow: defaultDealWorkflow(),
     customFields: [],
+    leadDistribution: { preferListingBroker: false },
   };
 }

@@ -93,6 +93,13 @@ const CustomFieldsSchema = z
   .max(200)
   .refine((l) => new Set(l.map((f) => f.key)).size === l.length, "keys must be unique");
 
+/**
+ * How channel leads are distributed. `preferListingBroker` is the "captador first" rule of
+ * Brazilian agencies: a lead about a listing goes to that listing's responsible broker (when
+ * active) instead of the channel's round robin.
+ */
+const LeadDistributionSchema = z.strictObject({ preferListingBroker: z.boolean() });
+
 /** Every setting, each required: the shape a PATCH sends parts of (no defaults to sneak in). */
 export const SettingsShapeSchema = z.strictObject({
   listingLanguages: z
@@ -112,12 +119,14 @@ export const SettingsShapeSchema = z.strictObject({
   primaryMarketEnabled: z.boolean(),
   dealWorkflow: DealWorkflowSchema,
   customFields: CustomFieldsSchema,
+  leadDistribution: LeadDistributionSchema,
 });
 
 /** Stored settings: keys added after a tenant was created read as their defaults. */
 export const TenantSettingsSchema = SettingsShapeSchema.extend({
   dealWorkflow: DealWorkflowSchema.default(defaultDealWorkflow),
   customFields: CustomFieldsSchema.default([]),
+  leadDistribution: LeadDistributionSchema.default({ preferListingBroker: false }),
 });
 
 export type TenantSettings = z.infer<typeof TenantSettingsSchema>;

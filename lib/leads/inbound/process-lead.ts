@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client";
 import { rowsOf } from "../../../db/rows";
-import { inboundLeads, listings, marketingChannelInstances, properties, type InboundLeadRow, type ListingRow, type PropertyRow } from "../../../db/schema";
+import { inboundLeads, listings, marketingChannelInstances, members, properties, tasks, type InboundLeadRow, type ListingRow, type PropertyRow } from "../../../db/schema";
 import { inTenantTransaction } from "../../../db/transaction";
 import type { IntegrationActor } from "../../context/actor";
 import { writeNewDeal } from "../../deals/deals";
@@ -9,6 +9,7 @@ import type { CreateDealInput } from "../../deals/schemas";
 import { config } from "../../config";
 import { recordEvent } from "../../outbox/record-event";
 import { UUID_PATTERN } from "../../schemas/uuid";
+import { loadTenant } from "../../tenants/load-tenant";
 import type { ParsedLead } from "./parse-lead";
 
 /** A lead claimed this long ago and still `processing` belongs to a worker that died: take it over. */
@@ -72,6 +73,8 @@ async function writeLead(tx: DbOrTx, row: InboundLeadRow): Promise<InboundLeadRo
     cpf: lead.cpf ?? undefined,
   };
   const types: ("sale" | "rental")[] = lead.businessType === "both" ? ["sale", "rental"] : [lead.businessType];
+  const captador = ref ? await listingBroker(tx, row.tenantId, ref.property.assignedToId) : null;
+  if (captador) decision.push(`the tenant prefers the listing's broker ("captador first"): ${captador}`);
   const dealIds: string[] = [];
   let assignedToId: string | null = null;
   for (const dealType of types) {
@@ -82,6 +85,7 @@ async function writeLead(tx: DbOrTx, row: InboundLeadRow): Promise<InboundLeadRo
       contacts: [{ ...contact, role: dealType === "rental" ? "tenant" : "buyer" }],
       custom: searchPreferences(lead, ref),
       marketingChannelInstanceId: row.channelId,
+      ...(captador ? { assignedToId: captador } : {}),
       utmSource: lead.attribution.utmSource ?? null,
       utmMedium: lead.attribution.utmMedium ?? null,
       utmCampaign: lead.attribution.utmCampaign ?? null,
@@ -91,8 +95,18 @@ async function writeLead(tx: DbOrTx, row: InboundLeadRow): Promise<InboundLeadRo
     const deal = await writeNewDeal(tx, actor, data);
     dealIds.push(deal.id);
     assignedToId ??= deal.assignedToId;
+    if (captador) {
+      await recordEvent(tx, {
+        tenantId: row.tenantId, eventName: "distribution.assigned", entityType: "deal", entityId: deal.id, userId: null,
+        data: { dealId: deal.id, assignedToId: captador, marketingChannelInstanceId: row.channelId, method: "listing_broker" },
+      });
+    }
     decision.push(
-      deal.distributed ? `${dealType} deal assigned to ${deal.assignedToId} by the channel's round robin` : `${dealType} deal left unassigned: the channel's queue has no active member`,
+      captador
+        ? `${dealType} deal assigned to the listing's broker ${captador}`
+        : deal.distributed
+          ? `${dealType} deal assigned to ${deal.assignedToId} by the channel's round robin`
+          : `${dealType} deal left unassigned: the channel's queue has no active member`,
     );
     const attribution = { dealId: deal.id, marketingChannelInstanceId: row.channelId, ...lead.attribution, source: data.source, campaign: lead.campaign, externalId: lead.externalId, originLeadId: lead.originLeadId };
     await recordEvent(tx, { tenantId: row.tenantId, eventName: "deal.attribution.tracked", entityType: "deal", entityId: deal.id, userId: null, data: attribution });
@@ -103,7 +117,10 @@ async function writeLead(tx: DbOrTx, row: InboundLeadRow): Promise<InboundLeadRo
       });
     }
   }
-  if (lead.visit) decision.push(`visit requested for ${lead.visit.date} ${lead.visit.time} (kept on the lead; visit tasks are not built yet)`);
+  if (lead.visit) {
+    const taskId = await createVisitTask(tx, row.tenantId, lead, { dealId: dealIds[0], listingId: ref?.listing.id ?? null, assigneeId: assignedToId, contact: contact.name });
+    decision.push(`visit task ${taskId} for ${lead.visit.date} ${lead.visit.time}`);
+  }
   const [done] = await tx
     .update(inboundLeads)
     .set({ status: "processed", dealIds, listingId: ref?.listing.id ?? null, assignedToId, decision, error: null, processedAt: new Date() })
@@ -155,4 +172,36 @@ export async function pendingLeadIds(db: DbOrTx, limit = 200): Promise<string[]>
     where status = 'received' or (status = 'processing' and claimed_at < now() - make_interval(secs => ${staleClaimSeconds()}))
     order by received_at limit ${limit}`);
   return rowsOf<{ id: string }>(res).map((r) => r.id);
+}
+
+/** The "captador first" rule: the referenced listing's broker, when the tenant enables it and the broker is active. */
+async function listingBroker(tx: DbOrTx, tenantId: string, memberId: string | null): Promise<string | null> {
+  if (!memberId) return null;
+  const { settings } = await loadTenant(tx, tenantId);
+  if (!settings.leadDistribution.preferListingBroker) return null;
+  const [m] = await tx.select({ id: members.id }).from(members).where(and(eq(members.id, memberId), eq(members.tenantId, tenantId), eq(members.active, true))).limit(1);
+  return m?.id ?? null;
+}
+
+/**
+ * A visit the lead asked for (`visitDate` + `visitTime`, São Paulo time) becomes a task of the
+ * deal's broker, with `task.created`.
+ */
+async function createVisitTask(
+  tx: DbOrTx,
+  tenantId: string,
+  lead: ParsedLead,
+  link: { dealId: string; listingId: string | null; assigneeId: string | null; contact: string },
+): Promise<string> {
+  const visit = lead.visit!;
+  const dueAt = new Date(`${visit.date}T${visit.time}:00-03:00`);
+  const [task] = await tx
+    .insert(tasks)
+    .values({ tenantId, title: `Visita: ${link.contact}`, type: "visit", dealId: link.dealId, listingId: link.listingId, assigneeId: link.assigneeId, dueAt, notes: visit.notes })
+    .returning();
+  await recordEvent(tx, {
+    tenantId, eventName: "task.created", entityType: "task", entityId: task.id, userId: null,
+    data: { taskId: task.id, type: "visit", dealId: task.dealId, listingId: task.listingId, assigneeId: task.assigneeId, dueAt: dueAt.toISOString() },
+  });
+  return task.id;
 }

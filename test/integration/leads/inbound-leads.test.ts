@@ -15,8 +15,9 @@ import * as pathTokenRoute from "../../../app/api/v1/settings/marketing-channels
 import * as secretRoute from "../../../app/api/v1/settings/marketing-channels/[id]/secret/route";
 import * as channelsRoute from "../../../app/api/v1/settings/marketing-channels/route";
 import * as propertiesRoute from "../../../app/api/v1/real-estate/properties/route";
+import * as settingsRoute from "../../../app/api/v1/settings/route";
 import { getDb } from "../../../db/client";
-import { contacts, deals, events, inboundLeads } from "../../../db/schema";
+import { contacts, deals, events, inboundLeads, tasks } from "../../../db/schema";
 import { processLead } from "../../../lib/leads/inbound/process-lead";
 import { makeMember, makeTenant, propertyBody, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
@@ -210,5 +211,34 @@ describe("POST /api/webhooks/channels/{pathToken}", () => {
     expect(res.body).toMatchObject({ status: "received", originLeadId: "fail-1", error: null });
     expect((await processLead(db, lead.id)).status).toBe("processed");
     expect((await call(replayRoute.POST, "POST", "/x", { key: t.key, params: { id: c.id, leadId: lead.id } })).status).toBe(409);
+  });
+});
+
+describe("visits and the listing's broker", () => {
+  it("creates a visit task for the deal's broker at the requested São Paulo time", async () => {
+    const c = await channel(t);
+    const res = await post(c.pathToken, { name: "Vera", phone: "11 94444-3333", visitDate: "2026-12-05", visitTime: "14:30", visitNotes: "Portaria" }, { query: "?sync=assignment" });
+    expect(res.status).toBe(200);
+    const db = await getDb();
+    const [task] = await db.select().from(tasks).where(eq(tasks.dealId, res.body.dealId));
+    expect(task).toMatchObject({ type: "visit", status: "open", assigneeId: res.body.assignedToId, notes: "Portaria" });
+    expect(task.dueAt?.toISOString()).toBe("2026-12-05T17:30:00.000Z");
+    expect((await db.select().from(events).where(eq(events.entityId, task.id))).map((e) => e.eventName)).toEqual(["task.created"]);
+    const junk = await post(c.pathToken, { name: "Vera 2", phone: "11 94444-3332", visitDate: "amanhã", visitTime: "14:30" }, { query: "?sync=true" });
+    expect((await db.select().from(tasks).where(eq(tasks.dealId, junk.body.dealId)))).toHaveLength(0);
+  });
+
+  it("gives a lead about a listing to the listing's broker when the tenant prefers it", async () => {
+    const captador = await makeMember(t, "broker");
+    const prop = await call(propertiesRoute.POST, "POST", "/x", { key: t.key, body: propertyBody({ assignedToId: captador.userId }) });
+    const c = await channel(t);
+    const before = await post(c.pathToken, { name: "Lia", email: "lia@example.com", listingId: prop.body.listings[0].id }, { query: "?sync=assignment" });
+    expect(before.body.assignedToId).not.toBe(captador.userId); // round robin while the setting is off
+    expect((await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { leadDistribution: { preferListingBroker: true } } })).status).toBe(200);
+    const after = await post(c.pathToken, { name: "Lia 2", email: "lia2@example.com", listingId: prop.body.listings[0].id }, { query: "?sync=assignment" });
+    expect(after.body.assignedToId).toBe(captador.userId);
+    const log = await call(leadsRoute.GET, "GET", "/x", { key: t.key, params: { id: c.id } });
+    expect(log.body.items[0].decision.join(" ")).toContain("captador first");
+    await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { leadDistribution: { preferListingBroker: false } } });
   });
 });

@@ -1,0 +1,31 @@
+import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { deals } from "./deals";
+import { listings } from "./listings";
+import { members } from "./members";
+import { tenants } from "./tenants";
+
+/**
+ * A broker's to-do: a visit, a call, a follow-up. Lead intake creates visit tasks; the tasks REST
+ * API of a later issue reads and changes them.
+ */
+export const tasks = pgTable(
+  "tasks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    /** `visit`, `call`, `follow_up`, ... */
+    type: text("type").notNull(),
+    dealId: uuid("deal_id").references(() => deals.id, { onDelete: "set null" }),
+    listingId: uuid("listing_id").references(() => listings.id, { onDelete: "set null" }),
+    assigneeId: uuid("assignee_id").references(() => members.id, { onDelete: "set null" }),
+    dueAt: timestamp("due_at", { withTimezone: true }),
+    status: text("status").notNull().default("open"),
+    notes: text("notes"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("tasks_tenant_due_idx").on(t.tenantId, t.dueAt), index("tasks_tenant_deal_idx").on(t.tenantId, t.dealId)],
+);
+
+export type TaskRow = typeof tasks.$inferSelect;
