@@ -1,6 +1,6 @@
 import { and, eq, or, type SQL } from "drizzle-orm";
 import { listings, properties, type ListingRow, type PropertyRow } from "../../db/schema";
-import type { MemberActor } from "../context/actor";
+import type { Actor, MemberActor } from "../context/actor";
 
 /**
  * What a restricted actor (a broker's view) may touch: properties assigned to or created by its
@@ -11,11 +11,13 @@ export function ownsProperty(actor: MemberActor, p: Pick<PropertyRow, "assignedT
   return actor.access === "broad" || p.assignedToId === actor.userId || p.createdById === actor.userId;
 }
 
-export function canWriteListing(actor: MemberActor, p: PropertyRow, l: ListingRow): boolean {
+/** The service's own writers (lead processing, imports) act for the whole tenant. */
+export function canWriteListing(actor: Actor, p: PropertyRow, l: ListingRow): boolean {
+  if (actor.kind !== "member") return actor.kind === "system" || actor.kind === "integration";
   return ownsProperty(actor, p) || l.createdById === actor.userId;
 }
 
-export function canReadListing(actor: MemberActor, p: PropertyRow, l: ListingRow): boolean {
+export function canReadListing(actor: Actor, p: PropertyRow, l: ListingRow): boolean {
   return l.visibility === "public" || canWriteListing(actor, p, l);
 }
 

@@ -1,6 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { Db, Tx } from "../../db/client";
 import { media, properties } from "../../db/schema";
+import type { z } from "zod";
+import { eventUserId, type Actor } from "../context/actor";
 import type { MemberCtx } from "../context/verb-context";
 import { forbidden, invalid, notFound } from "../errors/domain-errors";
 import { recordEvent } from "../outbox/record-event";
@@ -23,31 +25,39 @@ export async function createProperty({ db, actor }: MemberCtx, input: unknown): 
   if (actor.access === "restricted" && data.property.assignedToId && data.property.assignedToId !== actor.userId) {
     throw forbidden("property.assignedToId: a restricted key can only assign properties to its own member.");
   }
-  return inTenantTransaction(db, actor.tenantId, async (tx) => {
-    const tenant = await loadTenant(tx, actor.tenantId);
-    await validatePropertyRefs(tx, tenant.id, tenant.settings, data.property);
-    const cols = propertyColumns(data.property, data.location);
-    const [property] = await tx
-      .insert(properties)
-      .values({
-        ...cols,
-        type: data.property.type,
-        tenantId: tenant.id,
-        createdById: actor.userId,
-        assignedToId: cols.assignedToId ?? (actor.access === "restricted" ? actor.userId : null),
-        // The app's clock, like listings and events, not the transaction's start time.
-        createdAt: new Date(),
-        updatedAt: new Date(),
-      })
-      .returning();
-    await insertMedia(tx, tenant.id, property.id, data.property.media ?? []);
-    const c: WriteCtx = { tx, actor, tenant };
-    const presented = await presentProperty(tx, actor, property);
-    await recordEvent(tx, propertyEvent(c, "property.created", property.id, presented.property));
-    for (const [i, item] of data.listings.entries()) await insertListing(c, property, item as CreateListingInput, `listings.${i}.`);
-    await reindexProperties(tx, tenant.id, [property.id], tenant.settings);
-    return presentProperty(tx, actor, property);
-  });
+  return inTenantTransaction(db, actor.tenantId, (tx) => writeNewProperty(tx, actor, data));
+}
+
+/**
+ * A new property with its listings, events and search documents, inside the caller's tenant
+ * transaction, for any actor: a member through the API, or lead processing capturing an owner's
+ * property (no creator).
+ */
+export async function writeNewProperty(tx: Tx, actor: Actor, data: z.output<typeof CreatePropertySchema>): Promise<PropertyWithListings> {
+  const tenant = await loadTenant(tx, actor.tenantId);
+  await validatePropertyRefs(tx, tenant.id, tenant.settings, data.property);
+  const cols = propertyColumns(data.property, data.location);
+  const member = actor.kind === "member" ? actor : null;
+  const [property] = await tx
+    .insert(properties)
+    .values({
+      ...cols,
+      type: data.property.type,
+      tenantId: tenant.id,
+      createdById: member?.userId ?? null,
+      assignedToId: cols.assignedToId ?? (member?.access === "restricted" ? member.userId : null),
+      // The app's clock, like listings and events, not the transaction's start time.
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    })
+    .returning();
+  await insertMedia(tx, tenant.id, property.id, data.property.media ?? []);
+  const c: WriteCtx = { tx, actor, tenant };
+  const presented = await presentProperty(tx, actor, property);
+  await recordEvent(tx, propertyEvent(c, "property.created", property.id, presented.property));
+  for (const [i, item] of data.listings.entries()) await insertListing(c, property, item as CreateListingInput, `listings.${i}.`);
+  await reindexProperties(tx, tenant.id, [property.id], tenant.settings);
+  return presentProperty(tx, actor, property);
 }
 
 /** `PATCH /properties/{id}`: property fields, location, and nested listing creates/updates. */
@@ -117,5 +127,5 @@ function propertyEvent(
   property: ReturnType<typeof serializeProperty>,
   old: ReturnType<typeof serializeProperty> | null = null,
 ) {
-  return { tenantId: c.tenant.id, eventName, entityType: "property", entityId: id, userId: c.actor.userId, data: { property }, old };
+  return { tenantId: c.tenant.id, eventName, entityType: "property", entityId: id, userId: eventUserId(c.actor), data: { property }, old };
 }

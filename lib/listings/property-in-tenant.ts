@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { listings, media, properties, type ListingRow, type PropertyRow } from "../../db/schema";
-import type { MemberActor } from "../context/actor";
+import type { Actor } from "../context/actor";
 import { notFound } from "../errors/domain-errors";
 import { canReadListing } from "./access";
 import { serializeListing, serializeLocation, serializeProperty, type PropertyWithListings } from "./serialize";
@@ -26,7 +26,7 @@ export async function listingsOfProperty(db: DbOrTx, tenantId: string, propertyI
 }
 
 /** The property response: the property, its location and the listings the actor may read. */
-export async function presentProperty(db: DbOrTx, actor: MemberActor, p: PropertyRow): Promise<PropertyWithListings> {
+export async function presentProperty(db: DbOrTx, actor: Actor, p: PropertyRow): Promise<PropertyWithListings> {
   const [mediaRows, listingRows] = await Promise.all([
     db.select().from(media).where(and(eq(media.tenantId, p.tenantId), eq(media.propertyId, p.id))),
     listingsOfProperty(db, p.tenantId, p.id),

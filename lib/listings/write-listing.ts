@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../db/client";
 import { listings, type ListingRow, type PropertyRow, type TenantRow } from "../../db/schema";
-import type { MemberActor } from "../context/actor";
+import { eventUserId, type Actor } from "../context/actor";
 import { invalid } from "../errors/domain-errors";
 import { recordEvent } from "../outbox/record-event";
 import { stableJson } from "../util/stable-json";
@@ -12,7 +12,7 @@ import {
 import type { CreateListingInput, UpdateListingInput } from "./schemas";
 import { serializeListing, type Listing } from "./serialize";
 
-export type WriteCtx = { tx: Tx; actor: MemberActor; tenant: TenantRow };
+export type WriteCtx = { tx: Tx; actor: Actor; tenant: TenantRow };
 
 /** Inserts a listing of `property` and records `listing.created`. `path` prefixes error fields. */
 export async function insertListing(c: WriteCtx, property: PropertyRow, input: CreateListingInput, path: string): Promise<ListingRow> {
@@ -48,7 +48,7 @@ export async function insertListing(c: WriteCtx, property: PropertyRow, input: C
       translations: mergeTranslations(s, {}, input.translations, path, now),
       typeSpecificData: validateTypeSpecific(input.type, input.typeSpecificData ?? {}, path),
       acceptanceCriteria: input.acceptanceCriteria ?? {},
-      createdById: c.actor.userId,
+      createdById: c.actor.kind === "member" ? c.actor.userId : null,
       publishedAt: stage === s.listingWorkflow.activeStageId ? now : null,
       createdAt: now,
       updatedAt: now,
@@ -140,7 +140,7 @@ export function listingEvent(
   data: Record<string, unknown>,
   old: Listing | null = null,
 ) {
-  return { tenantId: c.tenant.id, eventName, entityType: "listing", entityId: row.id, userId: c.actor.userId, data, old };
+  return { tenantId: c.tenant.id, eventName, entityType: "listing", entityId: row.id, userId: eventUserId(c.actor), data, old };
 }
 
 /** A listing with a typology is a development listing: the flag follows unless sent otherwise. */
