@@ -30,6 +30,8 @@ const ConfigSchema = z.object({
   EVENTS_RETRY_INTERVAL_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
   /** How often the embedded runner looks for due events, in milliseconds. */
   EVENTS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** Nominatim-compatible geocoder (`GET {url}/search?format=json&q=...`) for addresses of captured properties; unset: no coordinates. */
+  GEOCODER_URL: z.string().url().optional(),
   /** A lead claimed this long ago and still `processing` belongs to a worker that died: another run takes it over. */
   LEAD_CLAIM_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   /** Tenants served at the same time in one delivery cycle. */

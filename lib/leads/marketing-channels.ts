@@ -15,11 +15,7 @@ const QueueSchema = z
   .meta({ description: "Member ids of the distribution queue, in round-robin order." });
 
 const DestinationsSchema = z
-  .strictObject({
-    deal: z.boolean(),
-    // Owner capture (draft listings from leads) is not built yet: refusing it beats accepting leads we would drop.
-    listing: z.boolean().refine((v) => !v, "the listing destination (owner capture) is not available yet; keep it false"),
-  })
+  .strictObject({ deal: z.boolean(), listing: z.boolean() })
   .meta({ description: "What inbound leads may create: deals (buyer or tenant leads, on by default) and draft listings (owner capture, off)." });
 const LeadIntakeConfigSchema = z
   .strictObject({ syncResponse: z.boolean() })

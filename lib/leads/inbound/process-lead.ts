@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { DbOrTx } from "../../../db/client";
+import type { DbOrTx, Tx } from "../../../db/client";
 import { rowsOf } from "../../../db/rows";
 import { inboundLeads, listings, marketingChannelInstances, members, properties, tasks, type InboundLeadRow, type ListingRow, type PropertyRow } from "../../../db/schema";
 import { inTenantTransaction } from "../../../db/transaction";
@@ -7,9 +7,11 @@ import type { IntegrationActor } from "../../context/actor";
 import { writeNewDeal } from "../../deals/deals";
 import type { CreateDealInput } from "../../deals/schemas";
 import { config } from "../../config";
+import { geocode, type Point } from "../../geo/geocode";
 import { recordEvent } from "../../outbox/record-event";
 import { UUID_PATTERN } from "../../schemas/uuid";
 import { loadTenant } from "../../tenants/load-tenant";
+import { captureListing } from "./capture-listing";
 import type { ParsedLead } from "./parse-lead";
 
 /** A lead claimed this long ago and still `processing` belongs to a worker that died: take it over. */
@@ -39,11 +41,14 @@ export async function processLead(db: DbOrTx, leadId: string): Promise<LeadOutco
     return { status: lead?.status === "processed" || lead?.status === "failed" ? "done_before" : "busy", lead: lead ?? null };
   }
   try {
+    // Network calls stay outside the transaction: an owner capture's address is geocoded first.
+    const [pending] = await db.select().from(inboundLeads).where(eq(inboundLeads.id, leadId)).limit(1);
+    const point = pending?.destination === "listing" ? await geocode((pending.lead as unknown as ParsedLead).address) : null;
     const lead = await inTenantTransaction(db, claimed.tenant_id, async (tx) => {
       const [row] = await tx.select().from(inboundLeads).where(eq(inboundLeads.id, leadId)).for("update");
       // Someone took the lead over after our claim went stale and finished it: nothing to do.
       if (!row || row.status !== "processing") return row ?? null;
-      return writeLead(tx, row);
+      return row.destination === "listing" ? writeCapture(tx, row, point) : writeLead(tx, row);
     });
     return { status: "processed", lead };
   } catch (err) {
@@ -55,6 +60,19 @@ export async function processLead(db: DbOrTx, leadId: string): Promise<LeadOutco
       .returning();
     return { status: "failed", lead: lead ?? null };
   }
+}
+
+/** Owner capture: a draft property and listing (or the existing one at the same address); no deal. */
+async function writeCapture(tx: Tx, row: InboundLeadRow, point: Point | null): Promise<InboundLeadRow> {
+  const decision: string[] = [];
+  const actor: IntegrationActor = { kind: "integration", tenantId: row.tenantId, integration: "marketing_channel", id: row.channelId };
+  const listingId = await captureListing(tx, row, row.lead as unknown as ParsedLead, actor, point, decision);
+  const [done] = await tx
+    .update(inboundLeads)
+    .set({ status: "processed", dealIds: [], listingId, decision, error: null, processedAt: new Date() })
+    .where(eq(inboundLeads.id, row.id))
+    .returning();
+  return done;
 }
 
 async function writeLead(tx: DbOrTx, row: InboundLeadRow): Promise<InboundLeadRow> {
