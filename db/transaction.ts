@@ -42,25 +42,6 @@ export async function inTransaction<T>(db: DbOrTx, fn: (tx: Tx) => Promise<T>): 
 }
 
 /**
- * Runs `fn` in a savepoint of the open transaction: an error rolls back only `fn`'s writes (and
- * rethrows), so a batch can skip one bad item and keep the others. Hooks registered inside belong
- * to the outer transaction; the ones of a rolled-back savepoint only ever wake or re-read work,
- * which finds nothing to do.
- */
-export async function inSavepoint<T>(tx: DbOrTx, fn: (sp: Tx) => Promise<T>): Promise<T> {
-  const state = open.get(tx);
-  if (!state) throw new Error("inSavepoint needs a transaction opened by inTransaction");
-  return (tx as Tx).transaction(async (sp) => {
-    open.set(sp, state);
-    try {
-      return await fn(sp as Tx);
-    } finally {
-      open.delete(sp);
-    }
-  });
-}
-
-/**
  * A tenant's write transaction: takes the tenant row lock first (once per transaction), so a
  * tenant's writes run one after another: no lost updates between a property PATCH and a listing
  * PATCH, and outbox order equal to commit order. Every lock a write takes later comes after this

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { config } from "../../config";
 import { defineJob, jobEvent } from "../../jobs/define-job";
-import { LEAD_BATCH, pendingLeadIds, processLeadBatch } from "./process-lead";
+import { pendingLeadIds, processLead } from "./process-lead";
 
 /** Sent after a lead is stored (and committed): wakes the processing at once. */
 export const leadReceived = jobEvent("crm/lead.received", z.object({ leadId: z.uuid() }));
@@ -19,17 +19,16 @@ export const processLeadsJob = defineJob({
   schedule: { functionId: "process-leads-cron", cron: "* * * * *", embeddedEveryMs: () => Math.min(30_000, config().LEAD_CLAIM_TIMEOUT_SECONDS * 1000) },
   trigger: { functionId: "process-lead", event: leadReceived },
   run: async (data, { db, log }) => {
+    const ids = data ? [data.leadId, ...(await pendingLeadIds(db, 50)).filter((id) => id !== data.leadId)] : await pendingLeadIds(db);
     let processed = 0;
     let failed = 0;
-    // The woken lead first, then whatever is pending, a batch at a time until nothing is left.
-    let ids = data ? [data.leadId, ...(await pendingLeadIds(db, LEAD_BATCH)).filter((id) => id !== data.leadId)] : await pendingLeadIds(db, LEAD_BATCH);
-    for (let rounds = 0; ids.length && rounds < 400; rounds++) {
-      const r = await processLeadBatch(db, ids);
-      processed += r.processed;
-      failed += r.failed.length;
-      for (const f of r.failed) log.warn({ leadId: f.id, error: f.error }, "lead failed; replay it once the cause is fixed");
-      if (!r.processed && !r.failed.length) break; // the rest is held by another worker
-      ids = await pendingLeadIds(db, LEAD_BATCH);
+    for (const id of ids) {
+      const r = await processLead(db, id);
+      if (r.status === "processed") processed++;
+      if (r.status === "failed") {
+        failed++;
+        log.warn({ leadId: id, error: r.lead?.error }, "lead failed; replay it once the cause is fixed");
+      }
     }
     return { processed, failed };
   },

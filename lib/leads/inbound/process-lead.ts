@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "../../../db/client";
 import { rowsOf } from "../../../db/rows";
 import { inboundLeads, listings, marketingChannelInstances, members, properties, tasks, type InboundLeadRow, type ListingRow, type PropertyRow } from "../../../db/schema";
-import { inSavepoint, inTenantTransaction } from "../../../db/transaction";
+import { inTenantTransaction } from "../../../db/transaction";
 import type { IntegrationActor } from "../../context/actor";
 import { writeNewDeal } from "../../deals/deals";
 import type { CreateDealInput } from "../../deals/schemas";
@@ -60,59 +60,6 @@ export async function processLead(db: DbOrTx, leadId: string): Promise<LeadOutco
       .returning();
     return { status: "failed", lead: lead ?? null };
   }
-}
-
-/** Leads written per tenant transaction by the background job: one tenant lock and one commit for many leads. */
-export const LEAD_BATCH = 25;
-
-/**
- * The background form of `processLead` for many leads: claims them in one statement, then writes
- * each tenant's leads in one transaction, each lead in its own savepoint, so one lead that fails
- * is marked `failed` without undoing the others. Same exactly-once rules as `processLead`.
- */
-export async function processLeadBatch(db: DbOrTx, leadIds: string[]): Promise<{ processed: number; failed: { id: string; error: string }[] }> {
-  if (!leadIds.length) return { processed: 0, failed: [] };
-  const claimed = rowsOf<{ id: string; tenant_id: string }>(
-    await db.execute(sql`
-      update inbound_leads set status = 'processing', claimed_at = now(), attempts = attempts + 1
-      where id in (
-        select id from inbound_leads
-        where id in (${sql.join(leadIds.map((id) => sql`${id}::uuid`), sql`, `)})
-          and (status = 'received' or (status = 'processing' and claimed_at < now() - make_interval(secs => ${staleClaimSeconds()})))
-        order by received_at
-        for update skip locked)
-      returning id, tenant_id`),
-  );
-  const byTenant = new Map<string, string[]>();
-  for (const c of claimed) byTenant.set(c.tenant_id, [...(byTenant.get(c.tenant_id) ?? []), c.id]);
-  let processed = 0;
-  const failed: { id: string; error: string }[] = [];
-  for (const [tenantId, ids] of byTenant) {
-    const rows = await db.select().from(inboundLeads).where(sql`${inboundLeads.id} in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
-    const points = new Map<string, Point | null>();
-    for (const r of rows) if (r.destination === "listing") points.set(r.id, await geocode((r.lead as unknown as ParsedLead).address));
-    await inTenantTransaction(db, tenantId, async (tx) => {
-      for (const id of ids) {
-        try {
-          await inSavepoint(tx, async (sp) => {
-            const [row] = await sp.select().from(inboundLeads).where(eq(inboundLeads.id, id)).for("update");
-            if (!row || row.status !== "processing") return;
-            await (row.destination === "listing" ? writeCapture(sp, row, points.get(id) ?? null) : writeLead(sp, row));
-            processed++;
-          });
-        } catch (err) {
-          failed.push({ id, error: ((err as Error).message ?? String(err)).slice(0, 1000) });
-        }
-      }
-    });
-  }
-  for (const f of failed) {
-    await db
-      .update(inboundLeads)
-      .set({ status: "failed", error: f.error, processedAt: new Date() })
-      .where(and(eq(inboundLeads.id, f.id), eq(inboundLeads.status, "processing")));
-  }
-  return { processed, failed };
 }
 
 /** Owner capture: a draft property and listing (or the existing one at the same address); no deal. */

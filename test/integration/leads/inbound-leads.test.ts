@@ -18,7 +18,6 @@ import * as propertiesRoute from "../../../app/api/v1/real-estate/properties/rou
 import * as settingsRoute from "../../../app/api/v1/settings/route";
 import { getDb } from "../../../db/client";
 import { contacts, deals, events, inboundLeads, tasks } from "../../../db/schema";
-import { processLeadsJob } from "../../../lib/leads/inbound/lead-job";
 import { processLead } from "../../../lib/leads/inbound/process-lead";
 import { makeMember, makeTenant, propertyBody, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
@@ -239,25 +238,5 @@ describe("visits and the listing's broker", () => {
     const log = await call(leadsRoute.GET, "GET", "/x", { key: t.key, params: { id: c.id } });
     expect(log.body.items[0].decision.join(" ")).toContain("captador first");
     await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { leadDistribution: { preferListingBroker: false } } });
-  });
-});
-
-describe("background processing in batches", () => {
-  it("processes a tenant's leads in one transaction; a lead that fails is marked failed and the others are kept", async () => {
-    const c = await channel(t);
-    for (let i = 0; i < 30; i++) expect((await post(c.pathToken, { name: `Lote ${i}`, phone: `11 9${String(71000000 + i)}` })).status).toBe(202);
-    const db = await getDb();
-    // A stored lead whose parsed fields are unusable (as if written by an older version): processing throws on it.
-    const [broken] = await db.insert(inboundLeads).values({ tenantId: t.tenantId, channelId: c.id, rawBody: "{}", lead: {} }).returning();
-    const log = { warn: () => {}, info: () => {}, error: () => {} } as never;
-    const result = (await processLeadsJob.run(undefined, { db, log })) as { processed: number; failed: number };
-    expect(result.failed).toBeGreaterThanOrEqual(1);
-    const rows = await leadRows(c.id);
-    expect(rows.filter((r) => r.status === "processed")).toHaveLength(30);
-    expect(rows.find((r) => r.id === broken.id)).toMatchObject({ status: "failed", error: expect.any(String) });
-    expect(await dealsOf(c.id)).toHaveLength(30);
-    // Running again changes nothing.
-    await processLeadsJob.run(undefined, { db, log });
-    expect(await dealsOf(c.id)).toHaveLength(30);
   });
 });
