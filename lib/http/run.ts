@@ -9,6 +9,12 @@ import { requestIdFrom } from "./request-id";
 export type Segment<P> = { params: Promise<P> };
 export type RouteCtx<P> = { req: Request; params: P; requestId: string; log: Logger; db: Db };
 
+/** The `finish` of routes whose answers no cache may keep (webhooks, feeds with tokens). */
+export function noStore(_req: Request, res: Response): Response {
+  res.headers.set("cache-control", "no-store");
+  return res;
+}
+
 export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
   return Response.json(body, { status, headers });
 }

@@ -1,11 +1,7 @@
 import { receiveLead } from "@/lib/leads/inbound/receive-lead";
 import { otherMethods } from "@/lib/http/method-not-allowed";
-import { json, run, type Segment } from "@/lib/http/run";
+import { json, noStore, run, type Segment } from "@/lib/http/run";
 
-const noStore = (_req: Request, res: Response) => {
-  res.headers.set("cache-control", "no-store");
-  return res;
-};
 
 /** A marketing channel posts a lead here (spec 2 §4): stored before any 2xx, processed in the background. */
 export function POST(req: Request, segment: Segment<{ pathToken: string }>): Promise<Response> {

@@ -1,13 +1,9 @@
 import { buildingsFeed } from "@/lib/developments/buildings-feed";
 import { otherMethods } from "@/lib/http/method-not-allowed";
-import { json, run, type Segment } from "@/lib/http/run";
+import { json, noStore, run, type Segment } from "@/lib/http/run";
 import { verifyFeedToken } from "@/lib/leads/channel-auth";
 import { channelByToken } from "@/lib/leads/inbound/receive-lead";
 
-const noStore = (_req: Request, res: Response) => {
-  res.headers.set("cache-control", "no-store");
-  return res;
-};
 
 /** The tenant's developments for the channel's system (feed token as Bearer). */
 export function GET(req: Request, segment: Segment<{ pathToken: string }>): Promise<Response> {

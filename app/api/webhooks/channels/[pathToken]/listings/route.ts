@@ -1,15 +1,11 @@
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { parseQuery } from "@/lib/http/query";
-import { json, run, type Segment } from "@/lib/http/run";
+import { json, noStore, run, type Segment } from "@/lib/http/run";
 import { verifyFeedToken } from "@/lib/leads/channel-auth";
 import { FeedQuery, listingsFeed } from "@/lib/leads/feeds/listings-feed";
 import { toVrsync } from "@/lib/leads/feeds/vrsync";
 import { channelByToken } from "@/lib/leads/inbound/receive-lead";
 
-const noStore = (_req: Request, res: Response) => {
-  res.headers.set("cache-control", "no-store");
-  return res;
-};
 
 /** The channel's listings feed (feed token as Bearer): JSON pages by cursor, or `?format=vrsync` XML. */
 export function GET(req: Request, segment: Segment<{ pathToken: string }>): Promise<Response> {

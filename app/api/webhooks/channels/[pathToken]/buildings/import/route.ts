@@ -2,14 +2,10 @@ import { importBuildings } from "@/lib/developments/import-buildings";
 import { DomainError, invalid } from "@/lib/errors/domain-errors";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { readCappedBody } from "@/lib/http/read-json";
-import { json, run, type Segment } from "@/lib/http/run";
+import { json, noStore, run, type Segment } from "@/lib/http/run";
 import { channelByToken, verifySignature } from "@/lib/leads/inbound/receive-lead";
 
 const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
-const noStore = (_req: Request, res: Response) => {
-  res.headers.set("cache-control", "no-store");
-  return res;
-};
 
 /** A channel's system upserts developments (buildings, typologies, units) by `externalId`; authenticated like its leads. */
 export function POST(req: Request, segment: Segment<{ pathToken: string }>): Promise<Response> {
