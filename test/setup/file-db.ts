@@ -7,8 +7,8 @@ import postgres from "postgres";
 import { afterAll, beforeAll, inject } from "vitest";
 import { closeDb, pgliteExtensions, useDbForTests, type Db } from "../../db/client";
 import * as schema from "../../db/schema";
+import { TEMPLATE_DB } from "./global-db";
 
-const TEMPLATE_DB = "crm_test_template";
 
 /** Every test file gets a fresh migrated database of its own. */
 beforeAll(async () => {

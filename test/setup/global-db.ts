@@ -11,7 +11,8 @@ import type { TestProject } from "vitest/node";
 import { pgliteExtensions } from "../../db/client";
 import { migrationsFolder } from "../../db/migrate";
 
-export const TEMPLATE_DB = "crm_test_template";
+/** `TEST_DB_TEMPLATE` lets two checkouts run the PostgreSQL suite on one server at the same time. */
+export const TEMPLATE_DB = process.env.TEST_DB_TEMPLATE ?? "crm_test_template";
 
 /**
  * Migrates once per run. PGlite: a migrated in-memory database is dumped to a file each test

@@ -18,6 +18,7 @@ import { createMember } from "../../../lib/tenants/members";
 import { drizzle } from "drizzle-orm/postgres-js";
 import * as schema from "../../../db/schema";
 import type { Db } from "../../../db/client";
+import { TEMPLATE_DB } from "../../setup/global-db";
 
 const tpl = inject("dbTemplate");
 const LEADS = 1000;
@@ -53,7 +54,7 @@ describe.skipIf(tpl.kind !== "postgres")("SIGKILL in the middle of a burst of le
     if (tpl.kind !== "postgres") return;
     const name = `crm_crash_${randomBytes(5).toString("hex")}`;
     const admin = postgres(tpl.url, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE crm_test_template`);
+    await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`);
     const url = new URL(tpl.url);
     url.pathname = `/${name}`;
     const client = postgres(url.toString(), { max: 3, onnotice: () => {} });
