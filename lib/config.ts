@@ -53,6 +53,14 @@ const ConfigSchema = z.object({
   TRUST_PROXY: boolString.default(false),
   /** `off` disables the public rate limits (load tests only). */
   PUBLIC_RATE_LIMITS: z.enum(["on", "off"]).default("on"),
+  /** Key (any text of 32+ characters) that encrypts messaging gateway credentials at rest; unset: one generated into `<DATA_DIR>/messaging-secret-key`. */
+  MESSAGING_SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Budget of one live history read from a gateway, including its one internal retry. */
+  MESSAGING_HISTORY_BUDGET_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
+  /** Timeout of one send through a gateway. */
+  MESSAGING_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** `off` disables the messaging API key rate limit of 1000 requests per hour (load tests only). */
+  MESSAGING_RATE_LIMITS: z.enum(["on", "off"]).default("on"),
   /** Run background work in-process (the default when no Inngest server is configured). */
   JOBS_RUNNER: z.enum(["embedded", "inngest", "off"]).optional(),
 });

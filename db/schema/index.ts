@@ -13,3 +13,4 @@ export * from "./networks";
 export * from "./sites";
 export * from "./inbound-leads";
 export * from "./tasks";
+export * from "./messaging";

@@ -9,6 +9,7 @@ import { registerInboundLeadPaths } from "./paths/inbound-leads";
 import { registerListingPaths } from "./paths/listings";
 import { registerMarketingChannelPaths } from "./paths/marketing-channels";
 import { registerMemberPaths } from "./paths/members";
+import { MESSAGING_CHANNELS_TAG, registerMessagingSettingsPaths } from "./paths/messaging-settings";
 import { NETWORKS_TAG, registerNetworkPaths } from "./paths/networks";
 import { registerPropertyPaths } from "./paths/properties";
 import { registerSearchPaths } from "./paths/search";
@@ -61,6 +62,7 @@ function register(r: OpenAPIRegistry): void {
   registerApiKeyPaths(r);
   registerMarketingChannelPaths(r);
   registerInboundLeadPaths(r);
+  registerMessagingSettingsPaths(r);
   registerNetworkPaths(r);
   registerSitePaths(r);
   registerCmsPaths(r);
@@ -98,6 +100,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
         name: "Marketing channels",
         description: "Channels deals are attributed to, with their lead distribution queues (owner or admin broad key).",
       },
+      { name: "Messaging channels", description: MESSAGING_CHANNELS_TAG },
       { name: "Networks", description: NETWORKS_TAG },
       { name: "Sites", description: "The tenant's public websites and their CMS (owner or admin broad key)." },
       { name: "Public sites", description: "The unauthenticated sites interface (`/api/sites`): configuration, catalogue, developments, brokers, CMS and locations of a site, for any origin." },

@@ -1,0 +1,195 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { members } from "./members";
+import { tenants } from "./tenants";
+
+/**
+ * A broker's messaging account (a WhatsApp number, an inbox) reached through a provider gateway.
+ * The gateway's credentials and session name are one AES-GCM blob (`credentials`), never returned;
+ * `webhookSecret` is the HMAC key the gateway signs its webhooks with, encrypted the same way.
+ */
+export const messagingChannels = pgTable(
+  "messaging_channels",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    transport: text("transport").notNull(),
+    provider: text("provider").notNull(),
+    baseUrl: text("base_url").notNull(),
+    /** `v1.<iv>.<tag>.<ciphertext>` of `{apiKey, sessionName}` (lib/messaging/secret-box.ts). */
+    credentials: text("credentials").notNull(),
+    webhookSecret: text("webhook_secret").notNull(),
+    /** Path token of `POST /api/webhooks/messaging/{channelToken}`. */
+    channelToken: text("channel_token").notNull(),
+    ownerId: uuid("owner_id").references(() => members.id, { onDelete: "set null" }),
+    privacyMode: text("privacy_mode").notNull().default("off"),
+    mock: boolean("mock").notNull().default(false),
+    connectionState: text("connection_state").notNull().default("draft"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("messaging_channels_tenant_idx").on(t.tenantId, t.createdAt), uniqueIndex("messaging_channels_token_key").on(t.channelToken)],
+);
+
+/** Members (besides the owner) who may read and write a channel's conversations. */
+export const messagingChannelGrants = pgTable(
+  "messaging_channel_grants",
+  {
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    channelId: uuid("channel_id").notNull().references(() => messagingChannels.id, { onDelete: "cascade" }),
+    memberId: uuid("member_id").notNull().references(() => members.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.channelId, t.memberId] }), index("messaging_grants_member_idx").on(t.tenantId, t.memberId)],
+);
+
+/** The chat privacy list of a channel: `whitelisted`, `pending` or `hidden` per chat id. */
+export const messagingChatPrivacy = pgTable(
+  "messaging_chat_privacy",
+  {
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    channelId: uuid("channel_id").notNull().references(() => messagingChannels.id, { onDelete: "cascade" }),
+    chatId: text("chat_id").notNull(),
+    state: text("state").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.channelId, t.chatId] }), index("messaging_privacy_tenant_idx").on(t.tenantId)],
+);
+
+/** Phones (E.164 digits) that asked not to be contacted: the `outreach_safety` gate reads this. */
+export const messagingOptOuts = pgTable(
+  "messaging_opt_outs",
+  {
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    phone: text("phone").notNull(),
+    reason: text("reason"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.phone] })],
+);
+
+/**
+ * The stored state of a conversation (spec 1 §4.3: state comes from the record, history is live).
+ * One per channel and chat id in the phone form when known.
+ */
+export const messagingConversations = pgTable(
+  "messaging_conversations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    channelId: uuid("channel_id").notNull().references(() => messagingChannels.id, { onDelete: "cascade" }),
+    chatId: text("chat_id").notNull(),
+    /** The `@lid` id the chat also arrived under, when the gateway uses one. */
+    lid: text("lid"),
+    displayName: text("display_name"),
+    handleMasked: text("handle_masked").notNull(),
+    kind: text("kind").notNull().default("contact"),
+    lastActivityAt: timestamp("last_activity_at", { withTimezone: true }).notNull(),
+    lastPreview: text("last_preview"),
+    lastFromMe: boolean("last_from_me").notNull().default(false),
+    lastMessageId: text("last_message_id"),
+    unreadCount: integer("unread_count").notNull().default(0),
+    awaitingReply: boolean("awaiting_reply").notNull().default(false),
+    labels: jsonb("labels").$type<string[]>().notNull().default([]),
+    assignedToId: uuid("assigned_to_id"),
+    customerId: uuid("customer_id"),
+    primaryDealId: uuid("primary_deal_id"),
+    pinnedAt: timestamp("pinned_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("messaging_conversations_chat_key").on(t.channelId, t.chatId),
+    index("messaging_conversations_activity_idx").on(t.tenantId, t.lastActivityAt.desc(), t.id.desc()),
+    index("messaging_conversations_channel_idx").on(t.channelId, t.lastActivityAt.desc(), t.id.desc()),
+  ],
+);
+
+/** Gateway webhooks as received (verified), before processing: what we answered 200 for is here. */
+export const messagingInboundEvents = pgTable(
+  "messaging_inbound_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    channelId: uuid("channel_id").notNull().references(() => messagingChannels.id, { onDelete: "cascade" }),
+    event: text("event").notNull(),
+    body: text("body").notNull(),
+    status: text("status").notNull().default("received"),
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(0),
+    claimedAt: timestamp("claimed_at", { withTimezone: true }),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    processedAt: timestamp("processed_at", { withTimezone: true }),
+  },
+  (t) => [index("messaging_inbound_pending_idx").on(t.receivedAt).where(sql`status IN ('received', 'processing')`)],
+);
+
+/** Messages sent through the service: who typed them (`authorId`), matched to history by provider id. */
+export const messagingSentMessages = pgTable(
+  "messaging_sent_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    channelId: uuid("channel_id").notNull().references(() => messagingChannels.id, { onDelete: "cascade" }),
+    chatId: text("chat_id").notNull(),
+    providerMessageId: text("provider_message_id").notNull(),
+    authorId: uuid("author_id"),
+    kind: text("kind").notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("messaging_sent_provider_key").on(t.channelId, t.providerMessageId)],
+);
+
+/** Message ids already processed per channel: a webhook delivered twice (`message` and `message.any`) counts once. */
+export const messagingSeenMessages = pgTable(
+  "messaging_seen_messages",
+  {
+    channelId: uuid("channel_id").notNull().references(() => messagingChannels.id, { onDelete: "cascade" }),
+    messageId: text("message_id").notNull(),
+    seenAt: timestamp("seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.channelId, t.messageId] })],
+);
+
+/** The first ack of each idempotency key, per tenant and API key; `ack` null while the first send runs. */
+export const messagingSendKeys = pgTable(
+  "messaging_send_keys",
+  {
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    apiKeyId: uuid("api_key_id").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    ack: jsonb("ack").$type<Record<string, unknown>>(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.apiKeyId, t.idempotencyKey] })],
+);
+
+/** A channel's labels as the gateway last reported them. */
+export const messagingLabels = pgTable(
+  "messaging_labels",
+  {
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    channelId: uuid("channel_id").notNull().references(() => messagingChannels.id, { onDelete: "cascade" }),
+    labelId: text("label_id").notNull(),
+    name: text("name").notNull(),
+    color: text("color"),
+  },
+  (t) => [primaryKey({ columns: [t.channelId, t.labelId] })],
+);
+
+/** Approved message templates of a WhatsApp Cloud channel. */
+export const messagingTemplates = pgTable(
+  "messaging_templates",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    channelId: uuid("channel_id").notNull().references(() => messagingChannels.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    language: text("language").notNull(),
+    status: text("status").notNull().default("approved"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("messaging_templates_name_key").on(t.channelId, t.name, t.language)],
+);
+
+export type MessagingChannelRow = typeof messagingChannels.$inferSelect;
+export type MessagingConversationRow = typeof messagingConversations.$inferSelect;

@@ -1,0 +1,16 @@
+import type { MessagingChannelRow } from "../../../db/schema";
+import { unseal } from "../secret-box";
+import { cloudAdapter } from "./whatsapp-cloud";
+import type { Credentials, ProviderAdapter } from "./types";
+import { wahaAdapter } from "./waha";
+
+export function credentialsOf(channel: MessagingChannelRow): Credentials {
+  return JSON.parse(unseal(channel.credentials)) as Credentials;
+}
+
+/** The adapter of a channel's provider, with its credentials opened only for the call. */
+export function adapterFor(channel: MessagingChannelRow): ProviderAdapter {
+  const creds = credentialsOf(channel);
+  if (channel.provider === "whatsapp_cloud") return cloudAdapter(channel.baseUrl, creds);
+  return wahaAdapter(channel.baseUrl, creds);
+}

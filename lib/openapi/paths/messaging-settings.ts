@@ -1,0 +1,97 @@
+import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
+import { CreateMessagingChannelSchema, GrantsSchema, MessagingChannelSettingsSchema, UpdateMessagingChannelSchema } from "../../messaging/channels";
+import { ChatPrivacyEntrySchema, SetChatPrivacySchema } from "../../messaging/chat-privacy";
+import { AddOptOutSchema, OptOutSchema } from "../../messaging/opt-outs";
+import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
+
+const TAG = ["Messaging channels"];
+const NOT_FOUND = "No messaging channel with this id in the tenant (`not_found`).";
+const BAD = "Invalid body (`invalid_request` with `issues`, or `invalid_json`).";
+const param = uuidParam("id", "messaging channel");
+
+export const MESSAGING_CHANNELS_TAG =
+  "Brokers' messaging accounts connected through provider gateways (owner or admin broad key). Credentials and session " +
+  "names are stored encrypted (AES-256-GCM) and never returned. Access to a channel's conversations is its owner plus " +
+  "the members in `grants`; tenant role does not widen it.";
+
+export function registerMessagingSettingsPaths(r: OpenAPIRegistry): void {
+  const base = "/api/v1/settings/messaging-channels";
+  r.registerPath({
+    method: "get", path: base, tags: TAG, operationId: "listMessagingChannelSettings", summary: "List the tenant's messaging channels",
+    description: `Every messaging channel of the tenant, mock ones included, oldest first.\n\n${ADMIN_ONLY}`,
+    security: API_KEY_SECURITY,
+    responses: { 200: ok("The channels.", z.object({ items: z.array(MessagingChannelSettingsSchema) })), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN }) },
+  });
+  r.registerPath({
+    method: "post", path: base, tags: TAG, operationId: "createMessagingChannel", summary: "Connect a messaging channel",
+    description:
+      "Flat body `{name, transport, provider, baseUrl, apiKey, sessionName, ownerId, privacyMode, mock}`. `provider` `waha` carries " +
+      "`transport` `whatsapp`; `whatsapp_cloud` carries `whatsapp_cloud` (`apiKey` = access token, `sessionName` = phone number id). " +
+      "The gateway's session status is read once (2 s) to set `connectionState`. In production a `baseUrl` on a private or " +
+      "loopback address is refused unless `WEBHOOKS_ALLOW_PRIVATE_URLS=true`, and plain http is refused.\n\n" +
+      "The answer carries, **this once**, `webhook.url` (`/api/webhooks/messaging/{channelToken}`) and `webhook.hmacSecret` to " +
+      `configure on the gateway.\n\n${ADMIN_ONLY}`,
+    security: API_KEY_SECURITY,
+    request: { body: { required: true, content: jsonContent(CreateMessagingChannelSchema) } },
+    responses: { 201: ok("The channel, with its webhook URL and HMAC secret.", MessagingChannelSettingsSchema), ...errors({ 400: `${BAD} A bad or private \`baseUrl\`, a transport the provider does not carry, an \`ownerId\` of no member.`, 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 413: TOO_LARGE }) },
+  });
+  r.registerPath({
+    method: "get", path: `${base}/{id}`, tags: TAG, operationId: "getMessagingChannelSettings", summary: "Read a messaging channel",
+    description: ADMIN_ONLY, security: API_KEY_SECURITY, request: { params: param },
+    responses: { 200: ok("The channel.", MessagingChannelSettingsSchema), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: NOT_FOUND }) },
+  });
+  r.registerPath({
+    method: "patch", path: `${base}/{id}`, tags: TAG, operationId: "updateMessagingChannel", summary: "Change a messaging channel",
+    description: `Partial update; \`transport\` and \`provider\` cannot change (connect a new channel).\n\n${ADMIN_ONLY}`,
+    security: API_KEY_SECURITY, request: { params: param, body: { required: true, content: jsonContent(UpdateMessagingChannelSchema) } },
+    responses: { 200: ok("The channel after the change.", MessagingChannelSettingsSchema), ...errors({ 400: BAD, 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: NOT_FOUND, 413: TOO_LARGE }) },
+  });
+  r.registerPath({
+    method: "delete", path: `${base}/{id}`, tags: TAG, operationId: "deleteMessagingChannel", summary: "Disconnect a messaging channel",
+    description: `Deletes the channel with its conversations, grants and privacy list; its webhook URL answers 404 from now on.\n\n${ADMIN_ONLY}`,
+    security: API_KEY_SECURITY, request: { params: param },
+    responses: { 204: { description: "Deleted." }, ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: NOT_FOUND }) },
+  });
+  r.registerPath({
+    method: "put", path: `${base}/{id}/grants`, tags: TAG, operationId: "setMessagingChannelGrants", summary: "Set who may use a channel",
+    description: `\`{memberIds}\` replaces the members granted access; the channel's owner always has access.\n\n${ADMIN_ONLY}`,
+    security: API_KEY_SECURITY, request: { params: param, body: { required: true, content: jsonContent(GrantsSchema) } },
+    responses: { 200: ok("The channel with its grants.", MessagingChannelSettingsSchema), ...errors({ 400: `${BAD} A member id of no member of the tenant.`, 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: NOT_FOUND, 413: TOO_LARGE }) },
+  });
+  r.registerPath({
+    method: "get", path: `${base}/{id}/chat-privacy`, tags: TAG, operationId: "listChatPrivacy", summary: "Read a channel's chat privacy list",
+    description: ADMIN_ONLY, security: API_KEY_SECURITY, request: { params: param },
+    responses: { 200: ok("The entries, by chat id.", z.object({ items: z.array(ChatPrivacyEntrySchema) })), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: NOT_FOUND }) },
+  });
+  r.registerPath({
+    method: "put", path: `${base}/{id}/chat-privacy`, tags: TAG, operationId: "setChatPrivacy", summary: "Set one chat's privacy state",
+    description:
+      "`{chatId, state}` with `state` `whitelisted`, `pending` or `hidden` (chat ids go in bodies, never in paths). On a channel with " +
+      "`privacyMode` `whitelist` only whitelisted chats are listed in full and accept sends; pending chats are listed redacted; " +
+      `hidden and unknown chats are absent. On a channel without privacy, \`hidden\` blacklists a chat.\n\n${ADMIN_ONLY}`,
+    security: API_KEY_SECURITY, request: { params: param, body: { required: true, content: jsonContent(SetChatPrivacySchema) } },
+    responses: { 200: ok("The entry.", ChatPrivacyEntrySchema), ...errors({ 400: BAD, 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: NOT_FOUND, 413: TOO_LARGE }) },
+  });
+
+  const opt = "/api/v1/settings/messaging/opt-outs";
+  const optTag = ["Messaging channels"];
+  r.registerPath({
+    method: "get", path: opt, tags: optTag, operationId: "listOptOuts", summary: "List the tenant's messaging opt-outs",
+    description: `Phones (E.164) that must not be contacted: replies and sends to them are \`blocked\` with reason \`opt_out\` by the \`outreach_safety\` gate.\n\n${ADMIN_ONLY}`,
+    security: API_KEY_SECURITY,
+    responses: { 200: ok("The opt-outs, oldest first.", z.object({ items: z.array(OptOutSchema) })), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN }) },
+  });
+  r.registerPath({
+    method: "post", path: opt, tags: optTag, operationId: "addOptOut", summary: "Add a phone to the opt-out list",
+    description: `\`{phone, reason?}\`; the phone in any format is normalised to E.164 (Brazil assumed). Adding one twice keeps the first entry.\n\n${ADMIN_ONLY}`,
+    security: API_KEY_SECURITY, request: { body: { required: true, content: jsonContent(AddOptOutSchema) } },
+    responses: { 201: ok("The entry.", OptOutSchema), ...errors({ 400: `${BAD} A phone that is not a valid number.`, 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 413: TOO_LARGE }) },
+  });
+  r.registerPath({
+    method: "delete", path: opt, tags: optTag, operationId: "removeOptOut", summary: "Remove a phone from the opt-out list",
+    description: `\`?phone=\` (any format, normalised to E.164).\n\n${ADMIN_ONLY}`,
+    security: API_KEY_SECURITY, request: { query: z.object({ phone: z.string().meta({ example: "+5511987654321" }) }) },
+    responses: { 204: { description: "Removed." }, ...errors({ 400: "Missing or invalid `phone` (`invalid_request`).", 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "The phone is not on the list (`not_found`)." }) },
+  });
+}
