@@ -61,6 +61,11 @@ const ConfigSchema = z.object({
   MESSAGING_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** `off` disables the messaging API key rate limit of 1000 requests per hour (load tests only). */
   MESSAGING_RATE_LIMITS: z.enum(["on", "off"]).default("on"),
+  /** Shared domain of `{type: 'auto'}` share links: `https://{tenant-slug}.{SHARE_DOMAIN}/p/{token}` (http for `localhost`). */
+  SHARE_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+(:\d{1,5})?$/, "must be a lowercase host name, optionally with a port")
+    .default("localhost:3000"),
   /** Run background work in-process (the default when no Inngest server is configured). */
   JOBS_RUNNER: z.enum(["embedded", "inngest", "off"]).optional(),
 });

@@ -14,3 +14,4 @@ export * from "./sites";
 export * from "./inbound-leads";
 export * from "./tasks";
 export * from "./messaging";
+export * from "./share";

@@ -17,6 +17,7 @@ import { registerPublicCataloguePaths } from "./paths/public-catalogue";
 import { registerPublicDevelopmentPaths, registerPublicLocationPaths } from "./paths/public-developments";
 import { registerPublicSitePaths } from "./paths/public-sites";
 import { registerSettingsPaths } from "./paths/settings";
+import { registerSharePaths } from "./paths/share";
 import { registerSitePaths } from "./paths/sites";
 import { OUTBOUND_EVENTS, registerWebhookPaths } from "./paths/webhooks";
 
@@ -65,6 +66,7 @@ function register(r: OpenAPIRegistry): void {
   registerMessagingSettingsPaths(r);
   registerNetworkPaths(r);
   registerSitePaths(r);
+  registerSharePaths(r);
   registerCmsPaths(r);
   registerPublicSitePaths(r);
   registerPublicCataloguePaths(r);

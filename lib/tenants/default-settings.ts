@@ -1,3 +1,4 @@
+import { defaultSharingConfig } from "../share/sharing-config";
 import { defaultDealWorkflow } from "./default-deal-workflow";
 import type { TenantSettings } from "./settings-schema";
 
@@ -57,5 +58,6 @@ export function defaultSettings(tenantName: string): TenantSettings {
     dealWorkflow: defaultDealWorkflow(),
     customFields: [],
     leadDistribution: { preferListingBroker: false },
+    sharingConfig: defaultSharingConfig(),
   };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { UrlOrPathSchema } from "../schemas/url";
 import { defaultDealWorkflow } from "./default-deal-workflow";
+import { SharingConfigSchema } from "../share/sharing-config";
 
 /** Ids in tenant settings (stages, property types, features) are short slugs. */
 const OptionId = z
@@ -120,6 +121,8 @@ export const SettingsShapeSchema = z.strictObject({
   dealWorkflow: DealWorkflowSchema,
   customFields: CustomFieldsSchema,
   leadDistribution: LeadDistributionSchema,
+  /** What share links show and when they may be made (spec 2 §2.8). */
+  sharingConfig: SharingConfigSchema,
 });
 
 /** Stored settings: keys added after a tenant was created read as their defaults. */
@@ -127,6 +130,7 @@ export const TenantSettingsSchema = SettingsShapeSchema.extend({
   dealWorkflow: DealWorkflowSchema.default(defaultDealWorkflow),
   customFields: CustomFieldsSchema.default([]),
   leadDistribution: LeadDistributionSchema.default({ preferListingBroker: false }),
+  sharingConfig: SharingConfigSchema.prefault({}),
 });
 
 export type TenantSettings = z.infer<typeof TenantSettingsSchema>;

@@ -9,6 +9,7 @@ import { assertSettingsStillFit } from "./settings-in-use";
 import { reindexTenant } from "../search/index-listings";
 import { SettingsShapeSchema, TenantSettingsSchema, type TenantSettings } from "./settings-schema";
 import { inTenantTransaction } from "../../db/transaction";
+import { assertSharingConfigFits } from "../share/sharing-config";
 
 export const SettingsSchema = TenantSettingsSchema.extend({
   tenant: z.object({ id: z.uuid(), name: z.string(), slug: z.string() }),
@@ -36,6 +37,7 @@ export async function updateSettings({ db, actor }: MemberCtx, input: unknown): 
     const tenant = await loadTenant(tx, actor.tenantId);
     const merged = TenantSettingsSchema.parse({ ...tenant.settings, ...patch });
     await assertSettingsStillFit(tx, actor.tenantId, tenant.settings, merged);
+    if (patch.sharingConfig) await assertSharingConfigFits(tx, actor.tenantId, merged.sharingConfig);
     const [row] = await tx
       .update(tenants)
       .set({ settings: merged, ...(name ? { name } : {}), updatedAt: new Date() })

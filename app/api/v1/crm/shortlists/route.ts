@@ -1,0 +1,12 @@
+import { otherMethods } from "@/lib/http/method-not-allowed";
+import { parseQuery } from "@/lib/http/query";
+import { readJson } from "@/lib/http/read-json";
+import { apiRoute, json } from "@/lib/http/route";
+import { createShortlist, listShortlists, ListShortlistsQuery } from "@/lib/share/shortlists";
+
+export const GET = apiRoute(async ({ req, ctx }) => json(await listShortlists(ctx, parseQuery(req.url, ListShortlistsQuery))));
+
+export const POST = apiRoute(async ({ req, ctx }) => json(await createShortlist(ctx, await readJson(req)), 201));
+
+/** Other methods answer a JSON 405 with `Allow`, and OPTIONS lists the real ones. */
+export const { OPTIONS, PUT, PATCH, DELETE } = otherMethods("GET", "POST");

@@ -1,0 +1,74 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { DbOrTx } from "../../db/client";
+import { sites } from "../../db/schema";
+import { invalid } from "../errors/domain-errors";
+
+const StageList = z.array(z.string().trim().min(1).max(48)).max(30);
+
+/** A host name (optionally with a port), as a site's domain is written. */
+const Host = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?=.{1,253}(:|$))([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$/, "must be a host name such as imoveis.example.com");
+
+const ShareDomainSchema = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("auto") }),
+  z.strictObject({ type: z.literal("site"), siteId: z.uuid().meta({ description: "One of the tenant's sites; links use its domain." }) }),
+  z.strictObject({
+    type: z.literal("custom"),
+    custom: z.strictObject({
+      mode: z.enum(["proxy", "api"]),
+      domain: Host,
+      pathTemplate: z
+        .string()
+        .trim()
+        .max(200)
+        .regex(/^\/[^\s?#]*(\?[^\s#]*)?$/, "must be a path starting with '/'")
+        .refine((p) => p.split("{token}").length === 2, "must contain {token} exactly once"),
+    }),
+  }),
+]);
+
+/**
+ * The tenant's share configuration (spec 2 §2.8). Every key has a default, so a PATCH may send
+ * only the keys it changes inside `sharingConfig` (the object itself is replaced whole). Defaults
+ * lean private where the spec names none: neighbourhood-level address and approximate coordinates.
+ */
+export const SharingConfigSchema = z
+  .strictObject({
+    fieldVisibility: z
+      .strictObject({
+        address: z.enum(["full", "neighborhood_only", "city_only", "hidden"]).default("neighborhood_only"),
+        coordinates: z.enum(["exact", "approximate", "hidden"]).default("approximate"),
+        financials: z.enum(["visible", "hidden"]).default("visible"),
+        price: z.enum(["inherit", "hidden"]).default("inherit"),
+        listingCode: z.enum(["visible", "hidden"]).default("visible"),
+        agentInfo: z.enum(["visible"]).default("visible"),
+      })
+      .prefault({}),
+    showFinancialSimulator: z.boolean().default(true),
+    restrictions: z
+      .strictObject({
+        hideSharesForStages: StageList.default([]),
+        preventCreationForStages: StageList.default([]),
+        preventCreationForStatuses: z.array(z.string().trim().min(1).max(40)).max(60).default([]),
+        autoHideTerminalStages: z.boolean().default(true),
+      })
+      .prefault({}),
+    defaultShareDomain: ShareDomainSchema.default({ type: "auto" }),
+    pricingTool: z.strictObject({ sellerIntentCreates: z.enum(["deal", "deal_and_draft_listing"]).default("deal") }).prefault({}),
+  })
+  .meta({ id: "SharingConfig" });
+
+export type SharingConfig = z.infer<typeof SharingConfigSchema>;
+export const defaultSharingConfig = (): SharingConfig => SharingConfigSchema.parse({});
+
+/** A `site` share domain must name one of the tenant's own sites. */
+export async function assertSharingConfigFits(db: DbOrTx, tenantId: string, cfg: SharingConfig): Promise<void> {
+  const d = cfg.defaultShareDomain;
+  if (d.type !== "site") return;
+  const [site] = await db.select({ id: sites.id }).from(sites).where(and(eq(sites.id, d.siteId), eq(sites.tenantId, tenantId))).limit(1);
+  if (!site) throw invalid(`sharingConfig.defaultShareDomain.siteId: '${d.siteId}' is not one of this tenant's sites.`);
+}
