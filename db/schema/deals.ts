@@ -29,6 +29,8 @@ export const deals = pgTable(
     marketingChannelInstanceId: uuid("marketing_channel_instance_id").references(() => marketingChannelInstances.id, {
       onDelete: "set null",
     }),
+    /** When the broker a lead was distributed to accepted it (`POST .../distribution/accept`); null until then. */
+    distributionAcceptedAt: timestamp("distribution_accepted_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

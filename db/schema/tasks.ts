@@ -5,8 +5,8 @@ import { members } from "./members";
 import { tenants } from "./tenants";
 
 /**
- * A broker's to-do: a visit, a call, a follow-up. Lead intake creates visit tasks; the tasks REST
- * API of a later issue reads and changes them.
+ * A broker's to-do: a visit, a call, a follow-up. Lead intake creates visit tasks; `lib/tasks`
+ * (the `/api/v1/crm/tasks` API) reads and changes them.
  */
 export const tasks = pgTable(
   "tasks",
@@ -22,10 +22,16 @@ export const tasks = pgTable(
     dueAt: timestamp("due_at", { withTimezone: true }),
     status: text("status").notNull().default("open"),
     notes: text("notes"),
+    /** The member who created it through the API; null for tasks the service made (lead intake). */
+    createdById: uuid("created_by_id").references(() => members.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("tasks_tenant_due_idx").on(t.tenantId, t.dueAt), index("tasks_tenant_deal_idx").on(t.tenantId, t.dealId)],
+  (t) => [
+    index("tasks_tenant_due_idx").on(t.tenantId, t.dueAt),
+    index("tasks_tenant_deal_idx").on(t.tenantId, t.dealId),
+    index("tasks_tenant_assignee_idx").on(t.tenantId, t.assigneeId, t.dueAt),
+  ],
 );
 
 export type TaskRow = typeof tasks.$inferSelect;

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
 import { deals, marketingChannelInstances, type DealRow } from "../../db/schema";
 import { eventUserId, type Actor, type MemberActor } from "../context/actor";
@@ -17,12 +17,9 @@ import type { ListDealsQueryInput } from "./list-query";
 import { CreateDealSchema, UpdateDealSchema, type CreateDealInput, type DealDataInput } from "./schemas";
 import { dealEventEntity, serializeDeal, type ContactWithRole, type Deal } from "./serialize";
 import { inTenantTransaction } from "../../db/transaction";
+import { dealAccessWhere } from "./access";
 
-/** Restricted actors see and change only deals assigned to or created by their member. */
-function accessWhere(actor: MemberActor): SQL | undefined {
-  if (actor.access === "broad") return undefined;
-  return or(eq(deals.assignedToId, actor.userId), eq(deals.createdById, actor.userId));
-}
+const accessWhere = dealAccessWhere;
 
 export async function listDeals({ db, actor }: MemberCtx, q: ListDealsQueryInput): Promise<Page<Deal>> {
   const where = and(
@@ -43,7 +40,7 @@ export async function listDeals({ db, actor }: MemberCtx, q: ListDealsQueryInput
   return { items: rows.map((r) => serializeDeal(r, people.get(r.id)!)), total, page: q.page, pageSize: q.pageSize };
 }
 
-async function loadDeal(db: DbOrTx, actor: MemberActor, id: string, forUpdate = false): Promise<{ deal: DealRow; people: ContactWithRole[] }> {
+export async function loadDeal(db: DbOrTx, actor: MemberActor, id: string, forUpdate = false): Promise<{ deal: DealRow; people: ContactWithRole[] }> {
   const q = db.select().from(deals).where(and(eq(deals.id, id), eq(deals.tenantId, actor.tenantId), accessWhere(actor))).limit(1);
   const [deal] = forUpdate ? await q.for("update") : await q;
   if (!deal) throw notFound(`Deal ${id} not found.`);
@@ -201,7 +198,7 @@ function outcomeOf(s: TenantSettings, stage: string): "won" | "lost" | undefined
 }
 
 /** Like properties: a restricted key keeps deals with its own member. */
-function assertMayAssign(actor: MemberActor, assignee: string | null) {
+export function assertMayAssign(actor: MemberActor, assignee: string | null) {
   if (actor.access === "restricted" && assignee !== actor.userId) {
     throw forbidden("assignedToId: a restricted key can assign deals only to its own member.");
   }
@@ -221,7 +218,7 @@ function dropNulls(o: Record<string, unknown>) {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null));
 }
 
-function dealEvent(
+export function dealEvent(
   actor: Actor,
   eventName: "deal.created" | "deal.updated" | "deal.deleted",
   deal: DealRow,

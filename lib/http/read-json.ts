@@ -15,6 +15,23 @@ export async function readJson(req: Request): Promise<unknown> {
   assertJsonContentType(req.headers.get("content-type"));
   const text = decodeUtf8(await readCappedBody(req, MAX_BODY_BYTES, tooLarge));
   if (!text.trim()) throw invalid("Request body is empty: send a JSON object with Content-Type: application/json.", "invalid_json");
+  return parseJsonText(text);
+}
+
+/**
+ * For actions whose body is optional (a transition with optional fields): no body at all is
+ * `undefined`; a body is read exactly as `readJson` reads it.
+ */
+export async function readOptionalJson(req: Request): Promise<unknown> {
+  const bytes = await readCappedBody(req, MAX_BODY_BYTES, tooLarge);
+  if (bytes.length === 0) return undefined;
+  assertJsonContentType(req.headers.get("content-type"));
+  const text = decodeUtf8(bytes);
+  if (!text.trim()) return undefined;
+  return parseJsonText(text);
+}
+
+function parseJsonText(text: string): unknown {
   assertDepth(text);
   let value: unknown;
   try {

@@ -3,6 +3,8 @@ import { config } from "../config";
 import { registerAdminPaths } from "./paths/admin";
 import { registerApiKeyPaths } from "./paths/api-keys";
 import { registerDealPaths } from "./paths/deals";
+import { registerDealDistributionPaths } from "./paths/deal-distribution";
+import { registerTaskPaths } from "./paths/tasks";
 import { registerCmsPaths } from "./paths/cms";
 import { registerHealthPaths } from "./paths/health";
 import { registerInboundLeadPaths } from "./paths/inbound-leads";
@@ -57,6 +59,8 @@ function register(r: OpenAPIRegistry): void {
   registerSearchPaths(r);
   registerPropertyPaths(r);
   registerDealPaths(r);
+  registerDealDistributionPaths(r);
+  registerTaskPaths(r);
   registerSettingsPaths(r);
   registerWebhookPaths(r);
   registerMemberPaths(r);
@@ -94,6 +98,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       },
       { name: "Properties", description: "Properties with their nested listings and listing translations." },
       { name: "Deals", description: "Sales and rental opportunities in the tenant's funnel, with their contacts." },
+      { name: "Tasks", description: "Visits, calls and follow-ups of the tenant's members, linked to deals and listings." },
       { name: "Settings", description: "Tenant settings (owner or admin broad key)." },
       { name: "Webhooks", description: OUTBOUND_EVENTS },
       { name: "Members", description: "Members of the tenant (owner or admin broad key)." },

@@ -28,7 +28,13 @@ export const CreateMemberSchema = z
   .meta({ id: "CreateMember" });
 
 export const UpdateMemberSchema = z
-  .strictObject({ ...MemberFields, active: z.boolean() })
+  .strictObject({
+    ...MemberFields,
+    active: z.boolean(),
+    transferDealsTo: z.uuid().meta({
+      description: "With `active: false`: the active member who takes over the member's open deals (default: the key's member).",
+    }),
+  })
   .partial()
   .meta({ id: "UpdateMember" });
 

@@ -5,6 +5,7 @@ import type { MemberCtx } from "../context/verb-context";
 import { conflict, forbidden, invalid, notFound } from "../errors/domain-errors";
 import { CreateMemberSchema, UpdateMemberSchema, serializeMember, withImageColumn, type Member } from "./member-schemas";
 import { inTenantTransaction } from "../../db/transaction";
+import { handOverDealsOf } from "../deals/transfer";
 
 export async function listMembers({ db, actor }: MemberCtx): Promise<{ items: Member[] }> {
   const rows = await db
@@ -26,8 +27,9 @@ export async function createMember({ db, actor }: MemberCtx, input: unknown): Pr
 }
 
 export async function updateMember({ db, actor }: MemberCtx, { id: memberId, body: input }: { id: string; body: unknown }): Promise<Member> {
-  const data = withImageColumn(UpdateMemberSchema.parse(input));
+  const { transferDealsTo, ...data } = withImageColumn(UpdateMemberSchema.parse(input));
   if (Object.keys(data).length === 0) throw invalid("Send at least one field to change.");
+  if (transferDealsTo !== undefined && data.active !== false) throw invalid("transferDealsTo: only with active: false (it names who takes over the deals).");
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const current = await getMemberInTenant(tx, actor.tenantId, memberId);
     const touchesOwner = current.role === "owner" || data.role === "owner";
@@ -42,6 +44,8 @@ export async function updateMember({ db, actor }: MemberCtx, { id: memberId, bod
       .set({ ...data, updatedAt: new Date() })
       .where(and(eq(members.id, memberId), eq(members.tenantId, actor.tenantId)))
       .returning();
+    // A deactivated broker's open deals are handed over in the same transaction (distribution.transferred each).
+    if (current.active && data.active === false) await handOverDealsOf(tx, actor, memberId, transferDealsTo ?? actor.userId);
     return serializeMember(row);
   });
 }

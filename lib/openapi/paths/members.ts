@@ -52,14 +52,16 @@ export function registerMemberPaths(r: OpenAPIRegistry): void {
     summary: "Change a member",
     description:
       "Partial update; send at least one field. `active: false` deactivates the member: its API keys stop working at " +
-      "once. Only an `owner` may change an owner's role or status, or make someone an owner. The tenant always keeps " +
+      "once, and its open deals are handed over in the same transaction to `transferDealsTo` (an active member; default " +
+      "the member of the key making the change), each with one `distribution.transferred` (`transferReason` " +
+      "`member_deactivated`) and a `deal.updated`; won and lost deals keep their owner. Only an `owner` may change an owner's role or status, or make someone an owner. The tenant always keeps " +
       `one active owner: demoting or deactivating the last one is a 409.\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY,
     request: { params: uuidParam("id", "member"), body: { required: true, content: jsonContent(UpdateMemberSchema) } },
     responses: {
       200: ok("The member after the change.", MemberSchema),
       ...errors({
-        400: "Invalid or empty body (`invalid_request`, with `issues` for schema errors).",
+        400: "Invalid or empty body (`invalid_request`, with `issues` for schema errors); `transferDealsTo` without `active: false`, or not another active member.",
         401: UNAUTHORIZED_KEY,
         403: `${NOT_ADMIN} Also a non-owner changing an owner's role or status.`,
         404: "No member with this id in the tenant (`not_found`).",
