@@ -15,3 +15,5 @@ export * from "./inbound-leads";
 export * from "./tasks";
 export * from "./messaging";
 export * from "./share";
+export * from "./deal-documents";
+export * from "./offers";

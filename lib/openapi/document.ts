@@ -5,6 +5,7 @@ import { registerApiKeyPaths } from "./paths/api-keys";
 import { registerDealPaths } from "./paths/deals";
 import { registerDealDistributionPaths } from "./paths/deal-distribution";
 import { registerTaskPaths } from "./paths/tasks";
+import { registerOfferPaths } from "./paths/offers";
 import { registerCmsPaths } from "./paths/cms";
 import { registerHealthPaths } from "./paths/health";
 import { registerInboundLeadPaths } from "./paths/inbound-leads";
@@ -61,6 +62,7 @@ function register(r: OpenAPIRegistry): void {
   registerDealPaths(r);
   registerDealDistributionPaths(r);
   registerTaskPaths(r);
+  registerOfferPaths(r);
   registerSettingsPaths(r);
   registerWebhookPaths(r);
   registerMemberPaths(r);
@@ -98,6 +100,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       },
       { name: "Properties", description: "Properties with their nested listings and listing translations." },
       { name: "Deals", description: "Sales and rental opportunities in the tenant's funnel, with their contacts." },
+      { name: "Offers", description: "Purchase and rental offers on deals and their state machine." },
       { name: "Tasks", description: "Visits, calls and follow-ups of the tenant's members, linked to deals and listings." },
       { name: "Settings", description: "Tenant settings (owner or admin broad key)." },
       { name: "Webhooks", description: OUTBOUND_EVENTS },
