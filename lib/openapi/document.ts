@@ -21,6 +21,7 @@ import { registerPublicDevelopmentPaths, registerPublicLocationPaths } from "./p
 import { registerPublicSitePaths } from "./paths/public-sites";
 import { registerSettingsPaths } from "./paths/settings";
 import { registerSharePaths } from "./paths/share";
+import { registerPublicSharePaths } from "./paths/share-public";
 import { registerSitePaths } from "./paths/sites";
 import { OUTBOUND_EVENTS, registerWebhookPaths } from "./paths/webhooks";
 
@@ -73,6 +74,7 @@ function register(r: OpenAPIRegistry): void {
   registerNetworkPaths(r);
   registerSitePaths(r);
   registerSharePaths(r);
+  registerPublicSharePaths(r);
   registerCmsPaths(r);
   registerPublicSitePaths(r);
   registerPublicCataloguePaths(r);

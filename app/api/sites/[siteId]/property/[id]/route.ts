@@ -6,9 +6,9 @@ import { loadPublicSite } from "@/lib/sites/load-site";
 import { PropertyDetailQuery, propertyDetail } from "@/lib/sites/property-detail";
 
 export const GET = publicRoute<{ siteId: string; id: string }>("site", async ({ req, db, params }) => {
-  parseQuery(req.url, PropertyDetailQuery);
+  const q = parseQuery(req.url, PropertyDetailQuery);
   const site = await loadPublicSite(db, params.siteId, { inactive: "forbidden" });
-  return json(await propertyDetail(db, site, params.id));
+  return json(await propertyDetail(db, site, params.id, q));
 });
 export const OPTIONS = publicPreflight;
 
