@@ -5,4 +5,4 @@ import { rotatePricingTool } from "@/lib/share/pricing-tool";
 export const POST = apiRoute(async ({ ctx }) => json(await rotatePricingTool(ctx)), { permission: "tenant.admin" });
 
 /** Other methods answer a JSON 405 with `Allow`, and OPTIONS lists the real ones. */
-export const { OPTIONS, GET, PUT, PATCH, DELETE } = otherMethods("POST");
+export const { GET, HEAD, OPTIONS, PUT, PATCH, DELETE } = otherMethods("POST");
