@@ -81,6 +81,8 @@ export const messagingConversations = pgTable(
     chatId: text("chat_id").notNull(),
     /** The `@lid` id the chat also arrived under, when the gateway uses one. */
     lid: text("lid"),
+    /** The id whose gateway feed holds the messages when it is not `chatId` (set by resync). */
+    feedChatId: text("feed_chat_id"),
     displayName: text("display_name"),
     handleMasked: text("handle_masked").notNull(),
     kind: text("kind").notNull().default("contact"),

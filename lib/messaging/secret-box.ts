@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { secureDataDir } from "../../db/private-dir";
@@ -50,4 +50,9 @@ export function unseal(sealed: string): string {
 
 export function resetSecretKeyForTests(): void {
   cachedKey = undefined;
+}
+
+/** A MAC with a key derived from the same secret (never the encryption key itself): signs opaque cursors. */
+export function mac(text: string): string {
+  return createHmac("sha256", createHash("sha256").update("cursor:").update(key()).digest()).update(text).digest("base64url").slice(0, 22);
 }

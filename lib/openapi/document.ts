@@ -12,6 +12,7 @@ import { registerInboundLeadPaths } from "./paths/inbound-leads";
 import { registerListingPaths } from "./paths/listings";
 import { registerMarketingChannelPaths } from "./paths/marketing-channels";
 import { registerMemberPaths } from "./paths/members";
+import { MESSAGING_TAG, registerMessagingPaths } from "./paths/messaging";
 import { MESSAGING_CHANNELS_TAG, registerMessagingSettingsPaths } from "./paths/messaging-settings";
 import { NETWORKS_TAG, registerNetworkPaths } from "./paths/networks";
 import { registerPropertyPaths } from "./paths/properties";
@@ -71,6 +72,7 @@ function register(r: OpenAPIRegistry): void {
   registerMarketingChannelPaths(r);
   registerInboundLeadPaths(r);
   registerMessagingSettingsPaths(r);
+  registerMessagingPaths(r);
   registerNetworkPaths(r);
   registerSitePaths(r);
   registerSharePaths(r);
@@ -112,6 +114,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
         name: "Marketing channels",
         description: "Channels deals are attributed to, with their lead distribution queues (owner or admin broad key).",
       },
+      { name: "Messaging", description: MESSAGING_TAG },
       { name: "Messaging channels", description: MESSAGING_CHANNELS_TAG },
       { name: "Networks", description: NETWORKS_TAG },
       { name: "Sites", description: "The tenant's public websites and their CMS (owner or admin broad key)." },

@@ -26,3 +26,29 @@ export async function setPrivacy(t: TestTenant, channelId: string, chatId: strin
   const res = await call(privacyRoute.PUT, "PUT", "/x", { key: t.key, params: { id: channelId }, body: { chatId, state } });
   if (res.status !== 200) throw new Error(`privacy failed: ${res.status} ${JSON.stringify(res.body)}`);
 }
+
+import * as webhookRoute from "../../app/api/webhooks/messaging/[channelToken]/route";
+import { getDb } from "../../db/client";
+import { processMessagingEvents } from "../../lib/messaging/inbound/process-events";
+
+/** Posts a signed gateway webhook to our route, as the gateway would. */
+export async function postWebhook(token: string, wh: { body: string; headers: Record<string, string> }) {
+  const res = await webhookRoute.POST(new Request(`http://localhost/api/webhooks/messaging/${token}`, { method: "POST", headers: wh.headers, body: wh.body }), {
+    params: Promise.resolve({ channelToken: token }),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+/** Runs the background processing now (tests run with JOBS_RUNNER=off). */
+export async function processNow() {
+  return processMessagingEvents(await getDb(), 1000);
+}
+
+/** An inbound message from `chatId`, delivered and processed. */
+export async function receive(gw: FakeWaha, ch: TestChannel, chatId: string, text: string, extra: Record<string, unknown> = {}) {
+  const wh = gw.inbound(ch.secret, chatId, text, extra);
+  const res = await postWebhook(ch.token, wh);
+  if (res.status !== 200) throw new Error(`webhook failed: ${res.status} ${JSON.stringify(res.body)}`);
+  await processNow();
+  return wh.msg;
+}

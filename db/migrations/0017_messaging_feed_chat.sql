@@ -1,0 +1,1 @@
+ALTER TABLE "messaging_conversations" ADD COLUMN "feed_chat_id" text;

@@ -1,0 +1,117 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import { members, messagingChannels, messagingChatPrivacy, messagingConversations, messagingSentMessages, type MessagingChannelRow, type MessagingConversationRow } from "../../../db/schema";
+import type { DbOrTx } from "../../../db/client";
+import type { MemberCtx } from "../../context/verb-context";
+import { accessibleChannelById } from "../access";
+import { ChatIdSchema } from "../chat-id";
+import { effectivePrivacy } from "../chat-privacy";
+import { readHistory } from "../history/read-history";
+import { readPolicy } from "./policy";
+import { presentConversation } from "./present";
+import { boolParam, LimitParam } from "./query-params";
+
+export const DetailQuery = z
+  .strictObject({
+    channelId: z.uuid().transform((v) => v.toLowerCase()),
+    chatId: ChatIdSchema,
+    limit: LimitParam.default(30),
+    before: z.iso.datetime({ offset: true }).transform((v) => new Date(v)).optional().meta({ description: "Keyset: only messages strictly older than this instant (echo `history.nextBefore`)." }),
+    includeHistory: boolParam.default(true),
+  })
+  .meta({ id: "ConversationDetailQuery" });
+
+export type Rejection = "not_found_or_inaccessible" | "channel_forbidden" | "privacy_restricted";
+
+type Access =
+  | { ok: true; channel: MessagingChannelRow; conversation: MessagingConversationRow; privacyState: string | null }
+  | { ok: false; rejection: Rejection };
+
+/**
+ * The read gates for one conversation, shared by detail, resync, reply and send: the channel must
+ * be accessible (else `channel_forbidden` for a channel of the tenant, `not_found_or_inaccessible`
+ * otherwise), the chat must exist on it, and a hidden chat is `privacy_restricted`. Nothing in a
+ * rejection names the chat.
+ */
+export async function conversationAccess(ctx: MemberCtx, channelId: string, chatId: string): Promise<Access> {
+  const channel = await accessibleChannelById(ctx.db, ctx.actor, channelId);
+  if (!channel) {
+    const [exists] = await ctx.db
+      .select({ id: messagingChannels.id })
+      .from(messagingChannels)
+      .where(and(eq(messagingChannels.id, channelId), eq(messagingChannels.tenantId, ctx.tenantId), eq(messagingChannels.mock, false)))
+      .limit(1);
+    return { ok: false, rejection: exists ? "channel_forbidden" : "not_found_or_inaccessible" };
+  }
+  const [conversation] = await ctx.db
+    .select()
+    .from(messagingConversations)
+    .where(and(eq(messagingConversations.tenantId, ctx.tenantId), eq(messagingConversations.channelId, channel.id), eq(messagingConversations.chatId, chatId)))
+    .limit(1);
+  const [p] = await ctx.db
+    .select({ state: messagingChatPrivacy.state })
+    .from(messagingChatPrivacy)
+    .where(and(eq(messagingChatPrivacy.channelId, channel.id), eq(messagingChatPrivacy.chatId, chatId)))
+    .limit(1);
+  if (!conversation) return { ok: false, rejection: "not_found_or_inaccessible" };
+  if (effectivePrivacy(channel.privacyMode, p?.state) === "hidden") return { ok: false, rejection: "privacy_restricted" };
+  return { ok: true, channel, conversation, privacyState: p?.state ?? null };
+}
+
+/** `GET /api/v1/messaging/conversations/detail`: the stored state plus one page of live history. */
+export async function conversationDetail(ctx: MemberCtx, q: z.output<typeof DetailQuery>) {
+  const policy = readPolicy([]);
+  const access = await conversationAccess(ctx, q.channelId, q.chatId);
+  if (!access.ok) return { policy, conversation: null, rejection: access.rejection, history: null };
+  const conversation = presentConversation(access.conversation, access.channel, access.privacyState);
+  if (!q.includeHistory) return { policy, conversation, rejection: null, history: null };
+  const redacted = conversation.privacy.reason === "privacy_pending_approval";
+  const page = await readHistory(access.channel, access.conversation.feedChatId ?? access.conversation.chatId, {
+    limit: q.limit,
+    before: q.before,
+    lastActivityAt: access.conversation.lastActivityAt,
+  });
+  const checkedAt = new Date().toISOString();
+  if (!page.ok) {
+    return {
+      policy,
+      conversation,
+      rejection: null,
+      history: { source: "provider_feed", checkedAt, unavailableReason: page.reason, retryable: page.retryable, retryAfterSeconds: page.retryAfterSeconds, messages: [], hasMore: false, nextBefore: null },
+    };
+  }
+  const authors = await authorsOf(ctx.db, access.channel.id, page.messages.filter((m) => m.fromMe).map((m) => m.id));
+  const messages = page.messages.map((m) => {
+    const authorId = m.fromMe ? (authors.get(m.id)?.authorId ?? null) : null;
+    const authorName = authorId ? (authors.get(m.id)?.name ?? null) : m.pushName;
+    return {
+      id: m.id,
+      direction: m.fromMe ? "outbound" : "inbound",
+      at: new Date(m.timestamp * 1000).toISOString(),
+      messageType: m.type,
+      text: redacted ? null : m.text,
+      authorId: redacted ? null : authorId,
+      authorName: redacted ? null : authorName,
+      media: m.media ? { kind: m.media.kind, mimeType: m.media.mimeType, available: m.media.available } : null,
+    };
+  });
+  return {
+    policy,
+    conversation,
+    rejection: null,
+    history: { source: "provider_feed", checkedAt, unavailableReason: null, retryable: false, retryAfterSeconds: null, messages, hasMore: page.hasMore, nextBefore: page.nextBefore },
+  };
+}
+
+/** Who typed our outbound messages: only sends through the service have an author, named from the directory. */
+async function authorsOf(db: DbOrTx, channelId: string, ids: string[]) {
+  const out = new Map<string, { authorId: string; name: string | null }>();
+  if (!ids.length) return out;
+  const rows = await db
+    .select({ id: messagingSentMessages.providerMessageId, authorId: messagingSentMessages.authorId, name: members.name })
+    .from(messagingSentMessages)
+    .leftJoin(members, eq(members.id, messagingSentMessages.authorId))
+    .where(and(eq(messagingSentMessages.channelId, channelId), inArray(messagingSentMessages.providerMessageId, ids)));
+  for (const r of rows) if (r.authorId) out.set(r.id, { authorId: r.authorId, name: r.name });
+  return out;
+}

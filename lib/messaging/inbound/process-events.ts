@@ -1,0 +1,196 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "../../../db/client";
+import { rowsOf } from "../../../db/rows";
+import {
+  messagingChannels,
+  messagingChatPrivacy,
+  messagingConversations,
+  messagingInboundEvents,
+  messagingLabels,
+  messagingSeenMessages,
+  type MessagingChannelRow,
+} from "../../../db/schema";
+import { inTenantTransaction } from "../../../db/transaction";
+import { logger } from "../../log/logger";
+import { chatKind, maskHandle } from "../chat-id";
+import { effectivePrivacy } from "../chat-privacy";
+import { recordMessageEvent } from "../message-events";
+import { adapterFor } from "../providers/adapter-for";
+import type { InboundEvent, ProviderMessage } from "../providers/types";
+import { parseWahaWebhook } from "../providers/waha";
+import { parseCloudWebhook } from "../providers/whatsapp-cloud";
+
+const STALE_CLAIM_SECONDS = 120;
+const PREVIEW_CHARS = 200;
+
+type Claimed = { id: string; tenant_id: string; channel_id: string; body: string };
+
+/** Claims up to `limit` stored webhooks, oldest first, and processes each in its tenant's transaction. */
+export async function processMessagingEvents(db: Db, limit: number): Promise<{ claimed: number; processed: number; failed: number }> {
+  const claimed = rowsOf<Claimed & { received_at: string }>(
+    await db.execute(sql`
+      update messaging_inbound_events set status = 'processing', claimed_at = now(), attempts = attempts + 1
+      where id in (
+        select id from messaging_inbound_events
+        where status = 'received' or (status = 'processing' and claimed_at < now() - make_interval(secs => ${STALE_CLAIM_SECONDS}))
+        order by received_at
+        limit ${limit}
+        for update skip locked)
+      returning id, tenant_id, channel_id, body, received_at`),
+  ).sort((a, b) => String(a.received_at).localeCompare(String(b.received_at)));
+  let processed = 0;
+  let failed = 0;
+  const channelCache = new Map<string, MessagingChannelRow | null>();
+  for (const row of claimed) {
+    try {
+      if (!channelCache.has(row.channel_id)) {
+        const [c] = await db.select().from(messagingChannels).where(eq(messagingChannels.id, row.channel_id)).limit(1);
+        channelCache.set(row.channel_id, c ?? null);
+      }
+      const channel = channelCache.get(row.channel_id);
+      if (!channel) continue; // deleted with its events (cascade)
+      await processOne(db, channel, row);
+      processed++;
+    } catch (err) {
+      failed++;
+      logger().warn({ err, eventId: row.id }, "messaging webhook processing failed");
+      await db
+        .update(messagingInboundEvents)
+        .set({ status: "failed", error: String((err as Error).message ?? err).slice(0, 1000), processedAt: new Date() })
+        .where(eq(messagingInboundEvents.id, row.id));
+    }
+  }
+  return { claimed: claimed.length, processed, failed };
+}
+
+function parse(channel: MessagingChannelRow, body: string): InboundEvent[] {
+  const json = JSON.parse(body) as Record<string, unknown>;
+  return channel.provider === "whatsapp_cloud" ? parseCloudWebhook(json) : parseWahaWebhook(json);
+}
+
+async function processOne(db: Db, channel: MessagingChannelRow, row: Claimed): Promise<void> {
+  const events = parse(channel, row.body);
+  // `@lid` ids become the phone form when the mapping is known: stored first, else asked of the gateway (outside the transaction).
+  const lids = new Map<string, string | null>();
+  for (const e of events) {
+    const chatId = e.type === "message" || e.type === "label.chat" ? e.chatId : null;
+    if (chatId?.endsWith("@lid") && !lids.has(chatId)) lids.set(chatId, await resolveLid(db, channel, chatId));
+  }
+  await inTenantTransaction(db, channel.tenantId, async (tx) => {
+    for (const e of events) await apply(tx, channel, e, lids);
+    await tx.update(messagingInboundEvents).set({ status: "processed", processedAt: new Date(), error: null }).where(eq(messagingInboundEvents.id, row.id));
+  });
+}
+
+async function resolveLid(db: DbOrTx, channel: MessagingChannelRow, lid: string): Promise<string | null> {
+  const [known] = await db
+    .select({ chatId: messagingConversations.chatId })
+    .from(messagingConversations)
+    .where(and(eq(messagingConversations.channelId, channel.id), eq(messagingConversations.lid, lid)))
+    .limit(1);
+  if (known && !known.chatId.endsWith("@lid")) return known.chatId;
+  try {
+    return await adapterFor(channel).lidToPhone(lid, AbortSignal.timeout(2000));
+  } catch {
+    return null; // unknown for now: kept under the @lid id until a later message or a resync maps it
+  }
+}
+
+async function apply(tx: DbOrTx, channel: MessagingChannelRow, e: InboundEvent, lids: Map<string, string | null>): Promise<void> {
+  switch (e.type) {
+    case "message":
+      return applyMessage(tx, channel, e.chatId, lids.get(e.chatId) ?? null, e.message);
+    case "session.status":
+      await tx.update(messagingChannels).set({ connectionState: e.state, updatedAt: new Date() }).where(eq(messagingChannels.id, channel.id));
+      return;
+    case "label.upsert":
+      if (e.deleted) {
+        await tx.delete(messagingLabels).where(and(eq(messagingLabels.channelId, channel.id), eq(messagingLabels.labelId, e.label.id)));
+        return;
+      }
+      await tx
+        .insert(messagingLabels)
+        .values({ tenantId: channel.tenantId, channelId: channel.id, labelId: e.label.id, name: e.label.name, color: e.label.color })
+        .onConflictDoUpdate({ target: [messagingLabels.channelId, messagingLabels.labelId], set: { name: e.label.name, color: e.label.color } });
+      return;
+    case "label.chat": {
+      const chatId = e.chatId.endsWith("@lid") ? (lids.get(e.chatId) ?? e.chatId) : e.chatId;
+      const change = e.added
+        ? sql`(select coalesce(jsonb_agg(distinct v), '[]'::jsonb) from jsonb_array_elements_text(${messagingConversations.labels} || jsonb_build_array(${e.labelId}::text)) v)`
+        : sql`(select coalesce(jsonb_agg(v), '[]'::jsonb) from jsonb_array_elements_text(${messagingConversations.labels}) v where v <> ${e.labelId})`;
+      await tx
+        .update(messagingConversations)
+        .set({ labels: change })
+        .where(and(eq(messagingConversations.channelId, channel.id), sql`(${messagingConversations.chatId} = ${chatId} or ${messagingConversations.lid} = ${e.chatId})`));
+      return;
+    }
+    case "ack":
+      return;
+  }
+}
+
+function previewOf(m: ProviderMessage): string {
+  if (m.text) return m.text.slice(0, PREVIEW_CHARS);
+  return m.media ? `[${m.media.kind}]` : "";
+}
+
+/**
+ * One message into its conversation record (created on first sight), once per message id. Events
+ * only for chats whose privacy is open; a chat without a record on a whitelist channel is hidden,
+ * so its messages raise nothing.
+ */
+async function applyMessage(tx: DbOrTx, channel: MessagingChannelRow, rawChatId: string, phoneForm: string | null, m: ProviderMessage): Promise<void> {
+  const fresh = await tx.insert(messagingSeenMessages).values({ channelId: channel.id, messageId: m.id }).onConflictDoNothing().returning();
+  if (!fresh.length) return;
+  const lid = rawChatId.endsWith("@lid") ? rawChatId : null;
+  const chatId = phoneForm ?? rawChatId;
+  if (lid && phoneForm) {
+    // The chat first arrived under its @lid id: it now takes the phone form, unless that record exists already.
+    await tx.execute(sql`
+      update messaging_conversations set chat_id = ${phoneForm}, lid = ${lid}, handle_masked = ${maskHandle(phoneForm)}
+      where channel_id = ${channel.id} and chat_id = ${lid}
+        and not exists (select 1 from messaging_conversations c2 where c2.channel_id = ${channel.id} and c2.chat_id = ${phoneForm})`);
+  }
+  const at = new Date(m.timestamp * 1000);
+  const inbound = !m.fromMe;
+  const preview = previewOf(m);
+  await tx
+    .insert(messagingConversations)
+    .values({
+      tenantId: channel.tenantId,
+      channelId: channel.id,
+      chatId,
+      lid,
+      displayName: inbound ? m.pushName : null,
+      handleMasked: maskHandle(chatId),
+      kind: chatKind(chatId),
+      lastActivityAt: at,
+      lastPreview: preview,
+      lastFromMe: m.fromMe,
+      lastMessageId: m.id,
+      unreadCount: inbound ? 1 : 0,
+      awaitingReply: inbound,
+    })
+    .onConflictDoUpdate({
+      target: [messagingConversations.channelId, messagingConversations.chatId],
+      set: {
+        lid: sql`coalesce(${messagingConversations.lid}, excluded.lid)`,
+        displayName: inbound && m.pushName ? m.pushName : sql`${messagingConversations.displayName}`,
+        // Only a newer message moves the last activity; an older one arriving late counts as unread only.
+        lastActivityAt: sql`greatest(${messagingConversations.lastActivityAt}, excluded.last_activity_at)`,
+        lastPreview: sql`case when excluded.last_activity_at >= ${messagingConversations.lastActivityAt} then excluded.last_preview else ${messagingConversations.lastPreview} end`,
+        lastFromMe: sql`case when excluded.last_activity_at >= ${messagingConversations.lastActivityAt} then excluded.last_from_me else ${messagingConversations.lastFromMe} end`,
+        lastMessageId: sql`case when excluded.last_activity_at >= ${messagingConversations.lastActivityAt} then excluded.last_message_id else ${messagingConversations.lastMessageId} end`,
+        // A message of ours means the chat was read and answered on the phone.
+        unreadCount: inbound ? sql`${messagingConversations.unreadCount} + 1` : sql`0`,
+        awaitingReply: sql`case when excluded.last_activity_at >= ${messagingConversations.lastActivityAt} then excluded.awaiting_reply else ${messagingConversations.awaitingReply} end`,
+      },
+    });
+  const [p] = await tx
+    .select({ state: messagingChatPrivacy.state })
+    .from(messagingChatPrivacy)
+    .where(and(eq(messagingChatPrivacy.channelId, channel.id), eq(messagingChatPrivacy.chatId, chatId)))
+    .limit(1);
+  if (effectivePrivacy(channel.privacyMode, p?.state) !== "open") return;
+  await recordMessageEvent(tx, channel, chatId, m, inbound ? "inbound" : "outbound");
+}
