@@ -17,3 +17,4 @@ export * from "./messaging";
 export * from "./share";
 export * from "./deal-documents";
 export * from "./offers";
+export * from "./messaging-scheduled";
