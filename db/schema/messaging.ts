@@ -152,13 +152,18 @@ export const messagingSeenMessages = pgTable(
   (t) => [primaryKey({ columns: [t.channelId, t.messageId] })],
 );
 
-/** The first ack of each idempotency key, per tenant and API key; `ack` null while the first send runs. */
+/**
+ * The first ack of each idempotency key, per tenant and API key; `ack` null while the first send
+ * runs. The primary key is the lock: two requests with one key cannot both insert (no check-then-insert).
+ * `requestHash` tells a resend (same body) from a different request reusing a key.
+ */
 export const messagingSendKeys = pgTable(
   "messaging_send_keys",
   {
     tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
     apiKeyId: uuid("api_key_id").notNull(),
     idempotencyKey: text("idempotency_key").notNull(),
+    requestHash: text("request_hash"),
     ack: jsonb("ack").$type<Record<string, unknown>>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },

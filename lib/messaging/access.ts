@@ -28,3 +28,16 @@ export async function accessibleChannelById(db: DbOrTx, actor: MemberActor, chan
   const [c] = await db.select().from(messagingChannels).where(and(eq(messagingChannels.id, channelId), accessibleChannel(actor))).limit(1);
   return c ?? null;
 }
+
+/**
+ * Why a channel is not accessible, without saying more: `channel_forbidden` for a (non-mock)
+ * channel of the actor's tenant, `not_found_or_inaccessible` for anything else.
+ */
+export async function channelRefusal(db: DbOrTx, actor: MemberActor, channelId: string): Promise<"channel_forbidden" | "not_found_or_inaccessible"> {
+  const [c] = await db
+    .select({ id: messagingChannels.id })
+    .from(messagingChannels)
+    .where(and(eq(messagingChannels.id, channelId), eq(messagingChannels.tenantId, actor.tenantId), eq(messagingChannels.mock, false)))
+    .limit(1);
+  return c ? "channel_forbidden" : "not_found_or_inaccessible";
+}

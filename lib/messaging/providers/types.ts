@@ -49,4 +49,12 @@ export interface ProviderAdapter {
   chatLabels(chatId: string, signal: AbortSignal): Promise<string[]>;
   /** The phone form (`<digits>@c.us`) of an `@lid` id, or null while the gateway does not know it. */
   lidToPhone(lid: string, signal: AbortSignal): Promise<string | null>;
+  /**
+   * Label mutation (the tool interface's label verbs; REST only reads labels). `setChatLabels`
+   * replaces a chat's labels with the given ids; `supportsLabels` false means every call throws.
+   */
+  readonly supportsLabels: boolean;
+  setChatLabels(chatId: string, labelIds: string[], signal: AbortSignal): Promise<void>;
+  createLabel(label: { name: string; colorHex?: string }, signal: AbortSignal): Promise<ProviderLabel>;
+  deleteLabel(labelId: string, signal: AbortSignal): Promise<void>;
 }

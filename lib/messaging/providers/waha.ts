@@ -17,7 +17,12 @@ export function wahaConnectionState(status: unknown): ConnectionState {
 
 const seg = encodeURIComponent;
 
-/** WAHA's documented HTTP API with `X-Api-Key`. Chat ids are always encoded as one path segment. */
+/**
+ * WAHA's documented HTTP API with `X-Api-Key`. Chat ids are always encoded as one path segment.
+ * Label mutation (`setChatLabels` = `PUT /api/{session}/labels/chats/{chatId}` with `{labels:[{id}]}`,
+ * `createLabel` = `POST /api/{session}/labels`, `deleteLabel` = `DELETE /api/{session}/labels/{id}`)
+ * is used by the label verbs of `lib/messaging/labels/mutate-labels.ts` (the tool interface).
+ */
 export function wahaAdapter(baseUrl: string, creds: Credentials): ProviderAdapter {
   const base = baseUrl.replace(/\/+$/, "");
   const session = seg(creds.sessionName);
@@ -51,6 +56,18 @@ export function wahaAdapter(baseUrl: string, creds: Credentials): ProviderAdapte
     async chatLabels(chatId, signal) {
       const list = await call("GET", `/api/${session}/labels/chats/${seg(chatId)}`, undefined, signal);
       return Array.isArray(list) ? list.map((l) => String((l as { id?: unknown }).id ?? "")).filter(Boolean) : [];
+    },
+    supportsLabels: true,
+    async setChatLabels(chatId, labelIds, signal) {
+      await call("PUT", `/api/${session}/labels/chats/${seg(chatId)}`, { labels: labelIds.map((id) => ({ id })) }, signal);
+    },
+    async createLabel(label, signal) {
+      const r = toLabel(await call("POST", `/api/${session}/labels`, { name: label.name, ...(label.colorHex ? { colorHex: label.colorHex } : {}) }, signal));
+      if (!r) throw new Error("the gateway's answer has no label");
+      return r;
+    },
+    async deleteLabel(labelId, signal) {
+      await call("DELETE", `/api/${session}/labels/${seg(labelId)}`, undefined, signal);
     },
     async lidToPhone(lid, signal) {
       const r = (await call("GET", `/api/${session}/lids/${seg(lid)}`, undefined, signal)) as { pn?: unknown } | null;

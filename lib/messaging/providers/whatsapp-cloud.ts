@@ -39,6 +39,16 @@ export function cloudAdapter(baseUrl: string, creds: Credentials): ProviderAdapt
     async lidToPhone() {
       return null;
     },
+    supportsLabels: false,
+    async setChatLabels() {
+      throw new Error("WhatsApp Cloud channels have no chat labels");
+    },
+    async createLabel() {
+      throw new Error("WhatsApp Cloud channels have no chat labels");
+    },
+    async deleteLabel() {
+      throw new Error("WhatsApp Cloud channels have no chat labels");
+    },
   };
 }
 

@@ -4,6 +4,8 @@ import { DetailQuery } from "../../messaging/conversations/detail";
 import { ListConversationsQuery } from "../../messaging/conversations/list";
 import { API_KEY_SECURITY, errors, ok, UNAUTHORIZED_KEY } from "../common";
 import { ConversationDetailSchema, ConversationListSchema } from "../messaging-schemas";
+import { SendAckSchema } from "../../messaging/send/ack";
+import { ReplyBodySchema, SendBodySchema } from "../../messaging/send/send-message";
 
 /** The same key as everywhere; messaging also reads it from `x-api-key` (declared as a header parameter). */
 export const MESSAGING_SECURITY = API_KEY_SECURITY;
@@ -53,6 +55,50 @@ export function registerMessagingPaths(r: OpenAPIRegistry): void {
     security: MESSAGING_SECURITY,
     request: { query: DetailQuery, headers: X_API_KEY_HEADER },
     responses: { 200: ok("State, or a rejection, and history.", ConversationDetailSchema), ...errors({ 400: "Missing or bad `channelId`/`chatId`, bad `before`, unknown parameter (`invalid_request`).", 401: UNAUTHORIZED_KEY }), 429: rateLimited() },
+  });
+  const ackDoc =
+    "Answers 200 with the ack for every outcome: `status` `sent` (with `messageId`, the provider's id, as in history and in " +
+    "`channel.message.sent`), `blocked`, `forbidden` or `rejected` with a `reason`; nothing is sent unless `sent`. Gates in order: " +
+    "`channel_access_grant` (`forbidden`: `channel_forbidden`, or `not_found_or_inaccessible` for an unknown, mock or other " +
+    "tenant's channel), `chat_privacy_mode` (`blocked`: `privacy_pending_approval` for a pending chat, `privacy_denied` for a hidden " +
+    "one, or one unknown on a whitelist channel), `outreach_safety` (`blocked`: `opt_out` when the chat's phone is on the tenant's " +
+    "opt-out list, `outreach_unverifiable` when the chat's phone is not known), then `send_idempotency` when an `idempotencyKey` is " +
+    "given: the key is kept per tenant and API key; a resend with the same body answers the first ack with `idempotent: true` and " +
+    "sends nothing, also when both arrive at once; a different body under a used key is a 409 `idempotency_key_reused`. Other " +
+    "`rejected` reasons: `channel_send_unsupported` (a template on a free-text-only channel), `template_not_found`, " +
+    "`listing_not_found`, `listing_not_shareable`, `channel_not_connected`, `channel_unreachable` (the gateway refused: nothing " +
+    "sent, the key is freed), `channel_timeout` (no answer within the budget: the outcome is unknown, the key stays used; read the " +
+    "history before sending again), `partially_sent`. The message records the key's member as `authorId`.";
+  r.registerPath({
+    method: "post", path: "/api/v1/messaging/reply", tags, operationId: "replyInConversation", summary: "Reply in an open conversation",
+    description:
+      "Replies in a conversation of the list (`channelId` and `chatId` as in `conversations[].key`). `body` is `{kind:'text', text}` " +
+      "or `{kind:'listing_cards', listingIds}` (1 to 10 listings the key may read): each card is one message with the listing's " +
+      "title, its price when public, and its public link (a share link on the tenant's share domain, following the sharing rules). " +
+      "`policy.riskTier` is `reply`.\n\n" + ackDoc,
+    security: MESSAGING_SECURITY,
+    request: { headers: X_API_KEY_HEADER, body: { content: { "application/json": { schema: ReplyBodySchema } } } },
+    responses: {
+      200: ok("The ack.", SendAckSchema),
+      ...errors({ 400: "Bad body: missing field, unknown field, text over 4096 characters, 0 or more than 10 listings, key shorter than 8 or longer than 200 (`invalid_request`).", 401: UNAUTHORIZED_KEY, 409: "`idempotency_key_reused`." }),
+      429: rateLimited(),
+    },
+  });
+  r.registerPath({
+    method: "post", path: "/api/v1/messaging/send", tags, operationId: "sendMessage", summary: "Proactive send of free text or an approved template",
+    description:
+      "Exactly one of `text` (1 to 4096 characters) or `templateId` (an approved template of the channel, see " +
+      "`/api/v1/settings/messaging-channels/{id}/templates`; only on channels that support templates, else `rejected` " +
+      "`channel_send_unsupported`). `idempotencyKey` is required. The chat may be new to the channel when `chatId` is a phone-form " +
+      "id (`<digits>@c.us`). `dealId` links the conversation to a deal the key may use. `policy.riskTier` is `proactive` and " +
+      "`enforcedGates` includes `send_idempotency`.\n\n" + ackDoc,
+    security: MESSAGING_SECURITY,
+    request: { headers: X_API_KEY_HEADER, body: { content: { "application/json": { schema: SendBodySchema } } } },
+    responses: {
+      200: ok("The ack.", SendAckSchema),
+      ...errors({ 400: "Bad body: neither or both of `text` and `templateId`, unknown field, missing `idempotencyKey`, a `dealId` the key may not use (`invalid_request`).", 401: UNAUTHORIZED_KEY, 409: "`idempotency_key_reused`." }),
+      429: rateLimited(),
+    },
   });
   r.registerPath({
     method: "post", path: "/api/webhooks/messaging/{channelToken}", tags: ["Messaging channels"], operationId: "receiveMessagingWebhook", summary: "Gateway webhook (inbound)",

@@ -1,0 +1,1 @@
+ALTER TABLE "messaging_send_keys" ADD COLUMN "request_hash" text;

@@ -1,0 +1,69 @@
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "../../../db/client";
+import { messagingConversations, messagingSeenMessages, messagingSentMessages, type MessagingChannelRow } from "../../../db/schema";
+import { inTenantTransaction } from "../../../db/transaction";
+import { chatKind, maskHandle } from "../chat-id";
+import { recordMessageEvent } from "../message-events";
+import type { OutboundPart } from "./render";
+
+export type SentPart = { messageId: string; part: OutboundPart; at: Date };
+
+const PREVIEW_CHARS = 200;
+const textOf = (p: OutboundPart) => (p.kind === "text" ? p.text : `[template ${p.name}]`);
+
+/**
+ * What a send through the service leaves behind, in one tenant transaction: who typed each
+ * message (`authorId`, read back by the detail's author rules), the conversation's last activity
+ * (created on a first proactive send; answered, so not awaiting a reply and read), the deal link,
+ * and one `channel.message.sent` per message. The gateway echoes our messages as `message.any`
+ * webhooks: the seen-message row written here makes the inbound processing skip them, and if the
+ * echo was processed first, this skips the event instead: one event per message either way.
+ */
+export async function recordSent(
+  db: DbOrTx,
+  input: { channel: MessagingChannelRow; chatId: string; authorId: string; dealId: string | undefined; sent: SentPart[] },
+): Promise<void> {
+  const { channel, chatId, sent } = input;
+  if (!sent.length) return;
+  const last = sent[sent.length - 1];
+  await inTenantTransaction(db, channel.tenantId, async (tx) => {
+    await tx
+      .insert(messagingSentMessages)
+      .values(sent.map((s) => ({ tenantId: channel.tenantId, channelId: channel.id, chatId, providerMessageId: s.messageId, authorId: input.authorId, kind: s.part.kind, sentAt: s.at })))
+      .onConflictDoNothing();
+    await tx
+      .insert(messagingConversations)
+      .values({
+        tenantId: channel.tenantId,
+        channelId: channel.id,
+        chatId,
+        handleMasked: maskHandle(chatId),
+        kind: chatKind(chatId),
+        lastActivityAt: last.at,
+        lastPreview: textOf(last.part).slice(0, PREVIEW_CHARS),
+        lastFromMe: true,
+        lastMessageId: last.messageId,
+        unreadCount: 0,
+        awaitingReply: false,
+        primaryDealId: input.dealId ?? null,
+      })
+      .onConflictDoUpdate({
+        target: [messagingConversations.channelId, messagingConversations.chatId],
+        set: {
+          lastActivityAt: sql`greatest(${messagingConversations.lastActivityAt}, excluded.last_activity_at)`,
+          lastPreview: sql`case when excluded.last_activity_at >= ${messagingConversations.lastActivityAt} then excluded.last_preview else ${messagingConversations.lastPreview} end`,
+          lastFromMe: sql`case when excluded.last_activity_at >= ${messagingConversations.lastActivityAt} then true else ${messagingConversations.lastFromMe} end`,
+          lastMessageId: sql`case when excluded.last_activity_at >= ${messagingConversations.lastActivityAt} then excluded.last_message_id else ${messagingConversations.lastMessageId} end`,
+          unreadCount: sql`0`,
+          awaitingReply: sql`false`,
+          primaryDealId: input.dealId ? sql`${input.dealId}::uuid` : sql`${messagingConversations.primaryDealId}`,
+        },
+      });
+    for (const s of sent) {
+      const fresh = await tx.insert(messagingSeenMessages).values({ channelId: channel.id, messageId: s.messageId }).onConflictDoNothing().returning();
+      if (!fresh.length) continue;
+      const text = s.part.kind === "text" ? s.part.text : null;
+      await recordMessageEvent(tx, channel, chatId, { id: s.messageId, timestamp: Math.floor(s.at.getTime() / 1000), text, type: s.part.kind, media: null }, "outbound");
+    }
+  });
+}
