@@ -66,6 +66,15 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[a-z0-9.-]+(:\d{1,5})?$/, "must be a lowercase host name, optionally with a port")
     .default("localhost:3000"),
+  /**
+   * Host names (optionally `host:port`, comma-separated) the tool interface at `/api/mcp` answers on,
+   * besides loopback (`localhost`, `127.0.0.1`, `[::1]`): its DNS-rebinding guard refuses any other
+   * `Host`, and any `Origin` whose host is not one of them.
+   */
+  MCP_ALLOWED_HOSTS: z
+    .string()
+    .regex(/^\s*[a-z0-9.\-\[\]:]+(\s*,\s*[a-z0-9.\-\[\]:]+)*\s*$/i, "must be a comma-separated list of host names, optionally with ports")
+    .optional(),
   /** Run background work in-process (the default when no Inngest server is configured). */
   JOBS_RUNNER: z.enum(["embedded", "inngest", "off"]).optional(),
 });

@@ -11,6 +11,7 @@ import { registerHealthPaths } from "./paths/health";
 import { registerInboundLeadPaths } from "./paths/inbound-leads";
 import { registerListingPaths } from "./paths/listings";
 import { registerMarketingChannelPaths } from "./paths/marketing-channels";
+import { MCP_DESCRIPTION, registerMcpPaths } from "./paths/mcp";
 import { registerMemberPaths } from "./paths/members";
 import { MESSAGING_TAG, registerMessagingPaths } from "./paths/messaging";
 import { MESSAGING_CHANNELS_TAG, registerMessagingSettingsPaths } from "./paths/messaging-settings";
@@ -73,6 +74,7 @@ function register(r: OpenAPIRegistry): void {
   registerInboundLeadPaths(r);
   registerMessagingSettingsPaths(r);
   registerMessagingPaths(r);
+  registerMcpPaths(r);
   registerNetworkPaths(r);
   registerSitePaths(r);
   registerSharePaths(r);
@@ -116,6 +118,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       },
       { name: "Messaging", description: MESSAGING_TAG },
       { name: "Messaging channels", description: MESSAGING_CHANNELS_TAG },
+      { name: "Tool interface (MCP)", description: MCP_DESCRIPTION },
       { name: "Networks", description: NETWORKS_TAG },
       { name: "Sites", description: "The tenant's public websites and their CMS (owner or admin broad key)." },
       { name: "Public sites", description: "The unauthenticated sites interface (`/api/sites`): configuration, catalogue, developments, brokers, CMS and locations of a site, for any origin." },

@@ -1,0 +1,44 @@
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { authenticateApiKey, readApiKey } from "../auth/authenticate-key";
+import { memberCtx } from "../context/verb-context";
+import { requestIdFrom } from "../http/request-id";
+import { json, run } from "../http/run";
+import { mcpRequestProblem } from "./host-guard";
+import { createMcpServer } from "./server";
+
+function finish(req: Request, res: Response): Response {
+  res.headers.set("cache-control", "no-store");
+  if (res.status === 401 && !res.headers.has("www-authenticate")) {
+    const sent = req.headers.has("authorization") || req.headers.has("x-api-key");
+    res.headers.set("www-authenticate", sent ? 'Bearer realm="mcp", error="invalid_token"' : 'Bearer realm="mcp"');
+  }
+  return res;
+}
+
+/**
+ * `POST /api/mcp`: one tool-interface message (or batch) over the SDK's web-standard Streamable
+ * HTTP transport, stateless and answered as JSON. In order: the Host/Origin guard (before the
+ * database is touched), the API key (`Authorization: Bearer` or `x-api-key`; missing, unknown or
+ * revoked is a 401 JSON error and no MCP message is read), then a fresh server and transport for
+ * this request only, whose tools act as the key's member. Nothing is kept between requests, so any
+ * process can answer any request.
+ */
+export async function handleMcpRequest(req: Request): Promise<Response> {
+  const problem = mcpRequestProblem(req);
+  if (problem) {
+    return finish(req, json({ error: { code: "forbidden_origin", message: problem } }, 403, { "x-request-id": requestIdFrom(req.headers) }));
+  }
+  return run(req, undefined, finish, async (c) => {
+    const actor = await authenticateApiKey(c.db, readApiKey(req.headers, true));
+    const log = c.log.child({ tenantId: actor.tenantId, userId: actor.userId, surface: "mcp" });
+    const server = createMcpServer({ ctx: memberCtx(c.db, actor), log, requestId: c.requestId });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(req);
+    } finally {
+      // The JSON answer is complete here; notifications (202) need nothing after it.
+      await server.close();
+    }
+  });
+}
