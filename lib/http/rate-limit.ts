@@ -8,6 +8,11 @@ export const RATE_LIMITS = {
   site: 100, // resolve, public-config, property detail
   content: 60, // search, similar, developments, CMS, brokers, share links
   locations: 30,
+  // Pricing tool helpers (spec 2 §4 leaves their limits open): autocomplete runs per keystroke,
+  // an estimate per form change, a lead once per visit.
+  pricing_autocomplete: 120,
+  pricing_estimate: 30,
+  pricing_lead: 10,
 } as const;
 export type RateGroup = keyof typeof RATE_LIMITS;
 const WINDOW_SECONDS = 60;

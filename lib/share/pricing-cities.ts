@@ -30,3 +30,22 @@ export async function pricingCities(db: DbOrTx, tenantId: string): Promise<Prici
   }
   return out;
 }
+
+const CITY_TTL_MS = 60_000;
+const cityCache = new Map<string, { at: number; cities: PricingCity[] }>();
+
+/**
+ * The city a pricing helper names by its `code`, from a per-process list kept a minute (the
+ * helpers are called on every keystroke); a code missing from a cached list re-reads it once,
+ * so a city that just got its first listing is found at once.
+ */
+export async function cityByCode(db: DbOrTx, tenantId: string, code: string): Promise<PricingCity | null> {
+  const hit = cityCache.get(tenantId);
+  const fresh = hit && Date.now() - hit.at < CITY_TTL_MS ? hit.cities : null;
+  const found = fresh?.find((c) => c.code === code);
+  if (found) return found;
+  const cities = await pricingCities(db, tenantId);
+  cityCache.set(tenantId, { at: Date.now(), cities });
+  if (cityCache.size > 5_000) cityCache.delete(cityCache.keys().next().value!);
+  return cities.find((c) => c.code === code) ?? null;
+}

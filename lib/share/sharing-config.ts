@@ -58,7 +58,15 @@ export const SharingConfigSchema = z
       })
       .prefault({}),
     defaultShareDomain: ShareDomainSchema.default({ type: "auto" }),
-    pricingTool: z.strictObject({ sellerIntentCreates: z.enum(["deal", "deal_and_draft_listing"]).default("deal") }).prefault({}),
+    pricingTool: z
+      .strictObject({
+        sellerIntentCreates: z.enum(["deal", "deal_and_draft_listing"]).default("deal"),
+        includeNetworkListings: z
+          .boolean()
+          .default(false)
+          .meta({ description: "Extension: the valuation also uses partner networks' shared listings on air (default off, like a site's catalogue)." }),
+      })
+      .prefault({}),
   })
   .meta({ id: "SharingConfig" });
 

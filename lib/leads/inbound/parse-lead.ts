@@ -28,6 +28,11 @@ export type ParsedLead = {
   externalId: string | null;
   /** Values we could not use, as sent (as text), so nothing the channel sent is lost. */
   invalid: Record<string, string>;
+  /**
+   * Set only on leads of the pricing tool (lib/share/pricing-lead.ts): the owner is the deal's
+   * seller, and `captureProperty` also captures the property as a draft listing linked to the deal.
+   */
+  pricing?: { intent: "sell" | "value"; estimate: { value: number; low: number; high: number } | null; captureProperty: boolean };
 };
 
 type Body = Record<string, unknown>;

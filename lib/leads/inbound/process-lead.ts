@@ -43,12 +43,14 @@ export async function processLead(db: DbOrTx, leadId: string): Promise<LeadOutco
   try {
     // Network calls stay outside the transaction: an owner capture's address is geocoded first.
     const [pending] = await db.select().from(inboundLeads).where(eq(inboundLeads.id, leadId)).limit(1);
-    const point = pending?.destination === "listing" ? await geocode((pending.lead as unknown as ParsedLead).address) : null;
+    const parsed = pending?.lead as unknown as ParsedLead | undefined;
+    const captures = pending?.destination === "listing" || Boolean(parsed?.pricing?.captureProperty);
+    const point = parsed && captures ? await geocode(parsed.address) : null;
     const lead = await inTenantTransaction(db, claimed.tenant_id, async (tx) => {
       const [row] = await tx.select().from(inboundLeads).where(eq(inboundLeads.id, leadId)).for("update");
       // Someone took the lead over after our claim went stale and finished it: nothing to do.
       if (!row || row.status !== "processing") return row ?? null;
-      return row.destination === "listing" ? writeCapture(tx, row, point) : writeLead(tx, row);
+      return row.destination === "listing" ? writeCapture(tx, row, point) : writeLead(tx, row, point);
     });
     return { status: "processed", lead };
   } catch (err) {
@@ -75,11 +77,13 @@ async function writeCapture(tx: Tx, row: InboundLeadRow, point: Point | null): P
   return done;
 }
 
-async function writeLead(tx: DbOrTx, row: InboundLeadRow): Promise<InboundLeadRow> {
+async function writeLead(tx: Tx, row: InboundLeadRow, point: Point | null): Promise<InboundLeadRow> {
   const lead = row.lead as unknown as ParsedLead;
   const decision: string[] = [];
   const [channel] = await tx.select().from(marketingChannelInstances).where(eq(marketingChannelInstances.id, row.channelId)).limit(1);
   const actor: IntegrationActor = { kind: "integration", tenantId: row.tenantId, integration: "marketing_channel", id: row.channelId };
+  // A pricing-tool owner who wants to sell: the same owner capture as a channel's, linked to the deal.
+  const captured = lead.pricing?.captureProperty ? await captureListing(tx, row, lead, actor, point, decision) : null;
   const ref = await referencedListing(tx, row.tenantId, lead);
   if (ref) decision.push(`listing ${ref.listing.listingCode} referenced: its property data fills the deal`);
   else if (lead.listingRef || lead.listingCode || lead.propertyRef) decision.push("referenced listing not found in this tenant: the lead's own property data is used");
@@ -100,8 +104,8 @@ async function writeLead(tx: DbOrTx, row: InboundLeadRow): Promise<InboundLeadRo
       title: `${contact.name} · ${channel?.name ?? "canal"}${types.length > 1 ? ` (${dealType === "sale" ? "venda" : "locação"})` : ""}`,
       dealType,
       currency: "BRL",
-      contacts: [{ ...contact, role: dealType === "rental" ? "tenant" : "buyer" }],
-      custom: searchPreferences(lead, ref),
+      contacts: [{ ...contact, role: lead.pricing ? "seller" : dealType === "rental" ? "tenant" : "buyer" }],
+      custom: lead.pricing ? ownerNotes(lead, captured) : searchPreferences(lead, ref),
       marketingChannelInstanceId: row.channelId,
       ...(captador ? { assignedToId: captador } : {}),
       utmSource: lead.attribution.utmSource ?? null,
@@ -141,7 +145,7 @@ async function writeLead(tx: DbOrTx, row: InboundLeadRow): Promise<InboundLeadRo
   }
   const [done] = await tx
     .update(inboundLeads)
-    .set({ status: "processed", dealIds, listingId: ref?.listing.id ?? null, assignedToId, decision, error: null, processedAt: new Date() })
+    .set({ status: "processed", dealIds, listingId: captured ?? ref?.listing.id ?? null, assignedToId, decision, error: null, processedAt: new Date() })
     .where(eq(inboundLeads.id, row.id))
     .returning();
   return done;
@@ -180,6 +184,14 @@ function searchPreferences(lead: ParsedLead, ref: { listing: ListingRow; propert
     if (place) out.locations = [place.slice(0, 120)];
   }
   if (lead.message) out.additionalNotes = lead.message.slice(0, 2000);
+  return out;
+}
+
+/** A pricing-tool owner's deal: not search preferences but what they asked, and their captured listing. */
+function ownerNotes(lead: ParsedLead, capturedListingId: string | null): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (lead.message) out.additionalNotes = lead.message.slice(0, 2000);
+  if (capturedListingId) out.leadListings = [{ listingId: capturedListingId }];
   return out;
 }
 

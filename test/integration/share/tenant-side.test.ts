@@ -25,7 +25,7 @@ describe("sharingConfig in tenant settings", () => {
       showFinancialSimulator: true,
       restrictions: { hideSharesForStages: [], preventCreationForStages: [], preventCreationForStatuses: [], autoHideTerminalStages: true },
       defaultShareDomain: { type: "auto" },
-      pricingTool: { sellerIntentCreates: "deal" },
+      pricingTool: { sellerIntentCreates: "deal", includeNetworkListings: false },
     });
   });
 
