@@ -18,3 +18,5 @@ export * from "./share";
 export * from "./deal-documents";
 export * from "./offers";
 export * from "./messaging-scheduled";
+export * from "./transactions";
+export * from "./providers";
