@@ -7,6 +7,7 @@ import type { MemberCtx } from "../context/verb-context";
 import { dealAccessWhere } from "../deals/access";
 import { conflict, invalid, notFound } from "../errors/domain-errors";
 import type { Page } from "../schemas/paging";
+import { openTransaction } from "../transactions/transactions";
 import { recordOfferEvent } from "./offer-events";
 import { CreateOfferSchema, TRANSITION_BODIES, serializeOffer, type ListOffersQueryInput, type Offer } from "./schemas";
 import { OFFER_VERBS, TRANSITIONS, type OfferVerb } from "./state-machine";
@@ -95,6 +96,7 @@ export async function transitionOffer({ db, actor }: MemberCtx, { id, verb, body
     const now = new Date();
     const set: Partial<OfferRow> = { status: t.to, lastMovementAt: now, updatedAt: now };
     let extra: Record<string, unknown> = {};
+    let openFrom: { notes: string | null } | undefined;
     if (v === "send" || v === "client-confirm" || v === "client-sign") {
       const doc = input.document as { name: string; url: string } | undefined;
       if (doc) {
@@ -105,6 +107,10 @@ export async function transitionOffer({ db, actor }: MemberCtx, { id, verb, body
     } else if (v === "withdraw" || v === "reject") {
       set.declineCode = input.declineCode as string;
       extra = { declineCode: set.declineCode };
+    } else if (v === "accept" && input.openTransaction) {
+      // The transaction opens in the same database transaction, so `offer.accepted` names it and a
+      // failure undoes both. It is written after the offer moves (an accepted offer is its source).
+      openFrom = { notes: (input.transactionNotes as string | undefined) ?? null };
     } else if (v === "counter") {
       const [counter] = await tx
         .insert(offers)
@@ -130,6 +136,11 @@ export async function transitionOffer({ db, actor }: MemberCtx, { id, verb, body
       .set(set)
       .where(and(eq(offers.id, offer.id), eq(offers.tenantId, actor.tenantId)))
       .returning();
+    if (openFrom) {
+      const [deal] = await tx.select().from(deals).where(and(eq(deals.id, row.dealId), eq(deals.tenantId, actor.tenantId))).limit(1);
+      const opened = await openTransaction(tx, actor, { deal, offer: row, amount: row.amount, currency: "BRL", notes: openFrom.notes });
+      extra = { transactionId: opened.id };
+    }
     await recordOfferEvent(tx, actor, t.event, row, now, extra as never);
     return serializeOffer(row);
   });

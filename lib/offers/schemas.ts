@@ -35,7 +35,10 @@ export const TRANSITION_BODIES = {
   counter: z.strictObject({ amount: Amount, expiresAt: IsoDateTime.optional(), notes: z.string().max(5000).optional() }),
   withdraw: z.strictObject({ declineCode: z.enum(DECLINE_CODES) }),
   reject: z.strictObject({ declineCode: z.enum(DECLINE_CODES) }),
-  accept: z.strictObject({}),
+  accept: z.strictObject({
+    openTransaction: z.boolean().default(true),
+    transactionNotes: z.string().max(5000).optional(),
+  }),
   expire: z.strictObject({}),
 } as const;
 
@@ -46,6 +49,8 @@ export const OfferTransitionBodyDoc = z
     expiresAt: IsoDateTime.optional().meta({ description: "counter: the counter-offer's expiry." }),
     notes: z.string().max(5000).optional().meta({ description: "counter: notes of the counter-offer." }),
     declineCode: z.enum(DECLINE_CODES).optional().meta({ description: "reject and withdraw (required)." }),
+    openTransaction: z.boolean().optional().meta({ description: "accept: open the deal's transaction from this offer (default true); `offer.accepted` then carries its `transactionId`." }),
+    transactionNotes: z.string().max(5000).optional().meta({ description: "accept: notes of the transaction it opens." }),
   })
   .meta({ id: "OfferTransitionBody" });
 

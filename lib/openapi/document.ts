@@ -6,6 +6,8 @@ import { registerDealPaths } from "./paths/deals";
 import { registerDealDistributionPaths } from "./paths/deal-distribution";
 import { registerTaskPaths } from "./paths/tasks";
 import { registerOfferPaths } from "./paths/offers";
+import { registerProviderPaths } from "./paths/providers";
+import { registerTransactionPaths } from "./paths/transactions";
 import { registerCmsPaths } from "./paths/cms";
 import { registerHealthPaths } from "./paths/health";
 import { registerInboundLeadPaths } from "./paths/inbound-leads";
@@ -66,6 +68,8 @@ function register(r: OpenAPIRegistry): void {
   registerDealDistributionPaths(r);
   registerTaskPaths(r);
   registerOfferPaths(r);
+  registerTransactionPaths(r);
+  registerProviderPaths(r);
   registerSettingsPaths(r);
   registerWebhookPaths(r);
   registerMemberPaths(r);
@@ -107,6 +111,8 @@ export function buildOpenApiDocument(): OpenApiDocument {
       { name: "Properties", description: "Properties with their nested listings and listing translations." },
       { name: "Deals", description: "Sales and rental opportunities in the tenant's funnel, with their contacts." },
       { name: "Offers", description: "Purchase and rental offers on deals and their state machine." },
+      { name: "Transactions", description: "Closings of deals: parties, amount, payments collected through payment providers and contracts signed through e-signature providers." },
+      { name: "Providers", description: "Payment and e-signature provider receivers and their notification log (settings: owner or admin broad key)." },
       { name: "Tasks", description: "Visits, calls and follow-ups of the tenant's members, linked to deals and listings." },
       { name: "Settings", description: "Tenant settings (owner or admin broad key)." },
       { name: "Webhooks", description: OUTBOUND_EVENTS },

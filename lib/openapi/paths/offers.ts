@@ -98,7 +98,8 @@ export function registerOfferPaths(r: OpenAPIRegistry): void {
       "One action of the state machine. Bodies: `send`, `client-confirm`, `client-sign` take an optional " +
       "`{document: {name, url}}`; `counter` takes `{amount, expiresAt?, notes?}`; `reject` and `withdraw` take " +
       "`{declineCode}` (`cancelled`, `price`, `financing`, `client_gave_up`, `other`); `accept` takes an optional " +
-      "`{}`; `expire` none. Fields of another action are a 400. The offer row is locked during the change: of two " +
+      "`{openTransaction, transactionNotes}`: by default it opens the deal's transaction from the offer in the same change " +
+      "(`transaction.created`, then `offer.accepted` with its `transactionId`); `{openTransaction: false}` only accepts. `expire` none. Fields of another action are a 400. The offer row is locked during the change: of two " +
       `concurrent actions one wins and the other sees the new state (409).\n\n${OFFER_STATE_MACHINE}\n\n${ACCESS}`,
     security: API_KEY_SECURITY,
     request: {

@@ -85,7 +85,7 @@ describe("offer state machine and events", () => {
     expectOfferEvent(await lastEvent(id), "offer.client_signed", cs.body, { documentId: doc.id });
     const a = await act(id, "accept");
     expect(a.body.status).toBe("accepted");
-    expectOfferEvent(await lastEvent(id), "offer.accepted", a.body, {});
+    expectOfferEvent(await lastEvent(id), "offer.accepted", a.body, { transactionId: expect.any(String) });
     expect((await offerEvents([id])).map((e) => e.eventName)).toEqual([
       "offer.created", "offer.sent_to_client", "offer.client_confirmed", "offer.client_signed", "offer.accepted",
     ]);
