@@ -10,10 +10,12 @@ import { parseNotification } from "./payloads";
 import { applyPaymentNotification } from "./payment-notifications";
 
 const STALE_CLAIM_SECONDS = 120;
+/** A notification whose processing throws (a database hiccup, a bug) is tried again this many times in all. */
+export const MAX_ATTEMPTS = 5;
 
 export type Applied = { outcome: string; effects: Record<string, unknown> | null };
 
-type Claimed = { id: string; tenant_id: string; provider_id: string; body: string; received_at: string | Date; seq: string | number };
+type Claimed = { id: string; tenant_id: string; provider_id: string; body: string; received_at: string | Date; seq: string | number; attempts: number };
 
 /**
  * Claims up to `limit` stored notifications, oldest first, and applies each in its tenant's
@@ -30,7 +32,7 @@ export async function processProviderNotifications(db: Db, limit: number): Promi
         order by seq
         limit ${limit}
         for update skip locked)
-      returning id, tenant_id, provider_id, body, received_at, seq`),
+      returning id, tenant_id, provider_id, body, received_at, seq, attempts`),
   ).sort((a, b) => Number(a.seq) - Number(b.seq));
   let processed = 0;
   let failed = 0;
@@ -40,10 +42,13 @@ export async function processProviderNotifications(db: Db, limit: number): Promi
       processed++;
     } catch (err) {
       failed++;
-      logger().warn({ err, notificationId: row.id }, "provider notification processing failed");
+      const attempts = Number(row.attempts);
+      logger().warn({ err, notificationId: row.id, attempts }, "provider notification processing failed");
+      // Nothing of it was applied (its transaction rolled back): back in the queue until the last attempt.
+      const final = attempts >= MAX_ATTEMPTS;
       await db
         .update(providerNotifications)
-        .set({ status: "failed", error: String((err as Error).message ?? err).slice(0, 1000), processedAt: new Date() })
+        .set({ status: final ? "failed" : "received", error: String((err as Error).message ?? err).slice(0, 1000), processedAt: final ? new Date() : null })
         .where(eq(providerNotifications.id, row.id));
     }
   }

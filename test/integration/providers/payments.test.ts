@@ -14,6 +14,7 @@ import * as providerRoute from "../../../app/api/v1/settings/providers/[id]/rout
 import * as providersRoute from "../../../app/api/v1/settings/providers/route";
 import { getDb } from "../../../db/client";
 import { events, providerNotifications, providerSettings } from "../../../db/schema";
+import { MAX_ATTEMPTS } from "../../../lib/providers/process";
 import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
 import { boleto, hmac, invoice, makeProvider, notify, processNotifications, providerPost, startReceiverServer, type TestProvider } from "../../helpers/providers";
@@ -231,5 +232,21 @@ describe("payment notifications", () => {
     expect((await notifications(b, payB)).body.items.filter((n: any) => n.subjectKey === "boleto:shared-1")).toHaveLength(0);
     const db = await getDb();
     expect(await db.select().from(providerNotifications).where(and(eq(providerNotifications.tenantId, b.tenantId), eq(providerNotifications.providerId, payA.id)))).toHaveLength(0);
+  });
+
+  it("a notification whose processing throws goes back to the queue and is marked failed after the last attempt; the others are applied", async () => {
+    const db = await getDb();
+    const tx = await openTx(a);
+    await addPayment(a, tx.id, "boleto", "bol-after-broken");
+    // Stored bodies passed the receiver's checks; this one is broken on purpose to make processing throw.
+    const [broken] = await db.insert(providerNotifications).values({ tenantId: a.tenantId, providerId: payA.id, event: "boleto.paid", body: "{broken" }).returning();
+    await notify(payA, boleto("bol-after-broken", "paid"));
+    for (let i = 1; i <= MAX_ATTEMPTS; i++) {
+      await processNotifications();
+      const [row] = await db.select().from(providerNotifications).where(eq(providerNotifications.id, broken.id));
+      expect(row).toMatchObject({ attempts: i, status: i < MAX_ATTEMPTS ? "received" : "failed" });
+      expect(row.error).toBeTruthy();
+    }
+    expect((await getTx(a, tx.id)).payments[0].status).toBe("paid");
   });
 });
