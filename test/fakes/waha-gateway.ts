@@ -124,6 +124,10 @@ export async function startFakeWaha(opts: FakeWahaOptions = {}) {
         }
       }
     }
+    if (method === "GET" && rest[0] === "lids" && rest[1] === "pn" && rest.length === 3) {
+      const lid = [...state.lids.entries()].find(([, pn]) => pn === `${rest[2]}@c.us`)?.[0];
+      return answer(200, { lid: lid ?? null, pn: `${rest[2]}@c.us` });
+    }
     if (method === "GET" && rest[0] === "lids" && rest.length === 2) {
       const pn = state.lids.get(rest[1]);
       return answer(200, { lid: rest[1], pn: pn ?? null });

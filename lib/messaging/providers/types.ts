@@ -49,6 +49,8 @@ export interface ProviderAdapter {
   chatLabels(chatId: string, signal: AbortSignal): Promise<string[]>;
   /** The phone form (`<digits>@c.us`) of an `@lid` id, or null while the gateway does not know it. */
   lidToPhone(lid: string, signal: AbortSignal): Promise<string | null>;
+  /** The `@lid` id of a phone-form chat id, or null while the gateway does not know it (resync). */
+  phoneToLid(chatId: string, signal: AbortSignal): Promise<string | null>;
   /**
    * Label mutation (the tool interface's label verbs; REST only reads labels). `setChatLabels`
    * replaces a chat's labels with the given ids; `supportsLabels` false means every call throws.

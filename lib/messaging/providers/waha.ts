@@ -69,6 +69,13 @@ export function wahaAdapter(baseUrl: string, creds: Credentials): ProviderAdapte
     async deleteLabel(labelId, signal) {
       await call("DELETE", `/api/${session}/labels/${seg(labelId)}`, undefined, signal);
     },
+    async phoneToLid(chatId, signal) {
+      const digits = /^(\d{6,20})@c\.us$/.exec(chatId)?.[1];
+      if (!digits) return null;
+      const r = (await call("GET", `/api/${session}/lids/pn/${digits}`, undefined, signal)) as { lid?: unknown } | null;
+      const lid = typeof r?.lid === "string" ? r.lid : null;
+      return lid && /^\d{1,30}@lid$/.test(lid) ? lid : null;
+    },
     async lidToPhone(lid, signal) {
       const r = (await call("GET", `/api/${session}/lids/${seg(lid)}`, undefined, signal)) as { pn?: unknown } | null;
       const pn = typeof r?.pn === "string" ? r.pn : null;

@@ -39,6 +39,9 @@ export function cloudAdapter(baseUrl: string, creds: Credentials): ProviderAdapt
     async lidToPhone() {
       return null;
     },
+    async phoneToLid() {
+      return null;
+    },
     supportsLabels: false,
     async setChatLabels() {
       throw new Error("WhatsApp Cloud channels have no chat labels");

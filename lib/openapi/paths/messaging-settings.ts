@@ -3,6 +3,7 @@ import { z } from "zod";
 import { CreateMessagingChannelSchema, GrantsSchema, MessagingChannelSettingsSchema, UpdateMessagingChannelSchema } from "../../messaging/channels";
 import { ChatPrivacyEntrySchema, SetChatPrivacySchema } from "../../messaging/chat-privacy";
 import { AddOptOutSchema, OptOutSchema } from "../../messaging/opt-outs";
+import { CreateTemplateSchema, MessagingTemplateSchema } from "../../messaging/templates";
 import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
 
 const TAG = ["Messaging channels"];
@@ -72,6 +73,26 @@ export function registerMessagingSettingsPaths(r: OpenAPIRegistry): void {
       `hidden and unknown chats are absent. On a channel without privacy, \`hidden\` blacklists a chat.\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY, request: { params: param, body: { required: true, content: jsonContent(SetChatPrivacySchema) } },
     responses: { 200: ok("The entry.", ChatPrivacyEntrySchema), ...errors({ 400: BAD, 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: NOT_FOUND, 413: TOO_LARGE }) },
+  });
+  r.registerPath({
+    method: "get", path: `${base}/{id}/templates`, tags: TAG, operationId: "listMessagingTemplates", summary: "List a channel's message templates",
+    description: `Templates registered on the channel, by name and language; only \`approved\` ones can be sent with \`POST /api/v1/messaging/send\` \`templateId\`.\n\n${ADMIN_ONLY}`,
+    security: API_KEY_SECURITY, request: { params: param },
+    responses: { 200: ok("The templates.", z.object({ items: z.array(MessagingTemplateSchema) })), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: NOT_FOUND }) },
+  });
+  r.registerPath({
+    method: "post", path: `${base}/{id}/templates`, tags: TAG, operationId: "createMessagingTemplate", summary: "Register an approved template (WhatsApp Cloud)",
+    description:
+      "`{name, language, status?}`: a message template approved on the provider (WhatsApp Cloud), named as there. Registering a name and " +
+      "language already on the channel updates its status. Channels that send free text only (WAHA) refuse with `channel_send_unsupported`." +
+      `\n\n${ADMIN_ONLY}`,
+    security: API_KEY_SECURITY, request: { params: param, body: { required: true, content: jsonContent(CreateTemplateSchema) } },
+    responses: { 201: ok("The template.", MessagingTemplateSchema), ...errors({ 400: `${BAD} \`channel_send_unsupported\` on a free-text-only channel.`, 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: NOT_FOUND, 413: TOO_LARGE }) },
+  });
+  r.registerPath({
+    method: "delete", path: `${base}/{id}/templates/{templateId}`, tags: TAG, operationId: "deleteMessagingTemplate", summary: "Remove a template",
+    description: ADMIN_ONLY, security: API_KEY_SECURITY, request: { params: param.extend(uuidParam("templateId", "template").shape) },
+    responses: { 204: { description: "Removed." }, ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such channel or template (`not_found`)." }) },
   });
 
   const opt = "/api/v1/settings/messaging/opt-outs";

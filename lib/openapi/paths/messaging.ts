@@ -5,6 +5,9 @@ import { ListConversationsQuery } from "../../messaging/conversations/list";
 import { API_KEY_SECURITY, errors, ok, UNAUTHORIZED_KEY } from "../common";
 import { ConversationDetailSchema, ConversationListSchema } from "../messaging-schemas";
 import { SendAckSchema } from "../../messaging/send/ack";
+import { RESYNC_OUTCOMES, ResyncBody } from "../../messaging/conversations/resync";
+import { LabelAssignmentsQuery, ListLabelsQuery } from "../../messaging/labels/read-labels";
+import { ReadPolicySchema } from "../messaging-schemas";
 import { ReplyBodySchema, SendBodySchema } from "../../messaging/send/send-message";
 
 /** The same key as everywhere; messaging also reads it from `x-api-key` (declared as a header parameter). */
@@ -55,6 +58,58 @@ export function registerMessagingPaths(r: OpenAPIRegistry): void {
     security: MESSAGING_SECURITY,
     request: { query: DetailQuery, headers: X_API_KEY_HEADER },
     responses: { 200: ok("State, or a rejection, and history.", ConversationDetailSchema), ...errors({ 400: "Missing or bad `channelId`/`chatId`, bad `before`, unknown parameter (`invalid_request`).", 401: UNAUTHORIZED_KEY }), 429: rateLimited() },
+  });
+  const channelRejection = z
+    .enum(["channel_forbidden", "not_found_or_inaccessible"])
+    .nullable()
+    .meta({ description: "Set (and nothing else returned) when the key's member may not use the channel: `channel_forbidden` for a channel of the tenant, `not_found_or_inaccessible` otherwise." });
+  r.registerPath({
+    method: "post", path: "/api/v1/messaging/conversations/resync", tags, operationId: "resyncConversation", summary: "Rebuild a conversation's provider addressing",
+    description:
+      "Body `{channelId, chatId}` (the list's `key`; same access rules as the detail). Some gateways keep a chat's messages under its " +
+      "`@lid` id, and reading the phone-form chat then answers an empty feed (`feed_empty_pending_sync`). Resync reads the feed under " +
+      "the id in use and, when it is empty, under the chat's other forms, and keeps the one that has messages. It sends, deletes or " +
+      "alters no message. `outcome`: `recovered` (the detail now reads the history), `still_empty`, `nothing_to_resync` (the feed " +
+      "already answers, or the channel keeps no readable history), `unreachable` (the gateway failed or the channel is not connected). " +
+      "Without access `outcome` is null and `rejection` is set as in the detail.",
+    security: MESSAGING_SECURITY,
+    request: { headers: X_API_KEY_HEADER, body: { content: { "application/json": { schema: ResyncBody } } } },
+    responses: {
+      200: ok("The outcome.", z.object({ policy: ReadPolicySchema, outcome: z.enum(RESYNC_OUTCOMES).nullable(), rejection: z.enum(["not_found_or_inaccessible", "channel_forbidden", "privacy_restricted"]).nullable() }).meta({ id: "ConversationResyncResult" })),
+      ...errors({ 400: "Missing or bad `channelId`/`chatId`, unknown field (`invalid_request`).", 401: UNAUTHORIZED_KEY }),
+      429: rateLimited(),
+    },
+  });
+  const Label = z.object({ id: z.string(), name: z.string(), color: z.string().nullable() }).meta({ id: "MessagingLabel" });
+  r.registerPath({
+    method: "get", path: "/api/v1/messaging/labels", tags, operationId: "listMessagingLabels", summary: "Labels of a channel",
+    description:
+      "`channelId` (required). Read from the channel's gateway within a short budget (`source: provider`), else the labels last " +
+      "reported by its webhooks (`source: stored`). Label mutation is not part of REST (it is in the tool interface).",
+    security: MESSAGING_SECURITY,
+    request: { query: ListLabelsQuery, headers: X_API_KEY_HEADER },
+    responses: {
+      200: ok("The labels.", z.object({ policy: ReadPolicySchema, channelId: z.uuid(), source: z.enum(["provider", "stored"]).nullable(), labels: z.array(Label), rejection: channelRejection }).meta({ id: "MessagingLabels" })),
+      ...errors({ 400: "Missing or bad `channelId`, unknown parameter (`invalid_request`).", 401: UNAUTHORIZED_KEY }),
+      429: rateLimited(),
+    },
+  });
+  r.registerPath({
+    method: "get", path: "/api/v1/messaging/labels/assignments", tags, operationId: "listMessagingLabelAssignments", summary: "Map of chatId to labels",
+    description:
+      "`channelId` (required), `labelId` (optional: only chats with it). `assignments` maps each labelled chat's `chatId`, the same " +
+      "id as `conversations[].key.chatId` (the phone form `…@c.us`; labels applied on the device under an `@lid` id are stored under " +
+      "the phone form when the mapping is known), to its labels. Chats hidden by privacy are absent.",
+    security: MESSAGING_SECURITY,
+    request: { query: LabelAssignmentsQuery, headers: X_API_KEY_HEADER },
+    responses: {
+      200: ok(
+        "The assignments.",
+        z.object({ policy: ReadPolicySchema, channelId: z.uuid(), assignments: z.record(z.string(), z.array(z.object({ id: z.string(), name: z.string().nullable(), color: z.string().nullable() }))), rejection: channelRejection }).meta({ id: "MessagingLabelAssignments" }),
+      ),
+      ...errors({ 400: "Missing or bad `channelId`, unknown parameter (`invalid_request`).", 401: UNAUTHORIZED_KEY }),
+      429: rateLimited(),
+    },
   });
   const ackDoc =
     "Answers 200 with the ack for every outcome: `status` `sent` (with `messageId`, the provider's id, as in history and in " +
