@@ -145,7 +145,7 @@ describe("GET /messaging/channels", () => {
     expect((await channels(ana.key, { connectionStates: "error" })).body.channels).toEqual([]);
     expect((await channels(ana.key, { search: "cLoUd" })).body.channels.map((c: any) => c.id)).toEqual([cloudId]);
     expect((await channels(bruno.key)).body.channels.map((c: any) => c.name)).toEqual(["Cloud Imobiliária", "WhatsApp Bruno"]);
-    for (const q of [{ transports: "whatsapp,email" }, { utm_source: "x" }, { ownedOnly: "yes" }, { connectionStates: "online" }]) {
+    for (const q of [{ transports: "whatsapp,email" }, { utm_source: "x" }, { ownedOnly: "yes" }, { connectionStates: "online" }] as Record<string, string>[]) {
       const r = await channels(ana.key, q);
       expect(r.status).toBe(400);
     }
