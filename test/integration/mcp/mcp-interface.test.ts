@@ -110,7 +110,20 @@ describe("tools", () => {
     const agent = await connectAgent(srv.url, broker.key);
     const { tools } = await agent.listTools();
     const byName = new Map(tools.map((x) => [x.name, x]));
-    expect([...byName.keys()]).toEqual(expect.arrayContaining(["list_channels", "list_conversations", "get_conversation", "list_scheduled_messages", "cancel_scheduled_message", "update_channel", "set_chat_privacy"]));
+    expect([...byName.keys()].sort()).toEqual(
+      [
+        "list_channels", "list_conversations", "get_conversation", "schedule_message", "cancel_scheduled_message", "list_scheduled_messages",
+        "add_chat_label", "remove_chat_label", "create_label", "delete_label", "update_channel", "set_chat_privacy",
+      ].sort(),
+    );
+    const sched = byName.get("schedule_message")!;
+    expect(sched.inputSchema.required).toEqual(["channelId", "chatId", "sendAt", "idempotencyKey"]);
+    expect(Object.keys(sched.inputSchema.properties!)).toEqual(["channelId", "chatId", "text", "templateId", "dealId", "sendAt", "idempotencyKey"]);
+    expect(sched.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+    expect(sched.description).toMatch(/privacy_pending_approval/);
+    for (const name of ["list_channels", "list_conversations", "get_conversation", "list_scheduled_messages"]) expect(byName.get(name)!.annotations!.readOnlyHint, name).toBe(true);
+    for (const name of ["remove_chat_label", "delete_label", "update_channel", "set_chat_privacy"]) expect(byName.get(name)!.annotations!.destructiveHint, name).toBe(true);
+    expect(byName.get("create_label")!.annotations!.idempotentHint).toBe(false);
     for (const tool of tools) {
       expect(tool.description!.length, tool.name).toBeGreaterThan(80);
       expect(tool.inputSchema.type).toBe("object");
