@@ -2,9 +2,10 @@ import { otherMethods } from "@/lib/http/method-not-allowed";
 import { messagingRoute } from "@/lib/http/messaging-route";
 import { parseQuery } from "@/lib/http/query";
 import { json } from "@/lib/http/run";
-import { ChannelInventoryQuery, listChannelInventory } from "@/lib/messaging/channel-inventory";
+import { listChannelInventory, ListChannelsQuery } from "@/lib/messaging/channel-inventory";
 
-export const GET = messagingRoute(async ({ req, ctx }) => json(await listChannelInventory(ctx, parseQuery(req.url, ChannelInventoryQuery))));
+/** The channels the key's member may use; never a session name, token, QR or gateway URL. */
+export const GET = messagingRoute(async ({ req, ctx }) => json(await listChannelInventory(ctx, parseQuery(req.url, ListChannelsQuery))));
 
 /** Other methods answer a JSON 405 with `Allow`, and OPTIONS lists the real ones. */
 export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods("GET");
