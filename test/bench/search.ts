@@ -27,6 +27,8 @@ const MAIN = Number(process.env.BENCH_LISTINGS ?? 100_000);
 const OTHERS = 9;
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 1000);
 const HTTP_PORT = Number(process.env.BENCH_PORT ?? 3210);
+/** The scratch database (dropped and recreated unless BENCH_REUSE=1). */
+const BENCH_DB = process.env.BENCH_DB ?? "crm_bench_search";
 
 async function scratchDatabase(): Promise<string | undefined> {
   const url = process.env.DATABASE_URL;
@@ -37,12 +39,12 @@ async function scratchDatabase(): Promise<string | undefined> {
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   // BENCH_REUSE=1 keeps the database of the previous run (for tuning queries without reloading).
   if (!process.env.BENCH_REUSE) {
-    await admin.unsafe("DROP DATABASE IF EXISTS crm_bench_search WITH (FORCE)");
-    await admin.unsafe("CREATE DATABASE crm_bench_search");
+    await admin.unsafe(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`);
+    await admin.unsafe(`CREATE DATABASE "${BENCH_DB}"`);
   }
   await admin.end();
   const u = new URL(url);
-  u.pathname = "/crm_bench_search";
+  u.pathname = `/${BENCH_DB}`;
   process.env.DATABASE_URL = u.toString();
   return u.toString();
 }
@@ -222,6 +224,7 @@ async function main() {
     await engineRun(db, scope, true);
   }
   await closeDb();
+  if (process.env.BENCH_ENGINE_ONLY) return;
   // Without the result cache (every query hits PostgreSQL), then with the default cache.
   await httpRun(dbUrl, main.apiKey, "0");
   await httpRun(dbUrl, main.apiKey, "600000");
