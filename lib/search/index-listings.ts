@@ -88,7 +88,7 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
         on_air: l.stage === tenantSettings.listingWorkflow.activeStageId,
       },
       wide: { ...wide, listing_id: l.id, tenant_id: tenantId, doc },
-      tsv: { listing_id: l.id, tenant_id: tenantId, tsv },
+      tsv: { listing_id: l.id, tenant_id: tenantId, tsv, created_at: doc.createdAt ?? null },
     };
   });
   const narrow = values.map((v) => v.narrow);
@@ -104,7 +104,7 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
   await tx
     .insert(searchTsv)
     .values(values.map((v) => v.tsv) as never)
-    .onConflictDoUpdate({ target: searchTsv.listing_id, set: excludedSet(["tenant_id", "tsv"]) });
+    .onConflictDoUpdate({ target: searchTsv.listing_id, set: excludedSet(["tenant_id", "tsv", "created_at"]) });
   return values.length;
 }
 

@@ -63,6 +63,38 @@ describe("the PostgreSQL engine (Typesense-shaped results)", () => {
     expect(price.stats).toMatchObject({ min: 900000, max: 3000000, sum: 6600000, avg: 1650000, total_values: 4 });
   });
 
+  it("counts the matches in the facets' pass, with scalar, array or no match at all", async () => {
+    const plain = await run({ q: "*", filter_by: "bedrooms:>=3" });
+    expect(plain.found).toBe(3);
+    for (const facet_by of ["location_city", "bedrooms,price", "features", "features,location_city"]) {
+      const r = await run({ q: "*", filter_by: "bedrooms:>=3", facet_by, per_page: 1 });
+      expect(r.found, facet_by).toBe(3);
+      expect(r.hits).toHaveLength(1);
+    }
+    const none = await run({ q: "*", filter_by: "bedrooms:>=9", facet_by: "location_city,bedrooms" });
+    expect(none.found).toBe(0);
+    expect(none.facet_counts.map((f) => f.counts.length)).toEqual([0, 0]);
+    const priced = await run({ q: "*", filter_by: "bedrooms:>=3", facet_by: "price,bedrooms" });
+    expect(priced.facet_counts[0].stats).toMatchObject({ min: 1200000, max: 3000000, sum: 5700000, avg: 1900000, total_values: 3 });
+    expect(priced.facet_counts[1].stats).toMatchObject({ min: 3, max: 4, sum: 10, total_values: 2 });
+  });
+
+  it("counts text matches beside the ranking, also for a page past the end, with or without filters", async () => {
+    const textOnly = await run({ q: "apartamento", query_by: "title", per_page: 1 });
+    const filtered = await run({ q: "apartamento", query_by: "title", filter_by: "id:*", per_page: 1 });
+    expect(textOnly.found).toBe(2);
+    expect(filtered.found).toBe(2);
+    expect(textOnly.hits.map((h) => h.document.id)).toEqual(filtered.hits.map((h) => h.document.id));
+    expect(textOnly.hits[0].text_match).toBe(filtered.hits[0].text_match);
+    for (const p of [{}, { filter_by: "id:*" }]) {
+      const past = await run({ q: "apartamento", query_by: "title", per_page: 1, page: 5, ...p });
+      expect(past.found).toBe(2);
+      expect(past.hits).toEqual([]);
+    }
+    expect((await run({ q: "apartamento", query_by: "title", per_page: 0 })).found).toBe(2);
+    expect((await run({ q: "nadaassim", query_by: "title" })).found).toBe(0);
+  });
+
   it("ranks by text match, highlights with <mark>, and sorts by fields and distance", async () => {
     const r = await run({ q: "pinheiros amplo", query_by: "title,description" });
     expect(r.hits[0].document.title).toBe("Apartamento amplo em Pinheiros");
