@@ -7,6 +7,7 @@
  *   BENCH_LISTINGS=20000 npm run bench:search      # smaller run (PGlite when DATABASE_URL is unset)
  */
 import { spawn } from "node:child_process";
+import os from "node:os";
 import { SingleBar, Presets } from "cli-progress";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
@@ -22,6 +23,8 @@ import { scopeVersion } from "../../lib/search/index-version";
 import { PostgresSearchEngine } from "../../lib/search/postgres/postgres-engine";
 import { createTenant } from "../../lib/tenants/create-tenant";
 import { HOODS, generateListingsSql } from "./search-data";
+import { ceilingQuery } from "./search-ceiling";
+import { loadOrama, ORAMA_GAPS, oramaQuery, oramaSearch } from "./search-orama";
 
 const MAIN = Number(process.env.BENCH_LISTINGS ?? 100_000);
 const OTHERS = 9;
@@ -113,8 +116,91 @@ async function engineRun(db: Db, scope: SearchScope, cached = false) {
     await engine.search(scope, toSearchRequest(p, { maxPerPage: 250 }));
     times.push(performance.now() - t0);
   }
-  report(`Engine (PostgreSQL, one client${cached ? ", with the result cache" : ", no cache"})`, times, performance.now() - started);
+  report(`Engine (PostgreSQL, one client${cached ? ", with the result cache" : ", no cache"}, load ${loadavg()})`, times, performance.now() - started);
 }
+
+const KIND_NAMES = ["broad text", "type + price + bedrooms", "city + photos + area", "neighborhoods + bedrooms + type", "geo radius + distance sort", "state + 3 facets", "city + price sort", "text + filter + facet"];
+const p50p95 = (t: number[]) => {
+  const s = [...t].sort((a, b) => a - b);
+  return `${pct(s, 50).toFixed(1)} / ${pct(s, 95).toFixed(1)}`;
+};
+
+/**
+ * The engine (no cache), the ceiling (hand-written SQL, search-ceiling.ts) and Orama
+ * (search-orama.ts) on the same mix, query by query in the same order, so all three see the same
+ * load on this shared machine. Prints the whole mix and every kind.
+ */
+async function sideBySide(db: Db, dbUrl: string | undefined, scope: SearchScope) {
+  if (!dbUrl) return console.log("Side by side: skipped (needs DATABASE_URL).");
+  const client = postgres(dbUrl, { max: 4, onnotice: () => {} });
+  const docs = rowsOf<{ doc: unknown }>(await db.execute(sql`select doc from search_texts where tenant_id = ${scope.tenantId}::uuid`)).map(
+    (r) => (typeof r.doc === "string" ? JSON.parse(r.doc) : r.doc) as Record<string, unknown>,
+  );
+  const n = docs.length;
+  const orama = await loadOrama(docs);
+  docs.length = 0;
+  console.log(`Orama (@orama/orama, in this process): loaded ${n} documents in ${(orama.loadMs / 1000).toFixed(1)} s, heap +${orama.heapMb.toFixed(0)} MB${(globalThis as { gc?: unknown }).gc ? "" : " (approximate: run with NODE_OPTIONS=--expose-gc)"}`);
+  const engine = new PostgresSearchEngine(async () => db);
+  const mix = queryMix(QUERIES);
+  for (const p of mix.slice(0, 50)) {
+    await engine.search(scope, toSearchRequest(p, { maxPerPage: 250 }));
+    await ceilingQuery(client, scope.tenantId, p);
+    await oramaSearch(orama.db, oramaQuery(p));
+  }
+  const t = { engine: [] as number[][], ceiling: [] as number[][], orama: [] as number[][] };
+  for (const k of Object.keys(t) as (keyof typeof t)[]) t[k] = KIND_NAMES.map(() => []);
+  for (let i = 0; i < mix.length; i++) {
+    const p = mix[i];
+    const k = i % 8;
+    let t0 = performance.now();
+    await engine.search(scope, toSearchRequest(p, { maxPerPage: 250 }));
+    t.engine[k].push(performance.now() - t0);
+    t0 = performance.now();
+    await ceilingQuery(client, scope.tenantId, p);
+    t.ceiling[k].push(performance.now() - t0);
+    t0 = performance.now();
+    await oramaSearch(orama.db, oramaQuery(p));
+    t.orama[k].push(performance.now() - t0);
+  }
+  await client.end();
+  const all = (x: number[][]) => x.flat().sort((a, b) => a - b);
+  const line = (label: string, x: number[][]) => {
+    const s = all(x);
+    return `${label}: p50 ${pct(s, 50).toFixed(1)} ms, p95 ${pct(s, 95).toFixed(1)} ms, p99 ${pct(s, 99).toFixed(1)} ms`;
+  };
+  console.log(`Side by side, ${mix.length} queries, interleaved (engine without cache, ceiling, Orama), load ${loadavg()}`);
+  console.log("  " + line("engine (no cache)", t.engine));
+  console.log("  " + line("ceiling (hand-written SQL)", t.ceiling));
+  console.log("  " + line("Orama (in process)", t.orama));
+  const e = all(t.engine);
+  const c = all(t.ceiling);
+  console.log(`  engine / ceiling: p50 ${(pct(e, 50) / pct(c, 50)).toFixed(2)}x, p95 ${(pct(e, 95) / pct(c, 95)).toFixed(2)}x`);
+  console.log("  by kind, p50 / p95 ms: engine | ceiling | Orama");
+  KIND_NAMES.forEach((name, k) => console.log(`    ${k} ${name}: ${p50p95(t.engine[k])} | ${p50p95(t.ceiling[k])} | ${p50p95(t.orama[k])}`));
+  console.log("  Orama cannot express: " + ORAMA_GAPS.map((g, i) => `(${i + 1}) ${g}`).join("; "));
+}
+
+/** Size of the search tables and their indexes per listing, and the cost of a listing update with its document. */
+async function sizeAndWrites(db: Db, scope: SearchScope) {
+  const [s] = rowsOf<{ bytes: string; n: string }>(await db.execute(sql`
+    select (select sum(pg_total_relation_size(c.oid)) from pg_class c where c.relname in ('search_documents', 'search_texts', 'search_tsv')) as bytes,
+           (select count(*) from search_documents) as n`));
+  console.log(`Search tables + indexes: ${(Number(s.bytes) / 1024 / 1024).toFixed(0)} MB for ${s.n} listings, ${(Number(s.bytes) / Number(s.n) / 1024).toFixed(2)} KB per listing`);
+  const ids = rowsOf<{ id: string }>(await db.execute(sql`select id from listings where tenant_id = ${scope.tenantId}::uuid order by id limit 60`)).map((r) => r.id);
+  const times: number[] = [];
+  for (const [i, id] of ids.entries()) {
+    const t0 = performance.now();
+    await inTransaction(db, async (tx) => {
+      await tx.execute(sql`update listings set title = title || '', price = price + ${i % 2}, updated_at = now() where id = ${id}::uuid`);
+      await reindexListings(tx, scope.tenantId, [id]);
+    });
+    if (i >= 10) times.push(performance.now() - t0);
+  }
+  const t = [...times].sort((a, b) => a - b);
+  console.log(`Listing update with its search document (one transaction): p50 ${pct(t, 50).toFixed(1)} ms, p95 ${pct(t, 95).toFixed(1)} ms over ${t.length}`);
+}
+
+const loadavg = () => (os.loadavg() as number[]).map((x) => x.toFixed(2)).join(", ");
 
 /** Per query kind, to see which one to tune (BENCH_BY_KIND=1). */
 async function byKind(db: Db, scope: SearchScope) {
@@ -190,7 +276,7 @@ async function httpRun(dbUrl: string | undefined, apiKey: string, cacheTtlMs: st
         }
       }),
     );
-    report(`HTTP GET /api/v1/real-estate/listings/search (production build, 10 concurrent clients, SEARCH_CACHE_TTL_MS=${cacheTtlMs})`, times, performance.now() - started);
+    report(`HTTP GET /api/v1/real-estate/listings/search (production build, 10 concurrent clients, SEARCH_CACHE_TTL_MS=${cacheTtlMs}, load ${loadavg()})`, times, performance.now() - started);
     if (failures) console.log(`  ${failures} requests did not answer 200`);
   } finally {
     process.kill(-server.pid!, "SIGTERM");
@@ -218,10 +304,13 @@ async function main() {
     : (await load(db)).main;
   if (!reuse) console.log(`Loaded and indexed in ${((performance.now() - t0) / 1000).toFixed(0)} s.`);
   const scope: SearchScope = { tenantId: main.tenantId, access: { kind: "all" }, networkIds: [] };
+  console.log(`Load average before the run: ${loadavg()} (${os.cpus().length} cores)`);
   if (!process.env.BENCH_HTTP_ONLY) {
     await engineRun(db, scope);
     if (process.env.BENCH_BY_KIND) await byKind(db, scope);
     await engineRun(db, scope, true);
+    if (!process.env.BENCH_SKIP_SIDE) await sideBySide(db, dbUrl, scope);
+    await sizeAndWrites(db, scope);
   }
   await closeDb();
   if (process.env.BENCH_ENGINE_ONLY) return;
