@@ -59,6 +59,10 @@ export const searchDocuments = pgTable(
     index("search_tenant_lat_idx").on(t.tenant_id, sql`location_latitude`),
     index("search_tenant_published_idx").on(t.tenant_id, sql`published_at desc`),
     index("search_networks_idx").using("gin", t.network_ids),
+    // The pricing tool's comparables: one city's priced sale listings of a tenant, by latitude band.
+    index("search_valuation_idx")
+      .on(t.tenant_id, sql`location_city_tok`, sql`location_latitude`)
+      .where(sql`listing_type = 'sale' and price > 0 and total_area > 0`),
   ],
 );
 

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { boolean, date, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, date, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { deals } from "./deals";
+import { listings } from "./listings";
 import { members } from "./members";
 import { tenants } from "./tenants";
 
@@ -97,6 +98,22 @@ export const shareLinkViews = pgTable(
     referrer: text("referrer"),
   },
   (t) => [index("share_link_views_link_idx").on(t.tenantId, t.shareLinkId, t.viewedAt)],
+);
+
+/**
+ * Opens of a listing's detail on the tenant's sites, counted per day (one upsert per open, in the
+ * background): the site half of a seller report's `views`. Served answers are cacheable for a
+ * minute, so this counts detail documents the service served, not every page view behind a CDN.
+ */
+export const listingSiteViews = pgTable(
+  "listing_site_views",
+  {
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    listingId: uuid("listing_id").notNull().references(() => listings.id, { onDelete: "cascade" }),
+    day: date("day").notNull(),
+    views: integer("views").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.listingId, t.day] }), index("listing_site_views_tenant_idx").on(t.tenantId, t.listingId)],
 );
 
 export type ShortlistRow = typeof shortlists.$inferSelect;
