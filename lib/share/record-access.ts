@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { shareLinks, shareLinkViews, type ShareLinkRow } from "../../db/schema";
+import { listingSiteViews, shareLinks, shareLinkViews, type ShareLinkRow } from "../../db/schema";
 import { logger } from "../log/logger";
 import { hashClient } from "./secrets";
 
@@ -23,6 +23,23 @@ export function recordAccess(db: Db, link: ShareLinkRow, visit: Visit): void {
     await db.update(shareLinks).set({ viewCount: sql`${shareLinks.viewCount} + 1`, lastViewedAt: now }).where(eq(shareLinks.id, link.id));
   })()
     .catch((err) => logger().error({ err, shareLinkId: link.id }, "share access not recorded"))
+    .finally(() => pending.delete(p));
+  pending.add(p);
+}
+
+/**
+ * Counts an open of a listing's detail on a site (the site half of a seller report's `views`),
+ * in the background like a link access: one upsert of the listing's row for the day (UTC).
+ */
+export function recordSiteView(db: Db, tenantId: string, listingId: string): void {
+  const p = (async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    await db
+      .insert(listingSiteViews)
+      .values({ tenantId, listingId, day, views: 1 })
+      .onConflictDoUpdate({ target: [listingSiteViews.listingId, listingSiteViews.day], set: { views: sql`${listingSiteViews.views} + 1` } });
+  })()
+    .catch((err) => logger().error({ err, listingId }, "site view not recorded"))
     .finally(() => pending.delete(p));
   pending.add(p);
 }

@@ -1,7 +1,7 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
-import { shareLinks, shortlists, sites, visitItineraries, type ShareLinkRow, type TenantRow } from "../../db/schema";
+import { listingSiteViews, shareLinks, shortlists, sites, visitItineraries, type ShareLinkRow, type TenantRow } from "../../db/schema";
 import { DomainError, notFound, unauthorized } from "../errors/domain-errors";
 import { loadTenant } from "../tenants/load-tenant";
 import { hiddenByRules, leadsOfListing, listingPayload, loadListings, sharedDocument } from "./listing-data";
@@ -92,13 +92,20 @@ async function entityPayload(db: Db, tenant: TenantRow, link: ShareLinkRow): Pro
   }
 }
 
-/** Seller report figures: opens of the listing's share links, deals that name it, days since first publication. */
+/**
+ * Seller report figures: `views` = opens of the listing's share links plus its detail opens on the
+ * tenant's sites; `leads` = deals that name it; `daysOnMarket` = days since first publication.
+ */
 async function sellerStats(db: Db, tenantId: string, listing: { id: string; publishedAt: Date | null }) {
   const links = await db
     .select({ views: shareLinks.viewCount })
     .from(shareLinks)
     .where(and(eq(shareLinks.tenantId, tenantId), eq(shareLinks.entityId, listing.id)));
-  const views = links.reduce((n, l) => n + l.views, 0);
+  const [site] = await db
+    .select({ views: sql<number>`coalesce(sum(${listingSiteViews.views}), 0)::int` })
+    .from(listingSiteViews)
+    .where(and(eq(listingSiteViews.tenantId, tenantId), eq(listingSiteViews.listingId, listing.id)));
+  const views = links.reduce((n, l) => n + l.views, 0) + Number(site?.views ?? 0);
   const daysOnMarket = listing.publishedAt ? Math.max(0, Math.floor((Date.now() - listing.publishedAt.getTime()) / 86_400_000)) : null;
   return { views, leads: await leadsOfListing(db, tenantId, listing.id), daysOnMarket };
 }

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import type { DbOrTx } from "../../db/client";
+import type { Db } from "../../db/client";
 import type { SiteRow } from "../../db/schema";
 import { findSiteListing, propertyNotFound } from "./find-site-listing";
 import { toPublicDocument } from "./public-document";
+import { recordSiteView } from "../share/record-access";
 import { shortlistListing } from "../share/shortlist-listing";
 
 export const PropertyDetailQuery = z.strictObject({
@@ -14,10 +15,12 @@ export const PropertyDetailQuery = z.strictObject({
 });
 
 /** `GET /api/sites/{siteId}/property/{id}`: the detail document (spec 2 §2.2), or 404 `Property not found`. */
-export async function propertyDetail(db: DbOrTx, site: SiteRow, ref: string, q: z.infer<typeof PropertyDetailQuery> = {}): Promise<Record<string, unknown>> {
+/** Each answered detail counts as a site view of the listing (in the background; seller reports read it). */
+export async function propertyDetail(db: Db, site: SiteRow, ref: string, q: z.infer<typeof PropertyDetailQuery> = {}): Promise<Record<string, unknown>> {
   const hit = await findSiteListing(db, site, ref);
-  if (hit) return toPublicDocument(hit.document, { detail: true });
-  const viaShortlist = q.shortlistId ? await shortlistListing(db, site, ref, q.shortlistId) : null;
-  if (!viaShortlist) throw propertyNotFound();
-  return viaShortlist;
+  const doc = hit ? toPublicDocument(hit.document, { detail: true }) : q.shortlistId ? await shortlistListing(db, site, ref, q.shortlistId) : null;
+  if (!doc) throw propertyNotFound();
+  // The tenant's own listings only: a partner's listing shown on this site is not this tenant's to count.
+  if (typeof doc.id === "string" && (!hit || !hit.isNetworkListing)) recordSiteView(db, site.tenantId, doc.id);
+  return doc;
 }

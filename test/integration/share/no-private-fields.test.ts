@@ -5,6 +5,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as shareRoute from "../../../app/api/sites/share/[token]/route";
+import * as estimateRoute from "../../../app/api/sites/share/[token]/price-estimate/route";
+import * as hoodsRoute from "../../../app/api/sites/share/[token]/neighborhoods/route";
 import * as itinerariesRoute from "../../../app/api/v1/crm/visit-itineraries/route";
 import * as shortlistsRoute from "../../../app/api/v1/crm/shortlists/route";
 import * as settingsRoute from "../../../app/api/v1/settings/route";
@@ -78,5 +80,32 @@ describe("no share answer carries a private field", () => {
       if (r.body.entity.type === "listing") expect(r.body.entity.property.address.number).toBe("45"); // `full` shows the number, by the tenant's choice
     }
     expect([...kinds].sort()).toEqual(["listing", "pricing_tool", "seller_report", "shortlist", "visit_itinerary"]);
+    // The pricing helpers' answers: an estimate from public comparables (one shares the marked property's street) and the autocomplete.
+    for (let i = 0; i < 3; i++) {
+      const c = await call(propertiesRoute.POST, "POST", "/x", {
+        key: t.key,
+        body: {
+          property: { type: "apartment", totalArea: "80.00", bedrooms: 2, internalNotes: `notes ${MARK}`, owner: { name: `Dono ${MARK}`, phone: "+55 11 97777-1234", cpf: "529.982.247-25" } },
+          location: { street: "Rua Pública", number: "45", complement: `apto ${MARK}`, neighborhood: "Pinheiros", city: "São Paulo", state: "SP", postalCode: "05422-000", latitude: -23.5, longitude: -46.6 },
+          listings: [{ title: "Apartamento", type: "sale", visibility: "public", stage: "active", price: String(1_000_000 + i * 50_000) }],
+        },
+      });
+      expect(c.status, JSON.stringify(c.body)).toBe(201);
+    }
+    const pricingTokenValue = tokens[4];
+    const h = { [CLIENT_ADDRESS_HEADER]: "10.14.1.1" };
+    const est = await call(estimateRoute.POST, "POST", "/x", {
+      params: { token: pricingTokenValue }, headers: h, body: { city: "sao-paulo-sp", neighborhood: "Pinheiros", propertyType: "apartment", bedrooms: 2, totalArea: 80 },
+    });
+    expect(est.status, JSON.stringify(est.body)).toBe(200);
+    expect(est.body.confidence.comparables).toBe(3);
+    const hoods = await call(hoodsRoute.GET, "GET", "/x", { params: { token: pricingTokenValue }, headers: h, query: { city: "sao-paulo-sp", q: "pin" } });
+    expect(hoods.body.neighborhoods).toEqual([{ name: "Pinheiros" }]);
+    for (const body of [est.body, hoods.body]) {
+      walk(body, (s, isKey, path) => {
+        if (isKey) expect([...FORBIDDEN_KEYS, "id", "listingId", "listingCode", "street", "number", "postalCode", "latitude", "longitude"], path).not.toContain(s);
+        else for (const m of [...MARKERS, "Rua Pública", "05422"]) expect(s.includes(m), `${path} carries ${m}`).toBe(false);
+      });
+    }
   });
 });

@@ -90,6 +90,18 @@ describe("resolve of the five kinds", () => {
     expect(res.body.entity.stats.leads).toBe(1);
     expect(res.body.entity.stats.views).toBeGreaterThanOrEqual(1);
     expect(res.body.entity.stats.daysOnMarket).toBe(0);
+    // Site views count too: each detail answered by the tenant's site (not another listing's).
+    await settleAccesses();
+    const before = res.body.entity.stats.views;
+    const site = await makeSite(t);
+    for (let i = 0; i < 2; i++) {
+      const d = await call(propertyRoute.GET, "GET", "/x", { params: { siteId: site.id, id: a.id }, headers: client() });
+      expect(d.status).toBe(200);
+    }
+    expect((await call(propertyRoute.GET, "GET", "/x", { params: { siteId: site.id, id: b.id }, headers: client() })).status).toBe(200);
+    await settleAccesses();
+    const after = await open(link.token);
+    expect(after.body.entity.stats.views).toBe(before + 1 + 2); // the open above, then two site views
   });
 
   it("visit itinerary: itinerary, stops with their listings, meeting point, route and stop count", async () => {
