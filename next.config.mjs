@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import path from "node:path";
+import createNextIntlPlugin from "next-intl/plugin";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -12,4 +13,6 @@ const nextConfig = {
   poweredByHeader: false,
 };
 
-export default nextConfig;
+// next-intl: messages and formats of the rendered sites (i18n/request.ts). Routing by host and
+// locale prefix is ours (proxy.ts), so next-intl's middleware is not used.
+export default createNextIntlPlugin("./i18n/request.ts")(nextConfig);

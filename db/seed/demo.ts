@@ -2,7 +2,6 @@ import { eq } from "drizzle-orm";
 import { issueApiKey } from "../../lib/auth/api-keys";
 import { memberCtx } from "../../lib/context/verb-context";
 import { createProperty } from "../../lib/listings/properties";
-import { createSite } from "../../lib/sites/sites";
 import type { Db } from "../client";
 import { tenants } from "../schema";
 import { inTransaction } from "../transaction";
@@ -12,6 +11,7 @@ import { developmentPayloads } from "./development-listings";
 import { makeHome } from "./home";
 import { propertyPayload } from "./property-body";
 import { createDemoDeals } from "./deals";
+import { createDemoSite } from "./site";
 import { createRng } from "./random";
 import { createTeam, DEMO_SLUG } from "./team";
 
@@ -41,8 +41,7 @@ const SEED = 20250601;
  * stored credentials are returned. Everything is written in one transaction, so a run that dies
  * half-way leaves no half-seeded tenant behind for the next run to mistake for a finished one.
  */
-/** The demo site's domain; `*.localhost` resolves to this machine in browsers. */
-export const DEMO_SITE_DOMAIN = "casanova.localhost";
+export { DEMO_SITE_DOMAIN } from "./site";
 
 export async function loadDemoData(db: Db, opts: DemoOptions = {}): Promise<DemoCredentials> {
   const log = opts.log ?? (() => {});
@@ -81,14 +80,9 @@ export async function loadDemoData(db: Db, opts: DemoOptions = {}): Promise<Demo
     // Its own generator, so adding deals did not change the listings above.
     const deals = await createDemoDeals(tx, team.actor, brokers, listingIds, createRng(SEED + 1));
     log(`Deals: ${deals} over the funnel, with two marketing channels.`);
-    // A published site, so the public sites interface can be tried at once (resolve it by domain).
-    await createSite(memberCtx(tx, team.actor), {
-      name: "Casa Nova Imóveis",
-      domain: DEMO_SITE_DOMAIN,
-      published: true,
-      configuration: { siteConfiguration: { brand: { name: "Casa Nova Imóveis", primaryColor: "#0b5cad", logoUrl: null } } },
-    });
-    log(`Site '${DEMO_SITE_DOMAIN}', published.`);
+    // A published site with a Puck home page and a blog: rendered at http://demo.localhost:3000.
+    const site = await createDemoSite(memberCtx(tx, team.actor), dev.building.id);
+    log(`Site '${site.domain}', published, with a home page and a blog.`);
     const first = brokers[0];
     const brokerKey = await issueApiKey(tx, team.actor.tenantId, first.id, DEMO_BROKER_KEY_NAME, "restricted");
     return {

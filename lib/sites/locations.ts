@@ -120,3 +120,23 @@ export async function validateLocationPath(db: DbOrTx, site: SiteRow, q: z.infer
 }
 
 const ok = (matches: Record<string, string | null>, breadcrumb: Crumb[]) => ({ valid: true, matches, breadcrumb });
+
+/**
+ * Every valid location page of a site as URL paths under `baseRoute` (`imoveis/sp`,
+ * `imoveis/sp/sao-paulo`, ...), with its listing count: what the sitemap lists. The same index
+ * (and so the same scope and criteria) as `validateLocationPath`.
+ */
+export async function siteLocationPaths(db: DbOrTx, site: SiteRow, baseRoute = "imoveis"): Promise<{ path: string; count: number }[]> {
+  const { rows } = await locationIndex(db, site);
+  const out = new Map<string, number>();
+  for (const r of rows) {
+    const parts = [r.s, r.c, r.nb, r.st];
+    for (let depth = 1; depth <= 4; depth++) {
+      const seg = parts.slice(0, depth);
+      if (seg.some((x) => !x)) break;
+      const path = `/${baseRoute}/${seg.join("/")}`;
+      out.set(path, (out.get(path) ?? 0) + r.n);
+    }
+  }
+  return [...out].map(([path, count]) => ({ path, count })).sort((a, b) => a.path.localeCompare(b.path));
+}

@@ -1,0 +1,107 @@
+import { getTranslations } from "next-intl/server";
+import type { SiteView } from "../context";
+import { href } from "../links";
+import type { SiteLocale } from "@/lib/sites/render/host-routing";
+
+const LOCALE_NAMES: Record<SiteLocale, string> = { "pt-BR": "Português", en: "English", es: "Español" };
+const LOCALE_SHORT: Record<SiteLocale, string> = { "pt-BR": "PT", en: "EN", es: "ES" };
+
+type MenuItem = { label: string; href: string };
+
+/** A menu address the site can link to: its own paths (localized) or http(s) addresses; nothing else. */
+export function menuHref(site: SiteView, raw: string): string | null {
+  const h = raw.trim();
+  if (h.startsWith("/") && !h.startsWith("//")) return href(site, h);
+  if (/^https?:\/\//i.test(h)) return h;
+  if (/^(mailto|tel):/i.test(h)) return h;
+  return null;
+}
+
+export async function SiteHeader({ site, path }: { site: SiteView; path: string }) {
+  const t = await getTranslations("nav");
+  const brand = site.config.configuration.siteConfiguration.brand;
+  const configured = (site.config.configuration.siteConfiguration.menu as unknown[]).filter(
+    (m): m is MenuItem => typeof m === "object" && m !== null && typeof (m as MenuItem).label === "string" && typeof (m as MenuItem).href === "string",
+  );
+  const menu = configured.length ? configured : [{ label: t("home"), href: "/" }, { label: t("listings"), href: "/imoveis" }];
+  const current = path.split("?")[0];
+  return (
+    <header className="site-header">
+      <div className="wrap">
+        <a className="brand" href={href(site, "/")}>
+          {brand.logoUrl ? (
+            // eslint-disable-next-line @next/next/no-img-element
+            <img src={brand.logoUrl} alt="" width={36} height={36} />
+          ) : (
+            <span className="brand-mark" aria-hidden="true">{site.name.slice(0, 1).toUpperCase()}</span>
+          )}
+          <span>{site.name}</span>
+        </a>
+        <nav className="main-nav" aria-label={t("menu")}>
+          <ul>
+            {menu.map((m, i) => {
+              const to = menuHref(site, m.href);
+              if (!to) return null;
+              const active = m.href.startsWith("/") && (m.href === "/" ? current === "/" : current.startsWith(m.href));
+              return (
+                <li key={i}>
+                  <a href={to} aria-current={active ? "page" : undefined}>{m.label}</a>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        {site.languages.length > 1 && (
+          <nav className="langs" aria-label={t("language")}>
+            {site.languages.map((l) => (
+              <a key={l} href={href(site, path, l)} hrefLang={l} lang={l} aria-current={l === site.locale ? "true" : undefined} title={LOCALE_NAMES[l]}>
+                <span aria-hidden="true">{LOCALE_SHORT[l]}</span>
+                <span className="sr-only">{LOCALE_NAMES[l]}</span>
+              </a>
+            ))}
+          </nav>
+        )}
+      </div>
+    </header>
+  );
+}
+
+export async function SiteFooter({ site }: { site: SiteView }) {
+  const t = await getTranslations("footer");
+  const tn = await getTranslations("nav");
+  const f = site.config.configuration.siteConfiguration.footer as Record<string, unknown>;
+  const s = (k: string) => (typeof f[k] === "string" && (f[k] as string).trim() ? (f[k] as string) : null);
+  const links = Array.isArray(f.links) ? (f.links as unknown[]).filter((m): m is MenuItem => typeof m === "object" && m !== null && typeof (m as MenuItem).label === "string" && typeof (m as MenuItem).href === "string") : [];
+  return (
+    <footer className="site-footer">
+      <div className="wrap">
+        <div className="cols">
+          <div>
+            <p><strong>{site.name}</strong></p>
+            {s("text") && <p>{s("text")}</p>}
+            {s("creci") && <p>CRECI {s("creci")}</p>}
+          </div>
+          <div>
+            <h2 className="h-small" style={{ fontSize: "1rem" }}>{t("contact")}</h2>
+            <ul>
+              {s("address") && <li>{s("address")}</li>}
+              {s("phone") && <li><a href={`tel:${s("phone")!.replace(/[^\d+]/g, "")}`}>{s("phone")}</a></li>}
+              {s("email") && <li><a href={`mailto:${s("email")}`}>{s("email")}</a></li>}
+            </ul>
+          </div>
+          <div>
+            <h2 style={{ fontSize: "1rem" }}>{t("links")}</h2>
+            <ul>
+              <li><a href={href(site, "/imoveis")}>{tn("listings")}</a></li>
+              {links.map((l, i) => {
+                const to = menuHref(site, l.href);
+                return to ? <li key={i}><a href={to}>{l.label}</a></li> : null;
+              })}
+            </ul>
+          </div>
+        </div>
+        <small>© {new Date().getFullYear()} {site.name}. {t("rights")}</small>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,232 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { getTranslations } from "next-intl/server";
+import { loadSiteView, type SiteView } from "@/app/_site/context";
+import { pageMetadata } from "@/app/_site/metadata";
+import { href, queryString } from "@/app/_site/links";
+import { ListingGrid, typeLabel } from "@/app/_site/components/listing-card";
+import { Breadcrumb } from "@/app/_site/components/breadcrumb";
+import { MetaPixelEvent } from "@/app/_site/components/meta-pixel";
+import { searchSite } from "@/lib/sites/public-search";
+import { slugify, validateLocationPath } from "@/lib/sites/locations";
+import { isFiltered, parseCatalogue, PER_PAGE, searchBody, stateParams, type CatalogueState, type PlaceFilter } from "@/lib/sites/render/catalogue-query";
+import { cache } from "react";
+
+type Params = { site: string; locale: string; location?: string[] };
+type Props = { params: Promise<Params>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Crumb = { slug: string; name: string; type: string; path: string };
+
+/** The location of a location page, validated by the sites' locations logic (invalid: 404). */
+const placeOf = cache(async (site: SiteView, segments: string[]): Promise<{ place: PlaceFilter; crumbs: Crumb[] } | null> => {
+  if (!segments.length) return { place: {}, crumbs: [] };
+  const v = await validateLocationPath(site.db, site.row, { path: segments.map((s) => decodeURIComponent(s)).join("/"), baseRoute: "imoveis" });
+  if (!v.valid) return null;
+  const crumbs = v.breadcrumb as Crumb[];
+  // Only the canonical spelling is a page: `/imoveis/SP` is not `/imoveis/sp`.
+  if (crumbs.map((c) => c.slug).join("/") !== segments.join("/")) return null;
+  const street = crumbs.find((c) => c.type === "street")?.name ?? null;
+  return { place: { ...v.matches, street }, crumbs };
+});
+
+const placeName = (crumbs: Crumb[]) => [...crumbs].reverse().slice(0, 2).map((c) => c.name).join(", ");
+
+const search = cache(async (site: SiteView, segments: string[], raw: string) => {
+  const loc = await placeOf(site, segments);
+  if (!loc) return null;
+  const state = parseCatalogue(Object.fromEntries(new URLSearchParams(raw)));
+  const result = await searchSite(site.db, site.row, searchBody(state, loc.place));
+  return { ...loc, state, result };
+});
+
+const rawQuery = (q: Record<string, string | string[] | undefined>) => {
+  const u = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (typeof v === "string") u.set(k, v);
+  return u.toString();
+};
+
+export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
+  const { site: s, locale, location = [] } = await params;
+  const site = await loadSiteView(s, locale);
+  const data = await search(site, location, rawQuery(await searchParams));
+  if (!data) return {};
+  const t = await getTranslations("search");
+  const path = `/imoveis${location.length ? `/${location.join("/")}` : ""}`;
+  const place = placeName(data.crumbs);
+  const count = data.result.found;
+  const title = place ? t("locationTitle", { place }) : t("catalogueTitle");
+  const description = place ? t("locationDescription", { count, place, site: site.name }) : t("catalogueDescription", { count, site: site.name });
+  const pageSuffix = data.state.page > 1 ? ` (${data.state.page})` : "";
+  return pageMetadata(site, {
+    title: `${title}${pageSuffix} | ${site.name}`,
+    description,
+    path: `${path}${queryString({ page: data.state.page > 1 ? data.state.page : undefined })}`,
+    noindex: isFiltered(data.state),
+  });
+}
+
+/** The catalogue and the location pages: server-rendered, filters in the URL, facet counts. */
+export default async function CataloguePage({ params, searchParams }: Props) {
+  const { site: s, locale, location = [] } = await params;
+  const site = await loadSiteView(s, locale);
+  const data = await search(site, location, rawQuery(await searchParams));
+  if (!data) notFound();
+  const t = await getTranslations("search");
+  const tb = await getTranslations("business");
+  const tp = await getTranslations("propertyType");
+  const { state, result, crumbs } = data;
+  const base = `/imoveis${location.length ? `/${location.join("/")}` : ""}`;
+  const link = (patch: Partial<CatalogueState>) => href(site, base) + queryString(stateParams({ ...state, page: 1, ...patch }));
+  const pages = Math.max(1, Math.ceil(Math.min(result.found, 400 * PER_PAGE) / PER_PAGE));
+  const facet = (name: string) => result.facet_counts.find((f) => f.field_name === name)?.counts ?? [];
+  const place = placeName(crumbs);
+  const types = await Promise.all(site.config.tenantConfig.propertyTypes.map(async (p) => ({ id: p.id, label: await typeLabel(site, p.id) })));
+  const typeName = new Map(types.map((x) => [x.id, x.label]));
+  // Deeper location pages from the facet of the next level (internal links search engines follow).
+  const depth = crumbs.length;
+  const childFacet = depth === 1 ? "location_city" : depth === 2 ? "location_neighborhood" : null;
+  const children = childFacet ? facet(childFacet).filter((c) => slugify(c.value)) : [];
+  return (
+    <div className="wrap">
+      {crumbs.length ? (
+        <Breadcrumb site={site} crumbs={[{ name: t("catalogueTitle"), path: "/imoveis" }, ...crumbs.map((c) => ({ name: c.name, path: c.path }))]} />
+      ) : null}
+      <div className="results-head" style={{ marginTop: 20, marginBottom: 0 }}>
+        <div>
+          <h1 id="results-title">{place ? t("locationTitle", { place }) : t("catalogueTitle")}</h1>
+          <p className="muted" style={{ margin: 0 }}>{t("found", { count: result.found })}</p>
+        </div>
+      </div>
+      <div className="catalogue">
+        <aside aria-labelledby="filters-title">
+          <form className="filters" method="get" action={href(site, base)}>
+            <h2 id="filters-title" style={{ fontSize: "1.1rem", margin: 0 }}>{t("filters")}</h2>
+            <label>
+              {t("keywords")}
+              <input type="search" name="q" defaultValue={state.q ?? ""} placeholder={t("placeholder")} />
+            </label>
+            <label>
+              {t("type")}
+              <select name="type" defaultValue={state.type ?? ""}>
+                <option value="">{tb("any")}</option>
+                <option value="sale">{tb("sale")}</option>
+                <option value="rental">{tb("rental")}</option>
+              </select>
+            </label>
+            <label>
+              {t("propertyType")}
+              <select name="propertyType" defaultValue={state.propertyType ?? ""}>
+                <option value="">{tp("any")}</option>
+                {types.map((p) => (
+                  <option key={p.id} value={p.id}>{p.label}</option>
+                ))}
+              </select>
+            </label>
+            <div className="row">
+              <label>
+                {t("minPrice")}
+                <input name="minPrice" inputMode="numeric" defaultValue={state.minPrice ?? ""} />
+              </label>
+              <label>
+                {t("maxPrice")}
+                <input name="maxPrice" inputMode="numeric" defaultValue={state.maxPrice ?? ""} />
+              </label>
+            </div>
+            <label>
+              {t("bedrooms")}
+              <select name="bedrooms" defaultValue={state.bedrooms ?? ""}>
+                <option value="">{t("any")}</option>
+                {[1, 2, 3, 4].map((b) => (
+                  <option key={b} value={b}>{t("bedroomsAtLeast", { count: b })}</option>
+                ))}
+              </select>
+            </label>
+            <div className="row">
+              <label>
+                {t("minArea")}
+                <input name="minArea" inputMode="numeric" defaultValue={state.minArea ?? ""} />
+              </label>
+              <label>
+                {t("maxArea")}
+                <input name="maxArea" inputMode="numeric" defaultValue={state.maxArea ?? ""} />
+              </label>
+            </div>
+            {!location.length && (
+              <label>
+                {t("city")}
+                <select name="city" defaultValue={state.city ?? ""}>
+                  <option value="">{t("any")}</option>
+                  {facet("location_city").map((c) => (
+                    <option key={c.value} value={c.value}>{c.value} ({c.count})</option>
+                  ))}
+                </select>
+              </label>
+            )}
+            <label>
+              {t("sort")}
+              <select name="sort" defaultValue={state.sort}>
+                <option value="newest">{t("sortRelevance")}</option>
+                <option value="price_asc">{t("sortPriceAsc")}</option>
+                <option value="price_desc">{t("sortPriceDesc")}</option>
+                <option value="area_desc">{t("sortAreaDesc")}</option>
+              </select>
+            </label>
+            <button className="btn" type="submit">{t("apply")}</button>
+            {isFiltered(state) && <a href={href(site, base)}>{t("clear")}</a>}
+          </form>
+          <div className="filters" style={{ marginTop: 16 }}>
+            <h2 style={{ fontSize: "1.1rem", margin: 0 }}>{t("refine")}</h2>
+            <Facet title={t("type")} counts={facet("listingType")} label={(v) => (v === "rental" ? tb("rental") : tb("sale"))} to={(v) => link({ type: v as "sale" | "rental" })} />
+            <Facet title={t("propertyType")} counts={facet("propertyType")} label={(v) => typeName.get(v) ?? v} to={(v) => link({ propertyType: v })} />
+            <Facet title={t("bedrooms")} counts={atLeast(facet("bedrooms"))} label={(v) => t("bedroomsAtLeast", { count: Number(v) })} to={(v) => link({ bedrooms: Number(v) })} />
+            {children.length > 0 ? (
+              <Facet title={t("locations")} counts={children} label={(v) => v} to={(v) => href(site, `${base}/${slugify(v)}`)} />
+            ) : !location.length ? (
+              <Facet title={t("city")} counts={facet("location_city")} label={(v) => v} to={(v) => link({ city: v })} />
+            ) : null}
+          </div>
+        </aside>
+        <section aria-labelledby="results-title">
+          {result.hits.length ? (
+            <ListingGrid site={site} docs={result.hits.map((h) => h.document)} eagerFirst={2} />
+          ) : (
+            <p className="empty">{t("none")}</p>
+          )}
+          {pages > 1 && (
+            <nav className="pager" aria-label={t("pagination")}>
+              {state.page > 1 && <a href={link({ page: state.page - 1 })} rel="prev">{t("previous")}</a>}
+              <span>{t("page", { page: state.page, pages })}</span>
+              {state.page < pages && <a href={link({ page: state.page + 1 })} rel="next">{t("next")}</a>}
+            </nav>
+          )}
+        </section>
+      </div>
+      <MetaPixelEvent site={site} event="search" data={{ search_string: state.q ?? "", content_category: place || "imoveis" }} />
+    </div>
+  );
+}
+
+/** Bedroom facet as "N or more" (what the filter means), from the exact counts. */
+function atLeast(counts: { value: string; count: number }[]) {
+  const exact = counts.map((c) => ({ n: Number(c.value), count: c.count })).filter((c) => Number.isInteger(c.n) && c.n > 0);
+  return [1, 2, 3, 4]
+    .map((n) => ({ value: String(n), count: exact.filter((c) => c.n >= n).reduce((a, c) => a + c.count, 0) }))
+    .filter((c) => c.count > 0);
+}
+
+function Facet({ title, counts, label, to }: { title: string; counts: { value: string; count: number }[]; label: (v: string) => string; to: (v: string) => string }) {
+  if (!counts.length) return null;
+  return (
+    <div className="facet">
+      <h3>{title}</h3>
+      <ul>
+        {counts.slice(0, 12).map((c) => (
+          <li key={c.value}>
+            <a href={to(c.value)}>
+              <span>{label(c.value)}</span> <span className="n">{c.count}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,211 @@
+import type { Metadata } from "next";
+import { notFound, permanentRedirect } from "next/navigation";
+import { getTranslations } from "next-intl/server";
+import { cache } from "react";
+import { loadSiteView, orNull, type SiteView } from "@/app/_site/context";
+import { pageMetadata } from "@/app/_site/metadata";
+import { href, listingPath, queryString } from "@/app/_site/links";
+import { formatMoney, formatNumber, localized, num, str } from "@/app/_site/format";
+import { ListingGrid, priceText, typeLabel } from "@/app/_site/components/listing-card";
+import { Breadcrumb } from "@/app/_site/components/breadcrumb";
+import { BrokerCard } from "@/app/_site/components/broker-card";
+import { LeadForm } from "@/app/_site/components/lead-form";
+import { FinancingSimulator } from "@/app/_site/components/financing";
+import { LocationMap } from "@/app/_site/components/location-map";
+import { JsonLd } from "@/app/_site/components/json-ld";
+import { MetaPixelEvent } from "@/app/_site/components/meta-pixel";
+import { Paragraphs } from "@/app/_site/components/rich-text";
+import { propertyDetail } from "@/lib/sites/property-detail";
+import { listingBroker } from "@/lib/sites/brokers";
+import { similarListings } from "@/lib/sites/similar";
+import { slugify } from "@/lib/sites/locations";
+
+type Params = { site: string; locale: string; code: string; slug?: string[] };
+type Props = { params: Promise<Params>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Doc = Record<string, unknown>;
+
+/** The listing as the public API serves it (`propertyDetail`): the allow-listed detail document. */
+const detail = cache(async (site: SiteView, code: string) => orNull(propertyDetail(site.db, site.row, decodeURIComponent(code))));
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { site: s, locale, code } = await params;
+  const site = await loadSiteView(s, locale);
+  const doc = await detail(site, code);
+  if (!doc) return {};
+  const title = localized(doc, "title", site.locale);
+  const desc = localized(doc, "description", site.locale).replace(/\s+/g, " ").trim();
+  const place = [str(doc.location_neighborhood), str(doc.location_city)].filter(Boolean).join(", ");
+  return pageMetadata(site, {
+    title: `${title} | ${site.name}`,
+    description: `${(await priceText(site, doc))} · ${place}. ${desc}`.slice(0, 300),
+    path: listingPath(doc),
+    image: str(doc.primaryImageUrl) || null,
+    type: "article",
+  });
+}
+
+/** A listing's page: gallery, key facts, description, map, broker, simulator, lead form, similar listings. */
+export default async function ListingPage({ params, searchParams }: Props) {
+  const { site: s, locale, code, slug = [] } = await params;
+  const site = await loadSiteView(s, locale);
+  const doc = await detail(site, code);
+  if (!doc) notFound();
+  const query = await searchParams;
+  const canonical = listingPath(doc);
+  // One address per listing: the code in another case, a stale slug or none go to the canonical one.
+  if (`/imovel/${code}${slug.length ? `/${slug.join("/")}` : ""}` !== canonical) {
+    const keep = Object.fromEntries(Object.entries(query).filter(([, v]) => typeof v === "string")) as Record<string, string>;
+    permanentRedirect(href(site, canonical) + queryString(keep));
+  }
+  const t = await getTranslations("listing");
+  const ts = await getTranslations("search");
+  const tb = await getTranslations("business");
+  const id = String(doc.id);
+  const [broker, similar] = await Promise.all([
+    orNull(listingBroker(site.db, site.row, id, {})),
+    similarListings(site.db, site.row, id, { limit: 3 }),
+  ]);
+  const title = localized(doc, "title", site.locale);
+  const description = localized(doc, "description", site.locale);
+  const price = num(doc.price);
+  const images = (Array.isArray(doc.imageUrls) ? doc.imageUrls : []).filter((u): u is string => typeof u === "string");
+  const lat = num(doc.location_latitude);
+  const lng = num(doc.location_longitude);
+  const place = [str(doc.location_street), str(doc.location_neighborhood), str(doc.location_city), str(doc.location_state)].filter(Boolean).join(", ");
+  const outcome = typeof query.lead === "string" ? query.lead : undefined;
+  const kind = await typeLabel(site, doc.propertyType);
+  const facts: [string, string][] = [];
+  const area = (v: unknown) => (num(v) !== null ? t("area", { area: formatNumber(site.locale, num(v)!) }) : null);
+  if (area(doc.totalArea)) facts.push([area(doc.totalArea)!, t("totalArea")]);
+  if (area(doc.privateArea)) facts.push([area(doc.privateArea)!, t("privateArea")]);
+  for (const [k, key] of [["bedrooms", "bedrooms"], ["suites", "suites"], ["bathrooms", "bathrooms"], ["parkingSpots", "parking"]] as const) {
+    const v = num(doc[k]);
+    if (v !== null && v > 0) facts.push([t(key, { count: v }), kind]);
+  }
+  if (num(doc.condoFee)) facts.push([formatMoney(site.locale, num(doc.condoFee)!), t("condoFee")]);
+  if (num(doc.propertyTax)) facts.push([formatMoney(site.locale, num(doc.propertyTax)!), t("propertyTax")]);
+  const features = (Array.isArray(doc.features) ? doc.features : []).filter((f): f is string => typeof f === "string");
+  const crumbs = [
+    { name: ts("catalogueTitle"), path: "/imoveis" },
+    ...(str(doc.location_state) && str(doc.location_city)
+      ? [{ name: str(doc.location_city), path: `/imoveis/${slugify(str(doc.location_state))}/${slugify(str(doc.location_city))}` }]
+      : []),
+    { name: title, path: canonical },
+  ];
+  const similarDocs: Doc[] = similar.listings.map((c) => ({
+    id: c.id, listingCode: c.listingCode, title: c.title, listingType: c.businessType, price: c.price,
+    primaryImageUrl: c.coverImage?.src ?? null, location_neighborhood: c.location.neighborhood, location_city: c.location.city,
+    bedrooms: c.property.bedrooms, bathrooms: c.property.bathrooms, parkingSpots: c.property.parkingSpaces, totalArea: c.property.totalArea,
+  }));
+  const url = `${site.origin}${href(site, canonical)}`;
+  return (
+    <div className="wrap">
+      <Breadcrumb site={site} crumbs={crumbs} />
+      <div className="listing-head">
+        <div>
+          <p className="muted" style={{ margin: 0 }}>
+            {kind} · {doc.listingType === "rental" ? tb("rental") : tb("sale")} · {t("code", { code: str(doc.listingCode) })}
+          </p>
+          <h1>{title}</h1>
+          <p className="muted" style={{ margin: 0 }}>{place}</p>
+        </div>
+        <p className="price">{await priceText(site, doc)}</p>
+      </div>
+      {images.length > 0 && (
+        <section aria-label={t("gallery")}>
+          <div className="gallery">
+            {images.slice(0, 3).map((src, i) => (
+              <figure key={src + i}>
+                {/* eslint-disable-next-line @next/next/no-img-element */}
+                <img src={src} alt={t("photo", { n: i + 1, total: images.length })} width={1200} height={800}
+                  sizes={i === 0 ? "(max-width: 900px) 100vw, 780px" : "(max-width: 900px) 50vw, 390px"}
+                  loading={i === 0 ? "eager" : "lazy"} fetchPriority={i === 0 ? "high" : undefined} decoding="async" />
+              </figure>
+            ))}
+          </div>
+          {images.length > 3 && (
+            <div className="gallery-more">
+              {images.slice(3).map((src, i) => (
+                // eslint-disable-next-line @next/next/no-img-element
+                <img key={src + i} src={src} alt={t("photo", { n: i + 4, total: images.length })} width={1200} height={800} sizes="180px" loading="lazy" decoding="async" style={{ borderRadius: 8 }} />
+              ))}
+            </div>
+          )}
+        </section>
+      )}
+      <div className="listing-body">
+        <div>
+          <h2>{t("facts")}</h2>
+          <ul className="keyfacts">
+            {facts.map(([v, label], i) => (
+              <li key={i}><b>{v}</b><span>{label}</span></li>
+            ))}
+          </ul>
+          {description && (
+            <section aria-labelledby="desc-title">
+              <h2 id="desc-title">{t("description")}</h2>
+              <div className="rich"><Paragraphs text={description} /></div>
+            </section>
+          )}
+          {features.length > 0 && (
+            <section aria-labelledby="feat-title">
+              <h2 id="feat-title">{t("features")}</h2>
+              <ul className="features">{features.map((f) => <li key={f}>{f}</li>)}</ul>
+            </section>
+          )}
+          {(str(doc.videoUrl) || str(doc.tourUrl)) && (
+            <p style={{ display: "flex", gap: 8 }}>
+              {/^https?:\/\//.test(str(doc.videoUrl)) && <a className="btn secondary" href={str(doc.videoUrl)} rel="noopener noreferrer">{t("video")}</a>}
+              {/^https?:\/\//.test(str(doc.tourUrl)) && <a className="btn secondary" href={str(doc.tourUrl)} rel="noopener noreferrer">{t("tour")}</a>}
+            </p>
+          )}
+          {lat !== null && lng !== null && (
+            <section aria-labelledby="map-title" style={{ marginTop: 24 }}>
+              <h2 id="map-title">{t("location")}</h2>
+              <LocationMap lat={lat} lng={lng} label={place} />
+            </section>
+          )}
+          {doc.listingType === "sale" && price !== null && (
+            <div style={{ marginTop: 24 }}>
+              <FinancingSimulator site={site} price={price} path={canonical} query={query} />
+            </div>
+          )}
+        </div>
+        <div className="aside">
+          {broker && !("suppressed" in broker) && <BrokerCard broker={broker} />}
+          <LeadForm site={site} path={canonical} outcome={outcome} listing={{ id, code: str(doc.listingCode) }} />
+        </div>
+      </div>
+      {similarDocs.length > 0 && (
+        <section className="section" aria-labelledby="similar-title" style={{ paddingTop: 0 }}>
+          <h2 id="similar-title">{t("similar")}</h2>
+          <ListingGrid site={site} docs={similarDocs} />
+        </section>
+      )}
+      <JsonLd
+        data={{
+          "@context": "https://schema.org",
+          "@type": "RealEstateListing",
+          name: title,
+          description: description.slice(0, 500),
+          url,
+          ...(images[0] ? { image: images.slice(0, 5).map((i) => (i.startsWith("http") ? i : `${site.origin}${i}`)) } : {}),
+          ...(doc.publishedAt ? {} : {}),
+          offers: {
+            "@type": "Offer",
+            url,
+            priceCurrency: "BRL",
+            ...(price !== null ? { price } : {}),
+            businessFunction: doc.listingType === "rental" ? "http://purl.org/goodrelations/v1#LeaseOut" : "http://purl.org/goodrelations/v1#Sell",
+            availability: "https://schema.org/InStock",
+            seller: { "@type": "RealEstateAgent", name: site.name },
+          },
+          ...(str(doc.location_city)
+            ? { contentLocation: { "@type": "Place", address: { "@type": "PostalAddress", addressLocality: str(doc.location_city), addressRegion: str(doc.location_state), addressCountry: "BR" } } }
+            : {}),
+        }}
+      />
+      <MetaPixelEvent site={site} event="viewContent" data={{ content_ids: [str(doc.listingCode)], content_type: "home_listing", ...(price !== null ? { value: price, currency: "BRL" } : {}) }} />
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { findSiteView } from "@/app/_site/context";
+import { DomainError } from "@/lib/errors/domain-errors";
+import { receiveSiteLead } from "@/lib/leads/inbound/site-lead";
+import { logger } from "@/lib/log/logger";
+import { ZodError } from "zod";
+
+/**
+ * `POST /lead` on a site (an HTML form, so it works without JavaScript): the lead goes to the
+ * site's marketing channel (lib/leads/inbound/site-lead.ts), then the visitor is sent back to
+ * the page with `?lead=sent` (or `?lead=invalid` / `?lead=unavailable`) and the form's anchor.
+ */
+export async function POST(req: Request, ctx: { params: Promise<{ site: string; locale: string }> }) {
+  const { site: siteSegment, locale } = await ctx.params;
+  const site = await findSiteView(siteSegment, locale);
+  if (!site) return new Response("Site not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+  let form: Record<string, string> = {};
+  try {
+    const data = await req.formData();
+    form = Object.fromEntries([...data.entries()].filter(([, v]) => typeof v === "string") as [string, string][]);
+  } catch {
+    return back(site.base, "/", "invalid");
+  }
+  const landing = typeof form.landingPage === "string" && form.landingPage.startsWith("/") && !form.landingPage.startsWith("//") ? form.landingPage : "/";
+  try {
+    await receiveSiteLead(site.db, site.row, { ...form, locale }, { userAgent: req.headers.get("user-agent") });
+    return back(site.base, landing, "sent");
+  } catch (err) {
+    if (err instanceof ZodError || (err instanceof DomainError && err.kind === "invalid")) return back(site.base, landing, "invalid");
+    if (err instanceof DomainError && err.kind === "unavailable") {
+      logger().warn({ site: site.row.id, err: err.message }, "site lead not accepted");
+      return back(site.base, landing, "unavailable");
+    }
+    throw err;
+  }
+}
+
+/** 303 to the page the form was on (a path of the site, with its locale prefix), with the outcome. */
+function back(base: string, landing: string, outcome: string): Response {
+  const [path, query = ""] = landing.split("#")[0].split("?");
+  const q = new URLSearchParams(query);
+  q.set("lead", outcome);
+  return new Response(null, { status: 303, headers: { location: `${base}${path}?${q.toString()}#lead`, "cache-control": "no-store" } });
+}

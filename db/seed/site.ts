@@ -1,0 +1,75 @@
+import { createEntry } from "../../lib/cms/entries";
+import { createCollection } from "../../lib/cms/collections";
+import type { MemberCtx } from "../../lib/context/verb-context";
+import { createSite } from "../../lib/sites/sites";
+
+/** The demo site's domain; `*.localhost` resolves to this machine in browsers. */
+export const DEMO_SITE_DOMAIN = "demo.localhost";
+
+/**
+ * The demo agency's published site: a Puck home page (hero with search, featured and newest
+ * listings, the blog, a call to action, a contact form), menu and footer, and a blog collection
+ * with three published posts (one draft, which the site never shows).
+ */
+export async function createDemoSite(ctx: MemberCtx, developmentBuildingId: string): Promise<{ id: string; domain: string }> {
+  const site = await createSite(ctx, {
+    name: "Casa Nova Imóveis",
+    domain: DEMO_SITE_DOMAIN,
+    published: true,
+    configuration: {
+      puck_data: {
+        root: { props: { title: "Casa Nova Imóveis — apartamentos e casas em São Paulo", description: "Imóveis à venda e para alugar em São Paulo, Campinas e Santos, com fotos, preços e corretores que conhecem cada bairro." } },
+        content: [
+          { type: "Hero", props: { id: "hero", title: "Encontre o imóvel certo para a sua próxima fase", subtitle: "Apartamentos, casas e lançamentos selecionados por corretores que conhecem cada bairro.", showSearch: true } },
+          { type: "FeaturedListings", props: { id: "featured", title: "Destaques da semana", limit: 3 } },
+          { type: "ListingGrid", props: { id: "rent", title: "Para alugar", businessType: "rental", limit: 3 } },
+          { type: "ListingGrid", props: { id: "latest", title: "Novidades à venda", businessType: "sale", limit: 6 } },
+          { type: "RichText", props: { id: "about", content: "<h2>Sobre a Casa Nova</h2><p>Há mais de <strong>15 anos</strong> ajudamos famílias a comprar, vender e alugar imóveis com segurança. Cada anúncio é visitado por um corretor credenciado (CRECI) antes de ir ao ar.</p>" } },
+          { type: "CmsList", props: { id: "blog", title: "Do nosso blog", collection: "blog", limit: 3 } },
+          { type: "CallToAction", props: { id: "cta", title: "Quer vender ou alugar seu imóvel?", text: "Avaliamos gratuitamente e anunciamos nos principais portais.", buttonLabel: "Fale com a gente", buttonHref: "/contato" } },
+          { type: "ContactForm", props: { id: "contact", title: "Fale conosco" } },
+        ],
+      },
+      siteConfiguration: {
+        brand: { name: "Casa Nova Imóveis", primaryColor: "#0b5cad", logoUrl: null },
+        menu: [
+          { label: "Comprar", href: "/imoveis?type=sale" },
+          { label: "Alugar", href: "/imoveis?type=rental" },
+          { label: "Lançamento", href: `/empreendimento/${developmentBuildingId}` },
+          { label: "Blog", href: "/blog" },
+        ],
+        footer: {
+          text: "Imobiliária em São Paulo desde 2010.",
+          creci: "J-34.567",
+          address: "Rua Harmonia, 123 — Vila Madalena, São Paulo/SP",
+          phone: "+55 11 3456-7890",
+          email: "contato@casanovaimoveis.example",
+          links: [{ label: "Blog", href: "/blog" }],
+        },
+      },
+      otherConfigs: null,
+    },
+  });
+  const blog = await createCollection(ctx, {
+    siteId: site.id,
+    body: {
+      name: "Blog",
+      slug: "blog",
+      fields: [
+        { id: "title", label: "Título", type: "text", required: true },
+        { id: "excerpt", label: "Resumo", type: "text" },
+        { id: "body", label: "Texto", type: "richText" },
+      ],
+    },
+  });
+  const posts = [
+    ["como-financiar-seu-primeiro-imovel", "Como financiar seu primeiro imóvel", "SAC ou Price? Entenda as tabelas e quanto de entrada você precisa.", "<p>Antes de visitar imóveis, simule o financiamento: a <strong>tabela SAC</strong> começa com parcelas maiores que diminuem ao longo do tempo; a <strong>tabela Price</strong> mantém parcelas fixas.</p><p>Em geral os bancos financiam até 80% do valor do imóvel.</p>"],
+    ["documentos-para-alugar", "Documentos para alugar um imóvel", "A lista completa do que separar antes de propor uma locação.", "<p>Separe documento com foto, CPF, comprovante de renda dos últimos três meses e comprovante de residência.</p><ul><li>Fiador, seguro-fiança ou caução</li><li>Referências de locações anteriores</li></ul>"],
+    ["bairros-para-morar-em-sao-paulo", "Cinco bairros para morar em São Paulo", "Pinheiros, Vila Mariana, Moema, Perdizes e Santana: o que cada um oferece.", "<p>Cada bairro tem seu ritmo. <em>Pinheiros</em> é vibrante, <em>Vila Mariana</em> é arborizada e bem servida de metrô, <em>Moema</em> fica perto do Ibirapuera.</p>"],
+  ];
+  for (const [slug, title, excerpt, body] of posts) {
+    await createEntry(ctx, { siteId: site.id, collectionId: blog.id, body: { slug, status: "published", fields: { title, excerpt, body }, seo: { title: `${title} | Casa Nova Imóveis`, description: excerpt } } });
+  }
+  await createEntry(ctx, { siteId: site.id, collectionId: blog.id, body: { slug: "rascunho-nao-publicado", status: "draft", fields: { title: "Rascunho" } } });
+  return { id: site.id, domain: site.domain };
+}

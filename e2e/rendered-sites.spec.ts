@@ -1,0 +1,265 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type APIRequestContext } from "@playwright/test";
+import { E2E_OPERATOR_TOKEN } from "./constants";
+
+/**
+ * Rendered tenant sites (issue #15) on the production build: reached by host name (Chromium
+ * resolves `*.localhost` itself), three locales, readable without JavaScript, accessible (axe),
+ * and no private field in any page: every forbidden field of spec 2 §2.2 and the broker's e-mail
+ * carry marker strings that no HTML may contain.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const HOST = "sites-e2e.localhost";
+const ORIGIN = `http://${HOST}:${PORT}`;
+const MONO_HOST = "mono-e2e.localhost";
+
+const MARK = {
+  ownerName: "OwnerNameMarkerZq",
+  ownerEmail: "owner-marker-zq@private.example.com",
+  ownerPhone: "+5511977771234",
+  ownerWhatsapp: "+5511966662345",
+  ownerCpf: "529.982.247-25",
+  internalNotes: "InternalNotesMarkerZq",
+  streetNumber: "NumMarkZq",
+  brokerEmail: "broker-marker-zq@private.example.com",
+};
+/** Every spelling a marker could take in HTML. */
+const FORBIDDEN = [
+  MARK.ownerName, MARK.ownerEmail, "977771234", "97777-1234", "966662345", "96666-2345", "52998224725", MARK.ownerCpf, MARK.internalNotes, MARK.streetNumber,
+  MARK.brokerEmail, "owner-marker-zq", "broker-marker-zq",
+];
+
+type Setup = { key: string; salePropertyId: string; siteId: string; draftSiteId: string; saleCode: string; rentCode: string; salePath: string; rentPath: string };
+let setup: Setup;
+
+async function api(request: APIRequestContext, key: string, method: "post" | "patch" | "get", path: string, data?: unknown) {
+  const res = await request[method](path, { headers: { authorization: `Bearer ${key}` }, ...(data ? { data } : {}) });
+  expect(res.status(), `${method.toUpperCase()} ${path}: ${await res.text()}`).toBeLessThan(300);
+  return res.json();
+}
+
+test.beforeAll(async ({ request }) => {
+  const tenant = await request.post("/api/admin/tenants", {
+    headers: { authorization: `Bearer ${E2E_OPERATOR_TOKEN}` },
+    data: { name: "Imobiliária Sites E2E", owner: { name: "Owner", email: "owner@sites-e2e.example.com" } },
+  });
+  expect(tenant.status()).toBe(201);
+  const key = (await tenant.json()).apiKey as string;
+  await api(request, key, "patch", "/api/v1/settings", { listingLanguages: ["pt-BR", "en", "es"], primaryMarketEnabled: false });
+  const broker = await api(request, key, "post", "/api/v1/settings/members", { name: "Bruna Corretora", email: MARK.brokerEmail, phone: "+5511955554321", creci: "123456-F/SP", role: "broker" });
+  await api(request, key, "post", "/api/v1/settings/marketing-channels", { name: "Site", kind: "website", queue: [broker.id] });
+  const owner = { name: MARK.ownerName, email: MARK.ownerEmail, phone: MARK.ownerPhone, whatsapp: MARK.ownerWhatsapp, cpf: MARK.ownerCpf };
+  const sale = await api(request, key, "post", "/api/v1/real-estate/properties", {
+    property: {
+      type: "apartment", bedrooms: 3, bathrooms: 2, suites: 1, parkingSpaces: 2, totalArea: "98.50", privateArea: "90.00", condominiumFee: "850.00", propertyTax: "2400.00",
+      assignedToId: broker.id, owner, internalNotes: MARK.internalNotes,
+      media: [{ url: "/demo/living-room-01.svg", isPrimary: true }, { url: "/demo/kitchen-01.svg" }, { url: "/demo/bedroom-01.svg" }, { url: "/demo/bathroom-01.svg" }],
+    },
+    location: { street: "Rua dos Pinheiros", number: MARK.streetNumber, neighborhood: "Pinheiros", city: "São Paulo", state: "SP", postalCode: "05422-001", latitude: -23.56712, longitude: -46.68345 },
+    listings: [{
+      title: "Apartamento de 3 quartos em Pinheiros", description: "Sala ampla com varanda.\n\nPerto do metrô.", type: "sale", price: "1250000.00", stage: "active",
+      translations: { en: { title: "Three-bedroom apartment in Pinheiros", description: "Large living room with balcony." }, es: { title: "Apartamento de 3 dormitorios en Pinheiros" } },
+    }],
+  });
+  const rent = await api(request, key, "post", "/api/v1/real-estate/properties", {
+    property: { type: "house", bedrooms: 2, bathrooms: 1, totalArea: "120.00", owner, internalNotes: MARK.internalNotes, media: [{ url: "/demo/house-facade-01.svg", isPrimary: true }] },
+    location: { street: "Rua Cardeal Arcoverde", number: MARK.streetNumber, neighborhood: "Pinheiros", city: "São Paulo", state: "SP" },
+    listings: [{ title: "Casa para alugar em Pinheiros", type: "rental", price: "6500.00", priceVisibility: "private", stage: "active" }],
+  });
+  const site = await api(request, key, "post", "/api/v1/sites", {
+    name: "Sites E2E", domain: HOST, published: true,
+    configuration: {
+      puck_data: {
+        root: { props: { title: "Sites E2E — imóveis em São Paulo" } },
+        content: [
+          { type: "Hero", props: { id: "hero", title: "Seu próximo lar em São Paulo" } },
+          { type: "Carousel3000", props: { id: "unknown" } },
+          { type: "FeaturedListings", props: { id: "featured", title: "Destaques" } },
+          { type: "RichText", props: { id: "rich", content: "<p>Texto <strong>rico</strong><script>window.__pwned=1</script><img src=x onerror=alert(1)></p>" } },
+        ],
+      },
+      siteConfiguration: { brand: { name: "Sites E2E", primaryColor: "#0f5132", logoUrl: null }, menu: [{ label: "Imóveis", href: "/imoveis" }, { label: "Ruim", href: "javascript:alert(1)" }], footer: { phone: "+55 11 3000-0000" } },
+    },
+  });
+  const draft = await api(request, key, "post", "/api/v1/sites", { name: "Rascunho", domain: "draft-e2e.localhost", published: false });
+  // A second tenant with Portuguese only.
+  const t2 = await request.post("/api/admin/tenants", { headers: { authorization: `Bearer ${E2E_OPERATOR_TOKEN}` }, data: { name: "Mono", owner: { name: "O", email: "o@mono.example.com" } } });
+  await api(request, (await t2.json()).apiKey, "post", "/api/v1/sites", { name: "Mono", domain: MONO_HOST, published: true });
+  const saleListing = sale.listings[0];
+  const rentListing = rent.listings[0];
+  setup = {
+    key, salePropertyId: sale.property.id, siteId: site.id, draftSiteId: draft.id, saleCode: saleListing.listingCode, rentCode: rentListing.listingCode,
+    salePath: `/imovel/${saleListing.listingCode}/apartamento-de-3-quartos-em-pinheiros`, rentPath: `/imovel/${rentListing.listingCode}/casa-para-alugar-em-pinheiros`,
+  };
+});
+
+const noJs = async (browser: Browser) => (await browser.newContext({ javaScriptEnabled: false })).newPage();
+
+test("the home page renders the site's Puck page by host; unknown blocks and rich-text scripts are left out", async ({ page }) => {
+  const res = await page.goto(`${ORIGIN}/`);
+  expect(res?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Seu próximo lar em São Paulo");
+  await expect(page).toHaveTitle("Sites E2E — imóveis em São Paulo");
+  await expect(page.locator("html")).toHaveAttribute("lang", "pt-BR");
+  await expect(page.getByRole("heading", { name: "Destaques" })).toBeVisible();
+  await expect(page.getByText("Apartamento de 3 quartos em Pinheiros").first()).toBeVisible();
+  await expect(page.locator(".rich strong")).toHaveText("rico");
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(await page.locator("a[href^='javascript']").count()).toBe(0);
+  expect(await page.content()).not.toContain("Carousel3000");
+  // hreflang alternates and the language switcher
+  await expect(page.locator('link[rel="alternate"][hreflang="en"]')).toHaveAttribute("href", `${ORIGIN}/en`);
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `${ORIGIN}/`);
+  await page.getByRole("link", { name: "English" }).click();
+  await expect(page).toHaveURL(`${ORIGIN}/en`);
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  // No third-party script without a configured Meta Pixel.
+  expect(await page.locator("script[src^='http']").count()).toBe(0);
+});
+
+test("an unknown host is a 404 page; the service's own host keeps its home page and the API answers on a site host", async ({ page }) => {
+  const res = await page.goto(`http://nobody-e2e.localhost:${PORT}/`);
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Site não encontrado");
+  const draft = await page.goto(`http://draft-e2e.localhost:${PORT}/`);
+  expect(draft?.status()).toBe(404);
+  const home = await page.goto("/");
+  expect(home?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("ImobiCRM");
+  const health = await page.goto(`${ORIGIN}/api/health`);
+  expect(await health?.json()).toEqual({ status: "ok" });
+});
+
+test("an unpublished site is previewed under /s/{id} with noindex", async ({ page }) => {
+  const res = await page.goto(`/s/${setup.draftSiteId}`);
+  expect(res?.status()).toBe(200);
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
+  await expect(page.locator(".preview-banner")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Rascunho" }).first()).toHaveAttribute("href", `/s/${setup.draftSiteId}`);
+});
+
+test("locales: /en and /es only where the tenant enables them; listing text falls back to Portuguese", async ({ page }) => {
+  await page.goto(`${ORIGIN}/en${setup.salePath}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Three-bedroom apartment in Pinheiros");
+  await expect(page.getByText("Large living room with balcony.")).toBeVisible();
+  await expect(page.getByText("3 bedrooms").first()).toBeVisible();
+  await page.goto(`${ORIGIN}/es${setup.salePath}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Apartamento de 3 dormitorios en Pinheiros");
+  await expect(page.getByText("Sala ampla com varanda.")).toBeVisible(); // no Spanish description: Portuguese
+  await page.goto(`${ORIGIN}/es/imoveis`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Inmuebles en venta y en alquiler");
+  expect((await page.goto(`http://${MONO_HOST}:${PORT}/en`))?.status()).toBe(404);
+  expect((await page.goto(`http://${MONO_HOST}:${PORT}/`))?.status()).toBe(200);
+  const pt = await page.goto(`${ORIGIN}/pt-BR/imoveis`);
+  expect(pt?.url()).toBe(`${ORIGIN}/imoveis`);
+});
+
+test("without JavaScript: the catalogue filters through its form and facet links, and listings open", async ({ browser }) => {
+  const page = await noJs(browser);
+  await page.goto(`${ORIGIN}/imoveis`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Imóveis à venda e para alugar");
+  await expect(page.getByText("2 imóveis encontrados")).toBeVisible();
+  await page.locator("form.filters select[name=type]").selectOption("rental");
+  await page.getByRole("button", { name: "Aplicar filtros" }).click();
+  await expect(page).toHaveURL(/type=rental/);
+  await expect(page.getByText("1 imóvel encontrado")).toBeVisible();
+  await expect(page.locator(".card .price")).toHaveText("Consulte");
+  await page.goto(`${ORIGIN}/imoveis`);
+  await page.locator(".facet a", { hasText: "Apartamento" }).click();
+  await expect(page).toHaveURL(/propertyType=apartment/);
+  await page.getByRole("link", { name: /Apartamento de 3 quartos em Pinheiros/ }).click();
+  await expect(page).toHaveURL(`${ORIGIN}${setup.salePath}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Apartamento de 3 quartos em Pinheiros");
+  await expect(page.locator(".listing-head .price")).toHaveText("R$ 1.250.000");
+  await expect(page.locator(".gallery img").first()).toHaveAttribute("width", "1200");
+  // The simulator computes on the server from its GET form.
+  await page.locator("#simulador input[name=entrada]").fill("250000");
+  await page.getByRole("button", { name: "Simular" }).click();
+  await expect(page).toHaveURL(/entrada=250000/);
+  await expect(page.locator("#simulador table")).toContainText("R$ 1.000.000,00");
+  await expect(page.getByText("Bruna Corretora")).toBeVisible();
+  await expect(page.getByText("CRECI 123456-F/SP")).toBeVisible();
+});
+
+test("location pages are validated (invalid path: 404) and carry a breadcrumb and their own title", async ({ page }) => {
+  const res = await page.goto(`${ORIGIN}/imoveis/sp/sao-paulo/pinheiros`);
+  expect(res?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Imóveis em Pinheiros, São Paulo");
+  await expect(page).toHaveTitle("Imóveis em Pinheiros, São Paulo | Sites E2E");
+  await expect(page.locator(".crumbs")).toContainText("São Paulo");
+  expect((await page.goto(`${ORIGIN}/imoveis/sp/campinas`))?.status()).toBe(404);
+  expect((await page.goto(`${ORIGIN}/imoveis/xx`))?.status()).toBe(404);
+  expect((await page.goto(`${ORIGIN}/imovel/NOPE123`))?.status()).toBe(404);
+  // A listing code without its slug goes to the canonical address.
+  await page.goto(`${ORIGIN}/imovel/${setup.saleCode.toLowerCase()}`);
+  expect(page.url()).toBe(`${ORIGIN}${setup.salePath}`);
+});
+
+test("the listing page's lead form (no JavaScript) goes through the site's marketing channel into a deal", async ({ browser, request }) => {
+  const page = await noJs(browser);
+  await page.goto(`${ORIGIN}${setup.salePath}`);
+  await page.getByLabel("Nome").fill("Visitante Interessada");
+  await page.getByLabel("E-mail").fill("visitante@example.com");
+  await page.getByRole("button", { name: "Enviar mensagem" }).click();
+  await expect(page).toHaveURL(/lead=sent/);
+  await expect(page.getByText("Mensagem enviada!")).toBeVisible();
+  await expect
+    .poll(async () => {
+      const deals = await api(request, setup.key, "get", "/api/v1/crm/deals?pageSize=50");
+      return JSON.stringify(deals).includes("Visitante Interessada");
+    }, { timeout: 30_000 })
+    .toBe(true);
+  // Without a way to reply, the form says so and nothing is stored.
+  await page.goto(`${ORIGIN}${setup.rentPath}`);
+  await page.getByLabel("Nome").fill("Sem contato");
+  await page.getByRole("button", { name: "Enviar mensagem" }).click();
+  await expect(page).toHaveURL(/lead=invalid/);
+});
+
+test("sitemap.xml lists every listing and location page in every language; robots.txt points to it", async ({ page }) => {
+  await page.goto(`${ORIGIN}/sitemap.xml`);
+  const xml = await page.content();
+  for (const prefix of ["", "/en", "/es"]) {
+    expect(xml).toContain(`${ORIGIN}${prefix}${setup.salePath}`);
+    expect(xml).toContain(`${ORIGIN}${prefix}/imoveis/sp/sao-paulo/pinheiros`);
+  }
+  const robots = await page.goto(`${ORIGIN}/robots.txt`);
+  expect(await robots?.text()).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
+});
+
+test("JSON-LD and Open Graph on the listing page", async ({ page }) => {
+  await page.goto(`${ORIGIN}${setup.salePath}`);
+  const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
+  const types = blocks.map((b) => JSON.parse(b)["@type"]);
+  expect(types).toEqual(expect.arrayContaining(["RealEstateListing", "BreadcrumbList"]));
+  const listing = blocks.map((b) => JSON.parse(b)).find((b) => b["@type"] === "RealEstateListing");
+  expect(listing.offers).toMatchObject({ "@type": "Offer", price: 1250000, priceCurrency: "BRL" });
+  await expect(page.locator('meta[property="og:image"]')).toHaveAttribute("content", `${ORIGIN}/demo/living-room-01.svg`);
+  await page.goto(`${ORIGIN}/`);
+  const home = (await page.locator('script[type="application/ld+json"]').allTextContents()).map((b) => JSON.parse(b)["@type"]);
+  expect(home).toContain("RealEstateAgent");
+});
+
+test("no private field (spec 2 §2.2 and brokers' e-mails) appears in any page", async ({ page }) => {
+  const paths = ["/", "/imoveis", "/imoveis?type=rental", "/imoveis/sp/sao-paulo/pinheiros", setup.salePath, setup.rentPath, `/en${setup.salePath}`, `/es${setup.rentPath}`, "/sitemap.xml", "/contato"];
+  for (const p of paths) {
+    await page.goto(`${ORIGIN}${p}`);
+    const html = await page.content();
+    for (const marker of FORBIDDEN) expect(html, `${marker} on ${p}`).not.toContain(marker);
+  }
+  // The markers are really stored: the authenticated API shows the owner and the notes.
+  const stored = await (await page.request.get(`/api/v1/real-estate/properties/${setup.salePropertyId}`, { headers: { authorization: `Bearer ${setup.key}` } })).text();
+  expect(stored).toContain(MARK.ownerEmail);
+  expect(stored).toContain(MARK.internalNotes);
+});
+
+test("axe finds no violations on home, catalogue, location and listing pages in three locales", async ({ page }) => {
+  test.setTimeout(180_000);
+  for (const prefix of ["", "/en", "/es"]) {
+    for (const p of ["/", "/imoveis", "/imoveis/sp/sao-paulo/pinheiros", setup.salePath]) {
+      await page.goto(`${ORIGIN}${prefix}${p === "/" && prefix ? "" : p}`);
+      const r = await new AxeBuilder({ page }).analyze();
+      expect(r.violations.map((v) => `${prefix}${p}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    }
+  }
+});

@@ -1,0 +1,129 @@
+/**
+ * How a request reaches a rendered site (issue #15), as pure functions `proxy.ts` calls. The proxy
+ * never reads the database (it may run apart from the server, and the embedded database admits one
+ * opener): it only rewrites the request to the internal route
+ * `/site-render/{siteKey}/{locale}/{path}`, and the page resolves the site key through `lib/sites`
+ * (whose rows are cached a few seconds per process), answering 404 for an unknown site.
+ *
+ * - A site's own host (`demo.localhost:3000`, `www.agency.com.br`): every path is the site's.
+ * - The service's own hosts (localhost, loopback, `SERVICE_HOSTS`): `/s/{siteId}/...` previews a
+ *   site (published or not, with noindex); every other path is the service's (home page, docs).
+ * - `/en/...` and `/es/...` pick the locale; Portuguese has no prefix (`/pt-BR/x` redirects to `/x`).
+ * - `/api/**` never reaches the proxy (its matcher), so the API is the same on every host.
+ */
+
+export const SITE_RENDER_PREFIX = "/site-render";
+export const SITE_LOCALES = ["pt-BR", "en", "es"] as const;
+export type SiteLocale = (typeof SITE_LOCALES)[number];
+export const DEFAULT_LOCALE: SiteLocale = "pt-BR";
+
+/** Hosts that are always the service itself, whatever `SERVICE_HOSTS` adds. */
+export const DEFAULT_SERVICE_HOSTS = ["localhost", "127.0.0.1", "[::1]", "0.0.0.0"];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A host as browsers send it: labels of letters, digits and dashes, optionally a port. */
+const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::\d{1,5})?$/;
+
+/** `Demo.Localhost:3000.` -> `demo.localhost:3000`; anything that is not a plain host name -> "". */
+export function normalizeHost(raw: string | null | undefined): string {
+  const h = (raw ?? "").trim().toLowerCase().replace(/\.(?=:\d+$|$)/, "");
+  if (h.startsWith("[")) return /^\[[0-9a-f:.]+\](?::\d{1,5})?$/.test(h) ? h : "";
+  return h.length <= 259 && HOST.test(h) ? h : "";
+}
+
+/** The host without its port: `demo.localhost:3000` -> `demo.localhost`, `[::1]:3000` -> `[::1]`. */
+export function hostWithoutPort(host: string): string {
+  return host.startsWith("[") ? host.replace(/(?<=\])(:\d+)?$/, "") : host.replace(/:\d+$/, "");
+}
+
+/** The names a site may be stored under for a host: exactly as sent, then without the port. */
+export function domainCandidates(host: string): string[] {
+  const h = normalizeHost(host);
+  if (!h) return [];
+  const bare = hostWithoutPort(h);
+  return bare === h ? [h] : [h, bare];
+}
+
+/** `SERVICE_HOSTS=crm.example.com,api.example.com` plus the defaults, as bare host names. */
+export function serviceHostSet(env: string | undefined): Set<string> {
+  const extra = (env ?? "").split(",").map((s) => hostWithoutPort(normalizeHost(s))).filter(Boolean);
+  return new Set([...DEFAULT_SERVICE_HOSTS, ...extra]);
+}
+
+export function isServiceHost(host: string, serviceHosts: ReadonlySet<string>): boolean {
+  const h = normalizeHost(host);
+  // No usable Host header: the service answers (a site always has a name).
+  return !h || serviceHosts.has(hostWithoutPort(h));
+}
+
+/** Which site a rendered page is for: by host name, or by id on the preview path. */
+export type SiteKey = { kind: "domain"; host: string } | { kind: "preview"; siteId: string };
+
+/** Site keys travel as one path segment: `d~demo.localhost:3000` or `p~{uuid}`. */
+export function encodeSiteKey(key: SiteKey): string {
+  return key.kind === "domain" ? `d~${key.host}` : `p~${key.siteId.toLowerCase()}`;
+}
+
+export function parseSiteKey(segment: string): SiteKey | null {
+  let s = segment;
+  try {
+    s = decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+  if (s.startsWith("d~")) {
+    const host = normalizeHost(s.slice(2));
+    return host ? { kind: "domain", host } : null;
+  }
+  if (s.startsWith("p~") && UUID.test(s.slice(2))) return { kind: "preview", siteId: s.slice(2).toLowerCase() };
+  return null;
+}
+
+/** `/en/imoveis` -> `{locale: "en", rest: "/imoveis"}`; `/pt-BR/x` asks for a redirect to `/x`. */
+export function splitLocale(path: string): { locale: SiteLocale; rest: string; redirectTo?: string } {
+  const m = path.match(/^\/([^/]+)(\/.*)?$/);
+  const first = m?.[1] ?? "";
+  const rest = m?.[2] ?? "/";
+  if (first === "en" || first === "es") return { locale: first, rest };
+  if (first.toLowerCase() === "pt-br") return { locale: DEFAULT_LOCALE, rest, redirectTo: rest };
+  return { locale: DEFAULT_LOCALE, rest: path || "/" };
+}
+
+/** Files served per site without a locale, and the internal route of each. */
+const SITE_FILES: Record<string, string> = { "/sitemap.xml": "/sitemap", "/robots.txt": "/robots" };
+
+export type RouteDecision =
+  | { kind: "pass" }
+  | { kind: "rewrite"; pathname: string; locale: SiteLocale | null; sitePath?: string }
+  | { kind: "redirect"; pathname: string };
+
+/** The internal path of a site page (or of a site file, with `locale` null). */
+export function internalPath(key: SiteKey, locale: SiteLocale | null, rest: string): string {
+  const tail = rest === "/" ? "" : rest;
+  return `${SITE_RENDER_PREFIX}/${encodeURIComponent(encodeSiteKey(key))}${locale ? `/${locale}` : ""}${tail}`;
+}
+
+/** What a request for `pathname` on `host` becomes. */
+export function routeRequest(input: { host: string | null; pathname: string; serviceHosts: ReadonlySet<string> }): RouteDecision {
+  const { pathname } = input;
+  const host = normalizeHost(input.host);
+  // The internal route is not an address: asked for directly, it is an unknown site (404).
+  if (pathname === SITE_RENDER_PREFIX || pathname.startsWith(`${SITE_RENDER_PREFIX}/`)) {
+    return { kind: "rewrite", pathname: `${SITE_RENDER_PREFIX}/-/${DEFAULT_LOCALE}`, locale: DEFAULT_LOCALE };
+  }
+  if (isServiceHost(host, input.serviceHosts)) {
+    const m = pathname.match(/^\/s\/([^/]+)(\/.*)?$/);
+    if (!m) return { kind: "pass" };
+    if (!UUID.test(m[1])) return { kind: "rewrite", pathname: `${SITE_RENDER_PREFIX}/-/${DEFAULT_LOCALE}`, locale: DEFAULT_LOCALE };
+    const key: SiteKey = { kind: "preview", siteId: m[1] };
+    return toSite(key, m[2] ?? "/", `/s/${m[1]}`);
+  }
+  return toSite({ kind: "domain", host }, pathname || "/", "");
+}
+
+function toSite(key: SiteKey, path: string, base: string): RouteDecision {
+  if (Object.prototype.hasOwnProperty.call(SITE_FILES, path)) return { kind: "rewrite", pathname: internalPath(key, null, SITE_FILES[path]), locale: null };
+  const { locale, rest, redirectTo } = splitLocale(path);
+  if (redirectTo !== undefined) return { kind: "redirect", pathname: `${base}${redirectTo === "/" && base ? "" : redirectTo}` || "/" };
+  return { kind: "rewrite", pathname: internalPath(key, locale, rest), locale, sitePath: rest };
+}

@@ -1,0 +1,87 @@
+/**
+ * Lighthouse (mobile preset: the default emulation and simulated throttling) on the home,
+ * catalogue, location and listing pages of a running site, driving Debian's Chromium.
+ *
+ *   npm run demo                                   # or any server with the demo seeded
+ *   npm run bench:lighthouse                       # SITE_URL=http://demo.localhost:3000 by default
+ *   SITE_URL=http://demo.localhost:3332 LH_LOCALES=pt-BR,en,es npm run bench:lighthouse
+ *
+ * Targets (issue #15): performance ≥ 95, accessibility 100, best practices ≥ 95, SEO 100.
+ */
+import http from "node:http";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+
+const SITE = (process.env.SITE_URL ?? "http://demo.localhost:3000").replace(/\/$/, "");
+const LOCALES = (process.env.LH_LOCALES ?? "pt-BR").split(",");
+const TARGET = { performance: 95, accessibility: 100, "best-practices": 95, seo: 100 } as const;
+
+/** GET a page of the site; Node does not resolve `*.localhost` the way browsers do, so those go to localhost with their Host. */
+function get(url: string): Promise<string> {
+  const u = new URL(url);
+  const local = u.hostname.endsWith(".localhost");
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: local ? "localhost" : u.hostname, port: u.port || 80, path: u.pathname + u.search, headers: { host: u.host } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+async function discover(): Promise<{ name: string; path: string }[]> {
+  const html = await get(`${SITE}/imoveis`);
+  const listing = html.match(/href="(\/imovel\/[^"]+)"/)?.[1];
+  const loc = await get(`${SITE}/sitemap.xml`);
+  const location = [...loc.matchAll(/<loc>[^<]*?(\/imoveis\/[a-z0-9-]+\/[a-z0-9-]+\/[a-z0-9-]+)<\/loc>/g)][0]?.[1];
+  if (!listing || !location) throw new Error(`Could not find a listing and a location page on ${SITE}: is the demo seeded and served there?`);
+  return [
+    { name: "home", path: "/" },
+    { name: "catalogue", path: "/imoveis" },
+    { name: "location", path: location },
+    { name: "listing", path: listing },
+  ];
+}
+
+async function main() {
+  const pages = await discover();
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
+  let failed = 0;
+  try {
+    for (const locale of LOCALES) {
+      for (const p of pages) {
+        const prefix = locale === "pt-BR" ? "" : `/${locale}`;
+        const url = `${SITE}${prefix}${p.path === "/" && prefix ? "" : p.path}`;
+        const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: Object.keys(TARGET) });
+        const cats = result!.lhr.categories;
+        const scores = Object.fromEntries(Object.keys(TARGET).map((k) => [k, Math.round((cats[k]?.score ?? 0) * 100)])) as Record<keyof typeof TARGET, number>;
+        const misses = (Object.keys(TARGET) as (keyof typeof TARGET)[]).filter((k) => scores[k] < TARGET[k]);
+        failed += misses.length ? 1 : 0;
+        const audits = result!.lhr.audits;
+        console.log(
+          `${locale.padEnd(5)} ${p.name.padEnd(9)} perf ${scores.performance} · a11y ${scores.accessibility} · best ${scores["best-practices"]} · seo ${scores.seo}` +
+            `  (LCP ${audits["largest-contentful-paint"]?.displayValue ?? "?"}, TBT ${audits["total-blocking-time"]?.displayValue ?? "?"}, CLS ${audits["cumulative-layout-shift"]?.displayValue ?? "?"})` +
+            (misses.length ? `  BELOW TARGET: ${misses.join(", ")}` : ""),
+        );
+        for (const k of misses) {
+          const refs = cats[k]?.auditRefs ?? [];
+          const bad = refs.filter((r) => (audits[r.id]?.score ?? 1) < 1 && r.weight > 0).map((r) => r.id);
+          console.log(`        ${k}: ${bad.slice(0, 8).join(", ")}`);
+        }
+      }
+    }
+  } finally {
+    chrome.kill();
+  }
+  console.log(failed ? `${failed} page(s) below a target.` : "Every page meets every target.");
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import {
+  domainCandidates, encodeSiteKey, hostWithoutPort, internalPath, isServiceHost, normalizeHost, parseSiteKey, routeRequest, serviceHostSet, splitLocale,
+} from "../../../lib/sites/render/host-routing";
+
+const hosts = serviceHostSet("crm.example.com, API.example.com:8080");
+const ID = "0b6d8a52-3f0e-4c8e-9b55-2a1d8c0e7f11";
+
+describe("normalizeHost", () => {
+  it("lowercases, keeps the port, drops a trailing dot", () => {
+    expect(normalizeHost("Demo.Localhost:3000")).toBe("demo.localhost:3000");
+    expect(normalizeHost("www.agency.com.br.")).toBe("www.agency.com.br");
+    expect(normalizeHost("[::1]:3000")).toBe("[::1]:3000");
+  });
+  it("refuses what is not a host name", () => {
+    for (const bad of ["", "a b", "evil.com/path", "x..y", "-x.com", "a@b.com", null, undefined]) expect(normalizeHost(bad)).toBe("");
+  });
+});
+
+describe("hostWithoutPort and domainCandidates", () => {
+  it("strips the port, also of IPv6 literals", () => {
+    expect(hostWithoutPort("demo.localhost:3000")).toBe("demo.localhost");
+    expect(hostWithoutPort("[::1]:3000")).toBe("[::1]");
+    expect(hostWithoutPort("agency.com")).toBe("agency.com");
+  });
+  it("tries the host as sent, then without its port", () => {
+    expect(domainCandidates("Demo.localhost:3000")).toEqual(["demo.localhost:3000", "demo.localhost"]);
+    expect(domainCandidates("agency.com")).toEqual(["agency.com"]);
+    expect(domainCandidates("not a host")).toEqual([]);
+  });
+});
+
+describe("isServiceHost", () => {
+  it("knows loopback names and SERVICE_HOSTS, with any port", () => {
+    for (const h of ["localhost:3000", "127.0.0.1:3330", "[::1]:3000", "crm.example.com", "api.example.com:443", ""]) expect(isServiceHost(h, hosts)).toBe(true);
+    for (const h of ["demo.localhost:3000", "www.agency.com.br", "crm.example.com.evil.net"]) expect(isServiceHost(h, hosts)).toBe(false);
+  });
+});
+
+describe("site keys", () => {
+  it("round-trip through one path segment", () => {
+    for (const key of [{ kind: "domain", host: "demo.localhost:3000" } as const, { kind: "preview", siteId: ID } as const]) {
+      expect(parseSiteKey(encodeURIComponent(encodeSiteKey(key)))).toEqual(key);
+      expect(parseSiteKey(encodeSiteKey(key))).toEqual(key);
+    }
+  });
+  it("refuse anything else", () => {
+    for (const bad of ["-", "d~", "d~a b", "p~123", "x~demo.localhost", "%E0%A4%A"]) expect(parseSiteKey(bad)).toBeNull();
+  });
+});
+
+describe("splitLocale", () => {
+  it("reads /en and /es, Portuguese without a prefix", () => {
+    expect(splitLocale("/en/imoveis")).toEqual({ locale: "en", rest: "/imoveis" });
+    expect(splitLocale("/es")).toEqual({ locale: "es", rest: "/" });
+    expect(splitLocale("/imoveis/sp")).toEqual({ locale: "pt-BR", rest: "/imoveis/sp" });
+    expect(splitLocale("/")).toEqual({ locale: "pt-BR", rest: "/" });
+    expect(splitLocale("/english")).toEqual({ locale: "pt-BR", rest: "/english" });
+  });
+  it("sends /pt-BR/... to the unprefixed path", () => {
+    expect(splitLocale("/pt-BR/imoveis")).toMatchObject({ locale: "pt-BR", redirectTo: "/imoveis" });
+    expect(splitLocale("/pt-br")).toMatchObject({ redirectTo: "/" });
+  });
+});
+
+describe("routeRequest", () => {
+  const route = (host: string | null, pathname: string) => routeRequest({ host, pathname, serviceHosts: hosts });
+  it("leaves the service's own pages alone", () => {
+    expect(route("localhost:3000", "/")).toEqual({ kind: "pass" });
+    expect(route("crm.example.com", "/anything")).toEqual({ kind: "pass" });
+    expect(route(null, "/")).toEqual({ kind: "pass" });
+  });
+  it("rewrites a site host's pages with their locale", () => {
+    expect(route("demo.localhost:3000", "/")).toEqual({ kind: "rewrite", pathname: "/site-render/d~demo.localhost%3A3000/pt-BR", locale: "pt-BR", sitePath: "/" });
+    expect(route("Demo.localhost:3000", "/en/imoveis/sp")).toEqual({ kind: "rewrite", pathname: "/site-render/d~demo.localhost%3A3000/en/imoveis/sp", locale: "en", sitePath: "/imoveis/sp" });
+    expect(route("agency.com", "/es")).toMatchObject({ pathname: "/site-render/d~agency.com/es" });
+  });
+  it("serves sitemap.xml and robots.txt per site without a locale", () => {
+    expect(route("agency.com", "/sitemap.xml")).toEqual({ kind: "rewrite", pathname: "/site-render/d~agency.com/sitemap", locale: null });
+    expect(route("localhost", `/s/${ID}/robots.txt`)).toEqual({ kind: "rewrite", pathname: `/site-render/p~${ID}/robots`, locale: null });
+  });
+  it("previews a site by id on the service host", () => {
+    expect(route("localhost:3000", `/s/${ID}`)).toEqual({ kind: "rewrite", pathname: `/site-render/p~${ID}/pt-BR`, locale: "pt-BR", sitePath: "/" });
+    expect(route("localhost:3000", `/s/${ID.toUpperCase()}/en/imovel/AP1`)).toEqual({ kind: "rewrite", pathname: `/site-render/p~${ID}/en/imovel/AP1`, locale: "en", sitePath: "/imovel/AP1" });
+    expect(route("localhost:3000", "/s/not-a-uuid")).toMatchObject({ kind: "rewrite", pathname: "/site-render/-/pt-BR" });
+  });
+  it("redirects /pt-BR/... to the unprefixed address", () => {
+    expect(route("agency.com", "/pt-BR/imoveis")).toEqual({ kind: "redirect", pathname: "/imoveis" });
+    expect(route("agency.com", "/pt-BR")).toEqual({ kind: "redirect", pathname: "/" });
+    expect(route("localhost", `/s/${ID}/pt-BR`)).toEqual({ kind: "redirect", pathname: `/s/${ID}` });
+  });
+  it("never lets the internal route be addressed directly", () => {
+    for (const host of ["localhost", "agency.com"]) expect(route(host, "/site-render/d~other.com/pt-BR")).toMatchObject({ kind: "rewrite", pathname: "/site-render/-/pt-BR" });
+  });
+  it("builds internal paths", () => {
+    expect(internalPath({ kind: "domain", host: "a.com" }, "en", "/imoveis")).toBe("/site-render/d~a.com/en/imoveis");
+  });
+});

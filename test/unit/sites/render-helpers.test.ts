@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { robotsTxt, sitemapXml } from "../../../lib/sites/render/sitemap";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { parseRichText, RichText } from "../../../app/_site/components/rich-text";
+import { renderablePage } from "../../../app/_site/puck/page-data";
+
+describe("sitemapXml", () => {
+  it("lists each path in every language with its alternates, escaped", () => {
+    const xml = sitemapXml("http://a.localhost:3000", ["pt-BR", "en"], [{ path: "/imovel/AP1/x&y", lastmod: "2026-01-02T00:00:00.000Z" }], (p, l) => (l === "pt-BR" ? p : `/${l}${p}`));
+    expect(xml).toContain("<loc>http://a.localhost:3000/imovel/AP1/x&amp;y</loc>");
+    expect(xml).toContain("<loc>http://a.localhost:3000/en/imovel/AP1/x&amp;y</loc>");
+    expect(xml.match(/<url>/g)).toHaveLength(2);
+    expect(xml).toContain('hreflang="en" href="http://a.localhost:3000/en/imovel/AP1/x&amp;y"');
+    expect(xml).toContain("<lastmod>2026-01-02T00:00:00.000Z</lastmod>");
+  });
+});
+
+describe("robotsTxt", () => {
+  it("points to the sitemap, or disallows everything on a preview", () => {
+    expect(robotsTxt("https://x.com", { indexable: true })).toContain("Sitemap: https://x.com/sitemap.xml");
+    expect(robotsTxt("https://x.com", { indexable: false })).toBe("User-agent: *\nDisallow: /\n");
+  });
+});
+
+describe("parseRichText", () => {
+  it("keeps text and structure, drops scripts, styles and attributes", () => {
+    const html = renderToStaticMarkup(
+      createElement(RichText, { html: '<p class="x">Olá <strong>mundo</strong> &amp; <a href="javascript:alert(1)" onclick="x()">link</a> <a href="https://ok.example/">ok</a><img src=x onerror=alert(2)><script>alert(3)</script><style>p{}</style></p>' }),
+    );
+    expect(html).toBe('<div class="rich"><p>Olá <strong>mundo</strong> &amp; <a>link</a> <a href="https://ok.example/" rel="noopener noreferrer">ok</a></p></div>');
+  });
+  it("survives unclosed and stray tags", () => {
+    expect(() => parseRichText("<p><em>a</p></em></div><")).not.toThrow();
+    expect(JSON.stringify(parseRichText("a < b"))).toContain("<");
+  });
+});
+
+describe("renderablePage", () => {
+  it("leaves unknown component types out and gives every block an id", () => {
+    const { data, firstId } = renderablePage(
+      { root: { props: { title: "x" } }, content: [{ type: "Hero", props: {} }, { type: "Nope", props: { id: "n" } }, { type: "Text" }, "junk", null] },
+      new Set(["Hero", "Text"]),
+      { siteId: "s", page: "home" },
+    );
+    expect(data.content.map((c) => c.type)).toEqual(["Hero", "Text"]);
+    expect(data.content.every((c) => typeof c.props.id === "string")).toBe(true);
+    expect(firstId).toBe(data.content[0].props.id);
+  });
+  it("accepts garbage without throwing", () => {
+    for (const raw of [null, 5, "x", { content: "no" }, { root: null, content: [{ type: 3 }] }]) {
+      expect(renderablePage(raw, new Set(["Hero"]), { siteId: "s", page: "p" }).data.content).toEqual([]);
+    }
+  });
+});
