@@ -5,7 +5,8 @@
  * this machine in the same run).
  *
  *   npm run build && DATABASE_URL=postgres://... npm run bench:site-pages
- *   BENCH_LISTINGS=20000 ...        # smaller run; BENCH_REUSE=1 keeps the loaded database
+ *   BENCH_LISTINGS=20000 ...        # smaller run; BENCH_REUSE=1 keeps the loaded database,
+ *                                   # BENCH_LOAD_ONLY=1 loads without measuring
  *
  * Targets: listing page ≥ 150 pages/s with p50 ≤ 30 ms; catalogue page ≥ 100 pages/s.
  */
@@ -117,6 +118,7 @@ async function main() {
       where s.domain = ${HOST} and l.visibility = 'public' and l.stage = 'active' order by l.id limit 2000`),
   ).map((r) => `/imovel/${encodeURIComponent(r.code)}/${slugify(r.title).slice(0, 80).replace(/-+$/, "")}`);
   await closeDb();
+  if (process.env.BENCH_LOAD_ONLY) return console.log("Loaded (BENCH_LOAD_ONLY): run again with BENCH_REUSE=1 to measure.");
 
   const ceiling = await bareNode(REQUESTS, CLIENTS);
   console.log(`Bare Node http, fixed JSON (${CLIENTS} clients): ${fmt(ceiling)}`);
