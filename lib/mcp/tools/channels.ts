@@ -5,7 +5,7 @@ import { requirePermission } from "../../context/permissions";
 import type { MemberCtx } from "../../context/verb-context";
 import { forbidden, notFound } from "../../errors/domain-errors";
 import { accessibleChannelById } from "../../messaging/access";
-import { listChannelInventory, ListChannelsQuery } from "../../messaging/channel-inventory";
+import { ChannelInventoryQuery, listChannelInventory } from "../../messaging/channel-inventory";
 import { setChatPrivacy, PRIVACY_STATES } from "../../messaging/chat-privacy";
 import { updateMessagingChannel } from "../../messaging/channels";
 import { CONNECTION_STATES, TRANSPORTS } from "../../messaging/providers/types";
@@ -18,7 +18,7 @@ export const listChannelsTool = defineTool({
   title: "List messaging channels",
   description:
     "The messaging channels this member may use (owns or holds a grant for), same answer as GET /api/v1/messaging/channels: `policy`, " +
-    "`channels[]` (`id`, `name`, `transport`, `connectionState`, `ownerId`, `ownedByMe`, `privacyEnabled`, `capabilities` history/templates/labels). " +
+    "`channels[]` (`id`, `name`, `transport`, `connectionState`, `privacyEnabled`, `owned`, `capabilities` history/templates/labels) and `scope`. " +
     "Only a `connected` channel sends. No accessible channel gives an empty list with `policy.disabledReasons: ['no_accessible_channels']`.",
   input: z.strictObject({
     transports: z.array(z.enum(TRANSPORTS)).min(1).optional(),
@@ -28,7 +28,7 @@ export const listChannelsTool = defineTool({
   }),
   annotations: READ_ONLY,
   async run({ ctx }, args) {
-    const out = await listChannelInventory(ctx, ListChannelsQuery.parse(asQuery(args)));
+    const out = await listChannelInventory(ctx, ChannelInventoryQuery.parse(asQuery(args)));
     const names = out.channels.map((c) => `${c.name} (${c.connectionState})`).join(", ");
     return done(out, `${out.channels.length} channel(s)${names ? `: ${names}` : ""}.`);
   },

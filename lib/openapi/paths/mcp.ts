@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { ChannelInventoryItemSchema, ListChannelsQuery } from "../../messaging/channel-inventory";
+import { ChannelInventoryItemSchema, ChannelInventoryQuery } from "../../messaging/channel-inventory";
 import { ListScheduledQuery } from "../../messaging/scheduled/list";
 import { ScheduledMessageSchema } from "../../messaging/scheduled/present";
 import { API_KEY_SECURITY, errors, ok, UNAUTHORIZED_KEY } from "../common";
@@ -56,22 +56,23 @@ export function registerMcpPaths(r: OpenAPIRegistry): void {
       429: rateLimited(),
     },
   });
-  // The channel inventory belongs to the messaging paths; described here only until they describe it.
-  const described = r.definitions.some((d) => d.type === "route" && d.route.path === "/api/v1/messaging/channels");
-  if (!described) {
-    r.registerPath({
-      method: "get", path: "/api/v1/messaging/channels", tags: ["Messaging"], operationId: "listMessagingChannels", summary: "Channel inventory",
-      description:
-        "The channels the key's member may use (its own and those it holds a grant for), mock channels excluded, by name. Strict query: " +
-        "repeat `transports` and `connectionStates` for several values. Session names, tokens, QR data, gateway URLs and sharing rules " +
-        "never appear. A member without channels gets an empty list with `policy.disabledReasons: [\"no_accessible_channels\"]`.",
-      security: MESSAGING_SECURITY,
-      request: { query: ListChannelsQuery, headers: X_API_KEY_HEADER },
-      responses: {
-        200: ok("The channels.", z.object({ policy: ReadPolicySchema, channels: z.array(ChannelInventoryItemSchema) })),
-        ...errors({ 400: "Unknown parameter, comma-separated array, bad value (`invalid_request`).", 401: UNAUTHORIZED_KEY }),
-        429: rateLimited(),
-      },
-    });
-  }
+  r.registerPath({
+    method: "get", path: "/api/v1/messaging/channels", tags: ["Messaging"], operationId: "listMessagingChannels", summary: "Channel inventory",
+    description:
+      "The channels the key's member may use (it owns them or holds a grant; tenant role does not widen it). Mock channels are excluded. " +
+      "Session names, tokens, QR data, gateway URLs and sharing rules never appear. A member with no accessible channel gets an empty " +
+      "list with `policy.disabledReasons: [\"no_accessible_channels\"]`. Strict query; repeat keys for arrays.",
+    security: MESSAGING_SECURITY,
+    request: { query: ChannelInventoryQuery, headers: X_API_KEY_HEADER },
+    responses: {
+      200: ok(
+        "The inventory.",
+        z
+          .object({ policy: ReadPolicySchema, channels: z.array(ChannelInventoryItemSchema), scope: z.object({ accessibleChannelCount: z.number().int(), privacyEnabledChannelCount: z.number().int() }) })
+          .meta({ id: "ChannelInventory" }),
+      ),
+      ...errors({ 400: "Unknown parameter, comma-separated array or bad value (`invalid_request`).", 401: UNAUTHORIZED_KEY }),
+      429: rateLimited(),
+    },
+  });
 }

@@ -86,7 +86,7 @@ describe("list_channels and list_conversations", () => {
     expect(restCh.status).toBe(200);
     expect(ch.structuredContent).toEqual(restCh.body);
     expect(ch.structuredContent.channels).toEqual([
-      { id: anaCh.id, name: "WhatsApp Ana", transport: "whatsapp", connectionState: "connected", ownerId: ana.userId, ownedByMe: true, privacyEnabled: true, capabilities: { history: true, templates: false, labels: true } },
+      { id: anaCh.id, name: "WhatsApp Ana", transport: "whatsapp", connectionState: "connected", privacyEnabled: true, owned: true, capabilities: { history: true, templates: false, labels: true } },
     ]);
     expect(JSON.stringify(ch.structuredContent)).not.toMatch(/127\.0\.0\.1|waha-test-key|default/);
   });
