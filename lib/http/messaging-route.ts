@@ -29,9 +29,10 @@ function limiter(db: Db): RateLimiterDrizzle {
   return l;
 }
 
-type Decision = { allowed: boolean; remaining: number; resetSeconds: number };
+export type Decision = { allowed: boolean; remaining: number; resetSeconds: number };
 
-async function consume(db: Db, keyId: string): Promise<Decision | null> {
+/** One request of the key against the messaging budget (shared with the tool interface at `/api/mcp`); null when limits are off. */
+export async function consume(db: Db, keyId: string): Promise<Decision | null> {
   if (config().MESSAGING_RATE_LIMITS === "off") return null;
   try {
     const r = await limiter(db).consume(keyId);
@@ -41,6 +42,17 @@ async function consume(db: Db, keyId: string): Promise<Decision | null> {
     return { allowed: false, remaining: 0, resetSeconds: Math.max(1, Math.ceil(r.msBeforeNext / 1000)) };
   }
 }
+
+/** IETF `RateLimit` headers of a messaging decision, and `Retry-After` on a refusal. */
+export function setRateHeaders(res: Response, decision: Decision): void {
+  res.headers.set("ratelimit-policy", `"messaging";q=${MESSAGING_RATE_LIMIT};w=${WINDOW_SECONDS}`);
+  res.headers.set("ratelimit", `"messaging";r=${decision.remaining};t=${decision.resetSeconds}`);
+  if (!decision.allowed) res.headers.set("retry-after", String(decision.resetSeconds));
+}
+
+export const rateLimitedBody = (d: Decision) => ({
+  error: { code: "rate_limited", message: `Too many requests: at most ${MESSAGING_RATE_LIMIT} per hour per API key; retry in ${d.resetSeconds} s.` },
+});
 
 /**
  * An `/api/v1/messaging` route: the key as `x-api-key` (the recommended form there) or Bearer, 1000
@@ -53,18 +65,14 @@ export function messagingRoute<P = Record<string, never>>(handler: (c: KeyCtx<P>
     const finish = (_req: Request, res: Response) => {
       res.headers.set("cache-control", "no-store");
       if (res.status === 401 && !res.headers.has("www-authenticate")) res.headers.set("www-authenticate", 'Bearer realm="api"');
-      if (decision) {
-        res.headers.set("ratelimit-policy", `"messaging";q=${MESSAGING_RATE_LIMIT};w=${WINDOW_SECONDS}`);
-        res.headers.set("ratelimit", `"messaging";r=${decision.remaining};t=${decision.resetSeconds}`);
-        if (!decision.allowed) res.headers.set("retry-after", String(decision.resetSeconds));
-      }
+      if (decision) setRateHeaders(res, decision);
       return res;
     };
     return run(req, segment, finish, async (c) => {
       const actor = await authenticateApiKey(c.db, readApiKey(req.headers, true));
       decision = await consume(c.db, actor.keyId);
       if (decision && !decision.allowed) {
-        return json({ error: { code: "rate_limited", message: `Too many requests: at most ${MESSAGING_RATE_LIMIT} per hour per API key; retry in ${decision.resetSeconds} s.` } }, 429);
+        return json(rateLimitedBody(decision), 429);
       }
       return handler({ ...c, actor, ctx: memberCtx(c.db, actor), log: c.log.child({ tenantId: actor.tenantId, userId: actor.userId }) });
     });

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "../../../db/client";
 import { apiKeys } from "../../../db/schema";
+import * as listRoute from "../../../app/api/v1/messaging/conversations/route";
+import { call } from "../../helpers/http";
 import { startFakeWaha, type FakeWaha } from "../../fakes/waha-gateway";
 import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories";
 import { callTool, connectAgent, serveRoute } from "../../helpers/mcp";
@@ -94,6 +96,15 @@ describe("before any tool runs", () => {
     const body = await res.json();
     expect(body.result.serverInfo.name).toMatch(/CRM/);
     expect(body.result.capabilities.tools).toBeDefined();
+  });
+
+  it("counts against the key's messaging budget, shared with REST, with RateLimit headers", async () => {
+    const m = await makeMember(t, "broker");
+    const res = await post({ "x-api-key": m.key });
+    expect(res.headers.get("ratelimit-policy")).toBe('"messaging";q=1000;w=3600');
+    const first = Number(/r=(\d+)/.exec(res.headers.get("ratelimit")!)![1]);
+    const rest = await call(listRoute.GET, "GET", "/api/v1/messaging/conversations", { key: m.key });
+    expect(Number(/r=(\d+)/.exec(rest.headers.get("ratelimit")!)![1])).toBe(first - 1);
   });
 
   it("GET and DELETE are 405 (no stream, no session to end); the client copes", async () => {
