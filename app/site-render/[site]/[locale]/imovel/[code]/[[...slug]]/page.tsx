@@ -80,7 +80,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
   if (area(doc.privateArea)) facts.push([area(doc.privateArea)!, t("privateArea")]);
   for (const [k, key] of [["bedrooms", "bedrooms"], ["suites", "suites"], ["bathrooms", "bathrooms"], ["parkingSpots", "parking"]] as const) {
     const v = num(doc[k]);
-    if (v !== null && v > 0) facts.push([t(key, { count: v }), kind]);
+    if (v !== null && v > 0) facts.push([t(key, { count: v }), ""]);
   }
   if (num(doc.condoFee)) facts.push([formatMoney(site.locale, num(doc.condoFee)!), t("condoFee")]);
   if (num(doc.propertyTax)) facts.push([formatMoney(site.locale, num(doc.propertyTax)!), t("propertyTax")]);
@@ -138,7 +138,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
           <h2>{t("facts")}</h2>
           <ul className="keyfacts">
             {facts.map(([v, label], i) => (
-              <li key={i}><b>{v}</b><span>{label}</span></li>
+              <li key={i}><b>{v}</b>{label && <span>{label}</span>}</li>
             ))}
           </ul>
           {description && (
