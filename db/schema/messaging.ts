@@ -93,6 +93,12 @@ export const messagingConversations = pgTable(
     unreadCount: integer("unread_count").notNull().default(0),
     awaitingReply: boolean("awaiting_reply").notNull().default(false),
     labels: jsonb("labels").$type<string[]>().notNull().default([]),
+    /**
+     * The chat's entry on the privacy list (`whitelisted`, `pending`, `hidden`, null for none), a
+     * copy kept with `messaging_chat_privacy` in the same transactions, so the list filters and
+     * counts by privacy on one indexed table instead of joining per request.
+     */
+    privacyState: text("privacy_state"),
     assignedToId: uuid("assigned_to_id"),
     customerId: uuid("customer_id"),
     primaryDealId: uuid("primary_deal_id"),
@@ -103,6 +109,8 @@ export const messagingConversations = pgTable(
     uniqueIndex("messaging_conversations_chat_key").on(t.channelId, t.chatId),
     index("messaging_conversations_activity_idx").on(t.tenantId, t.lastActivityAt.desc(), t.id.desc()),
     index("messaging_conversations_channel_idx").on(t.channelId, t.lastActivityAt.desc(), t.id.desc()),
+    index("messaging_conversations_privacy_idx").on(t.channelId, t.privacyState),
+    index("messaging_conversations_unread_idx").on(t.tenantId, sql`(${t.unreadCount} > 0) DESC NULLS LAST`, t.lastActivityAt.desc(), t.id.desc()),
   ],
 );
 

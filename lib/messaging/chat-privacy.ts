@@ -1,6 +1,6 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { messagingChannels, messagingChatPrivacy } from "../../db/schema";
+import { messagingChannels, messagingChatPrivacy, messagingConversations } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
 import type { MemberCtx } from "../context/verb-context";
 import { notFound } from "../errors/domain-errors";
@@ -27,6 +27,10 @@ export async function setChatPrivacy(ctx: MemberCtx, { id, body }: { id: string;
       .insert(messagingChatPrivacy)
       .values({ tenantId: ctx.tenantId, channelId: id, chatId: data.chatId, state: data.state, updatedAt: now })
       .onConflictDoUpdate({ target: [messagingChatPrivacy.channelId, messagingChatPrivacy.chatId], set: { state: data.state, updatedAt: now } });
+    await tx
+      .update(messagingConversations)
+      .set({ privacyState: data.state })
+      .where(and(eq(messagingConversations.tenantId, ctx.tenantId), eq(messagingConversations.channelId, id), eq(messagingConversations.chatId, data.chatId)));
     return { chatId: data.chatId, state: data.state, updatedAt: now.toISOString() };
   });
 }
@@ -52,4 +56,9 @@ export function effectivePrivacy(privacyMode: string, state: string | null | und
   if (state === "whitelisted") return "open";
   if (state === "pending") return "pending";
   return "hidden";
+}
+
+/** The privacy list entry of a chat, as SQL for a conversation row being written (its `privacy_state` copy). */
+export function privacyStateOf(channelId: string, chatId: string) {
+  return sql<string | null>`(select p.state from messaging_chat_privacy p where p.channel_id = ${channelId}::uuid and p.chat_id = ${chatId})`;
 }

@@ -91,6 +91,10 @@ async function main() {
     insert into messaging_chat_privacy (tenant_id, channel_id, chat_id, state)
     select tenant_id, channel_id, chat_id, case when row_number() over (order by chat_id) % 10 = 0 then 'pending' else 'whitelisted' end
     from messaging_conversations where channel_id = ${ids[2]}::uuid and (substring(chat_id, 1, 13)::bigint % 2 = 0)`);
+  // The conversations' copy of their privacy entry, as setChatPrivacy keeps it.
+  await db.execute(sql`
+    update messaging_conversations c set privacy_state = p.state from messaging_chat_privacy p
+    where p.channel_id = c.channel_id and p.chat_id = c.chat_id and c.tenant_id = ${t.tenantId}::uuid`);
   await db.execute(sql`vacuum analyze`);
   const count = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from messaging_conversations where tenant_id = ${t.tenantId}::uuid`))[0].n;
   console.log(`${count} conversations in the tenant. Load average before: ${load()}`);

@@ -48,14 +48,10 @@ export async function conversationAccess(ctx: MemberCtx, channelId: string, chat
     .from(messagingConversations)
     .where(and(eq(messagingConversations.tenantId, ctx.tenantId), eq(messagingConversations.channelId, channel.id), eq(messagingConversations.chatId, chatId)))
     .limit(1);
-  const [p] = await ctx.db
-    .select({ state: messagingChatPrivacy.state })
-    .from(messagingChatPrivacy)
-    .where(and(eq(messagingChatPrivacy.channelId, channel.id), eq(messagingChatPrivacy.chatId, chatId)))
-    .limit(1);
   if (!conversation) return { ok: false, rejection: "not_found_or_inaccessible" };
-  if (effectivePrivacy(channel.privacyMode, p?.state) === "hidden") return { ok: false, rejection: "privacy_restricted" };
-  return { ok: true, channel, conversation, privacyState: p?.state ?? null };
+  // The record carries its privacy entry (kept with the privacy list in the same transaction).
+  if (effectivePrivacy(channel.privacyMode, conversation.privacyState) === "hidden") return { ok: false, rejection: "privacy_restricted" };
+  return { ok: true, channel, conversation, privacyState: conversation.privacyState };
 }
 
 /** `GET /api/v1/messaging/conversations/detail`: the stored state plus one page of live history. */

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, ilike, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, ilike, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { messagingChatPrivacy as P, messagingConversations as C } from "../../../db/schema";
+import { messagingConversations as C } from "../../../db/schema";
 import type { MemberCtx } from "../../context/verb-context";
 import { accessibleChannels } from "../access";
 import { decodeCursor, encodeCursor, scopeHash } from "./cursor";
@@ -25,13 +25,21 @@ export const ListConversationsQuery = z
 
 export type ListConversationsInput = z.output<typeof ListConversationsQuery>;
 
-/** Visible: not blacklisted, and on a whitelist channel whitelisted or pending (spec 1 §5.6-5.7). */
+/**
+ * Visible: not blacklisted, and on a whitelist channel whitelisted or pending (spec 1 §5.6-5.7).
+ * Reads the conversation's copy of its privacy entry, so the list is one indexed table.
+ */
 function visible(whitelistIds: string[]): SQL {
-  const state = sql`coalesce(${P.state}, '')`;
+  const state = sql`coalesce(${C.privacyState}, '')`;
   return and(
     sql`${state} <> 'hidden'`,
     whitelistIds.length ? or(notInArray(C.channelId, whitelistIds), sql`${state} in ('whitelisted', 'pending')`) : undefined,
   )!;
+}
+
+/** The complement of `visible` in a form the `(channel_id, privacy_state)` index answers (states are whitelisted, pending, hidden or null). */
+function hiddenChats(whitelistIds: string[]): SQL {
+  return or(eq(C.privacyState, "hidden"), whitelistIds.length ? and(inArray(C.channelId, whitelistIds), isNull(C.privacyState)) : undefined)!;
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -66,7 +74,6 @@ export async function listConversations(ctx: MemberCtx, q: ListConversationsInpu
   const byId = new Map(selected.map((c) => [c.id, c]));
   const ids = selected.map((c) => c.id);
   const whitelistIds = selected.filter((c) => c.privacyMode === "whitelist").map((c) => c.id);
-  const joinPrivacy = and(eq(P.channelId, C.channelId), eq(P.chatId, C.chatId));
 
   const unread = sql<boolean>`(${C.unreadCount} > 0)`;
   const conds: (SQL | undefined)[] = [eq(C.tenantId, ctx.tenantId), inArray(C.channelId, ids), visible(whitelistIds)];
@@ -76,33 +83,33 @@ export async function listConversations(ctx: MemberCtx, q: ListConversationsInpu
   if (q.search) {
     const like = `%${escapeLike(q.search)}%`;
     // A pending chat's preview is not shown, so it must not be findable by it either.
-    conds.push(or(ilike(C.displayName, like), ilike(C.handleMasked, like), and(sql`coalesce(${P.state}, '') <> 'pending'`, ilike(C.lastPreview, like))));
+    conds.push(or(ilike(C.displayName, like), ilike(C.handleMasked, like), and(sql`coalesce(${C.privacyState}, '') <> 'pending'`, ilike(C.lastPreview, like))));
   }
   if (after) {
     const older = sql`(${C.lastActivityAt}, ${C.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`;
     if (q.sort === "unread_first") conds.push(after.u ? or(and(unread, older), sql`${C.unreadCount} = 0`) : and(sql`${C.unreadCount} = 0`, older));
     else conds.push(older);
   }
-  const order = q.sort === "unread_first" ? [desc(unread), desc(C.lastActivityAt), desc(C.id)] : [desc(C.lastActivityAt), desc(C.id)];
+  // NULLS LAST as the indexes are declared (the columns are never null): the page is read in index order and stops at the limit.
+  const byActivity = [sql`${C.lastActivityAt} desc nulls last`, sql`${C.id} desc nulls last`];
+  const order = q.sort === "unread_first" ? [sql`(${C.unreadCount} > 0) desc nulls last`, ...byActivity] : byActivity;
 
   const [rows, [hidden]] = await Promise.all([
     ctx.db
-      .select({ c: C, state: P.state })
+      .select({ c: C })
       .from(C)
-      .leftJoin(P, joinPrivacy)
       .where(and(...conds))
       .orderBy(...order)
       .limit(limit + 1),
     ctx.db
       .select({ n: count() })
       .from(C)
-      .leftJoin(P, joinPrivacy)
-      .where(and(eq(C.tenantId, ctx.tenantId), inArray(C.channelId, ids), sql`not (${visible(whitelistIds)})`)),
+      .where(and(eq(C.tenantId, ctx.tenantId), inArray(C.channelId, ids), hiddenChats(whitelistIds))),
   ]);
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit;
   const last = page[page.length - 1];
-  const conversations = page.map((r) => presentConversation(r.c, byId.get(r.c.channelId)!, r.state));
+  const conversations = page.map((r) => presentConversation(r.c, byId.get(r.c.channelId)!, r.c.privacyState));
   return {
     policy: readPolicy([]),
     conversations,

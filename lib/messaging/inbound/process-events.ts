@@ -13,7 +13,7 @@ import {
 import { inTenantTransaction } from "../../../db/transaction";
 import { logger } from "../../log/logger";
 import { chatKind, maskHandle } from "../chat-id";
-import { effectivePrivacy } from "../chat-privacy";
+import { effectivePrivacy, privacyStateOf } from "../chat-privacy";
 import { recordMessageEvent } from "../message-events";
 import { adapterFor } from "../providers/adapter-for";
 import type { InboundEvent, ProviderMessage } from "../providers/types";
@@ -147,7 +147,7 @@ async function applyMessage(tx: DbOrTx, channel: MessagingChannelRow, rawChatId:
   if (lid && phoneForm) {
     // The chat first arrived under its @lid id: it now takes the phone form, unless that record exists already.
     await tx.execute(sql`
-      update messaging_conversations set chat_id = ${phoneForm}, lid = ${lid}, handle_masked = ${maskHandle(phoneForm)}
+      update messaging_conversations set chat_id = ${phoneForm}, lid = ${lid}, handle_masked = ${maskHandle(phoneForm)}, privacy_state = ${privacyStateOf(channel.id, phoneForm)}
       where channel_id = ${channel.id} and chat_id = ${lid}
         and not exists (select 1 from messaging_conversations c2 where c2.channel_id = ${channel.id} and c2.chat_id = ${phoneForm})`);
   }
@@ -161,6 +161,7 @@ async function applyMessage(tx: DbOrTx, channel: MessagingChannelRow, rawChatId:
       channelId: channel.id,
       chatId,
       lid,
+      privacyState: privacyStateOf(channel.id, chatId),
       displayName: inbound ? m.pushName : null,
       handleMasked: maskHandle(chatId),
       kind: chatKind(chatId),

@@ -1,6 +1,6 @@
 import { and, eq, notInArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import { messagingChatPrivacy as P, messagingConversations as C, messagingLabels } from "../../../db/schema";
+import { messagingConversations as C, messagingLabels } from "../../../db/schema";
 import { inTenantTransaction } from "../../../db/transaction";
 import type { MemberCtx } from "../../context/verb-context";
 import { accessibleChannelById, channelRefusal } from "../access";
@@ -68,12 +68,11 @@ export async function labelAssignments(ctx: MemberCtx, q: z.output<typeof LabelA
   const policy = readPolicy([]);
   const channel = await accessibleChannelById(ctx.db, ctx.actor, q.channelId);
   if (!channel) return { policy, channelId: q.channelId, assignments: {}, rejection: await channelRefusal(ctx.db, ctx.actor, q.channelId) };
-  const state = sql`coalesce(${P.state}, '')`;
+  const state = sql`coalesce(${C.privacyState}, '')`;
   const visible = channel.privacyMode === "whitelist" ? sql`${state} in ('whitelisted', 'pending')` : sql`${state} <> 'hidden'`;
   const rows = await ctx.db
     .select({ chatId: C.chatId, labels: C.labels })
     .from(C)
-    .leftJoin(P, and(eq(P.channelId, C.channelId), eq(P.chatId, C.chatId)))
     .where(
       and(
         eq(C.tenantId, ctx.tenantId),

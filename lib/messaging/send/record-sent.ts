@@ -3,6 +3,7 @@ import type { DbOrTx } from "../../../db/client";
 import { messagingConversations, messagingSeenMessages, messagingSentMessages, type MessagingChannelRow } from "../../../db/schema";
 import { inTenantTransaction } from "../../../db/transaction";
 import { chatKind, maskHandle } from "../chat-id";
+import { privacyStateOf } from "../chat-privacy";
 import { recordMessageEvent } from "../message-events";
 import type { OutboundPart } from "./render";
 
@@ -37,6 +38,7 @@ export async function recordSent(
         tenantId: channel.tenantId,
         channelId: channel.id,
         chatId,
+        privacyState: privacyStateOf(channel.id, chatId),
         handleMasked: maskHandle(chatId),
         kind: chatKind(chatId),
         lastActivityAt: last.at,

@@ -1,0 +1,4 @@
+ALTER TABLE "messaging_conversations" ADD COLUMN "privacy_state" text;--> statement-breakpoint
+CREATE INDEX "messaging_conversations_privacy_idx" ON "messaging_conversations" USING btree ("channel_id","privacy_state");--> statement-breakpoint
+CREATE INDEX "messaging_conversations_unread_idx" ON "messaging_conversations" USING btree ("tenant_id",("unread_count" > 0) DESC NULLS LAST,"last_activity_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+UPDATE "messaging_conversations" c SET "privacy_state" = p."state" FROM "messaging_chat_privacy" p WHERE p."channel_id" = c."channel_id" AND p."chat_id" = c."chat_id";
