@@ -3,8 +3,7 @@ import type { DbOrTx } from "../../db/client";
 import type { SiteRow } from "../../db/schema";
 import { strExact } from "../search/ast-build";
 import type { SearchHit } from "../search/engine";
-import { parseFilter, type FilterNode } from "../search/filter";
-import { FILTER_SCHEMA } from "../search/fields";
+import type { FilterNode } from "../search/filter";
 import { toSearchRequest } from "../search/params";
 import { searchEngine } from "../search/search-engine";
 import { findSiteListing } from "./find-site-listing";
@@ -34,7 +33,9 @@ export async function similarListings(db: DbOrTx, site: SiteRow, ref: string, q:
   if (!refHit) return { listings: [], total: 0 };
   const r = refHit.document as Doc;
   const { scope, criteria } = await siteCatalogue(db, site);
-  const base: FilterNode[] = [...criteria, parseFilter(`id:!=${String(r.id)}`, FILTER_SCHEMA)!];
+  // The reference is dropped in code, not by an `id:!=` clause: the candidate searches are then the
+  // same for every listing of a type and city, so the search cache serves them across pages.
+  const base: FilterNode[] = [...criteria];
   if (r.listingType) base.push(strExact("listingType", [r.listingType]));
   if (r.propertyType) base.push(strExact("propertyType", [r.propertyType]));
   const engine = await searchEngine();
@@ -43,8 +44,11 @@ export async function similarListings(db: DbOrTx, site: SiteRow, ref: string, q:
   const areas: FilterNode[][] = [r.location_city ? [strExact("location_city", [r.location_city])] : [], r.location_state ? [strExact("location_state", [r.location_state])] : [], []];
   for (const area of areas) {
     if (seen.size >= CANDIDATES) break;
-    const req = toSearchRequest({ q: "*", per_page: CANDIDATES }, { maxPerPage: CANDIDATES, extraFilters: [...base, ...area] });
-    for (const h of (await engine.search(scope, req)).hits) if (!seen.has(String(h.document.id))) seen.set(String(h.document.id), h);
+    const req = toSearchRequest({ q: "*", per_page: CANDIDATES + 1 }, { maxPerPage: CANDIDATES + 1, extraFilters: [...base, ...area] });
+    for (const h of (await engine.search(scope, req)).hits) {
+      const hid = String(h.document.id);
+      if (hid !== String(r.id) && !seen.has(hid)) seen.set(hid, h);
+    }
   }
   const ranked = [...seen.values()]
     .map((h) => ({ h, score: similarity(r, h.document as Doc) }))
