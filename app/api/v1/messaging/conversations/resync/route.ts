@@ -8,4 +8,4 @@ import { resyncConversation } from "@/lib/messaging/conversations/resync";
 export const POST = messagingRoute(async ({ req, ctx }) => json(await resyncConversation(ctx, await readJson(req))));
 
 /** Other methods answer a JSON 405 with `Allow`, and OPTIONS lists the real ones. */
-export const { OPTIONS, GET, PUT, PATCH, DELETE } = otherMethods("POST");
+export const { OPTIONS, GET, HEAD, PUT, PATCH, DELETE } = otherMethods("POST");

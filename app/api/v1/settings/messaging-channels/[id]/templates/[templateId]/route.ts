@@ -12,4 +12,4 @@ export const DELETE = apiRoute<{ id: string; templateId: string }>(
 );
 
 /** Other methods answer a JSON 405 with `Allow`, and OPTIONS lists the real ones. */
-export const { OPTIONS, GET, POST, PUT, PATCH } = otherMethods("DELETE");
+export const { OPTIONS, GET, HEAD, POST, PUT, PATCH } = otherMethods("DELETE");
