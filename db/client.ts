@@ -35,7 +35,7 @@ export function pgliteDir(): string {
 async function open(): Promise<Handle> {
   const c = config();
   if (c.DATABASE_URL) {
-    const client = postgres(c.DATABASE_URL, { max: c.DATABASE_POOL_SIZE, onnotice: () => {} });
+    const client = postgresClient(c.DATABASE_URL, c.DATABASE_POOL_SIZE);
     return { db: drizzlePg({ client, schema }) as unknown as Db, close: () => client.end(), driver: "postgres" };
   }
   const dir = pgliteDir();
@@ -60,6 +60,37 @@ async function open(): Promise<Handle> {
     },
     driver: "pglite",
   };
+}
+
+/**
+ * The postgres.js client of the PostgreSQL driver, with statements prepared per connection.
+ * drizzle sends every query with `prepare: false`, and postgres.js then describes each statement
+ * before it can execute it: two round trips per query (measured 1.9 ms against 0.5 ms per query on
+ * this machine). Prepared, a statement is described once per connection and every later run is one
+ * round trip that can be pipelined. `plan_cache_mode = force_custom_plan` keeps the planner's
+ * choices what they were (a plan per execution, for the values given), so only the round trips
+ * change. `DATABASE_PREPARED_STATEMENTS=off` turns it off (PgBouncer in transaction mode).
+ */
+export function postgresClient(url: string, max: number): postgres.Sql {
+  const prepare = config().DATABASE_PREPARED_STATEMENTS === "on";
+  const client = postgres(url, { max, onnotice: () => {}, prepare, connection: prepare ? { plan_cache_mode: "force_custom_plan" } : {} });
+  return prepare ? preparing(client) : client;
+}
+
+/** Overrides drizzle's per-query `prepare: false` on the client and the clients of its transactions. */
+function preparing<S extends postgres.Sql | postgres.TransactionSql>(sql: S): S {
+  const s = sql as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const unsafe = s.unsafe.bind(sql);
+  s.unsafe = (query, params, options) => unsafe(query, params, { ...(options as object | undefined), prepare: true });
+  for (const opener of ["begin", "savepoint"] as const) {
+    const open = s[opener]?.bind(sql);
+    if (!open) continue;
+    s[opener] = (...args: unknown[]) => {
+      const fn = args.at(-1) as (tx: postgres.TransactionSql) => unknown;
+      return open(...args.slice(0, -1), (tx: postgres.TransactionSql) => fn(preparing(tx)));
+    };
+  }
+  return sql;
 }
 
 const isInside = (child: string, parent: string) => {

@@ -15,6 +15,8 @@ const ConfigSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   /** Pool size of the postgres.js client. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  /** Prepared statements on PostgreSQL (one round trip per query); `off` behind PgBouncer in transaction mode. */
+  DATABASE_PREPARED_STATEMENTS: z.enum(["on", "off"]).default("on"),
   /** Folder for the embedded database, the generated operator token and demo credentials. */
   DATA_DIR: z.string().min(1).default(".data"),
   /** Where PGlite keeps its files; `memory://` keeps it in memory (tests). Default `<DATA_DIR>/pglite`. */

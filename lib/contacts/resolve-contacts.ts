@@ -64,6 +64,11 @@ async function fillGaps(tx: DbOrTx, tenantId: string, row: ContactRow, c: Contac
 
 export async function linkContacts(tx: DbOrTx, tenantId: string, dealId: string, list: ContactWithRole[]) {
   await tx.delete(dealContacts).where(and(eq(dealContacts.tenantId, tenantId), eq(dealContacts.dealId, dealId)));
+  await addContacts(tx, tenantId, dealId, list);
+}
+
+/** The contacts of a deal that has none yet (a new deal), in order. */
+export async function addContacts(tx: DbOrTx, tenantId: string, dealId: string, list: ContactWithRole[]) {
   if (!list.length) return;
   await tx.insert(dealContacts).values(list.map((c, i) => ({ tenantId, dealId, contactId: c.id, role: c.role, position: i })));
 }

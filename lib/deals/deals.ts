@@ -1,16 +1,16 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
-import { deals, marketingChannelInstances, type DealRow } from "../../db/schema";
+import { deals, marketingChannelInstances, type DealRow, type TenantRow } from "../../db/schema";
 import { eventUserId, type Actor, type MemberActor } from "../context/actor";
 import type { MemberCtx } from "../context/verb-context";
 import { forbidden, invalid, notFound } from "../errors/domain-errors";
-import { recordEvent } from "../outbox/record-event";
+import { recordEvent, recordEvents, type NewEvent } from "../outbox/record-event";
 import type { Page } from "../schemas/paging";
 import { loadTenant } from "../tenants/load-tenant";
 import type { TenantSettings } from "../tenants/settings-schema";
 import { stableJson } from "../util/stable-json";
 import { resolveAssignee } from "./assignment";
-import { contactsOfDeals, linkContacts, resolveContacts } from "../contacts/resolve-contacts";
+import { addContacts, contactsOfDeals, linkContacts, resolveContacts } from "../contacts/resolve-contacts";
 import { validateCustom } from "./custom-data";
 import { nextInQueue } from "../leads/distribution";
 import type { ListDealsQueryInput } from "./list-query";
@@ -63,12 +63,13 @@ export async function createDeal({ db, actor }: MemberCtx, input: unknown): Prom
  * any actor: a member through the API, or a channel's lead through lead processing (no creator;
  * without a channel queue nobody is assigned).
  */
-export async function writeNewDeal(tx: DbOrTx, actor: Actor, data: CreateDealInput): Promise<Deal & { distributed: boolean }> {
-  const tenant = await loadTenant(tx, actor.tenantId);
+export async function writeNewDeal(tx: DbOrTx, actor: Actor, data: CreateDealInput, known: KnownRows = {}): Promise<Deal & { distributed: boolean }> {
+  const tenant = known.tenant ?? (await loadTenant(tx, actor.tenantId));
   const s = tenant.settings;
   const stage = data.stage ?? s.dealWorkflow.defaultStageId;
   assertDealStage(s, stage);
-  if (data.marketingChannelInstanceId) await assertChannel(tx, actor.tenantId, data.marketingChannelInstanceId);
+  const channelId = data.marketingChannelInstanceId;
+  if (channelId) checkChannel(channelId, known.channel?.id === channelId ? known.channel : await channelOf(tx, actor.tenantId, channelId));
   const explicit = await resolveAssignee(tx, actor.tenantId, data);
   if (explicit !== undefined && actor.kind === "member") assertMayAssign(actor, explicit);
   const custom = dropNulls(await validateCustom(tx, actor.tenantId, s, data.custom ?? {}));
@@ -105,10 +106,9 @@ export async function writeNewDeal(tx: DbOrTx, actor: Actor, data: CreateDealInp
       marketingChannelInstanceId: data.marketingChannelInstanceId ?? null,
     })
     .returning();
-  await linkContacts(tx, actor.tenantId, deal.id, people);
-  await recordEvent(tx, dealEvent(actor, "deal.created", deal, { entity: dealEventEntity(deal, people) }));
+  const created: NewEvent[] = [dealEvent(actor, "deal.created", deal, { entity: dealEventEntity(deal, people) })];
   if (distributed) {
-    await recordEvent(tx, {
+    created.push({
       tenantId: actor.tenantId,
       eventName: "distribution.assigned",
       entityType: "deal",
@@ -117,6 +117,8 @@ export async function writeNewDeal(tx: DbOrTx, actor: Actor, data: CreateDealInp
       data: { dealId: deal.id, assignedToId, marketingChannelInstanceId: deal.marketingChannelInstanceId, method: "round_robin" },
     });
   }
+  // Independent writes of the new deal, sent together (one round trip inside the tenant's lock).
+  await Promise.all([addContacts(tx, actor.tenantId, deal.id, people), recordEvents(tx, created)]);
   return { ...serializeDeal(deal, people), distributed };
 }
 
@@ -204,12 +206,23 @@ export function assertMayAssign(actor: MemberActor, assignee: string | null) {
   }
 }
 
+/** Rows a caller already read in this transaction (lead processing), so the deal write does not read them again. */
+export type KnownRows = { tenant?: TenantRow; channel?: { id: string; tenantId: string; active: boolean } };
+
 async function assertChannel(tx: DbOrTx, tenantId: string, id: string) {
+  checkChannel(id, await channelOf(tx, tenantId, id));
+}
+
+async function channelOf(tx: DbOrTx, tenantId: string, id: string) {
   const [c] = await tx
-    .select({ id: marketingChannelInstances.id, active: marketingChannelInstances.active })
+    .select({ id: marketingChannelInstances.id, tenantId: marketingChannelInstances.tenantId, active: marketingChannelInstances.active })
     .from(marketingChannelInstances)
     .where(and(eq(marketingChannelInstances.id, id), eq(marketingChannelInstances.tenantId, tenantId)))
     .limit(1);
+  return c;
+}
+
+function checkChannel(id: string, c: KnownRows["channel"] | undefined) {
   if (!c) throw invalid(`marketingChannelInstanceId: no marketing channel ${id} in this tenant.`);
   if (!c.active) throw invalid(`marketingChannelInstanceId: marketing channel ${id} is inactive; activate it in settings first.`);
 }

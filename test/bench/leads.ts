@@ -5,7 +5,7 @@
  * Targets: ≥ 500 leads/s accepted with ack p99 ≤ 50 ms; ≥ 200 leads/s processed end to end
  * (deal, contact, distribution, events); `sync=deal` p50 ≤ 100 ms.
  *
- *   npm run build && DATABASE_URL=postgres://... npm run bench:leads    # BENCH_LEADS=5000 by default
+ *   npm run build && DATABASE_URL=postgres://... npm run bench:leads    # BENCH_LEADS=5000, BENCH_DB=crm_bench_leads, BENCH_PORT=3212 by default
  */
 import { sql } from "drizzle-orm";
 import { closeDb, getDb } from "../../db/client";
@@ -25,7 +25,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 3212);
 
 async function main() {
   process.env.LOG_LEVEL ??= "warn";
-  const dbUrl = await scratchDatabase("crm_bench_leads", false);
+  const dbUrl = await scratchDatabase(process.env.BENCH_DB ?? "crm_bench_leads", false);
   await runMigrations();
   const db = await getDb();
   const t = await createTenant({ db }, { name: "Bench Leads", owner: { name: "Dona", email: "dona@bench.example.com" } });

@@ -5,7 +5,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { afterAll, beforeAll, inject } from "vitest";
-import { closeDb, pgliteExtensions, useDbForTests, type Db } from "../../db/client";
+import { closeDb, pgliteExtensions, postgresClient, useDbForTests, type Db } from "../../db/client";
 import * as schema from "../../db/schema";
 import { TEMPLATE_DB } from "./global-db";
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
   await admin.end();
   const url = new URL(tpl.url);
   url.pathname = `/${name}`;
-  const client = postgres(url.toString(), { max: 5, onnotice: () => {} });
+  const client = postgresClient(url.toString(), 5);
   useDbForTests(
     drizzlePg({ client, schema }) as unknown as Db,
     async () => {

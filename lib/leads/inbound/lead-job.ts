@@ -19,7 +19,7 @@ export const processLeadsJob = defineJob({
   schedule: { functionId: "process-leads-cron", cron: "* * * * *", embeddedEveryMs: () => Math.min(30_000, config().LEAD_CLAIM_TIMEOUT_SECONDS * 1000) },
   trigger: { functionId: "process-lead", event: leadReceived },
   run: async (data, { db, log }) => {
-    const ids = data ? [data.leadId, ...(await pendingLeadIds(db, 50)).filter((id) => id !== data.leadId)] : await pendingLeadIds(db);
+    const ids = data ? await pendingLeadIds(db, 50, data.leadId) : await pendingLeadIds(db);
     let processed = 0;
     let failed = 0;
     for (const id of ids) {

@@ -1,14 +1,14 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "../../../db/client";
-import { rowsOf } from "../../../db/rows";
-import { inboundLeads, listings, marketingChannelInstances, members, properties, tasks, type InboundLeadRow, type ListingRow, type PropertyRow } from "../../../db/schema";
+import { jsonColumn, rowsOf } from "../../../db/rows";
+import { inboundLeads, listings, marketingChannelInstances, members, properties, tasks, type InboundLeadRow, type ListingRow, type MarketingChannelInstanceRow, type PropertyRow, type TenantRow } from "../../../db/schema";
 import { inTenantTransaction } from "../../../db/transaction";
 import type { IntegrationActor } from "../../context/actor";
 import { writeNewDeal } from "../../deals/deals";
 import type { CreateDealInput } from "../../deals/schemas";
 import { config } from "../../config";
 import { geocode, type Point } from "../../geo/geocode";
-import { recordEvent } from "../../outbox/record-event";
+import { recordEvent, recordEvents, type NewEvent } from "../../outbox/record-event";
 import { UUID_PATTERN } from "../../schemas/uuid";
 import { loadTenant } from "../../tenants/load-tenant";
 import { captureListing } from "./capture-listing";
@@ -26,7 +26,7 @@ export type LeadOutcome = { status: "processed" | "failed" | "busy" | "done_befo
  * a lead another run takes over; two runs at once cannot both pass the claim.
  */
 export async function processLead(db: DbOrTx, leadId: string): Promise<LeadOutcome> {
-  const claimed = rowsOf<{ id: string; tenant_id: string; claimed_at: string }>(
+  const claimed = rowsOf<{ id: string; tenant_id: string; channel_id: string; destination: string; lead: unknown }>(
     await db.execute(sql`
       update inbound_leads set status = 'processing', claimed_at = now(), attempts = attempts + 1
       where id = (
@@ -34,7 +34,7 @@ export async function processLead(db: DbOrTx, leadId: string): Promise<LeadOutco
         where id = ${leadId}::uuid
           and (status = 'received' or (status = 'processing' and claimed_at < now() - make_interval(secs => ${staleClaimSeconds()})))
         for update skip locked)
-      returning id, tenant_id, claimed_at`),
+      returning id, tenant_id, channel_id, destination, lead`),
   )[0];
   if (!claimed) {
     const [lead] = await db.select().from(inboundLeads).where(eq(inboundLeads.id, leadId)).limit(1);
@@ -42,15 +42,18 @@ export async function processLead(db: DbOrTx, leadId: string): Promise<LeadOutco
   }
   try {
     // Network calls stay outside the transaction: an owner capture's address is geocoded first.
-    const [pending] = await db.select().from(inboundLeads).where(eq(inboundLeads.id, leadId)).limit(1);
-    const parsed = pending?.lead as unknown as ParsedLead | undefined;
-    const captures = pending?.destination === "listing" || Boolean(parsed?.pricing?.captureProperty);
-    const point = parsed && captures ? await geocode(parsed.address) : null;
+    const parsed = jsonColumn<ParsedLead>(claimed.lead);
+    const captures = claimed.destination === "listing" || Boolean(parsed.pricing?.captureProperty);
+    const point = captures ? await geocode(parsed.address) : null;
     const lead = await inTenantTransaction(db, claimed.tenant_id, async (tx) => {
-      const [row] = await tx.select().from(inboundLeads).where(eq(inboundLeads.id, leadId)).for("update");
+      // The lead's row lock and what its deal needs are read together (one round trip).
+      const [[row], known] = await Promise.all([
+        tx.select().from(inboundLeads).where(eq(inboundLeads.id, leadId)).for("update"),
+        claimed.destination === "listing" ? null : dealInputs(tx, claimed.tenant_id, claimed.channel_id, parsed),
+      ]);
       // Someone took the lead over after our claim went stale and finished it: nothing to do.
       if (!row || row.status !== "processing") return row ?? null;
-      return row.destination === "listing" ? writeCapture(tx, row, point) : writeLead(tx, row, point);
+      return row.destination === "listing" || !known ? writeCapture(tx, row, point) : writeLead(tx, row, known, point);
     });
     return { status: "processed", lead };
   } catch (err) {
@@ -77,14 +80,27 @@ async function writeCapture(tx: Tx, row: InboundLeadRow, point: Point | null): P
   return done;
 }
 
-async function writeLead(tx: Tx, row: InboundLeadRow, point: Point | null): Promise<InboundLeadRow> {
+type DealInputs = { tenant: TenantRow; channel: MarketingChannelInstanceRow | undefined; ref: { listing: ListingRow; property: PropertyRow } | null | undefined };
+
+/** The tenant, the channel and the referenced listing of a lead, read at once. */
+async function dealInputs(tx: DbOrTx, tenantId: string, channelId: string, lead: ParsedLead): Promise<DealInputs> {
+  const [tenant, [channel], ref] = await Promise.all([
+    loadTenant(tx, tenantId),
+    tx.select().from(marketingChannelInstances).where(and(eq(marketingChannelInstances.id, channelId), eq(marketingChannelInstances.tenantId, tenantId))).limit(1),
+    // A pricing-tool capture writes a listing first: its lead looks up references after that.
+    lead.pricing?.captureProperty ? undefined : referencedListing(tx, tenantId, lead),
+  ]);
+  return { tenant, channel, ref };
+}
+
+async function writeLead(tx: Tx, row: InboundLeadRow, known: DealInputs, point: Point | null): Promise<InboundLeadRow> {
+  const { tenant, channel } = known;
   const lead = row.lead as unknown as ParsedLead;
   const decision: string[] = [];
-  const [channel] = await tx.select().from(marketingChannelInstances).where(eq(marketingChannelInstances.id, row.channelId)).limit(1);
   const actor: IntegrationActor = { kind: "integration", tenantId: row.tenantId, integration: "marketing_channel", id: row.channelId };
   // A pricing-tool owner who wants to sell: the same owner capture as a channel's, linked to the deal.
   const captured = lead.pricing?.captureProperty ? await captureListing(tx, row, lead, actor, point, decision) : null;
-  const ref = await referencedListing(tx, row.tenantId, lead);
+  const ref = known.ref === undefined ? await referencedListing(tx, row.tenantId, lead) : known.ref;
   if (ref) decision.push(`listing ${ref.listing.listingCode} referenced: its property data fills the deal`);
   else if (lead.listingRef || lead.listingCode || lead.propertyRef) decision.push("referenced listing not found in this tenant: the lead's own property data is used");
 
@@ -95,7 +111,7 @@ async function writeLead(tx: Tx, row: InboundLeadRow, point: Point | null): Prom
     cpf: lead.cpf ?? undefined,
   };
   const types: ("sale" | "rental")[] = lead.businessType === "both" ? ["sale", "rental"] : [lead.businessType];
-  const captador = ref ? await listingBroker(tx, row.tenantId, ref.property.assignedToId) : null;
+  const captador = ref ? await listingBroker(tx, tenant, ref.property.assignedToId) : null;
   if (captador) decision.push(`the tenant prefers the listing's broker ("captador first"): ${captador}`);
   const dealIds: string[] = [];
   let assignedToId: string | null = null;
@@ -114,11 +130,12 @@ async function writeLead(tx: Tx, row: InboundLeadRow, point: Point | null): Prom
       source: lead.source ?? channel?.kind ?? null,
       campaign: lead.campaign ?? null,
     } as CreateDealInput;
-    const deal = await writeNewDeal(tx, actor, data);
+    const deal = await writeNewDeal(tx, actor, data, { tenant, channel });
     dealIds.push(deal.id);
     assignedToId ??= deal.assignedToId;
+    const dealEvents: NewEvent[] = [];
     if (captador) {
-      await recordEvent(tx, {
+      dealEvents.push({
         tenantId: row.tenantId, eventName: "distribution.assigned", entityType: "deal", entityId: deal.id, userId: null,
         data: { dealId: deal.id, assignedToId: captador, marketingChannelInstanceId: row.channelId, method: "listing_broker" },
       });
@@ -131,13 +148,14 @@ async function writeLead(tx: Tx, row: InboundLeadRow, point: Point | null): Prom
           : `${dealType} deal left unassigned: the channel's queue has no active member`,
     );
     const attribution = { dealId: deal.id, marketingChannelInstanceId: row.channelId, ...lead.attribution, source: data.source, campaign: lead.campaign, externalId: lead.externalId, originLeadId: lead.originLeadId };
-    await recordEvent(tx, { tenantId: row.tenantId, eventName: "deal.attribution.tracked", entityType: "deal", entityId: deal.id, userId: null, data: attribution });
+    dealEvents.push({ tenantId: row.tenantId, eventName: "deal.attribution.tracked", entityType: "deal", entityId: deal.id, userId: null, data: attribution });
     if (ref) {
-      await recordEvent(tx, {
+      dealEvents.push({
         tenantId: row.tenantId, eventName: "listing.attribution.tracked", entityType: "listing", entityId: ref.listing.id, userId: null,
         data: { ...attribution, listingId: ref.listing.id },
       });
     }
+    await recordEvents(tx, dealEvents);
   }
   if (lead.visit) {
     const taskId = await createVisitTask(tx, row.tenantId, lead, { dealId: dealIds[0], listingId: ref?.listing.id ?? null, assigneeId: assignedToId, contact: contact.name });
@@ -195,20 +213,25 @@ function ownerNotes(lead: ParsedLead, capturedListingId: string | null): Record<
   return out;
 }
 
-/** Leads left behind (a sync request that timed out, a worker that died): what the job sweeps. */
-export async function pendingLeadIds(db: DbOrTx, limit = 200): Promise<string[]> {
+/**
+ * Leads left behind (a sync request that timed out, a worker that died): what the job sweeps;
+ * `first` (the lead that woke the job) leads the list while it is still `received`, so a run woken
+ * for a lead an earlier sweep already processed costs this one query.
+ */
+export async function pendingLeadIds(db: DbOrTx, limit = 200, first?: string): Promise<string[]> {
   const res = await db.execute(sql`
-    select id from inbound_leads
+    ${first ? sql`(select id, 0 as rank, null::timestamptz as received_at from inbound_leads where id = ${first}::uuid and status = 'received') union all ` : sql``}
+    (select id, 1 as rank, received_at from inbound_leads
     where status = 'received' or (status = 'processing' and claimed_at < now() - make_interval(secs => ${staleClaimSeconds()}))
-    order by received_at limit ${limit}`);
-  return rowsOf<{ id: string }>(res).map((r) => r.id);
+    order by received_at limit ${limit})
+    order by rank, received_at`);
+  return [...new Set(rowsOf<{ id: string }>(res).map((r) => r.id))];
 }
 
 /** The "captador first" rule: the referenced listing's broker, when the tenant enables it and the broker is active. */
-async function listingBroker(tx: DbOrTx, tenantId: string, memberId: string | null): Promise<string | null> {
-  if (!memberId) return null;
-  const { settings } = await loadTenant(tx, tenantId);
-  if (!settings.leadDistribution.preferListingBroker) return null;
+async function listingBroker(tx: DbOrTx, tenant: TenantRow, memberId: string | null): Promise<string | null> {
+  if (!memberId || !tenant.settings.leadDistribution.preferListingBroker) return null;
+  const tenantId = tenant.id;
   const [m] = await tx.select({ id: members.id }).from(members).where(and(eq(members.id, memberId), eq(members.tenantId, tenantId), eq(members.active, true))).limit(1);
   return m?.id ?? null;
 }

@@ -1,0 +1,103 @@
+/**
+ * Where a lead's time goes, statement by statement (in-process, no HTTP): stores N leads with
+ * `receiveLead`, then processes them one after another with `processLead`, timing every statement
+ * the driver sends (round trip as the process sees it) and the whole per-lead wall time.
+ *
+ *   DATABASE_URL=postgres://... BENCH_DB=crm_prof_leads npx tsx test/bench/lead-profile.ts   # PROFILE_LEADS=500
+ */
+import { drizzle } from "drizzle-orm/postgres-js";
+import { closeDb, postgresClient, useDbForTests, type Db } from "../../db/client";
+import { runMigrations } from "../../db/migrate";
+import * as schema from "../../db/schema";
+import { authenticateApiKey } from "../../lib/auth/authenticate-key";
+import { memberCtx } from "../../lib/context/verb-context";
+import { receiveLead } from "../../lib/leads/inbound/receive-lead";
+import { processLead } from "../../lib/leads/inbound/process-lead";
+import { createChannel } from "../../lib/leads/marketing-channels";
+import { createMember } from "../../lib/tenants/members";
+import { createTenant } from "../../lib/tenants/create-tenant";
+import { scratchDatabase } from "./http-load";
+
+const N = Number(process.env.PROFILE_LEADS ?? 500);
+type Stat = { n: number; ms: number };
+let stats = new Map<string, Stat>();
+let count = 0;
+
+/** Times each statement from the moment it is awaited to its answer. */
+function instrument(sqlObj: any): any {
+  const unsafe = sqlObj.unsafe.bind(sqlObj);
+  sqlObj.unsafe = (q: string, params?: unknown[], opts?: unknown) => {
+    const query = unsafe(q, params, opts);
+    const then = query.then.bind(query);
+    query.then = (ok: any, ko: any) => {
+      const t0 = performance.now();
+      count++;
+      return then((v: unknown) => {
+        const key = q.replace(/\s+/g, " ").slice(0, 110);
+        const s = stats.get(key) ?? { n: 0, ms: 0 };
+        s.n++;
+        s.ms += performance.now() - t0;
+        stats.set(key, s);
+        return ok ? ok(v) : v;
+      }, ko);
+    };
+    return query;
+  };
+  const begin = sqlObj.begin?.bind(sqlObj);
+  if (begin) sqlObj.begin = (...a: any[]) => begin(...a.slice(0, -1), (tx: any) => a.at(-1)(instrument(tx)));
+  const savepoint = sqlObj.savepoint?.bind(sqlObj);
+  if (savepoint) sqlObj.savepoint = (...a: any[]) => savepoint(...a.slice(0, -1), (tx: any) => a.at(-1)(instrument(tx)));
+  return sqlObj;
+}
+
+async function main() {
+  process.env.LOG_LEVEL ??= "warn";
+  process.env.JOBS_RUNNER = "off";
+  const url = await scratchDatabase(process.env.BENCH_DB ?? "crm_prof_leads", false);
+  await runMigrations();
+  const client = instrument(postgresClient(url, 4));
+  const db = drizzle({ client, schema }) as unknown as Db;
+  useDbForTests(db, () => client.end(), "postgres");
+  const t = await createTenant({ db }, { name: "Prof", owner: { name: "Dona", email: "dona@prof.example.com" } });
+  const ctx = memberCtx(db, await authenticateApiKey(db, t.apiKey));
+  const queue: string[] = [];
+  for (let i = 0; i < 5; i++) queue.push((await createMember(ctx, { name: `Corretor ${i}`, email: `c${i}@prof.example.com` })).id);
+  const channel = await createChannel(ctx, { name: "Portal", kind: "portal", queue });
+  const body = (i: number) =>
+    JSON.stringify({
+      contactName: `Lead ${i}`, phone: `+55119${String(10_000_000 + i).slice(-8)}`, businessType: i % 3 ? "sale" : "rent",
+      utmSource: "portal", message: "Tenho interesse", bedrooms: 2 + (i % 3), originLeadId: `o-${i}`,
+    });
+  const ids: string[] = [];
+  const report = (label: string, wall: number) => {
+    console.log(`\n${label}: ${(wall / N).toFixed(2)} ms per lead wall, ${(count / N).toFixed(1)} statements per lead`);
+    const rows = [...stats.entries()].sort((a, b) => b[1].ms - a[1].ms);
+    const total = rows.reduce((s, [, v]) => s + v.ms, 0);
+    console.log(`  in statements: ${(total / N).toFixed(2)} ms per lead`);
+    for (const [k, v] of rows.slice(0, 30)) console.log(`  ${(v.n / N).toFixed(2).padStart(5)}× ${(v.ms / v.n).toFixed(3).padStart(7)} ms  ${k}`);
+  };
+  stats = new Map();
+  count = 0;
+  let t0 = performance.now();
+  for (let i = 0; i < N; i++) {
+    const req = new Request(`http://localhost/api/webhooks/channels/${channel.pathToken}`, { method: "POST", headers: { "content-type": "application/json" }, body: body(i) });
+    await receiveLead(db, channel.pathToken, req);
+  }
+  report("accept (receiveLead)", performance.now() - t0);
+  const leadIds = (await db.select({ id: schema.inboundLeads.id }).from(schema.inboundLeads)).map((r) => r.id);
+  ids.push(...leadIds);
+  stats = new Map();
+  count = 0;
+  t0 = performance.now();
+  for (const id of ids) {
+    const r = await processLead(db, id);
+    if (r.status !== "processed") throw new Error(`lead ${id}: ${r.status} ${r.lead?.error}`);
+  }
+  report("process (processLead)", performance.now() - t0);
+  await closeDb();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
