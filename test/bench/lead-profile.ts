@@ -55,7 +55,8 @@ async function main() {
   process.env.JOBS_RUNNER = "off";
   const url = await scratchDatabase(process.env.BENCH_DB ?? "crm_prof_leads", false);
   await runMigrations();
-  const client = instrument(postgresClient(url, 4));
+  await closeDb();
+  const client = process.env.PROFILE_RAW ? postgresClient(url, 4) : instrument(postgresClient(url, 4));
   const db = drizzle({ client, schema }) as unknown as Db;
   useDbForTests(db, () => client.end(), "postgres");
   const t = await createTenant({ db }, { name: "Prof", owner: { name: "Dona", email: "dona@prof.example.com" } });
