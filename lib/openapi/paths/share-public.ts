@@ -23,7 +23,7 @@ export const ShareResolveSchema = z
           "By `type`: `listing` → `listing` (the §2.2 detail document narrowed by the tenant's `fieldVisibility`), `property` (type, rooms, areas, " +
           "features, `address` at the allowed level, `coordinates` `{latitude, longitude, approximate}` unless hidden, `condoFee`/`propertyTax` when " +
           "financials are visible), `medias[]` (`id`, `src`, `alt`, `type`, `category`, `order`, `isPrimary`), `agent` (broker card or null); " +
-          "`seller_report` → the same plus `stats` (`views`: opens of the listing's share links; `leads`: deals naming the listing; `daysOnMarket` " +
+          "`seller_report` → the same plus `stats` (`views`: opens of the listing's share links plus detail documents its tenant's sites served; `leads`: deals naming the listing; `daysOnMarket` " +
           "since first publication, or null); `shortlist` → `shortlist` (`id`, `name`, `description`), `listings[]` (summary documents, in order; " +
           "listings hidden by the rules drop out), `listingCount`; `visit_itinerary` → `itinerary` (`id`, `name`, `scheduledDate`), `stops[]` " +
           "(`order`, `listingId`, `time`, `notes`, `listing`), `meetingPoint`, `routeCache`, `stopCount`; `pricing_tool` → `pricingTool` with `cities[]` " +
@@ -76,8 +76,8 @@ export function registerPublicSharePaths(r: OpenAPIRegistry): void {
       "or in a terminal stage with a public price; with `sharingConfig.pricingTool.includeNetworkListings`, also its partner networks' shared " +
       "listings on air). The 12 nearest by location (the middle of the named neighbourhood), then size, bedrooms, bathrooms and parking, of " +
       "the same type family (apartment/studio/penthouse, house/condo house, office/commercial, land) give the weighted median price per m²; " +
-      "the point is that times the area. The range is the point times exp(±1.44 · sd), where sd is the forecast standard deviation: the " +
-      "comparables' robust spread (weighted MAD of log price per m²) inflated for the uncertainty of their median. `confidence.score` is " +
+      "the point is that times the area. The range is the point times exp(±1.96 · sd), where sd is the forecast standard deviation: the " +
+      "comparables' robust spread (MAD of their log price per m²) inflated for the uncertainty of their median. `confidence.score` is " +
       "1 − sd. `explanation` gives the method in one sentence and the comparables anonymised (neighbourhood, area rounded to 5 m², " +
       "bedrooms, price per m² rounded to 100, distance band): never ids, addresses, exact prices, owners or internal fields. Fewer than 3 " +
       "comparables answer 200 with `estimate: null` and `confidence.level: low`. Accuracy is measured by `npm run bench:pricing` (README). " +

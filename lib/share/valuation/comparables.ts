@@ -67,6 +67,26 @@ export type CandidateQuery = Where & {
  * (flat-earth distance and log-size ratio) computed in the database; `estimate` ranks them exactly.
  */
 export async function loadCandidates(db: DbOrTx, q: CandidateQuery): Promise<Candidate[]> {
+  // First the listings within BOX_KM of the neighbourhood's middle (a latitude range of the
+  // valuation index, so a big city is not read whole); the whole city only when that is too few.
+  if (q.center) {
+    const near = await candidates(db, q, boxOf(q.center));
+    if (near.length >= MIN_NEAR) return near;
+  }
+  return candidates(db, q, sql``);
+}
+
+/** Half the side of the first search's box, and the fewest candidates it must give to be enough. */
+const BOX_KM = 2.5;
+const MIN_NEAR = 30;
+
+function boxOf(c: { lat: number; lng: number }): SQL {
+  const dLat = BOX_KM / 111.32;
+  const dLng = BOX_KM / (111.32 * Math.cos((c.lat * Math.PI) / 180));
+  return sql` and d.location_latitude between ${c.lat - dLat} and ${c.lat + dLat} and d.location_longitude between ${c.lng - dLng} and ${c.lng + dLng}`;
+}
+
+async function candidates(db: DbOrTx, q: CandidateQuery, box: SQL): Promise<Candidate[]> {
   const group = typeGroup(q.propertyType);
   const types = [...new Set([q.propertyType, ...Object.keys(TYPE_GROUPS).filter((t) => TYPE_GROUPS[t] === group)])];
   const geo = q.center
@@ -82,7 +102,7 @@ export async function loadCandidates(db: DbOrTx, q: CandidateQuery): Promise<Can
       select d.location_neighborhood as neighborhood, d.location_latitude as lat, d.location_longitude as lng, d.total_area,
              d.bedrooms, d.bathrooms, d.parking_spots, d.property_type, d.price
       from search_documents d
-      where ${base(q)} and ${scope(q)} and d.property_type = any(${textArray(types)})${exclude}
+      where ${base(q)} and ${scope(q)} and d.property_type = any(${textArray(types)})${box}${exclude}
       order by coalesce(${geo}, 2) + abs(ln(d.total_area / ${q.totalArea})) / 0.2 + ${nb}
       limit ${PREFETCH}`),
   );

@@ -11,6 +11,9 @@ import * as estimateRoute from "../../../app/api/sites/share/[token]/price-estim
 import * as hoodsRoute from "../../../app/api/sites/share/[token]/neighborhoods/route";
 import * as leadRoute from "../../../app/api/sites/share/[token]/pricing-lead/route";
 import * as settingsRoute from "../../../app/api/v1/settings/route";
+import * as networksRoute from "../../../app/api/v1/settings/networks/route";
+import * as joinRoute from "../../../app/api/v1/settings/networks/join/route";
+import * as networkListingsRoute from "../../../app/api/v1/settings/networks/[id]/listings/route";
 import * as pricingToolRoute from "../../../app/api/v1/settings/pricing-tool/route";
 import * as rotateRoute from "../../../app/api/v1/settings/pricing-tool/rotate/route";
 import { getDb } from "../../../db/client";
@@ -160,6 +163,38 @@ describe("price estimate", () => {
     expect(eb.confidence.comparables).toBe(4);
     expect(eb.pricePerSqm).toBeGreaterThan(39_000);
     expect(ea.pricePerSqm).toBeLessThan(16_000);
+  });
+});
+
+describe("partner networks", () => {
+  it("shared listings on air count only when sharingConfig.pricingTool.includeNetworkListings is on", async () => {
+    const x = await makeTenant();
+    const y = await makeTenant();
+    const own = [];
+    for (const [i, area] of [70, 80, 90].entries()) {
+      const [l, p] = flat(area, 15000);
+      own.push(await makeListing(x, l, p, at(PIN, i)));
+    }
+    const shared = [];
+    for (const [i, area] of [75, 85].entries()) {
+      const [l, p] = flat(area, 15000);
+      shared.push(await makeListing(y, l, p, at(PIN, i)));
+    }
+    const [dl, dp] = flat(80, 15000);
+    const draft = await makeListing(y, { ...dl, stage: "draft" }, dp, at(PIN, 5));
+    const net = await call(networksRoute.POST, "POST", "/x", { key: x.key, body: { name: "Rede" } });
+    expect((await call(joinRoute.POST, "POST", "/x", { key: y.key, body: { inviteCode: net.body.inviteCode } })).status).toBe(200);
+    const share = await call(networkListingsRoute.PUT, "PUT", "/x", { key: y.key, params: { id: net.body.id }, body: { listingIds: [...shared.map((l) => l.id), draft.id], shared: true } });
+    expect(share.status, JSON.stringify(share.body)).toBe(200);
+    const token = await pricingToken(x);
+    expect((await estimate(token, profile())).body.confidence.comparables).toBe(3);
+    const on = await call(settingsRoute.PATCH, "PATCH", "/x", { key: x.key, body: { sharingConfig: { pricingTool: { includeNetworkListings: true } } } });
+    expect(on.status).toBe(200);
+    expect((await estimate(token, profile())).body.confidence.comparables).toBe(5); // the draft stays out
+    // Y's own tool does not see X's listings (it does not include networks): its two are too few.
+    const ye = (await estimate(await pricingToken(y), profile())).body;
+    expect(ye).toMatchObject({ estimate: null, confidence: { comparables: 0 } });
+    expect(ye.explanation.method).toMatch(/\(2 found/);
   });
 });
 
