@@ -8,4 +8,4 @@ export function POST(req: Request, segment: Segment<{ pathToken: string }>): Pro
 }
 
 /** Other methods answer a JSON 405 with `Allow`, and OPTIONS lists the real ones. */
-export const { OPTIONS, GET, PUT, PATCH, DELETE } = otherMethods("POST");
+export const { OPTIONS, GET, HEAD, PUT, PATCH, DELETE } = otherMethods("POST");
