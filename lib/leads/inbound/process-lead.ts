@@ -219,11 +219,15 @@ function ownerNotes(lead: ParsedLead, capturedListingId: string | null): Record<
  * for a lead an earlier sweep already processed costs this one query.
  */
 export async function pendingLeadIds(db: DbOrTx, limit = 200, first?: string): Promise<string[]> {
+  // Wrapped in an outer select: a lone parenthesised `(… order by … limit)` followed by another
+  // `order by` is "multiple ORDER BY clauses" in PostgreSQL when there is no union.
   const res = await db.execute(sql`
-    ${first ? sql`(select id, 0 as rank, null::timestamptz as received_at from inbound_leads where id = ${first}::uuid and status = 'received') union all ` : sql``}
-    (select id, 1 as rank, received_at from inbound_leads
-    where status = 'received' or (status = 'processing' and claimed_at < now() - make_interval(secs => ${staleClaimSeconds()}))
-    order by received_at limit ${limit})
+    select id from (
+      ${first ? sql`(select id, 0 as rank, null::timestamptz as received_at from inbound_leads where id = ${first}::uuid and status = 'received') union all ` : sql``}
+      (select id, 1 as rank, received_at from inbound_leads
+      where status = 'received' or (status = 'processing' and claimed_at < now() - make_interval(secs => ${staleClaimSeconds()}))
+      order by received_at limit ${limit})
+    ) pending
     order by rank, received_at`);
   return [...new Set(rowsOf<{ id: string }>(res).map((r) => r.id))];
 }

@@ -5,7 +5,10 @@
  */
 import { createHmac } from "node:crypto";
 import { and, eq } from "drizzle-orm";
+import { InngestTestEngine } from "@inngest/test";
+import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { functions } from "../../../inngest/functions";
 import * as webhookRoute from "../../../app/api/webhooks/channels/[pathToken]/route";
 import * as channelRoute from "../../../app/api/v1/settings/marketing-channels/[id]/route";
 import * as feedTokenRoute from "../../../app/api/v1/settings/marketing-channels/[id]/feed-token/route";
@@ -209,6 +212,24 @@ describe("POST /api/webhooks/channels/{pathToken}", () => {
     expect(res.body).toMatchObject({ status: "received", originLeadId: "fail-1", error: null });
     expect((await processLead(db, lead.id)).status).toBe("processed");
     expect((await call(replayRoute.POST, "POST", "/x", { key: t.key, params: { id: c.id, leadId: lead.id } })).status).toBe(409);
+  });
+});
+
+describe("the sweep (process-leads-cron, no event)", () => {
+  it("processes a lead left received and a lead whose worker died mid-processing, once each", async () => {
+    const c = await channel(t);
+    expect((await post(c.pathToken, { contactName: "Left Behind", phone: "11 98888-0001", originLeadId: "sweep-1" })).status).toBe(202);
+    expect((await post(c.pathToken, { contactName: "Dead Worker", phone: "11 98888-0002", originLeadId: "sweep-2" })).status).toBe(202);
+    const db = await getDb();
+    // A worker claimed the second lead long ago and died: its claim is stale.
+    await db.update(inboundLeads).set({ status: "processing", claimedAt: sql`now() - interval '1 hour'` }).where(and(eq(inboundLeads.channelId, c.id), eq(inboundLeads.originLeadId, "sweep-2")));
+    const cron = functions.find((f) => f.id() === "process-leads-cron");
+    expect(cron, "process-leads-cron is served").toBeDefined();
+    const { result, error } = await new InngestTestEngine({ function: cron! }).execute();
+    expect(error).toBeUndefined();
+    expect((result as { processed: number }).processed).toBeGreaterThanOrEqual(2);
+    expect((await leadRows(c.id)).map((l) => l.status)).toEqual(["processed", "processed"]);
+    expect(await dealsOf(c.id)).toHaveLength(2);
   });
 });
 
