@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, lt } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client";
+import { config } from "../../config";
 import { messagingSendKeys } from "../../../db/schema";
 import { conflict, unavailable } from "../../errors/domain-errors";
 import type { SendAck } from "./ack";
@@ -17,6 +18,11 @@ export function requestHash(input: unknown): string {
 export type Claim = { kind: "claimed" } | { kind: "replay"; ack: SendAck };
 
 const WAIT_MS = 25_000;
+/**
+ * A claim without an ack this old belongs to a process that died between claiming and answering:
+ * every live send ends within its budget. Past it the claim is settled (see `claimSendKey`).
+ */
+const staleClaimMs = () => 2 * config().MESSAGING_SEND_TIMEOUT_MS + 30_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -25,8 +31,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * write) and sends; the other waits for the first ack and answers it with `idempotent: true`. A
  * different body under a used key is a 409. The insert runs outside any caller transaction's
  * effects only if `db` is the pool: callers pass the root database, so the claim is visible at once.
+ *
+ * A stale claim (its process died mid-send) is settled with `unknownOutcome`, the ack of a send
+ * that may or may not have left: the resend answers it rather than waiting forever or sending a
+ * possible second copy, the same choice as a gateway timeout.
  */
-export async function claimSendKey(db: DbOrTx, scope: Scope, hash: string): Promise<Claim> {
+export async function claimSendKey(db: DbOrTx, scope: Scope, hash: string, unknownOutcome: () => SendAck): Promise<Claim> {
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
     const inserted = await db
@@ -41,6 +51,16 @@ export async function claimSendKey(db: DbOrTx, scope: Scope, hash: string): Prom
         throw conflict("body field `idempotencyKey`: this key was already used for a different request; use a new key for a new message.", "idempotency_key_reused");
       }
       if (row.ack) return { kind: "replay", ack: row.ack as unknown as SendAck };
+      if (Date.now() - row.createdAt.getTime() > staleClaimMs()) {
+        const ack = unknownOutcome();
+        const settled = await db
+          .update(messagingSendKeys)
+          .set({ ack: ack as unknown as Record<string, unknown> })
+          .where(and(where(scope), isNull(messagingSendKeys.ack), lt(messagingSendKeys.createdAt, new Date(Date.now() - staleClaimMs()))))
+          .returning({ ack: messagingSendKeys.ack });
+        if (settled.length) return { kind: "replay", ack };
+        continue; // another request settled or answered it a moment ago: read its ack
+      }
     }
     // The first request is still sending (or released the key a moment ago): wait for its answer.
     if (Date.now() > deadline) throw unavailable("A request with this idempotencyKey is still being sent; retry with the same key shortly.", "idempotency_in_progress");

@@ -129,7 +129,7 @@ export async function sendMessage(ctx: MemberCtx, raw: SendInput): Promise<SendA
   const scope = keyed ? { tenantId: ctx.tenantId, apiKeyId: ctx.actor.keyId, key: input.idempotencyKey! } : null;
   if (scope) {
     const { idempotencyKey: _k, ...rest } = input;
-    const claim = await claimSendKey(ctx.db, scope, requestHash(rest));
+    const claim = await claimSendKey(ctx.db, scope, requestHash(rest), () => ack("rejected", "channel_timeout", handle));
     if (claim.kind === "replay") return { ...claim.ack, idempotent: true };
   }
 

@@ -257,6 +257,23 @@ describe("send", () => {
     expect(rows).toHaveLength(1);
   });
 
+  it("a key whose first request died mid-send is settled as an unknown outcome, not a 503 forever, and sends nothing", async () => {
+    const body = { channelId: ch.id, chatId: chat, text: "Enviado antes da queda.", idempotencyKey: "crashed-send-0001" };
+    expect((await send(ana.key, body)).body).toMatchObject({ status: "sent" });
+    // As if the process died after the gateway call and before storing the ack, an hour ago.
+    const db = await getDb();
+    await db.update(messagingSendKeys).set({ ack: null, createdAt: new Date(Date.now() - 3_600_000) }).where(eq(messagingSendKeys.idempotencyKey, "crashed-send-0001"));
+    const n = gw.state.sent.length;
+    const started = Date.now();
+    const again = await send(ana.key, body);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ status: "rejected", reason: "channel_timeout", idempotent: true });
+    expect(gw.state.sent.length).toBe(n);
+    // Settled once: later resends answer the same ack.
+    expect((await send(ana.key, body)).body).toEqual(again.body);
+  });
+
   it("templates only on channels that support them", async () => {
     const db = await getDb();
     const [tpl] = await db.insert(messagingTemplates).values({ tenantId: t.tenantId, channelId: cloudCh.id, name: "boas_vindas", language: "pt_BR" }).returning();
