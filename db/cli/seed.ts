@@ -6,6 +6,7 @@ import { runMigrations } from "../migrate";
 import { fail } from "../seed/cli-support";
 import { demoFile } from "../seed/credentials";
 import { loadDemoData } from "../seed/demo";
+import { ensurePricingTool } from "../../lib/share/pricing-tool";
 
 const shortPath = (file: string) => {
   const rel = path.relative(process.cwd(), file);
@@ -19,6 +20,8 @@ try {
   const demo = await loadDemoData(await getDb(), { log: (m) => console.log(`  ${m}`) });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const base = `http://localhost:${config().PORT}`;
+  // The pricing tool's permanent link (issued on first read): on the share domain and on this host.
+  const pricing = await ensurePricingTool(await getDb(), demo.tenantId, demo.ownerId);
   console.log(
     [
       "",
@@ -30,6 +33,7 @@ try {
       `  Credentials   ${shortPath(demoFile())}`,
       `  API reference ${base}/api/docs`,
       `  Home page     ${base}/`,
+      `  Pricing tool  ${pricing.url}   (also ${base}/c/${pricing.token})`,
       "",
       "  Try it:",
       `  curl -H "Authorization: Bearer ${demo.apiKey}" "${base}/api/v1/real-estate/listings?pageSize=5"`,

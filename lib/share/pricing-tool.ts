@@ -47,8 +47,13 @@ async function present(db: DbOrTx, tenantId: string, row: ShareLinkRow): Promise
 
 /** The tenant's pricing tool; the first read issues its token (one live token per tenant, by a unique index). */
 export async function getPricingTool({ db, actor }: MemberCtx): Promise<PricingTool> {
-  const row = (await live(db, actor.tenantId)) ?? (await inTenantTransaction(db, actor.tenantId, async (tx) => (await live(tx, actor.tenantId)) ?? issue(tx, actor.tenantId, actor.userId)));
-  return present(db, actor.tenantId, row);
+  return ensurePricingTool(db, actor.tenantId, actor.userId);
+}
+
+/** The same for the seed and the CLIs, which act for a tenant without an API key. */
+export async function ensurePricingTool(db: DbOrTx, tenantId: string, createdById: string | null): Promise<PricingTool> {
+  const row = (await live(db, tenantId)) ?? (await inTenantTransaction(db, tenantId, async (tx) => (await live(tx, tenantId)) ?? issue(tx, tenantId, createdById)));
+  return present(db, tenantId, row);
 }
 
 /** A new token; the old one answers 404 from the same commit on. */

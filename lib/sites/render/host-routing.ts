@@ -13,6 +13,8 @@
  */
 
 export const SITE_RENDER_PREFIX = "/site-render";
+/** Internal route of the pricing tool `/c/{token}` (issue #16), on every host: `/pricing-render/{locale}/{token}`. */
+export const PRICING_RENDER_PREFIX = "/pricing-render";
 export const SITE_LOCALES = ["pt-BR", "en", "es"] as const;
 export type SiteLocale = (typeof SITE_LOCALES)[number];
 export const DEFAULT_LOCALE: SiteLocale = "pt-BR";
@@ -111,6 +113,11 @@ export function routeRequest(input: { host: string | null; pathname: string; ser
   if (pathname === SITE_RENDER_PREFIX || pathname.startsWith(`${SITE_RENDER_PREFIX}/`)) {
     return { kind: "rewrite", pathname: `${SITE_RENDER_PREFIX}/-/${DEFAULT_LOCALE}`, locale: DEFAULT_LOCALE };
   }
+  if (pathname === PRICING_RENDER_PREFIX || pathname.startsWith(`${PRICING_RENDER_PREFIX}/`)) {
+    return { kind: "rewrite", pathname: `${PRICING_RENDER_PREFIX}/${DEFAULT_LOCALE}/-`, locale: DEFAULT_LOCALE };
+  }
+  const pricing = pricingToolPath(pathname);
+  if (pricing) return pricing;
   if (isServiceHost(host, input.serviceHosts)) {
     const m = pathname.match(/^\/s\/([^/]+)(\/.*)?$/);
     if (!m) return { kind: "pass" };
@@ -126,4 +133,15 @@ function toSite(key: SiteKey, path: string, base: string): RouteDecision {
   const { locale, rest, redirectTo } = splitLocale(path);
   if (redirectTo !== undefined) return { kind: "redirect", pathname: `${base}${redirectTo === "/" && base ? "" : redirectTo}` || "/" };
   return { kind: "rewrite", pathname: internalPath(key, locale, rest), locale, sitePath: rest };
+}
+
+/**
+ * `/c/{token}`, `/en/c/{token}`, `/es/c/{token}` on any host (the service's, the share domain's,
+ * a tenant site's): the pricing tool. The route checks that the host belongs to the token's tenant.
+ */
+export function pricingToolPath(pathname: string): RouteDecision | null {
+  const m = pathname.match(/^(?:\/(en|es))?\/c\/([^/]+)\/?$/);
+  if (!m) return null;
+  const locale: SiteLocale = (m[1] as SiteLocale | undefined) ?? DEFAULT_LOCALE;
+  return { kind: "rewrite", pathname: `${PRICING_RENDER_PREFIX}/${locale}/${m[2]}`, locale };
 }

@@ -92,6 +92,18 @@ describe("routeRequest", () => {
   it("never lets the internal route be addressed directly", () => {
     for (const host of ["localhost", "agency.com"]) expect(route(host, "/site-render/d~other.com/pt-BR")).toMatchObject({ kind: "rewrite", pathname: "/site-render/-/pt-BR" });
   });
+  it("sends the pricing tool /c/{token} (with /en or /es) to its route on every host, and hides that route", () => {
+    const T = "NOLtPP7QcOguS7-sUSlbX_0rWhPDB2yP";
+    for (const host of ["localhost:3000", "demo.localhost:3000", "www.agency.com.br"]) {
+      expect(route(host, `/c/${T}`)).toEqual({ kind: "rewrite", pathname: `/pricing-render/pt-BR/${T}`, locale: "pt-BR" });
+      expect(route(host, `/en/c/${T}/`)).toEqual({ kind: "rewrite", pathname: `/pricing-render/en/${T}`, locale: "en" });
+      expect(route(host, `/es/c/${T}`)).toEqual({ kind: "rewrite", pathname: `/pricing-render/es/${T}`, locale: "es" });
+      expect(route(host, `/pricing-render/pt-BR/${T}`)).toMatchObject({ kind: "rewrite", pathname: "/pricing-render/pt-BR/-" });
+    }
+    // Anything else under /c stays the site's (or the service's) own path.
+    expect(route("localhost:3000", `/c/${T}/x`)).toEqual({ kind: "pass" });
+    expect(route("agency.com", "/fr/c/x")).toMatchObject({ pathname: "/site-render/d~agency.com/pt-BR/fr/c/x" });
+  });
   it("builds internal paths", () => {
     expect(internalPath({ kind: "domain", host: "a.com" }, "en", "/imoveis")).toBe("/site-render/d~a.com/en/imoveis");
   });

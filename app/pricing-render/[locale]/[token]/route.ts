@@ -1,0 +1,197 @@
+import { eq } from "drizzle-orm";
+import { createTranslator } from "use-intl/core";
+import { ZodError } from "zod";
+import { getDb, type Db } from "@/db/client";
+import { shareLinks } from "@/db/schema";
+import { DomainError } from "@/lib/errors/domain-errors";
+import { clientAddress } from "@/lib/http/client-address";
+import { consumeRateLimit, type RateGroup } from "@/lib/http/rate-limit";
+import { logger } from "@/lib/log/logger";
+import { valueProperty } from "@/lib/share/price-estimate";
+import { capturePricingLead } from "@/lib/share/pricing-lead";
+import { suggestNeighborhoods } from "@/lib/share/pricing-neighborhoods";
+import { checkAnswers, checkContact, leadBody, openPricingPage, readAnswers, stepToShow, type Answers, type ContactForm, type FieldErrors, type PricingPage } from "@/lib/share/pricing-flow";
+import { SITE_LOCALES, serviceHostSet, type SiteLocale } from "@/lib/sites/render/host-routing";
+import { loadTenant } from "@/lib/tenants/load-tenant";
+import { basePath, cityPage, contactPage, estimatePage, neighborhoodPage, profilePage, sentPage, statusPage, typeLabel, type Frame, type Notice } from "@/app/_pricing/views";
+
+/**
+ * The pricing tool `/c/{token}` (and `/en/c/…`, `/es/c/…`; the proxy rewrites them here on every
+ * host). Plain HTML forms between steps, so it works without JavaScript: GET carries the answers
+ * from step to step, the contact step POSTs the lead. Rendered from escaped templates in a route
+ * handler rather than a page, because the tool answers statuses a page cannot (410 for an expired
+ * link, 400 with the form's errors, 429 when rate limited); see docs/decisions.md.
+ */
+
+type Ctx = { params: Promise<{ locale: string; token: string }> };
+
+const serviceHosts = serviceHostSet(process.env.SERVICE_HOSTS);
+const messages: Record<SiteLocale, Promise<Record<string, unknown>>> = {
+  "pt-BR": import("@/messages/pt-BR.json").then((m) => m.default as Record<string, unknown>),
+  en: import("@/messages/en.json").then((m) => m.default as Record<string, unknown>),
+  es: import("@/messages/es.json").then((m) => m.default as Record<string, unknown>),
+};
+
+const isLocale = (v: string): v is SiteLocale => (SITE_LOCALES as readonly string[]).includes(v);
+
+async function frameFor(locale: SiteLocale, token: string, brand: Frame["brand"], languages: SiteLocale[]): Promise<Frame & { types: Record<string, string> }> {
+  const all = await messages[locale];
+  const t = createTranslator({ locale, messages: all as never, namespace: "pricing" as never }) as unknown as Frame["t"];
+  return { t, locale, languages, token, base: basePath(locale, token), brand, types: (all.propertyType ?? {}) as Record<string, string> };
+}
+
+function page(body: string, status = 200, extra: Record<string, string> = {}): Response {
+  return new Response(body, {
+    status,
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "private, no-store", "x-robots-tag": "noindex", "referrer-policy": "strict-origin-when-cross-origin", ...extra },
+  });
+}
+
+/** The link's state as a page: 404 unknown (or another kind, host or locale), 410 expired, 401 protected. */
+async function statusAnswer(db: Db, err: DomainError, locale: SiteLocale, token: string): Promise<Response> {
+  const neutral = { name: "", logo: null, color: "#1f6feb" };
+  if (err.kind === "gone") {
+    // Expired: the tenant's branding only, nothing of the tool.
+    const [link] = await db.select({ tenantId: shareLinks.tenantId }).from(shareLinks).where(eq(shareLinks.token, token)).limit(1);
+    const s = link ? (await loadTenant(db, link.tenantId)).settings.branding : null;
+    const f = await frameFor(locale, token, s ? { name: s.name, logo: s.logo, color: s.primaryColor } : neutral, [locale]);
+    return page(statusPage(f, "expired"), 410);
+  }
+  const f = await frameFor(locale, token, neutral, [locale]);
+  if (err.kind === "unauthorized") return page(statusPage(f, "password"), 401);
+  return page(statusPage(f, "not_found"), 404);
+}
+
+type Opened = { db: Db; tool: PricingPage; frame: Awaited<ReturnType<typeof frameFor>>; locale: SiteLocale; token: string };
+
+async function open(req: Request, ctx: Ctx): Promise<Opened | Response> {
+  const { locale: rawLocale, token } = await ctx.params;
+  const db = await getDb();
+  const locale: SiteLocale = isLocale(rawLocale) ? rawLocale : "pt-BR";
+  if (!isLocale(rawLocale)) return statusAnswer(db, new DomainError("not_found", "not_found", "Unknown locale"), locale, token);
+  try {
+    const tool = await openPricingPage(db, token, { host: req.headers.get("host"), locale, serviceHosts });
+    const b = tool.tenant.settings.branding;
+    const frame = await frameFor(locale, token, { name: b.name, logo: b.logo, color: b.primaryColor }, tool.languages);
+    return { db, tool, frame, locale, token };
+  } catch (err) {
+    if (err instanceof DomainError) return statusAnswer(db, err, locale, token);
+    throw err;
+  }
+}
+
+/** One request of a rate-limited group (the same buckets as the pricing API endpoints). */
+async function limited(db: Db, req: Request, group: RateGroup, f: Frame): Promise<{ notice: Notice; retry: number } | null> {
+  const d = await consumeRateLimit(db, group, clientAddress(req.headers));
+  if (!d || d.allowed) return null;
+  return { notice: { text: f.t("errors.rateLimited", { seconds: d.resetSeconds }) }, retry: d.resetSeconds };
+}
+
+const canonical = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
+
+export async function GET(req: Request, ctx: Ctx): Promise<Response> {
+  const o = await open(req, ctx);
+  if (o instanceof Response) return o;
+  try {
+    return await render(req, o);
+  } catch (err) {
+    return failure(o, err);
+  }
+}
+
+/** Nothing a visitor sends may end in a 500: a domain refusal is shown on the tool, anything else is a 503 page. */
+function failure(o: Opened, err: unknown): Response {
+  const f = o.frame;
+  const empty = readAnswers(new URLSearchParams());
+  if (err instanceof ZodError || (err instanceof DomainError && err.kind === "invalid")) {
+    return page(cityPage(f, { step: "city", answers: empty, errors: {}, notice: { text: f.t("errors.notSent", { reason: (err as Error).message.slice(0, 200) }) } }, o.tool.cities), 400);
+  }
+  logger().error({ err, tenantId: o.tool.tenant.id }, "pricing tool page failed");
+  return page(cityPage(f, { step: "city", answers: empty, errors: {}, notice: { text: f.t("errors.unavailable") } }, o.tool.cities), 503, { "retry-after": "30" });
+}
+
+async function render(req: Request, o: Opened): Promise<Response> {
+  const { db, tool, frame: f } = o;
+  const url = new URL(req.url);
+  const a = readAnswers(url.searchParams);
+  const s = tool.tenant.settings;
+  const checked = checkAnswers(a, { cities: tool.cities, propertyTypes: s.propertyTypes });
+  const shown = stepToShow(url.searchParams.get("step"), checked);
+  const city = tool.cities.find((c) => c.code === a.city);
+  const place = city ? { code: city.code, city: city.label, state: city.state } : null;
+  const type = typeLabel(f, s.propertyTypes, a.propertyType, f.types);
+  const cityLabel = city ? (city.state ? `${city.label} — ${city.state}` : city.label) : "";
+
+  if (shown.step === "sent") return page(sentPage({ ...f, languages: [f.locale] }));
+  if (shown.step === "city") return page(cityPage(f, { ...shown, answers: a }, tool.cities), Object.keys(shown.errors).length ? 400 : 200);
+
+  // The neighbourhood just typed: its canonical spelling, or "did you mean" when the tool does not know it.
+  if (shown.step === "profile" && url.searchParams.get("step") === "profile" && !a.nbok && place) {
+    const lim = await limited(db, req, "pricing_autocomplete", f);
+    if (lim) return page(neighborhoodPage({ ...f, script: true }, { ...shown, step: "neighborhood", answers: a, notice: lim.notice }, city!, [], null), 429, { "retry-after": String(lim.retry) });
+    const names = await suggestNeighborhoods(db, tool.tenant.id, place, a.neighborhood);
+    const exact = names.find((n) => canonical(n) === canonical(a.neighborhood));
+    if (exact) a.neighborhood = exact;
+    else if (names.length) return page(neighborhoodPage({ ...f, script: true }, { step: "neighborhood", answers: a, errors: {} }, city!, names, names.slice(0, 5)));
+  }
+  if (shown.step === "neighborhood") {
+    const names = place ? await suggestNeighborhoods(db, tool.tenant.id, place, "") : [];
+    return page(neighborhoodPage({ ...f, script: true }, { ...shown, answers: a }, city!, names, null), Object.keys(shown.errors).length ? 400 : 200);
+  }
+  if (shown.step === "profile") return page(profilePage(f, { ...shown, answers: a }, s.propertyTypes, f.types), Object.keys(shown.errors).length ? 400 : 200);
+  if (shown.step === "estimate") {
+    const lim = await limited(db, req, "pricing_estimate", f);
+    if (lim) return page(profilePage(f, { step: "profile", answers: a, errors: {}, notice: lim.notice }, s.propertyTypes, f.types), 429, { "retry-after": String(lim.retry) });
+    const e = await valueProperty(db, tool.tenant, checked.value!);
+    return page(estimatePage(f, { ...shown, answers: a }, e, { cityLabel, type }));
+  }
+  return page(contactPage(f, { ...shown, answers: a }, emptyContact(), { cityLabel, type }));
+}
+
+const CONTACT_FIELDS = ["name", "email", "phone", "intent", "consent", "street", "number", "complement", "postalCode"] as const;
+const emptyContact = (): ContactForm => Object.fromEntries(CONTACT_FIELDS.map((k) => [k, ""])) as ContactForm;
+
+/** The contact step's form: the lead through the same verb as `POST /api/sites/share/{token}/pricing-lead`, then 303 to the thank-you step. */
+export async function POST(req: Request, ctx: Ctx): Promise<Response> {
+  const o = await open(req, ctx);
+  if (o instanceof Response) return o;
+  const { db, tool, frame: f } = o;
+  try {
+    let data: URLSearchParams;
+    try {
+      data = new URLSearchParams((await req.text()).slice(0, 20_000));
+    } catch {
+      data = new URLSearchParams();
+    }
+    const a = readAnswers(data);
+    const checked = checkAnswers(a, { cities: tool.cities, propertyTypes: tool.tenant.settings.propertyTypes });
+    const form = Object.fromEntries(CONTACT_FIELDS.map((k) => [k, (data.get(k) ?? "").trim().slice(0, 300)])) as ContactForm;
+    const city = tool.cities.find((c) => c.code === a.city);
+    const ctxLabels = {
+      cityLabel: city ? (city.state ? `${city.label} — ${city.state}` : city.label) : "",
+      type: typeLabel(f, tool.tenant.settings.propertyTypes, a.propertyType, f.types),
+    };
+    // Answers lost or tampered with: back to the first step that needs them.
+    if (!checked.value) {
+      const shown = stepToShow("contact", checked);
+      const keep = [...data].filter(([k]) => !(CONTACT_FIELDS as readonly string[]).includes(k) && k !== "step");
+      return new Response(null, { status: 303, headers: { location: `${f.base}?${new URLSearchParams([...keep, ["step", shown.step]]).toString()}`, "cache-control": "no-store" } });
+    }
+    const errors: FieldErrors = checkContact(form);
+    if (Object.keys(errors).length) return page(contactPage(f, { step: "contact", answers: a, errors }, form, ctxLabels), 400);
+    const lim = await limited(db, req, "pricing_lead", f);
+    if (lim) return page(contactPage(f, { step: "contact", answers: a, errors: {}, notice: lim.notice }, form, ctxLabels), 429, { "retry-after": String(lim.retry) });
+    try {
+      await capturePricingLead(db, o.token, leadBody(checked.value, form, a.estimate as Answers["estimate"]), req.headers);
+    } catch (err) {
+      if (err instanceof ZodError || (err instanceof DomainError && err.kind === "invalid")) {
+        const reason = err instanceof ZodError ? err.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : err.message;
+        return page(contactPage(f, { step: "contact", answers: a, errors: {}, notice: { text: f.t("errors.notSent", { reason: reason.slice(0, 300) }) } }, form, ctxLabels), 400);
+      }
+      throw err;
+    }
+    return new Response(null, { status: 303, headers: { location: `${f.base}?step=sent`, "cache-control": "no-store" } });
+  } catch (err) {
+    return failure(o, err);
+  }
+}
