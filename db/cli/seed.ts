@@ -7,6 +7,7 @@ import { fail } from "../seed/cli-support";
 import { demoFile } from "../seed/credentials";
 import { loadDemoData } from "../seed/demo";
 import { ensurePricingTool } from "../../lib/share/pricing-tool";
+import { ensureDemoShares } from "../seed/shares";
 
 const shortPath = (file: string) => {
   const rel = path.relative(process.cwd(), file);
@@ -18,6 +19,8 @@ try {
   await runMigrations();
   console.log(`  Migrations applied (${((Date.now() - started) / 1000).toFixed(1)} s).`);
   const demo = await loadDemoData(await getDb(), { log: (m) => console.log(`  ${m}`) });
+  // Share links of every kind (issue #16): also added to a demo seeded before they existed.
+  const shares = await ensureDemoShares(await getDb(), demo.tenantId);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const base = `http://localhost:${config().PORT}`;
   // The pricing tool's permanent link (issued on first read): on the share domain and on this host.
@@ -34,6 +37,9 @@ try {
       `  API reference ${base}/api/docs`,
       `  Home page     ${base}/`,
       `  Pricing tool  ${pricing.url}   (also ${base}/c/${pricing.token})`,
+      "",
+      "  Share pages (what a client opens from a link; /en/p/... and /es/p/... in English and Spanish):",
+      ...shares.map((s) => `  ${s.label.padEnd(30)} ${s.url}`),
       "",
       "  Try it:",
       `  curl -H "Authorization: Bearer ${demo.apiKey}" "${base}/api/v1/real-estate/listings?pageSize=5"`,

@@ -36,7 +36,11 @@ export function sharedDocument(s: TenantSettings, seed: string, d: ListingData, 
 }
 
 async function brokerOf(db: DbOrTx, tenantId: string, d: ListingData): Promise<BrokerCard | null> {
-  const id = d.property.assignedToId ?? d.listing.createdById;
+  return memberCard(db, tenantId, d.property.assignedToId ?? d.listing.createdById);
+}
+
+/** The public broker card (spec 2 §2.5: name, photo, phone, CRECI; never the e-mail) of an active member. */
+export async function memberCard(db: DbOrTx, tenantId: string, id: string | null): Promise<BrokerCard | null> {
   if (!id) return null;
   const [m] = await db.select().from(members).where(and(eq(members.id, id), eq(members.tenantId, tenantId), eq(members.active, true))).limit(1);
   return m ? toBrokerCard(m) : null;

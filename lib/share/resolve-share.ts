@@ -1,10 +1,12 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
+import { rowsOf } from "../../db/rows";
 import { listingSiteViews, shareLinks, shortlists, sites, visitItineraries, type ShareLinkRow, type TenantRow } from "../../db/schema";
 import { DomainError, notFound, unauthorized } from "../errors/domain-errors";
 import { loadTenant } from "../tenants/load-tenant";
-import { hiddenByRules, leadsOfListing, listingPayload, loadListings, sharedDocument } from "./listing-data";
+import { hiddenByRules, leadsOfListing, listingPayload, loadListings, memberCard, sharedDocument } from "./listing-data";
+import { grantOpens } from "./password-grant";
 import { assertNotThrottled, noteWrongPassword } from "./password-throttle";
 import { pricingCities } from "./pricing-cities";
 import { recordAccess, type Visit } from "./record-access";
@@ -29,9 +31,13 @@ export async function openLink(db: Db, token: string, now = new Date()): Promise
   return link;
 }
 
-/** Password check of a protected link: 401 without one, 403 when wrong, 429 after too many wrong ones. */
-async function checkPassword(db: Db, link: ShareLinkRow, password: string | undefined): Promise<void> {
+/**
+ * Password check of a protected link: 401 without one, 403 when wrong, 429 after too many wrong ones.
+ * A valid grant (what the share page's password form leaves in a cookie) stands for the password.
+ */
+export async function checkPassword(db: Db, link: ShareLinkRow, password: string | undefined, grant?: string): Promise<void> {
   if (!link.passwordHash) return;
+  if ((password === undefined || password === "") && grant && grantOpens(link, grant)) return;
   if (password === undefined || password === "") throw passwordRequired();
   await assertNotThrottled(db, link.id);
   if (await verifyPassword(password, link.passwordHash)) return;
@@ -61,7 +67,8 @@ async function entityPayload(db: Db, tenant: TenantRow, link: ShareLinkRow): Pro
       if (!d || hiddenByRules(s, d.listing)) throw shareNotFound();
       const payload = await listingPayload(db, s, seed, d);
       if (link.entityType === "listing") return payload;
-      return { ...payload, stats: await sellerStats(db, tenant.id, d.listing) };
+      const [stats, timeline] = await Promise.all([sellerStats(db, tenant.id, d.listing), sellerTimeline(db, tenant.id, d.listing.id)]);
+      return { ...payload, stats: { ...stats, timeline } };
     }
     case "shortlist": {
       const [sl] = await db.select().from(shortlists).where(and(eq(shortlists.id, link.entityId), eq(shortlists.tenantId, tenant.id))).limit(1);
@@ -69,7 +76,7 @@ async function entityPayload(db: Db, tenant: TenantRow, link: ShareLinkRow): Pro
       const data = await loadListings(db, tenant.id, sl.listingIds);
       const shown = sl.listingIds.map((id) => data.get(id)).filter((d) => d && !hiddenByRules(s, d.listing));
       const listings = shown.map((d) => sharedDocument(s, seed, d!, false));
-      return { shortlist: { id: sl.id, name: sl.name, description: sl.description }, listings, listingCount: listings.length };
+      return { shortlist: { id: sl.id, name: sl.name, description: sl.description }, listings, listingCount: listings.length, agent: await linkAgent(db, tenant, link) };
     }
     case "visit_itinerary": {
       const [it] = await db.select().from(visitItineraries).where(and(eq(visitItineraries.id, link.entityId), eq(visitItineraries.tenantId, tenant.id))).limit(1);
@@ -85,11 +92,19 @@ async function entityPayload(db: Db, tenant: TenantRow, link: ShareLinkRow): Pro
         order: it.routeCache.order.filter((id) => kept.has(id)),
         legs: it.routeCache.legs.filter((l) => kept.has(l.toListingId) && (l.fromListingId === null || kept.has(l.fromListingId))),
       };
-      return { itinerary: { id: it.id, name: it.name, scheduledDate: it.scheduledDate }, stops, meetingPoint: it.meetingPoint, routeCache, stopCount: stops.length };
+      return {
+        itinerary: { id: it.id, name: it.name, scheduledDate: it.scheduledDate }, stops, meetingPoint: it.meetingPoint, routeCache, stopCount: stops.length,
+        agent: await linkAgent(db, tenant, link),
+      };
     }
     case "pricing_tool":
       return { pricingTool: { cities: await pricingCities(db, tenant.id) } };
   }
+}
+
+/** Who sent a shortlist or an itinerary: the link creator's public card, per `fieldVisibility.agentInfo`. */
+async function linkAgent(db: Db, tenant: TenantRow, link: ShareLinkRow) {
+  return tenant.settings.sharingConfig.fieldVisibility.agentInfo === "visible" ? memberCard(db, tenant.id, link.createdById) : null;
 }
 
 /**
@@ -110,16 +125,70 @@ async function sellerStats(db: Db, tenantId: string, listing: { id: string; publ
   return { views, leads: await leadsOfListing(db, tenantId, listing.id), daysOnMarket };
 }
 
+/** Weeks the seller report's chart covers (this week and the eleven before it). */
+export const TIMELINE_WEEKS = 12;
+
+/**
+ * The seller report's figures per week (UTC, weeks starting Monday), oldest first: `views` from the
+ * access log of the listing's links plus its site detail opens, `leads` from the deals naming it.
+ * One statement; weeks without activity are zeros, so a chart has a fixed width.
+ */
+async function sellerTimeline(db: Db, tenantId: string, listingId: string): Promise<{ week: string; views: number; leads: number }[]> {
+  const res = await db.execute(sql`
+    with weeks as (
+      select generate_series(date_trunc('week', now() at time zone 'UTC') - interval '${sql.raw(String(TIMELINE_WEEKS - 1))} weeks',
+                             date_trunc('week', now() at time zone 'UTC'), interval '1 week') as week
+    ),
+    since as (select min(week) as t from weeks),
+    lv as (
+      select date_trunc('week', v.viewed_at at time zone 'UTC') as week, count(*)::int as n
+      from share_link_views v join share_links l on l.id = v.share_link_id
+      where v.tenant_id = ${tenantId} and l.tenant_id = ${tenantId} and l.entity_id = ${listingId}
+        and v.viewed_at >= (select t from since) at time zone 'UTC'
+      group by 1
+    ),
+    sv as (
+      select date_trunc('week', day::timestamp) as week, sum(views)::int as n
+      from listing_site_views
+      where tenant_id = ${tenantId} and listing_id = ${listingId} and day >= (select t from since)::date
+      group by 1
+    ),
+    ld as (
+      select date_trunc('week', created_at at time zone 'UTC') as week, count(*)::int as n
+      from deals
+      where tenant_id = ${tenantId} and custom_data @> ${JSON.stringify({ leadListings: [{ listingId }] })}::jsonb
+        and created_at >= (select t from since) at time zone 'UTC'
+      group by 1
+    )
+    select to_char(w.week, 'YYYY-MM-DD') as week, (coalesce(lv.n, 0) + coalesce(sv.n, 0))::int as views, coalesce(ld.n, 0)::int as leads
+    from weeks w left join lv on lv.week = w.week left join sv on sv.week = w.week left join ld on ld.week = w.week
+    order by w.week`);
+  return rowsOf<{ week: string; views: number; leads: number }>(res).map((r) => ({ week: r.week, views: Number(r.views), leads: Number(r.leads) }));
+}
+
+/** What the share page adds to a resolve: who may open the link here, a password grant, whether to count the open. */
+export type ResolveOptions = {
+  body?: unknown;
+  visit: Visit;
+  /** A grant from the share page's password form, standing for the password. */
+  grant?: string;
+  /** The host and locale the page was asked on: a tenant it refuses makes the link a 404. */
+  admit?: (tenant: TenantRow) => boolean | Promise<boolean>;
+  /** false: do not record an access (the link preview image). */
+  record?: boolean;
+};
+
 /**
  * `GET|POST /api/sites/share/{token}`: the resolve response of spec 2 §2.8, with the errors of
  * §7 (404 unknown, inactive or hidden; 410 expired; 401 password needed; 403 wrong password).
  * A successful open is recorded in the background.
  */
-export async function resolveShare(db: Db, token: string, input: { body?: unknown; visit: Visit }): Promise<Record<string, unknown>> {
+export async function resolveShare(db: Db, token: string, input: ResolveOptions): Promise<Record<string, unknown>> {
   const { password } = ResolveBodySchema.parse(input.body ?? {});
   const link = await openLink(db, token);
-  await checkPassword(db, link, password);
   const tenant = await loadTenant(db, link.tenantId);
+  if (input.admit && !(await input.admit(tenant))) throw shareNotFound();
+  await checkPassword(db, link, password, input.grant);
   const entity = await entityPayload(db, tenant, link);
   const s = tenant.settings;
   const answer = {
@@ -130,7 +199,8 @@ export async function resolveShare(db: Db, token: string, input: { body?: unknow
     site: await siteOf(db, tenant),
     tenantId: tenant.id,
     showFinancialSimulator: s.sharingConfig.showFinancialSimulator,
+    languages: ["pt-BR", ...s.listingLanguages.filter((l) => l !== "pt-BR")],
   };
-  recordAccess(db, link, input.visit);
+  if (input.record !== false) recordAccess(db, link, input.visit);
   return answer;
 }

@@ -24,9 +24,10 @@ export const ShareResolveSchema = z
           "features, `address` at the allowed level, `coordinates` `{latitude, longitude, approximate}` unless hidden, `condoFee`/`propertyTax` when " +
           "financials are visible), `medias[]` (`id`, `src`, `alt`, `type`, `category`, `order`, `isPrimary`), `agent` (broker card or null); " +
           "`seller_report` → the same plus `stats` (`views`: opens of the listing's share links plus detail documents its tenant's sites served; `leads`: deals naming the listing; `daysOnMarket` " +
-          "since first publication, or null); `shortlist` → `shortlist` (`id`, `name`, `description`), `listings[]` (summary documents, in order; " +
-          "listings hidden by the rules drop out), `listingCount`; `visit_itinerary` → `itinerary` (`id`, `name`, `scheduledDate`), `stops[]` " +
-          "(`order`, `listingId`, `time`, `notes`, `listing`), `meetingPoint`, `routeCache`, `stopCount`; `pricing_tool` → `pricingTool` with `cities[]` " +
+          "since first publication, or null; extension `timeline[]`: `{week, views, leads}` for the last 12 weeks (UTC, `week` the Monday as YYYY-MM-DD, oldest first) for the share page's chart); " +
+          "`shortlist` → `shortlist` (`id`, `name`, `description`), `listings[]` (summary documents, in order; " +
+          "listings hidden by the rules drop out), `listingCount`, extension `agent` (the link creator's broker card, or null); `visit_itinerary` → `itinerary` (`id`, `name`, `scheduledDate`), `stops[]` " +
+          "(`order`, `listingId`, `time`, `notes`, `listing`), `meetingPoint`, `routeCache`, `stopCount`, extension `agent` (as for shortlists); `pricing_tool` → `pricingTool` with `cities[]` " +
           "(`code`, `label`, `state`). Approximate coordinates are displaced 150 to 500 m by an offset fixed per link.",
       }),
     branding: z.object({ name: z.string(), logo: z.string().nullable(), primaryColor: z.string() }),
@@ -34,6 +35,7 @@ export const ShareResolveSchema = z
     site: z.object({ hasSite: z.boolean(), domain: z.string().nullable(), siteId: z.uuid().nullable() }),
     tenantId: z.uuid(),
     showFinancialSimulator: z.boolean().meta({ description: "`sharingConfig.showFinancialSimulator`, for the page: false hides the financing simulator on the shared share domain." }),
+    languages: z.array(z.enum(["pt-BR", "en", "es"])).meta({ description: "Extension: the languages the tenant enabled (`listingLanguages`, pt-BR first), in which the share page is served (`/en/p/{token}`, `/es/p/{token}`)." }),
   })
   .meta({ id: "ShareResolve" });
 

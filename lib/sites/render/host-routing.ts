@@ -15,6 +15,10 @@
 export const SITE_RENDER_PREFIX = "/site-render";
 /** Internal route of the pricing tool `/c/{token}` (issue #16), on every host: `/pricing-render/{locale}/{token}`. */
 export const PRICING_RENDER_PREFIX = "/pricing-render";
+/** Internal route of the share pages (`/p/{token}`), on every host: see `shareRequest`. */
+export const SHARE_RENDER_PREFIX = "/share-render";
+/** Share pages by their first path segment: `p` a shared entity (issue #16). */
+export const SHARE_PAGES = ["p"] as const;
 export const SITE_LOCALES = ["pt-BR", "en", "es"] as const;
 export type SiteLocale = (typeof SITE_LOCALES)[number];
 export const DEFAULT_LOCALE: SiteLocale = "pt-BR";
@@ -105,10 +109,32 @@ export function internalPath(key: SiteKey, locale: SiteLocale | null, rest: stri
   return `${SITE_RENDER_PREFIX}/${encodeURIComponent(encodeSiteKey(key))}${locale ? `/${locale}` : ""}${tail}`;
 }
 
+/**
+ * A share page: `/{page}/{token}[/...]`, optionally under `/en` or `/es`, is the same on every host
+ * (the service's own, `{slug}.{SHARE_DOMAIN}`, a tenant site's domain): rewritten to
+ * `/share-render/{locale}/{page}/{token}[/...]`, whose handler checks the host against the link's
+ * tenant. `/pt-BR/p/...` redirects to the unprefixed address. null: not a share page.
+ */
+export function shareRequest(pathname: string): RouteDecision | null {
+  const m = /^(?:\/(en|es|pt-br))?\/([a-z])\/([A-Za-z0-9_-]{1,64})(\/[^]*)?$/i.exec(pathname);
+  if (!m || !(SHARE_PAGES as readonly string[]).includes(m[2])) return null;
+  const prefix = m[1]?.toLowerCase();
+  const tail = `/${m[2]}/${m[3]}${m[4] ?? ""}`;
+  if (prefix === "pt-br") return { kind: "redirect", pathname: tail };
+  const locale: SiteLocale = prefix === "en" || prefix === "es" ? prefix : DEFAULT_LOCALE;
+  return { kind: "rewrite", pathname: `${SHARE_RENDER_PREFIX}/${locale}${tail}`, locale: null };
+}
+
 /** What a request for `pathname` on `host` becomes. */
 export function routeRequest(input: { host: string | null; pathname: string; serviceHosts: ReadonlySet<string> }): RouteDecision {
   const { pathname } = input;
   const host = normalizeHost(input.host);
+  // The share pages' internal route is not an address either: an unknown page (404).
+  if (pathname === SHARE_RENDER_PREFIX || pathname.startsWith(`${SHARE_RENDER_PREFIX}/`)) {
+    return { kind: "rewrite", pathname: `${SHARE_RENDER_PREFIX}/-/p/-`, locale: null };
+  }
+  const share = shareRequest(pathname);
+  if (share) return share;
   // The internal route is not an address: asked for directly, it is an unknown site (404).
   if (pathname === SITE_RENDER_PREFIX || pathname.startsWith(`${SITE_RENDER_PREFIX}/`)) {
     return { kind: "rewrite", pathname: `${SITE_RENDER_PREFIX}/-/${DEFAULT_LOCALE}`, locale: DEFAULT_LOCALE };

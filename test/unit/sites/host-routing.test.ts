@@ -108,3 +108,20 @@ describe("routeRequest", () => {
     expect(internalPath({ kind: "domain", host: "a.com" }, "en", "/imoveis")).toBe("/site-render/d~a.com/en/imoveis");
   });
 });
+
+describe("share pages on every host (issue #16)", () => {
+  const hosts = serviceHostSet(undefined);
+  const T = "fiAZCAO1yBZoYNEEs9mJCZAfg4DypdnL";
+  it("rewrites /p/{token} and its locale prefixes to the internal share route, whatever the host", () => {
+    for (const host of ["localhost:3000", "demo.localhost:3000", "www.agency.com.br", null]) {
+      expect(routeRequest({ host, pathname: `/p/${T}`, serviceHosts: hosts })).toEqual({ kind: "rewrite", pathname: `/share-render/pt-BR/p/${T}`, locale: null });
+      expect(routeRequest({ host, pathname: `/en/p/${T}/l/abc`, serviceHosts: hosts })).toEqual({ kind: "rewrite", pathname: `/share-render/en/p/${T}/l/abc`, locale: null });
+      expect(routeRequest({ host, pathname: `/es/p/${T}/og`, serviceHosts: hosts })).toEqual({ kind: "rewrite", pathname: `/share-render/es/p/${T}/og`, locale: null });
+    }
+    expect(routeRequest({ host: "localhost:3000", pathname: `/pt-BR/p/${T}`, serviceHosts: hosts })).toEqual({ kind: "redirect", pathname: `/p/${T}` });
+  });
+  it("leaves other one-letter paths alone and hides the internal route", () => {
+    expect(routeRequest({ host: "localhost:3000", pathname: `/x/${T}`, serviceHosts: hosts })).toEqual({ kind: "pass" });
+    expect(routeRequest({ host: "localhost:3000", pathname: `/share-render/pt-BR/p/${T}`, serviceHosts: hosts })).toEqual({ kind: "rewrite", pathname: "/share-render/-/p/-", locale: null });
+  });
+});

@@ -1,0 +1,87 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { LRUCache } from "lru-cache";
+import { ImageResponse } from "next/og";
+import { drawable, type OgContent } from "./og";
+
+const W = 1200;
+const H = 630;
+
+/** Rendered previews by token and content version: a messaging app asks again and again for the same card. */
+const g = globalThis as unknown as { __crmShareOg?: LRUCache<string, ArrayBuffer> };
+const cache = (g.__crmShareOg ??= new LRUCache<string, ArrayBuffer>({ max: 500, maxSize: 64 * 1024 * 1024, sizeCalculation: (b) => b.byteLength || 1 }));
+
+const TYPES: Record<string, string> = { ".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".webp": "image/webp", ".gif": "image/gif" };
+const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * An image for the card as a data URL: a site-relative path is read from `public/` (the demo's
+ * photos), an http(s) address fetched with a short deadline. Anything that fails is left out:
+ * the card renders without it rather than late.
+ */
+export async function imageData(src: string | null, timeoutMs = 1500): Promise<string | null> {
+  if (!src) return null;
+  try {
+    if (src.startsWith("/") && !src.startsWith("//")) {
+      const root = path.join(process.cwd(), "public");
+      const file = path.normalize(path.join(root, decodeURIComponent(src.split(/[?#]/)[0])));
+      if (!file.startsWith(root + path.sep)) return null;
+      const type = TYPES[path.extname(file).toLowerCase()];
+      if (!type) return null;
+      const buf = await readFile(file);
+      return buf.length <= MAX_IMAGE_BYTES ? `data:${type};base64,${buf.toString("base64")}` : null;
+    }
+    if (!/^https?:\/\//i.test(src)) return null;
+    const res = await fetch(src, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
+    const type = res.headers.get("content-type")?.split(";")[0].trim() ?? "";
+    if (!res.ok || !/^image\/(png|jpeg|webp|gif|svg\+xml)$/.test(type)) return null;
+    const buf = Buffer.from(await res.arrayBuffer());
+    return buf.length <= MAX_IMAGE_BYTES ? `data:${type};base64,${buf.toString("base64")}` : null;
+  } catch {
+    return null;
+  }
+}
+
+function Logo({ src, name, color, on, size }: { src: string | null; name: string; color: string; on: string; size: number }) {
+  if (src) return <img src={src} width={size} height={size} style={{ width: size, height: size, borderRadius: 16, background: "#fff", objectFit: "contain" }} />;
+  return (
+    <div style={{ width: size, height: size, borderRadius: 16, background: on, color, display: "flex", alignItems: "center", justifyContent: "center", fontSize: size * 0.5 }}>
+      {drawable(name).charAt(0).toUpperCase() || " "}
+    </div>
+  );
+}
+
+/** The 1200×630 card: the cover photo beside the title and price, or the tenant's branding alone. */
+export async function renderOgImage(key: string, c: OgContent): Promise<{ png: ArrayBuffer; cached: boolean }> {
+  const hit = cache.get(key);
+  if (hit) return { png: hit, cached: true };
+  const [logo, cover] = await Promise.all([imageData(c.logo), c.kind === "entity" ? imageData(c.cover) : Promise.resolve(null)]);
+  const brand = drawable(c.brandName);
+  const title = drawable(c.title);
+  const subtitle = drawable(c.subtitle);
+  const element =
+    c.kind === "branding" ? (
+      <div style={{ width: W, height: H, display: "flex", flexDirection: "column", alignItems: "center", justifyContent: "center", background: c.color, color: c.onColor, gap: 36 }}>
+        <Logo src={logo} name={brand || title} color={c.color} on={c.onColor} size={180} />
+        <div style={{ fontSize: 64, display: "flex", textAlign: "center", maxWidth: 1000 }}>{title || brand}</div>
+      </div>
+    ) : (
+      <div style={{ width: W, height: H, display: "flex", background: c.color, color: c.onColor }}>
+        {cover ? <img src={cover} width={660} height={H} style={{ width: 660, height: H, objectFit: "cover" }} /> : null}
+        <div style={{ flex: 1, display: "flex", flexDirection: "column", justifyContent: "space-between", padding: 48 }}>
+          <div style={{ display: "flex", alignItems: "center", gap: 20 }}>
+            <Logo src={logo} name={brand} color={c.color} on={c.onColor} size={80} />
+            <div style={{ fontSize: 34, display: "flex", flex: 1 }}>{brand}</div>
+          </div>
+          <div style={{ display: "flex", flexDirection: "column", gap: 18 }}>
+            <div style={{ fontSize: cover ? 50 : 64, lineHeight: 1.15, display: "flex", maxHeight: 3 * 1.15 * (cover ? 50 : 64), overflow: "hidden" }}>{title}</div>
+            {subtitle ? <div style={{ fontSize: 36, display: "flex" }}>{subtitle}</div> : null}
+          </div>
+        </div>
+      </div>
+    );
+  const res = new ImageResponse(element, { width: W, height: H });
+  const png = await res.arrayBuffer();
+  cache.set(key, png);
+  return { png, cached: false };
+}

@@ -1,0 +1,44 @@
+import { getDb } from "@/db/client";
+import { logger } from "@/lib/log/logger";
+import { openSharePage } from "@/lib/share/share-page";
+import { visitOf } from "@/lib/share/share-route";
+import { serviceHostSet } from "@/lib/sites/render/host-routing";
+import { isShareLocale, shareTranslator } from "@/app/_share/i18n";
+import { ogContent, ogVersion } from "@/app/_share/og";
+import { renderOgImage } from "@/app/_share/og-image";
+
+type Segment = { params: Promise<{ locale: string; token: string }> };
+const serviceHosts = serviceHostSet(process.env.SERVICE_HOSTS);
+
+/**
+ * `/p/{token}/og`: the link preview image (1200×630 PNG) a messaging app shows. Resolved like the
+ * page but without a password or grant and without counting an open, so a protected or expired
+ * link gives the tenant's branding only. Rendered once per content version, then from memory.
+ */
+export const dynamic = "force-dynamic";
+
+export async function GET(req: Request, { params }: Segment) {
+  const { locale: l, token } = await params;
+  const locale = isShareLocale(l) ? l : "pt-BR";
+  try {
+    const db = await getDb();
+    const page = isShareLocale(l)
+      ? await openSharePage(db, token, { host: req.headers.get("host"), serviceHosts, locale, visit: visitOf(req), record: false })
+      : ({ status: 404 } as const);
+    const content = ogContent(page, locale, shareTranslator(locale));
+    const started = performance.now();
+    const { png, cached } = await renderOgImage(`${token}|${locale}|${ogVersion(content)}`, content);
+    return new Response(png, {
+      status: page.status === 404 ? 404 : 200,
+      headers: {
+        "content-type": "image/png",
+        "cache-control": page.status === 200 ? "public, max-age=300" : "public, max-age=60",
+        "x-content-type-options": "nosniff",
+        "server-timing": `og;dur=${(performance.now() - started).toFixed(1)};desc="${cached ? "cached" : "rendered"}"`,
+      },
+    });
+  } catch (err) {
+    logger().error({ err }, "share preview image failed");
+    return new Response("preview unavailable", { status: 500, headers: { "content-type": "text/plain" } });
+  }
+}
