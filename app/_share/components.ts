@@ -182,7 +182,7 @@ export function contactBar(view: ShareView, agent: Agent | null, title: string):
 // ---------- the listing ----------
 
 /** A listing as the link shows it: gallery, title, place, price, facts, description, features, map, simulator, broker. */
-export function listingView(view: ShareView, input: { doc: Doc; property?: Doc; medias?: unknown[]; agent: Agent | null; action: string; headingLevel?: 1 | 2 }): Html {
+export function listingView(view: ShareView, input: { doc: Doc; property?: Doc; medias?: unknown[]; agent: Agent | null; action: string; headingLevel?: 1 | 2; hideTitle?: boolean }): Html {
   const { doc, property } = input;
   const t = view.t;
   const title = localized(doc, "title", view.locale) || typeLabel(view, doc.propertyType);
@@ -199,7 +199,7 @@ export function listingView(view: ShareView, input: { doc: Doc; property?: Doc; 
   return html`${gallery(view, photosOf(doc, input.medias), title)}
 <div class="pad">
 <p class="eyebrow">${[kind, business, code ? t("share.code", { code }) : ""].filter(Boolean).join(" · ")}</p>
-${raw(`<h${h} class="title">`)}${title}${raw(`</h${h}>`)}
+${input.hideTitle ? "" : html`${raw(`<h${h} class="title">`)}${title}${raw(`</h${h}>`)}`}
 ${place ? html`<p class="place">${place}</p>` : ""}
 <p class="price">${priceText(view, doc)}</p>
 ${facts(view, doc, property)}
@@ -283,7 +283,7 @@ function sellerReportView(view: ShareView): Html {
 <ul class="tiles">${tiles.map(([v, l]) => html`<li><b>${v}</b><span>${l}</span></li>`)}</ul>
 <section class="block" aria-labelledby="chart-title"><h2 id="chart-title">${t("share.reportChart")}</h2>${timelineChart(view, weeks)}</section>
 <h2>${t("share.reportProperty")}</h2></div>
-${listingView(view, { doc, property: obj(e.property), medias: arr(e.medias), agent: (e.agent as Agent | null) ?? null, action: view.base, headingLevel: 2 })}`;
+${listingView(view, { doc, property: obj(e.property), medias: arr(e.medias), agent: (e.agent as Agent | null) ?? null, action: view.base, hideTitle: true })}`;
 }
 
 type Stop = { order: number; listingId: string; time: string | null; notes: string | null; listing: Doc };

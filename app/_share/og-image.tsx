@@ -51,14 +51,23 @@ function Logo({ src, name, color, on, size }: { src: string | null; name: string
   );
 }
 
+/** At most `max` characters, cut at a word with an ellipsis (the card has room for three lines). */
+export function clip(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let cut = s.slice(0, max - 1);
+  const sp = cut.lastIndexOf(" ");
+  if (s[max - 1] !== " " && sp > max * 0.6) cut = cut.slice(0, sp);
+  return `${cut.replace(/[\s,.;:·-]+$/, "")}…`;
+}
+
 /** The 1200×630 card: the cover photo beside the title and price, or the tenant's branding alone. */
 export async function renderOgImage(key: string, c: OgContent): Promise<{ png: ArrayBuffer; cached: boolean }> {
   const hit = cache.get(key);
   if (hit) return { png: hit, cached: true };
   const [logo, cover] = await Promise.all([imageData(c.logo), c.kind === "entity" ? imageData(c.cover) : Promise.resolve(null)]);
   const brand = drawable(c.brandName);
-  const title = drawable(c.title);
-  const subtitle = drawable(c.subtitle);
+  const title = clip(drawable(c.title), c.kind === "entity" && c.cover ? 64 : 90);
+  const subtitle = clip(drawable(c.subtitle), 60);
   const element =
     c.kind === "branding" ? (
       <div style={{ width: W, height: H, display: "flex", flexDirection: "column", alignItems: "center", justifyContent: "center", background: c.color, color: c.onColor, gap: 36 }}>
