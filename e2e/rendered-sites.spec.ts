@@ -29,7 +29,7 @@ const FORBIDDEN = [
   MARK.brokerEmail, "owner-marker-zq", "broker-marker-zq",
 ];
 
-type Setup = { key: string; salePropertyId: string; siteId: string; draftSiteId: string; saleCode: string; rentCode: string; salePath: string; rentPath: string };
+type Setup = { key: string; salePropertyId: string; rentListingId: string; siteId: string; draftSiteId: string; saleCode: string; rentCode: string; salePath: string; rentPath: string };
 let setup: Setup;
 
 async function api(request: APIRequestContext, key: string, method: "post" | "patch" | "get", path: string, data?: unknown) {
@@ -88,7 +88,7 @@ test.beforeAll(async ({ request }) => {
   const saleListing = sale.listings[0];
   const rentListing = rent.listings[0];
   setup = {
-    key, salePropertyId: sale.property.id, siteId: site.id, draftSiteId: draft.id, saleCode: saleListing.listingCode, rentCode: rentListing.listingCode,
+    key, salePropertyId: sale.property.id, rentListingId: rentListing.id, siteId: site.id, draftSiteId: draft.id, saleCode: saleListing.listingCode, rentCode: rentListing.listingCode,
     salePath: `/imovel/${saleListing.listingCode}/apartamento-de-3-quartos-em-pinheiros`, rentPath: `/imovel/${rentListing.listingCode}/casa-para-alugar-em-pinheiros`,
   };
 });
@@ -214,6 +214,24 @@ test("the listing page's lead form (no JavaScript) goes through the site's marke
   await page.getByLabel("Nome").fill("Sem contato");
   await page.getByRole("button", { name: "Enviar mensagem" }).click();
   await expect(page).toHaveURL(/lead=invalid/);
+});
+
+test("one open of a listing page counts one site view in the seller report (not the metadata pass, not the redirect)", async ({ request }) => {
+  const link = await api(request, setup.key, "post", "/api/v1/share-links", { entityType: "seller_report", entityId: setup.rentListingId });
+  const settle = () => new Promise((r) => setTimeout(r, 1500)); // opens and views are written in the background
+  // A resolve answers the figures as they were, then counts its own open of the link.
+  const views = async () => ((await (await request.get(`/api/sites/share/${link.token}`)).json()).entity.stats.views as number);
+  const before = await views();
+  await settle();
+  // The slug-less address redirects (not a view); the canonical page is one view.
+  // Node does not resolve *.localhost as Chromium does: the site is reached by its Host header.
+  const site = { host: `${HOST}:${PORT}` };
+  const redirect = await request.get(`/imovel/${setup.rentCode}`, { headers: site, maxRedirects: 0 });
+  expect(redirect.status()).toBe(308);
+  expect((await request.get(setup.rentPath, { headers: site })).status()).toBe(200);
+  await settle();
+  // +1 for the first resolve's open of the link, +1 for the page.
+  expect(await views()).toBe(before + 2);
 });
 
 test("sitemap.xml lists every listing and location page in every language; robots.txt points to it", async ({ page }) => {

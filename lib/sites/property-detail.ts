@@ -14,13 +14,24 @@ export const PropertyDetailQuery = z.strictObject({
     .meta({ description: "A shortlist shared by a live link: its listings can be seen while unpublished, with the tenant's sharing rules applied." }),
 });
 
-/** `GET /api/sites/{siteId}/property/{id}`: the detail document (spec 2 §2.2), or 404 `Property not found`. */
-/** Each answered detail counts as a site view of the listing (in the background; seller reports read it). */
-export async function propertyDetail(db: Db, site: SiteRow, ref: string, q: z.infer<typeof PropertyDetailQuery> = {}): Promise<Record<string, unknown>> {
+export type FoundDetail = { doc: Record<string, unknown>; listingId: string | null };
+
+/**
+ * The detail document (spec 2 §2.2) without counting a view, or 404 `Property not found`.
+ * `listingId` is set when an open of it counts as a site view of this tenant's listing: a
+ * partner's listing shown on this site is not this tenant's to count.
+ */
+export async function findPropertyDetail(db: Db, site: SiteRow, ref: string, q: z.infer<typeof PropertyDetailQuery> = {}): Promise<FoundDetail> {
   const hit = await findSiteListing(db, site, ref);
   const doc = hit ? toPublicDocument(hit.document, { detail: true }) : q.shortlistId ? await shortlistListing(db, site, ref, q.shortlistId) : null;
   if (!doc) throw propertyNotFound();
-  // The tenant's own listings only: a partner's listing shown on this site is not this tenant's to count.
-  if (typeof doc.id === "string" && (!hit || !hit.isNetworkListing)) recordSiteView(db, site.tenantId, doc.id);
+  return { doc, listingId: typeof doc.id === "string" && (!hit || !hit.isNetworkListing) ? doc.id : null };
+}
+
+/** `GET /api/sites/{siteId}/property/{id}`: the detail document (spec 2 §2.2), or 404 `Property not found`. */
+/** Each answered detail counts as a site view of the listing (in the background; seller reports read it). */
+export async function propertyDetail(db: Db, site: SiteRow, ref: string, q: z.infer<typeof PropertyDetailQuery> = {}): Promise<Record<string, unknown>> {
+  const { doc, listingId } = await findPropertyDetail(db, site, ref, q);
+  if (listingId) recordSiteView(db, site.tenantId, listingId);
   return doc;
 }

@@ -15,7 +15,8 @@ import { LocationMap } from "@/app/_site/components/location-map";
 import { JsonLd } from "@/app/_site/components/json-ld";
 import { MetaPixelEvent } from "@/app/_site/components/meta-pixel";
 import { Paragraphs } from "@/app/_site/components/rich-text";
-import { propertyDetail } from "@/lib/sites/property-detail";
+import { findPropertyDetail } from "@/lib/sites/property-detail";
+import { recordSiteView } from "@/lib/share/record-access";
 import { listingBroker } from "@/lib/sites/brokers";
 import { similarListings } from "@/lib/sites/similar";
 import { slugify } from "@/lib/sites/locations";
@@ -24,8 +25,12 @@ type Params = { site: string; locale: string; code: string; slug?: string[] };
 type Props = { params: Promise<Params>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 type Doc = Record<string, unknown>;
 
-/** The listing as the public API serves it (`propertyDetail`): the allow-listed detail document. */
-const detail = cache(async (site: SiteView, code: string) => orNull(propertyDetail(site.db, site.row, decodeURIComponent(code))));
+/**
+ * The listing as the public API serves it: the allow-listed detail document. Found here without
+ * counting a view: metadata and page both read it, and only the rendered page counts (once).
+ */
+const found = cache(async (site: SiteView, code: string) => orNull(findPropertyDetail(site.db, site.row, decodeURIComponent(code))));
+const detail = async (site: SiteView, code: string) => (await found(site, code))?.doc ?? null;
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { site: s, locale, code } = await params;
@@ -57,6 +62,10 @@ export default async function ListingPage({ params, searchParams }: Props) {
     const keep = Object.fromEntries(Object.entries(query).filter(([, v]) => typeof v === "string")) as Record<string, string>;
     permanentRedirect(href(site, canonical) + queryString(keep));
   }
+  // A view of the seller report: the page at its canonical address, not the redirect, the metadata
+  // or a broker's preview of an unpublished site.
+  const listingId = (await found(site, code))?.listingId;
+  if (listingId && !site.preview) recordSiteView(site.db, site.row.tenantId, listingId);
   const t = await getTranslations("listing");
   const ts = await getTranslations("search");
   const tb = await getTranslations("business");
