@@ -281,3 +281,30 @@ test("axe finds no violations on home, catalogue, location and listing pages in 
     }
   }
 });
+
+// Last in the file: it spends this address's site lead allowance for the next minute.
+test("a flood of lead forms from one address is turned back after 10 a minute, and the page says why", async ({ browser, request }) => {
+  const site = { host: `${HOST}:${PORT}` };
+  const outcomes: string[] = [];
+  for (let i = 0; i < 12; i++) {
+    const res = await request.post("/lead", {
+      headers: site, maxRedirects: 0,
+      form: { name: `Flood Visitor ${i}`, email: `flood${i}@example.com`, message: "Oi", landingPage: setup.salePath },
+    });
+    expect(res.status()).toBe(303);
+    outcomes.push(new URL(res.headers().location, ORIGIN).searchParams.get("lead") ?? "");
+  }
+  const sent = outcomes.filter((o) => o === "sent").length;
+  expect(sent).toBeGreaterThan(0);
+  expect(sent).toBeLessThanOrEqual(10);
+  expect(outcomes.at(-1)).toBe("limited");
+  expect(outcomes.slice(outcomes.indexOf("limited"))).toEqual(outcomes.slice(outcomes.indexOf("limited")).map(() => "limited"));
+  // Only what was accepted became deals (processing is in the background: wait for it, then count).
+  const flooded = async () => new Set(JSON.stringify(await api(request, setup.key, "get", "/api/v1/crm/deals?pageSize=100")).match(/Flood Visitor \d+/g)).size;
+  await expect.poll(flooded, { timeout: 30_000 }).toBeGreaterThanOrEqual(sent);
+  await new Promise((r) => setTimeout(r, 1500));
+  expect(await flooded()).toBe(sent);
+  const page = await noJs(browser);
+  await page.goto(`${ORIGIN}${setup.salePath}?lead=limited#lead`);
+  await expect(page.getByRole("alert")).toContainText("Aguarde um minuto");
+});

@@ -13,6 +13,8 @@ export const RATE_LIMITS = {
   pricing_autocomplete: 120,
   pricing_estimate: 30,
   pricing_lead: 10,
+  // A rendered site's own lead form (`POST /lead`): a person sends a few at most; a script, many.
+  site_lead: 10,
 } as const;
 export type RateGroup = keyof typeof RATE_LIMITS;
 const WINDOW_SECONDS = 60;

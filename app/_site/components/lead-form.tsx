@@ -21,6 +21,7 @@ export async function LeadForm({
       {outcome === "sent" && <MetaPixelEvent site={site} event="lead" />}
       {outcome === "invalid" && <p className="notice err" role="alert">{t("error", { reason: t("required") })}</p>}
       {outcome === "unavailable" && <p className="notice err" role="alert">{t("unavailable")}</p>}
+      {outcome === "limited" && <p className="notice err" role="alert">{t("limited")}</p>}
       <form className="form" method="post" action={href(site, "/lead")}>
         <input type="hidden" name="landingPage" value={localPath(site, path)} />
         {listing && <input type="hidden" name="listingId" value={listing.id} />}

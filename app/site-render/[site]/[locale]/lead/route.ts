@@ -1,5 +1,7 @@
 import { findSiteView } from "@/app/_site/context";
 import { DomainError } from "@/lib/errors/domain-errors";
+import { clientAddress } from "@/lib/http/client-address";
+import { consumeRateLimit } from "@/lib/http/rate-limit";
 import { receiveSiteLead } from "@/lib/leads/inbound/site-lead";
 import { logger } from "@/lib/log/logger";
 import { ZodError } from "zod";
@@ -7,7 +9,8 @@ import { ZodError } from "zod";
 /**
  * `POST /lead` on a site (an HTML form, so it works without JavaScript): the lead goes to the
  * site's marketing channel (lib/leads/inbound/site-lead.ts), then the visitor is sent back to
- * the page with `?lead=sent` (or `?lead=invalid` / `?lead=unavailable`) and the form's anchor.
+ * the page with `?lead=sent` (or `?lead=invalid` / `?lead=unavailable`, or `?lead=limited` past
+ * 10 forms a minute from one address) and the form's anchor.
  */
 export async function POST(req: Request, ctx: { params: Promise<{ site: string; locale: string }> }) {
   const { site: siteSegment, locale } = await ctx.params;
@@ -21,6 +24,9 @@ export async function POST(req: Request, ctx: { params: Promise<{ site: string; 
     return back(site.base, "/", "invalid");
   }
   const landing = typeof form.landingPage === "string" && form.landingPage.startsWith("/") && !form.landingPage.startsWith("//") ? form.landingPage : "/";
+  // The same per-address limiter as /api/sites: a form flood is turned back before it is stored.
+  const limit = await consumeRateLimit(site.db, "site_lead", clientAddress(req.headers));
+  if (limit && !limit.allowed) return back(site.base, landing, "limited");
   try {
     await receiveSiteLead(site.db, site.row, { ...form, locale }, { userAgent: req.headers.get("user-agent") });
     return back(site.base, landing, "sent");
