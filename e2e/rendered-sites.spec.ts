@@ -282,6 +282,19 @@ test("axe finds no violations on home, catalogue, location and listing pages in 
   }
 });
 
+test("similar listings show their translated titles in /en and /es, Portuguese when blank", async ({ page, request }) => {
+  // Late in the file: a third listing would change the catalogue counts the tests above assert.
+  await api(request, setup.key, "post", "/api/v1/real-estate/properties", {
+    property: { type: "apartment", bedrooms: 3, bathrooms: 2, totalArea: "95.00" },
+    location: { street: "Rua Fradique Coutinho", neighborhood: "Pinheiros", city: "São Paulo", state: "SP", latitude: -23.5651, longitude: -46.6869 },
+    listings: [{ title: "Apartamento vizinho em Pinheiros", type: "sale", price: "1190000.00", stage: "active", translations: { en: { title: "Neighbouring flat in Pinheiros" } } }],
+  });
+  await page.goto(`${ORIGIN}/en${setup.salePath}`);
+  await expect(page.locator("#similar-title ~ * .card-title")).toHaveText(["Neighbouring flat in Pinheiros"]);
+  await page.goto(`${ORIGIN}/es${setup.salePath}`);
+  await expect(page.locator("#similar-title ~ * .card-title")).toHaveText(["Apartamento vizinho em Pinheiros"]);
+});
+
 // Last in the file: it spends this address's site lead allowance for the next minute.
 test("a flood of lead forms from one address is turned back after 10 a minute, and the page says why", async ({ browser, request }) => {
   const site = { host: `${HOST}:${PORT}` };

@@ -29,8 +29,18 @@ const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : n
  * A missing or invisible reference gives `{listings: [], total: 0}` (spec 2 §7).
  */
 export async function similarListings(db: DbOrTx, site: SiteRow, ref: string, q: z.infer<typeof SimilarQuery>) {
+  const docs = await similarDocuments(db, site, ref, q.limit);
+  return { listings: docs.map(toListingCard), total: docs.length };
+}
+
+/**
+ * The ranked search documents behind `similarListings` (the rendered listing page reads their
+ * translated titles, which the spec's card has no field for). Not public as they are: show them
+ * through `toListingCard`'s allow-list.
+ */
+export async function similarDocuments(db: DbOrTx, site: SiteRow, ref: string, limit: number): Promise<Doc[]> {
   const refHit = await findSiteListing(db, site, ref);
-  if (!refHit) return { listings: [], total: 0 };
+  if (!refHit) return [];
   const r = refHit.document as Doc;
   const { scope, criteria } = await siteCatalogue(db, site);
   // The reference is dropped in code, not by an `id:!=` clause: the candidate searches are then the
@@ -53,8 +63,8 @@ export async function similarListings(db: DbOrTx, site: SiteRow, ref: string, q:
   const ranked = [...seen.values()]
     .map((h) => ({ h, score: similarity(r, h.document as Doc) }))
     .sort((a, b) => b.score - a.score || Number(b.h.document.createdAt ?? 0) - Number(a.h.document.createdAt ?? 0))
-    .slice(0, q.limit);
-  return { listings: ranked.map(({ h }) => toListingCard(h.document as Doc)), total: ranked.length };
+    .slice(0, limit);
+  return ranked.map(({ h }) => h.document as Doc);
 }
 
 function similarity(r: Doc, d: Doc): number {

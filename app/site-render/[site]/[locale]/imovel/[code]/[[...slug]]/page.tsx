@@ -18,7 +18,7 @@ import { Paragraphs } from "@/app/_site/components/rich-text";
 import { findPropertyDetail } from "@/lib/sites/property-detail";
 import { recordSiteView } from "@/lib/share/record-access";
 import { listingBroker } from "@/lib/sites/brokers";
-import { similarListings } from "@/lib/sites/similar";
+import { similarDocuments, toListingCard } from "@/lib/sites/similar";
 import { slugify } from "@/lib/sites/locations";
 
 type Params = { site: string; locale: string; code: string; slug?: string[] };
@@ -72,7 +72,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
   const id = String(doc.id);
   const [broker, similar] = await Promise.all([
     orNull(listingBroker(site.db, site.row, id, {})),
-    similarListings(site.db, site.row, id, { limit: 3 }),
+    similarDocuments(site.db, site.row, id, 3),
   ]);
   const title = localized(doc, "title", site.locale);
   const description = localized(doc, "description", site.locale);
@@ -101,7 +101,9 @@ export default async function ListingPage({ params, searchParams }: Props) {
       : []),
     { name: title, path: canonical },
   ];
-  const similarDocs: Doc[] = similar.listings.map((c) => ({
+  // The public card's fields (its allow-list and price masking), plus the translated titles.
+  const similarDocs: Doc[] = similar.map((d) => ({ d, c: toListingCard(d) })).map(({ d, c }) => ({
+    title_en: str(d.title_en), title_es: str(d.title_es),
     id: c.id, listingCode: c.listingCode, title: c.title, listingType: c.businessType, price: c.price,
     primaryImageUrl: c.coverImage?.src ?? null, location_neighborhood: c.location.neighborhood, location_city: c.location.city,
     bedrooms: c.property.bedrooms, bathrooms: c.property.bathrooms, parkingSpots: c.property.parkingSpaces, totalArea: c.property.totalArea,
