@@ -20,3 +20,4 @@ export * from "./offers";
 export * from "./messaging-scheduled";
 export * from "./transactions";
 export * from "./providers";
+export * from "./preview-sessions";

@@ -57,7 +57,10 @@ async function siteOf(db: Db, tenant: TenantRow) {
 }
 
 /** The entity of a link as its kind's payload (spec 2 §2.8); 404 when it is gone or hidden by the rules. */
-async function entityPayload(db: Db, tenant: TenantRow, link: ShareLinkRow): Promise<Record<string, unknown>> {
+/** What the payload of a link depends on (a real link, or the brokers' preview of one). */
+export type LinkTarget = Pick<ShareLinkRow, "entityType" | "entityId" | "coordinateSeed" | "createdById">;
+
+async function entityPayload(db: Db, tenant: TenantRow, link: LinkTarget): Promise<Record<string, unknown>> {
   const s = tenant.settings;
   const seed = link.coordinateSeed;
   switch (link.entityType) {
@@ -103,7 +106,7 @@ async function entityPayload(db: Db, tenant: TenantRow, link: ShareLinkRow): Pro
 }
 
 /** Who sent a shortlist or an itinerary: the link creator's public card, per `fieldVisibility.agentInfo`. */
-async function linkAgent(db: Db, tenant: TenantRow, link: ShareLinkRow) {
+async function linkAgent(db: Db, tenant: TenantRow, link: LinkTarget) {
   return tenant.settings.sharingConfig.fieldVisibility.agentInfo === "visible" ? memberCard(db, tenant.id, link.createdById) : null;
 }
 
@@ -189,10 +192,20 @@ export async function resolveShare(db: Db, token: string, input: ResolveOptions)
   const tenant = await loadTenant(db, link.tenantId);
   if (input.admit && !(await input.admit(tenant))) throw shareNotFound();
   await checkPassword(db, link, password, input.grant);
+  const answer = await shareAnswer(db, tenant, link, { id: link.id, dealId: link.dealId, createdBy: link.createdById });
+  if (input.record !== false) recordAccess(db, link, input.visit);
+  return answer;
+}
+
+/**
+ * The resolve answer of a link's entity under the tenant's settings as given (the brokers'
+ * preview passes draft settings and a link that does not exist yet).
+ */
+export async function shareAnswer(db: Db, tenant: TenantRow, link: LinkTarget, ref: { id: string | null; dealId: string | null; createdBy: string | null }) {
   const entity = await entityPayload(db, tenant, link);
   const s = tenant.settings;
-  const answer = {
-    token: { id: link.id, entityType: link.entityType, entityId: link.entityId, dealId: link.dealId, createdBy: link.createdById },
+  return {
+    token: { id: ref.id, entityType: link.entityType, entityId: link.entityId, dealId: ref.dealId, createdBy: ref.createdBy },
     entity: { type: link.entityType, ...entity },
     branding: { name: s.branding.name, logo: s.branding.logo, primaryColor: s.branding.primaryColor },
     tenantConfig: { propertyFeatures: s.propertyFeatures, buildingFeatures: s.buildingFeatures, primaryMarketEnabled: s.primaryMarketEnabled, propertyTypes: s.propertyTypes },
@@ -201,6 +214,4 @@ export async function resolveShare(db: Db, token: string, input: ResolveOptions)
     showFinancialSimulator: s.sharingConfig.showFinancialSimulator,
     languages: ["pt-BR", ...s.listingLanguages.filter((l) => l !== "pt-BR")],
   };
-  if (input.record !== false) recordAccess(db, link, input.visit);
-  return answer;
 }
