@@ -37,6 +37,7 @@ try {
       `  API reference ${base}/api/docs`,
       `  Home page     ${base}/`,
       `  Pricing tool  ${pricing.url}   (also ${base}/c/${pricing.token})`,
+      `  Share preview ${base}/preview/share   (sign in with the owner or the broker key)`,
       "",
       "  Share pages (what a client opens from a link; /en/p/... and /es/p/... in English and Spanish):",
       ...shares.map((s) => `  ${s.label.padEnd(30)} ${s.url}`),

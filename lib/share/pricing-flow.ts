@@ -2,9 +2,8 @@ import { z } from "zod";
 import type { Db } from "../../db/client";
 import type { ShareLinkRow, TenantRow } from "../../db/schema";
 import { toE164 } from "../contacts/phone";
-import { siteByDomain } from "../sites/load-site";
-import { domainCandidates, hostWithoutPort, isServiceHost, normalizeHost, type SiteLocale } from "../sites/render/host-routing";
-import { config } from "../config";
+import type { SiteLocale } from "../sites/render/host-routing";
+import { shareHostKind } from "./share-host";
 import { loadTenant } from "../tenants/load-tenant";
 import { pricingCities, type PricingCity } from "./pricing-cities";
 import { openLink, shareNotFound } from "./resolve-share";
@@ -179,13 +178,6 @@ export async function openPricingPage(db: Db, token: string, input: { host: stri
 }
 
 async function hostServes(db: Db, tenant: TenantRow, rawHost: string | null, serviceHosts: ReadonlySet<string>): Promise<boolean> {
-  const host = normalizeHost(rawHost);
-  if (isServiceHost(host, serviceHosts)) return true;
-  const share = `${tenant.slug}.${config().SHARE_DOMAIN}`;
-  if (host === share || hostWithoutPort(host) === hostWithoutPort(share)) return true;
-  for (const d of domainCandidates(host)) {
-    const site = await siteByDomain(db, d);
-    if (site) return site.tenantId === tenant.id && site.active;
-  }
-  return false;
+  // The same rule as the share pages /p/{token}.
+  return (await shareHostKind(db, rawHost, tenant, serviceHosts)) !== null;
 }
