@@ -33,6 +33,7 @@ h1{font-size:1.55rem}h2{font-size:1.2rem}
 .strip img{width:100%;aspect-ratio:3/2;object-fit:cover;border-radius:8px;background:#e9eef2}
 .eyebrow{margin:16px 0 4px;color:#4f5b6b;font-size:.85rem;font-weight:600;text-transform:uppercase;letter-spacing:.03em}
 .title{margin-top:0}
+.pad>h1:first-child{margin-top:16px}
 .place,.muted{color:#4f5b6b;margin:0 0 6px}
 .small{font-size:.85rem}
 .lead{font-size:1.05rem}

@@ -94,3 +94,12 @@ export async function renderOgImage(key: string, c: OgContent): Promise<{ png: A
   cache.set(key, png);
   return { png, cached: false };
 }
+
+/**
+ * Loads the renderer's WebAssembly (layout and rasteriser) and the font once at server start, in
+ * the background, so the first preview a messaging app asks for is not the slow one.
+ */
+export async function warmOgRenderer(): Promise<void> {
+  const res = new ImageResponse(<div style={{ width: 8, height: 8, display: "flex", background: "#fff" }}>a</div>, { width: 8, height: 8 });
+  await res.arrayBuffer();
+}

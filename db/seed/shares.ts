@@ -7,7 +7,7 @@ import { createItinerary } from "../../lib/share/visit-itineraries";
 import { loadTenant } from "../../lib/tenants/load-tenant";
 import { shareUrl } from "../../lib/share/share-url";
 import type { Db } from "../client";
-import { apiKeys, listings, media, members, properties, shareLinks, shortlists } from "../schema";
+import { apiKeys, listings, listingSiteViews, media, members, properties, shareLinks, shareLinkViews, shortlists } from "../schema";
 import { inTransaction } from "../transaction";
 
 /** The demo's protected link opens with this password (printed beside it). */
@@ -50,13 +50,14 @@ async function createDemoShares(db: Db, tenantId: string): Promise<void> {
     const sale = rows.filter((r) => r.type === "sale").map((r) => r.id);
     const pick = sale.length >= 6 ? sale : rows.map((r) => r.id);
     const link = (entityType: string, entityId: string, extra: Record<string, unknown> = {}) => createShareLink(ctx, { entityType, entityId, ...extra });
-    await link("listing", pick[0]);
+    const first = await link("listing", pick[0]);
     await link("listing", pick[1], { password: DEMO_SHARE_PASSWORD });
     const expiring = await link("listing", pick[2], { expiresAt: new Date(Date.now() + 60_000).toISOString() });
     // An expired link: made valid, then dated in the past (the API refuses a past expiry).
     await tx.update(shareLinks).set({ expiresAt: new Date(Date.now() - 86_400_000) }).where(eq(shareLinks.id, expiring.id));
     await link("seller_report", pick[0]);
-    const sl = await createShortlist(ctx, { name: SHORTLIST_NAME, description: "Apartamentos com 3 quartos perto do metrô, como conversamos.", listingIds: pick.slice(0, 5) });
+    await sellerHistory(tx, tenantId, pick[0], first.id);
+    const sl = await createShortlist(ctx, { name: SHORTLIST_NAME, description: "Os imóveis que conversamos, para vocês verem com calma.", listingIds: pick.slice(0, 5) });
     await link("shortlist", sl.id);
     const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
     const it = await createItinerary(ctx, {
@@ -71,6 +72,26 @@ async function createDemoShares(db: Db, tenantId: string): Promise<void> {
     });
     await link("visit_itinerary", it.id);
   });
+}
+
+/**
+ * Ten weeks on the market for the seller report's listing: published 70 days ago, opened through its
+ * link and on the site a little more each week, so the report's chart has a history to show.
+ */
+async function sellerHistory(tx: Parameters<Parameters<typeof inTransaction>[1]>[0], tenantId: string, listingId: string, linkId: string) {
+  const day = 86_400_000;
+  const now = Date.now();
+  await tx.update(listings).set({ publishedAt: new Date(now - 70 * day) }).where(eq(listings.id, listingId));
+  const views: (typeof shareLinkViews.$inferInsert)[] = [];
+  const siteDays: (typeof listingSiteViews.$inferInsert)[] = [];
+  for (let d = 69; d >= 1; d--) {
+    const n = Math.round(1 + (70 - d) / 14 + ((d * 7) % 3));
+    for (let i = 0; i < n; i++) views.push({ tenantId, shareLinkId: linkId, viewedAt: new Date(now - d * day + i * 3_600_000), clientHash: `demo-${d}-${i % 2}`, userAgent: "Demo", referrer: null });
+    siteDays.push({ tenantId, listingId, day: new Date(now - d * day).toISOString().slice(0, 10), views: 2 + ((d * 5) % 4) });
+  }
+  await tx.insert(shareLinkViews).values(views);
+  await tx.update(shareLinks).set({ viewCount: views.length }).where(eq(shareLinks.id, linkId));
+  await tx.insert(listingSiteViews).values(siteDays).onConflictDoNothing();
 }
 
 async function listDemoShares(db: Db, tenantId: string): Promise<DemoShare[]> {

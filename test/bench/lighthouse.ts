@@ -10,6 +10,12 @@
  * Targets (issue #15): performance ≥ 95, accessibility 100, best practices ≥ 95, SEO 100. The
  * pricing tool (issue #16) has the same targets except SEO, which is not measured: its pages are
  * `noindex` on purpose (a private link), which Lighthouse's SEO category counts against them.
+ *
+ * Share pages (issue #16): `SHARE_URLS` (comma-separated, e.g. the demo links the seed prints) are
+ * audited too, against performance ≥ 95 and accessibility 100 (SEO is not a target: share pages
+ * are noindex on purpose). `LH_ONLY=share` skips the site pages.
+ *
+ *   SHARE_URLS=http://demo.localhost:3000/p/<token>,http://demo.localhost:3000/p/<token2> LH_ONLY=share npm run bench:lighthouse
  */
 import http from "node:http";
 import * as chromeLauncher from "chrome-launcher";
@@ -21,6 +27,8 @@ const PRICING = process.env.PRICING_URL?.replace(/\/$/, "");
 const TARGET: Record<string, number> = PRICING
   ? { performance: 95, accessibility: 100, "best-practices": 95 }
   : { performance: 95, accessibility: 100, "best-practices": 95, seo: 100 };
+const SHARE_URLS = (process.env.SHARE_URLS ?? "").split(",").map((u) => u.trim()).filter(Boolean);
+const SHARE_TARGET = { performance: 95, accessibility: 100 } as const;
 
 /** GET a page of the site; Node does not resolve `*.localhost` the way browsers do, so those go to localhost with their Host. */
 function get(url: string): Promise<string> {
@@ -67,7 +75,7 @@ async function discoverPricing(base: string): Promise<{ name: string; path: stri
 }
 
 async function main() {
-  const pages = PRICING ? await discoverPricing(PRICING) : await discover();
+  const pages = process.env.LH_ONLY === "share" ? [] : PRICING ? await discoverPricing(PRICING) : await discover();
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
@@ -97,6 +105,26 @@ async function main() {
           console.log(`        ${k}: ${bad.slice(0, 8).join(", ")}`);
         }
       }
+    }
+    for (const url of SHARE_URLS) {
+      const html = await get(url);
+      const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: Object.keys(SHARE_TARGET) });
+      if (result!.lhr.runtimeError) {
+        // Lighthouse audits only 2xx pages: the 401/410 state pages are checked by axe in e2e/share-pages.spec.ts.
+        console.log(`share ${new URL(url).pathname.padEnd(40)} not audited: ${result!.lhr.runtimeError.code}`);
+        continue;
+      }
+      const cats = result!.lhr.categories;
+      const audits = result!.lhr.audits;
+      const perf = Math.round((cats.performance?.score ?? 0) * 100);
+      const a11y = Math.round((cats.accessibility?.score ?? 0) * 100);
+      const misses = [perf < SHARE_TARGET.performance ? "performance" : "", a11y < SHARE_TARGET.accessibility ? "accessibility" : ""].filter(Boolean);
+      failed += misses.length ? 1 : 0;
+      console.log(
+        `share ${new URL(url).pathname.padEnd(40)} perf ${perf} · a11y ${a11y} · HTML ${(Buffer.byteLength(html) / 1024).toFixed(1)} KB` +
+          `  (LCP ${audits["largest-contentful-paint"]?.displayValue ?? "?"}, TBT ${audits["total-blocking-time"]?.displayValue ?? "?"}, CLS ${audits["cumulative-layout-shift"]?.displayValue ?? "?"})` +
+          (misses.length ? `  BELOW TARGET: ${misses.join(", ")}` : ""),
+      );
     }
   } finally {
     chrome.kill();
