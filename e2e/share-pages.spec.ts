@@ -41,13 +41,13 @@ const noJs = async (browser: Browser) => (await browser.newContext({ javaScriptE
 test.beforeAll(async ({ request }) => {
   const tenant = await request.post("/api/admin/tenants", {
     headers: { authorization: `Bearer ${E2E_OPERATOR_TOKEN}` },
-    data: { name: "Imobiliária Links E2E", slug: "links-e2e", owner: { name: "Dona", email: MARK.ownerMemberEmail } },
+    data: { name: "Imobiliária Links E2E", slug: `links-e2e-${Date.now().toString(36)}`, owner: { name: "Dona", email: MARK.ownerMemberEmail } },
   });
   expect(tenant.status()).toBe(201);
   const body = await tenant.json();
   key = body.apiKey;
   slug = body.slug;
-  expect(slug).toBe("links-e2e");
+  expect(slug).toMatch(/^links-e2e-/);
   await api(request, "patch", "/api/v1/settings", { listingLanguages: ["pt-BR", "en"], branding: { name: "Imobiliária Links E2E", logo: "/demo/logo.svg", primaryColor: "#ffd400" } });
   const broker = await api(request, "post", "/api/v1/settings/members", { name: "Carla Corretora", email: MARK.brokerEmail, phone: "+5511955551234", creci: "654321-F/SP", role: "broker" });
   const owner = { name: MARK.ownerName, email: MARK.ownerEmail, phone: MARK.ownerPhone, cpf: MARK.ownerCpf };
@@ -175,7 +175,7 @@ test("English where the tenant enabled it, 404 in Spanish; the share subdomain o
   expect((await request.get(`/p/${links.listing}`, { headers: { host: `someone-else.localhost:${PORT}` } })).status()).toBe(404);
 });
 
-test("shortlist cards open each listing within the shortlist; the itinerary links the route to the maps app", async ({ page }) => {
+test("shortlist cards open each listing within the shortlist; the itinerary links the route to the maps app; the broker's WhatsApp", async ({ page }) => {
   await page.goto(`/p/${links.shortlist}`);
   await page.getByRole("link", { name: /Casa com quintal em Pinheiros/ }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Casa com quintal em Pinheiros");
@@ -185,8 +185,11 @@ test("shortlist cards open each listing within the shortlist; the itinerary link
   expect(await route.getAttribute("href")).toMatch(/^https:\/\/www\.google\.com\/maps\/dir\/\?api=1&origin=-23\.56620%2C-46\.68430/);
   const stops = await page.locator(".stops .card-title").allTextContents();
   expect(stops).toEqual(["Casa com quintal em Pinheiros", "Apartamento de 3 quartos em Pinheiros"]);
+  // The listing's broker (its assigned member) answers on WhatsApp; the button is also in the thumb bar.
+  await page.goto(`/p/${links.listing}`);
   const wa = page.getByRole("link", { name: "Conversar no WhatsApp" });
   expect(await wa.getAttribute("href")).toMatch(/^https:\/\/wa\.me\/5511955551234\?text=/);
+  expect(await page.getByRole("complementary").getByRole("link").getAttribute("href")).toBe(await wa.getAttribute("href"));
 });
 
 test("link previews: OG tags, a 1200x630 PNG; a protected link's image is the same branding-only card as an expired link's", async ({ request }) => {

@@ -176,7 +176,7 @@ ${wa ? html`<p class="actions"><a class="btn" href="${wa}" rel="noopener norefer
 export function contactBar(view: ShareView, agent: Agent | null, title: string): Html {
   const wa = whatsappUrl(view, agent, title);
   if (!wa || !agent) return html``;
-  return html`<div class="bar"><a class="btn" href="${wa}" rel="noopener noreferrer">${view.t("share.contact", { name: agent.name.split(" ")[0] })}</a></div>`;
+  return html`<aside class="bar" aria-label="${view.t("broker.title")}"><a class="btn" href="${wa}" rel="noopener noreferrer">${view.t("share.contact", { name: agent.name.split(" ")[0] })}</a></aside>`;
 }
 
 // ---------- the listing ----------

@@ -105,3 +105,16 @@ describe("itinerary", () => {
     expect(q.get("destination")).toBe("Pinheiros, São Paulo");
   });
 });
+
+describe("messages", () => {
+  it("the share pages say the same things in Portuguese, English and Spanish", async () => {
+    const keys = async (l: string) => Object.keys((await import(`../../../messages/share/${l}.json`)).default).sort();
+    expect(await keys("en")).toEqual(await keys("pt-BR"));
+    expect(await keys("es")).toEqual(await keys("pt-BR"));
+    for (const l of ["pt-BR", "en", "es"] as const) {
+      const tr = shareTranslator(l);
+      expect(tr("share.shortlistCount", { count: 2 })).toMatch(/2/);
+      expect(tr("share.passwordThrottled", { minutes: 1 })).toMatch(/1/);
+    }
+  });
+});
