@@ -61,9 +61,20 @@ export function clip(s: string, max: number): string {
 }
 
 /** The 1200×630 card: the cover photo beside the title and price, or the tenant's branding alone. */
+const inFlight = new Map<string, Promise<ArrayBuffer>>();
+
 export async function renderOgImage(key: string, c: OgContent): Promise<{ png: ArrayBuffer; cached: boolean }> {
   const hit = cache.get(key);
   if (hit) return { png: hit, cached: true };
+  // The page's background render and the crawler's request may meet: one render serves both.
+  let p = inFlight.get(key);
+  if (p) return { png: await p, cached: true };
+  p = render(key, c).finally(() => inFlight.delete(key));
+  inFlight.set(key, p);
+  return { png: await p, cached: false };
+}
+
+async function render(key: string, c: OgContent): Promise<ArrayBuffer> {
   const [logo, cover] = await Promise.all([imageData(c.logo), c.kind === "entity" ? imageData(c.cover) : Promise.resolve(null)]);
   const brand = drawable(c.brandName);
   const title = clip(drawable(c.title), c.kind === "entity" && c.cover ? 64 : 90);
@@ -92,7 +103,7 @@ export async function renderOgImage(key: string, c: OgContent): Promise<{ png: A
   const res = new ImageResponse(element, { width: W, height: H });
   const png = await res.arrayBuffer();
   cache.set(key, png);
-  return { png, cached: false };
+  return png;
 }
 
 /**

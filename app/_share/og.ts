@@ -77,6 +77,9 @@ export function ogContent(page: SharePage, locale: ShareLocale, t: T): OgContent
   }
 }
 
+/** The preview cache's key: the link, the language and the inputs' version. */
+export const ogCacheKey = (token: string, locale: string, version: string) => `${token}|${locale}|${version}`;
+
 /** Identifies an image's inputs: the preview address carries it, and the image cache is keyed by it. */
 export const ogVersion = (c: OgContent) => createHash("sha256").update(JSON.stringify(c)).digest("base64url").slice(0, 12);
 

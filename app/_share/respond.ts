@@ -9,7 +9,7 @@ import { contactBar, coverOf, memberListingBody, shareBody, type Agent, type Lan
 import { messageBody, NEUTRAL_BRANDING, passwordBody, shareDocument } from "./document";
 import type { Html } from "./html";
 import { isShareLocale, shareTranslator, type ShareLocale } from "./i18n";
-import { ogContent, ogVersion } from "./og";
+import { ogCacheKey, ogContent, ogVersion } from "./og";
 
 const serviceHosts = serviceHostSet(process.env.SERVICE_HOSTS);
 
@@ -61,10 +61,11 @@ export async function sharePageResponse(req: Request, p: ShareParams, form?: { p
   try {
     const db = await getDb();
     const cookie = grantCookieName(p.token);
+    const grant = form ? undefined : readCookie(req, cookie);
     const page = await openSharePage(db, p.token, {
       host: req.headers.get("host"), serviceHosts, locale, visit: visitOf(req),
       password: form ? form.password : undefined,
-      grant: form ? undefined : readCookie(req, cookie),
+      grant,
       // One open per visit of the page itself: the password POST (answered with a redirect) and the listings inside a shortlist are not counted again.
       record: !form && !p.listingId,
     });
@@ -82,7 +83,12 @@ export async function sharePageResponse(req: Request, p: ShareParams, form?: { p
     const tail = p.listingId ? `/l/${encodeURIComponent(p.listingId)}` : "";
     const langs: Languages = { current: locale, available: languages, hrefFor: (l) => `${pagePath(l, p.token)}${tail}` };
     const og = ogContent(page, locale, t);
-    const ogMeta = { title: og.title, description: og.description, url: `${origin}${base}`, siteName: og.brandName, image: `${origin}${base}/og?v=${ogVersion(og)}` };
+    const version = ogVersion(og);
+    const ogMeta = { title: og.title, description: og.description, url: `${origin}${base}`, siteName: og.brandName, image: `${origin}${base}/og?v=${version}` };
+    // A messaging app fetches the page, then its og:image: render the card now, in the background, so
+    // the image is answered from the cache. Only when the page shows what the image route will compute
+    // (no grant or password: that route never has one).
+    if (!grant && !form) void import("./og-image").then((m) => m.renderOgImage(ogCacheKey(p.token, locale, version), og)).catch(() => {});
     if (page.status !== 200) return statePage(page, { t, locale, base: base + tail, langs, ogMeta });
 
     const query = Object.fromEntries(url.searchParams.entries());

@@ -4,7 +4,7 @@ import { openSharePage } from "@/lib/share/share-page";
 import { visitOf } from "@/lib/share/share-route";
 import { serviceHostSet } from "@/lib/sites/render/host-routing";
 import { isShareLocale, shareTranslator } from "@/app/_share/i18n";
-import { ogContent, ogVersion } from "@/app/_share/og";
+import { ogCacheKey, ogContent, ogVersion } from "@/app/_share/og";
 import { renderOgImage } from "@/app/_share/og-image";
 
 type Segment = { params: Promise<{ locale: string; token: string }> };
@@ -27,7 +27,7 @@ export async function GET(req: Request, { params }: Segment) {
       : ({ status: 404 } as const);
     const content = ogContent(page, locale, shareTranslator(locale));
     const started = performance.now();
-    const { png, cached } = await renderOgImage(`${token}|${locale}|${ogVersion(content)}`, content);
+    const { png, cached } = await renderOgImage(ogCacheKey(token, locale, ogVersion(content)), content);
     return new Response(png, {
       status: page.status === 404 ? 404 : 200,
       headers: {
