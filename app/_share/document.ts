@@ -61,9 +61,10 @@ h1{font-size:1.55rem}h2{font-size:1.2rem}
 .sim label{display:flex;flex-direction:column;font-size:.8rem;font-weight:600;color:#4f5b6b;gap:2px}
 .sim .btn{grid-column:1/-1}
 input{font:inherit;border:1px solid #8a96a3;border-radius:8px;padding:10px;min-height:48px;width:100%;color:#1c2430;background:#fff}
-table{border-collapse:collapse;width:100%;margin:12px 0;font-size:.85rem;table-layout:fixed}
-th,td{text-align:left;padding:6px 3px;border-bottom:1px solid #dfe4ea;overflow-wrap:anywhere}
-th[scope=row]{width:32%}
+table{border-collapse:collapse;width:100%;margin:12px 0;font-size:.8rem;table-layout:fixed}
+th,td{text-align:left;padding:6px 2px;border-bottom:1px solid #dfe4ea}
+td{white-space:nowrap;font-variant-numeric:tabular-nums}
+th[scope=row]{width:30%}
 .notice{background:#fdecea;color:#8a1c12;border-radius:8px;padding:10px 12px;font-weight:600}
 .cards,.stops{list-style:none;margin:0;padding:0 16px;display:grid;gap:14px}
 .card{border:1px solid #dfe4ea;border-radius:12px;overflow:hidden;background:#fff}
