@@ -3,6 +3,8 @@ import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import * as mcpRoute from "../../app/api/mcp/route";
+import type { FakeWaha } from "../fakes/waha-gateway";
+import { messagingCast } from "./messaging";
 
 type Route = Record<string, unknown>;
 
@@ -47,6 +49,26 @@ export async function connectAgent(url: string, key: string, opts: { header?: "b
 }
 
 export type Agent = Awaited<ReturnType<typeof connectAgent>>;
+export type RouteServer = Awaited<ReturnType<typeof serveRoute>>;
+
+/** The messaging cast (gateway, tenant with ana and bruno, another tenant) and the tool route served over HTTP. */
+export async function mcpCast() {
+  const cast = await messagingCast();
+  const srv = await serveRoute();
+  return { ...cast, srv };
+}
+
+/** One SDK client per key, connected at once; a key given as `{ key, header }` picks its header. */
+export function connectAgents(url: string, keys: (string | { key: string; header: "bearer" | "x-api-key" })[]) {
+  return Promise.all(keys.map((k) => (typeof k === "string" ? connectAgent(url, k) : connectAgent(url, k.key, { header: k.header }))));
+}
+
+/** Tears down what mcpCast and connectAgents started: the clients, then the route server, then the gateway. */
+export async function closeMcpCast(agents: (Agent | undefined)[], srv: RouteServer, gw: FakeWaha) {
+  await Promise.all(agents.map((a) => a?.close()));
+  await srv.close();
+  await gw.close();
+}
 
 /** Calls a tool and returns its result with `structuredContent` typed loosely for assertions. */
 export async function callTool(agent: Agent, name: string, args: Record<string, unknown> = {}) {

@@ -1,17 +1,42 @@
 import * as channelsRoute from "../../app/api/v1/settings/messaging-channels/route";
 import * as grantsRoute from "../../app/api/v1/settings/messaging-channels/[id]/grants/route";
 import * as privacyRoute from "../../app/api/v1/settings/messaging-channels/[id]/chat-privacy/route";
-import type { FakeWaha } from "../fakes/waha-gateway";
-import type { TestTenant } from "./factories";
+import type { FakeCloud } from "../fakes/cloud-gateway";
+import { startFakeWaha, type FakeWaha } from "../fakes/waha-gateway";
+import { makeMember, makeTenant, type TestTenant } from "./factories";
 import { call } from "./http";
 
 export type TestChannel = { id: string; token: string; secret: string };
+export type TestMember = { userId: string; key: string };
+
+/**
+ * The cast most messaging tests start from: a fake WAHA gateway, a tenant with two brokers (ana and
+ * bruno, no grants yet) and another tenant. The caller closes `gw`.
+ */
+export async function messagingCast() {
+  const gw = await startFakeWaha();
+  const t = await makeTenant();
+  const other = await makeTenant();
+  const ana: TestMember = await makeMember(t, "broker");
+  const bruno: TestMember = await makeMember(t, "broker");
+  return { gw, t, other, ana, bruno };
+}
 
 /** A WAHA channel on the fake gateway, created through the settings API as an admin would. */
 export async function makeWahaChannel(t: TestTenant, gw: FakeWaha, over: Record<string, unknown> = {}): Promise<TestChannel> {
   const res = await call(channelsRoute.POST, "POST", "/api/v1/settings/messaging-channels", {
     key: t.key,
     body: { name: "WhatsApp Ana", transport: "whatsapp", provider: "waha", baseUrl: gw.url, apiKey: gw.apiKey, sessionName: gw.session, ...over },
+  });
+  if (res.status !== 201) throw new Error(`channel create failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { id: res.body.id, token: res.body.webhook.url.split("/").pop(), secret: res.body.webhook.hmacSecret };
+}
+
+/** A WhatsApp Cloud channel on the fake Cloud gateway, created through the settings API as an admin would. */
+export async function makeCloudChannel(t: TestTenant, cloud: FakeCloud, over: Record<string, unknown> = {}): Promise<TestChannel> {
+  const res = await call(channelsRoute.POST, "POST", "/api/v1/settings/messaging-channels", {
+    key: t.key,
+    body: { name: "Cloud", transport: "whatsapp_cloud", provider: "whatsapp_cloud", baseUrl: cloud.url, apiKey: cloud.token, sessionName: cloud.phoneNumberId, ...over },
   });
   if (res.status !== 201) throw new Error(`channel create failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { id: res.body.id, token: res.body.webhook.url.split("/").pop(), secret: res.body.webhook.hmacSecret };

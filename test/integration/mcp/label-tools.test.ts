@@ -4,17 +4,17 @@
  * change nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeWaha, type FakeWaha } from "../../fakes/waha-gateway";
-import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories";
-import { callTool, connectAgent, serveRoute, type Agent } from "../../helpers/mcp";
-import { makeWahaChannel, receive, setPrivacy, type TestChannel } from "../../helpers/messaging";
+import type { FakeWaha } from "../../fakes/waha-gateway";
+import type { TestTenant } from "../../helpers/factories";
+import { callTool, closeMcpCast, connectAgents, mcpCast, type Agent, type RouteServer } from "../../helpers/mcp";
+import { makeWahaChannel, receive, setPrivacy, type TestChannel, type TestMember } from "../../helpers/messaging";
 
 let gw: FakeWaha;
-let srv: Awaited<ReturnType<typeof serveRoute>>;
+let srv: RouteServer;
 let t: TestTenant;
 let other: TestTenant;
-let ana: { userId: string; key: string };
-let bruno: { userId: string; key: string };
+let ana: TestMember;
+let bruno: TestMember;
 let ch: TestChannel;
 let agent: Agent;
 let brunoAgent: Agent;
@@ -23,23 +23,14 @@ const CHAT = "5511987654321@c.us";
 const HIDDEN = "5511900001111@c.us";
 
 beforeAll(async () => {
-  gw = await startFakeWaha();
-  srv = await serveRoute();
-  t = await makeTenant();
-  other = await makeTenant();
-  ana = await makeMember(t, "broker");
-  bruno = await makeMember(t, "broker");
+  ({ gw, srv, t, other, ana, bruno } = await mcpCast());
   ch = await makeWahaChannel(t, gw, { ownerId: ana.userId });
   await receive(gw, ch, CHAT, "oi");
   await receive(gw, ch, HIDDEN, "oi");
   await setPrivacy(t, ch.id, HIDDEN, "hidden");
-  [agent, brunoAgent, otherAgent] = await Promise.all([connectAgent(srv.url, ana.key), connectAgent(srv.url, bruno.key), connectAgent(srv.url, other.key)]);
+  [agent, brunoAgent, otherAgent] = await connectAgents(srv.url, [ana.key, bruno.key, other.key]);
 }, 120_000);
-afterAll(async () => {
-  await Promise.all([agent, brunoAgent, otherAgent].map((a) => a?.close()));
-  await srv.close();
-  await gw.close();
-});
+afterAll(() => closeMcpCast([agent, brunoAgent, otherAgent], srv, gw));
 
 describe("labels on the provider", () => {
   it("create, add, remove and delete reach the gateway and answer the result", async () => {

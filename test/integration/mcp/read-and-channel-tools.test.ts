@@ -9,20 +9,20 @@ import * as listRoute from "../../../app/api/v1/messaging/conversations/route";
 import * as scheduledRoute from "../../../app/api/v1/messaging/scheduled/route";
 import { getDb } from "../../../db/client";
 import { apiKeys, messagingScheduledMessages } from "../../../db/schema";
-import { startFakeWaha, type FakeWaha } from "../../fakes/waha-gateway";
-import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories";
+import type { FakeWaha } from "../../fakes/waha-gateway";
+import { makeMember, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
-import { callTool, connectAgent, serveRoute, type Agent } from "../../helpers/mcp";
-import { grant, makeWahaChannel, receive, setPrivacy, type TestChannel } from "../../helpers/messaging";
+import { callTool, closeMcpCast, connectAgent, connectAgents, mcpCast, type Agent, type RouteServer } from "../../helpers/mcp";
+import { grant, makeWahaChannel, receive, setPrivacy, type TestChannel, type TestMember } from "../../helpers/messaging";
 import { eq } from "drizzle-orm";
 
 let gw: FakeWaha;
-let srv: Awaited<ReturnType<typeof serveRoute>>;
+let srv: RouteServer;
 let t: TestTenant;
 let other: TestTenant;
-let ana: { userId: string; key: string };
-let bruno: { userId: string; key: string };
-let admin: { userId: string; key: string };
+let ana: TestMember;
+let bruno: TestMember;
+let admin: TestMember;
 let anaCh: TestChannel;
 let otherCh: TestChannel;
 let agentAna: Agent;
@@ -45,12 +45,7 @@ async function insertSchedule(tenantId: string, channelId: string, chatId: strin
 }
 
 beforeAll(async () => {
-  gw = await startFakeWaha();
-  srv = await serveRoute();
-  t = await makeTenant();
-  other = await makeTenant();
-  ana = await makeMember(t, "broker");
-  bruno = await makeMember(t, "broker");
+  ({ gw, srv, t, other, ana, bruno } = await mcpCast());
   admin = await makeMember(t, "admin");
   anaCh = await makeWahaChannel(t, gw, { name: "WhatsApp Ana", ownerId: ana.userId, privacyMode: "whitelist" });
   await grant(t, anaCh.id, [admin.userId]);
@@ -60,18 +55,9 @@ beforeAll(async () => {
   await setPrivacy(t, anaCh.id, CHAT, "whitelisted");
   await setPrivacy(t, anaCh.id, PENDING, "pending");
   await receive(gw, otherCh, "5531900000001@c.us", "de outro tenant");
-  [agentAna, agentBruno, agentAdmin, agentOther] = await Promise.all([
-    connectAgent(srv.url, ana.key),
-    connectAgent(srv.url, bruno.key),
-    connectAgent(srv.url, admin.key, { header: "x-api-key" }),
-    connectAgent(srv.url, other.key),
-  ]);
+  [agentAna, agentBruno, agentAdmin, agentOther] = await connectAgents(srv.url, [ana.key, bruno.key, { key: admin.key, header: "x-api-key" }, other.key]);
 }, 120_000);
-afterAll(async () => {
-  await Promise.all([agentAna, agentBruno, agentAdmin, agentOther].map((a) => a?.close()));
-  await srv.close();
-  await gw.close();
-});
+afterAll(() => closeMcpCast([agentAna, agentBruno, agentAdmin, agentOther], srv, gw));
 
 describe("list_channels and list_conversations", () => {
   it("answer what REST answers for the same key", async () => {

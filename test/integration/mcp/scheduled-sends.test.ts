@@ -17,18 +17,18 @@ import { claimDue, fireDue } from "../../../lib/messaging/scheduled/fire";
 import { sendMessage } from "../../../lib/messaging/send/send-message";
 import { memberCtx } from "../../../lib/context/verb-context";
 import { authenticateApiKey } from "../../../lib/auth/authenticate-key";
-import { startFakeWaha, type FakeWaha } from "../../fakes/waha-gateway";
-import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories";
+import type { FakeWaha } from "../../fakes/waha-gateway";
+import { makeMember, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
-import { callTool, connectAgent, serveRoute, type Agent } from "../../helpers/mcp";
-import { makeWahaChannel, receive, setPrivacy, type TestChannel } from "../../helpers/messaging";
+import { callTool, closeMcpCast, connectAgent, connectAgents, mcpCast, type Agent, type RouteServer } from "../../helpers/mcp";
+import { makeWahaChannel, receive, setPrivacy, type TestChannel, type TestMember } from "../../helpers/messaging";
 
 let gw: FakeWaha;
-let srv: Awaited<ReturnType<typeof serveRoute>>;
+let srv: RouteServer;
 let t: TestTenant;
 let other: TestTenant;
-let ana: { userId: string; key: string };
-let bruno: { userId: string; key: string };
+let ana: TestMember;
+let bruno: TestMember;
 let ch: TestChannel;
 let priv: TestChannel;
 let otherCh: TestChannel;
@@ -46,12 +46,7 @@ const row = async (id: string) => (await (await getDb()).select().from(S).where(
 const schedule = (a: Agent, args: Record<string, unknown>) => callTool(a, "schedule_message", { channelId: ch.id, chatId: CHAT, idempotencyKey: key(), sendAt: soon(), ...args });
 
 beforeAll(async () => {
-  gw = await startFakeWaha();
-  srv = await serveRoute();
-  t = await makeTenant();
-  other = await makeTenant();
-  ana = await makeMember(t, "broker");
-  bruno = await makeMember(t, "broker");
+  ({ gw, srv, t, other, ana, bruno } = await mcpCast());
   ch = await makeWahaChannel(t, gw, { name: "WhatsApp Ana", ownerId: ana.userId });
   priv = await makeWahaChannel(t, gw, { name: "Privado", ownerId: ana.userId, privacyMode: "whitelist" });
   otherCh = await makeWahaChannel(other, gw, { name: "Outra", ownerId: other.ownerId });
@@ -60,13 +55,9 @@ beforeAll(async () => {
   await setPrivacy(t, priv.id, "5521900000001@c.us", "whitelisted");
   await setPrivacy(t, priv.id, "5521900000002@c.us", "pending");
   await receive(gw, otherCh, "5531900000001@c.us", "outro tenant");
-  [agent, brunoAgent, otherAgent] = await Promise.all([connectAgent(srv.url, ana.key), connectAgent(srv.url, bruno.key), connectAgent(srv.url, other.key)]);
+  [agent, brunoAgent, otherAgent] = await connectAgents(srv.url, [ana.key, bruno.key, other.key]);
 }, 120_000);
-afterAll(async () => {
-  await Promise.all([agent, brunoAgent, otherAgent].map((a) => a?.close()));
-  await srv.close();
-  await gw.close();
-});
+afterAll(() => closeMcpCast([agent, brunoAgent, otherAgent], srv, gw));
 
 describe("schedule_message", () => {
   it("stores the message and answers the ack `queued` with the schedule; a retry with the key answers it again", async () => {

@@ -6,16 +6,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as listRoute from "../../../app/api/v1/messaging/conversations/route";
-import { startFakeWaha, type FakeWaha } from "../../fakes/waha-gateway";
-import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories";
+import type { FakeWaha } from "../../fakes/waha-gateway";
+import type { TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
-import { grant, makeWahaChannel, receive, setPrivacy, type TestChannel } from "../../helpers/messaging";
+import { grant, makeWahaChannel, messagingCast, receive, setPrivacy, type TestChannel, type TestMember } from "../../helpers/messaging";
 
 let gw: FakeWaha;
 let t: TestTenant;
 let other: TestTenant;
-let ana: { userId: string; key: string };
-let bruno: { userId: string; key: string };
+let ana: TestMember;
+let bruno: TestMember;
 let anaCh: TestChannel;
 let brunoCh: TestChannel;
 let otherCh: TestChannel;
@@ -23,11 +23,7 @@ let otherCh: TestChannel;
 const list = (key: string, query: Record<string, string | string[]> = {}) => call(listRoute.GET, "GET", "/api/v1/messaging/conversations", { key, query });
 
 beforeAll(async () => {
-  gw = await startFakeWaha();
-  t = await makeTenant();
-  other = await makeTenant();
-  ana = await makeMember(t, "broker");
-  bruno = await makeMember(t, "broker");
+  ({ gw, t, other, ana, bruno } = await messagingCast());
   anaCh = await makeWahaChannel(t, gw, { name: "WhatsApp Ana", ownerId: ana.userId });
   brunoCh = await makeWahaChannel(t, gw, { name: "WhatsApp Bruno", ownerId: bruno.userId, privacyMode: "whitelist" });
   otherCh = await makeWahaChannel(other, gw, { name: "Outra imobiliária", ownerId: other.ownerId });

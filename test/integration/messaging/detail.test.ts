@@ -10,16 +10,16 @@ import * as detailRoute from "../../../app/api/v1/messaging/conversations/detail
 import { getDb } from "../../../db/client";
 import { messagingChannels, messagingConversations } from "../../../db/schema";
 import { resetConfigForTests } from "../../../lib/config";
-import { startFakeWaha, type FakeWaha } from "../../fakes/waha-gateway";
-import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories";
+import type { FakeWaha } from "../../fakes/waha-gateway";
+import type { TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
-import { makeWahaChannel, receive, setPrivacy, type TestChannel } from "../../helpers/messaging";
+import { makeWahaChannel, messagingCast, receive, setPrivacy, type TestChannel, type TestMember } from "../../helpers/messaging";
 
 let gw: FakeWaha;
 let t: TestTenant;
 let other: TestTenant;
-let ana: { userId: string; key: string };
-let bruno: { userId: string; key: string };
+let ana: TestMember;
+let bruno: TestMember;
 let ch: TestChannel;
 const chat = "5511987654321@c.us";
 const T0 = Math.floor(Date.now() / 1000) - 600;
@@ -27,11 +27,7 @@ const T0 = Math.floor(Date.now() / 1000) - 600;
 const detail = (key: string, query: Record<string, string>) => call(detailRoute.GET, "GET", "/api/v1/messaging/conversations/detail", { key, query });
 
 beforeAll(async () => {
-  gw = await startFakeWaha();
-  t = await makeTenant();
-  other = await makeTenant();
-  ana = await makeMember(t, "broker");
-  bruno = await makeMember(t, "broker");
+  ({ gw, t, other, ana, bruno } = await messagingCast());
   ch = await makeWahaChannel(t, gw, { ownerId: ana.userId });
   // 12 messages; 4 of them share one second, which falls on the edge of a page of 5.
   const stamps = [0, 10, 20, 30, 30, 30, 30, 40, 50, 60, 70];

@@ -9,9 +9,9 @@ import { messagingConversations, messagingLabels } from "../../../db/schema";
 import { authenticateApiKey } from "../../../lib/auth/authenticate-key";
 import { memberCtx, type MemberCtx } from "../../../lib/context/verb-context";
 import { addChatLabel, createChannelLabel, deleteChannelLabel, removeChatLabel } from "../../../lib/messaging/labels/mutate-labels";
-import { startFakeWaha, type FakeWaha } from "../../fakes/waha-gateway";
-import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories";
-import { makeWahaChannel, receive, setPrivacy, type TestChannel } from "../../helpers/messaging";
+import type { FakeWaha } from "../../fakes/waha-gateway";
+import type { TestTenant } from "../../helpers/factories";
+import { makeWahaChannel, messagingCast, receive, setPrivacy, type TestChannel } from "../../helpers/messaging";
 
 let gw: FakeWaha;
 let t: TestTenant;
@@ -28,11 +28,9 @@ const ctxOf = async (key: string) => {
 };
 
 beforeAll(async () => {
-  gw = await startFakeWaha();
-  t = await makeTenant();
-  other = await makeTenant();
-  const a = await makeMember(t, "broker");
-  const b = await makeMember(t, "broker");
+  const cast = await messagingCast();
+  ({ gw, t, other } = cast);
+  const [a, b] = [cast.ana, cast.bruno];
   ch = await makeWahaChannel(t, gw, { ownerId: a.userId });
   await receive(gw, ch, chat, "oi");
   ana = await ctxOf(a.key);

@@ -11,48 +11,39 @@ import * as resyncRoute from "../../../app/api/v1/messaging/conversations/resync
 import * as channelsRoute from "../../../app/api/v1/messaging/channels/route";
 import * as labelsRoute from "../../../app/api/v1/messaging/labels/route";
 import * as assignmentsRoute from "../../../app/api/v1/messaging/labels/assignments/route";
-import * as settingsChannelsRoute from "../../../app/api/v1/settings/messaging-channels/route";
 import * as templatesRoute from "../../../app/api/v1/settings/messaging-channels/[id]/templates/route";
 import * as templateRoute from "../../../app/api/v1/settings/messaging-channels/[id]/templates/[templateId]/route";
 import { startFakeCloud, type FakeCloud } from "../../fakes/cloud-gateway";
 import { startFakeWaha, type FakeWaha } from "../../fakes/waha-gateway";
-import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories";
+import type { TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
-import { grant, makeWahaChannel, postWebhook, processNow, receive, setPrivacy, type TestChannel } from "../../helpers/messaging";
+import { grant, makeCloudChannel, makeWahaChannel, messagingCast, postWebhook, processNow, receive, setPrivacy, type TestChannel, type TestMember } from "../../helpers/messaging";
 
 let gw: FakeWaha;
 let gw2: FakeWaha;
 let cloud: FakeCloud;
 let t: TestTenant;
 let other: TestTenant;
-let ana: { userId: string; key: string };
-let bruno: { userId: string; key: string };
+let ana: TestMember;
+let bruno: TestMember;
 let ch: TestChannel;
 let ch2: TestChannel;
 let mock: TestChannel;
 let cloudId: string;
-let cloudHook: { token: string; secret: string };
+let cloudHook: TestChannel;
 
 const resync = (key: string, body: unknown) => call(resyncRoute.POST, "POST", "/x", { key, body });
 const channels = (key: string, query: Record<string, string | string[]> = {}) => call(channelsRoute.GET, "GET", "/x", { key, query });
 
 beforeAll(async () => {
-  gw = await startFakeWaha();
+  ({ gw, t, other, ana, bruno } = await messagingCast());
   gw2 = await startFakeWaha({ session: "bruno" });
   cloud = await startFakeCloud();
-  t = await makeTenant();
-  other = await makeTenant();
-  ana = await makeMember(t, "broker");
-  bruno = await makeMember(t, "broker");
   ch = await makeWahaChannel(t, gw, { ownerId: ana.userId, name: "WhatsApp Ana" });
   ch2 = await makeWahaChannel(t, gw2, { ownerId: bruno.userId, name: "WhatsApp Bruno", privacyMode: "whitelist" });
   mock = await makeWahaChannel(t, gw, { ownerId: ana.userId, name: "Mock Ana", mock: true });
-  const res = await call(settingsChannelsRoute.POST, "POST", "/x", {
-    key: t.key,
-    body: { name: "Cloud Imobiliária", transport: "whatsapp_cloud", provider: "whatsapp_cloud", baseUrl: cloud.url, apiKey: cloud.token, sessionName: cloud.phoneNumberId, ownerId: bruno.userId },
-  });
-  cloudId = res.body.id;
-  cloudHook = { token: res.body.webhook.url.split("/").pop(), secret: res.body.webhook.hmacSecret };
+  cloudHook = await makeCloudChannel(t, cloud, { name: "Cloud Imobiliária", ownerId: bruno.userId });
+  cloudId = cloudHook.id;
   await grant(t, cloudId, [ana.userId]);
 }, 60_000);
 afterAll(async () => {

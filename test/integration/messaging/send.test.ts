@@ -14,19 +14,18 @@ import { getDb } from "../../../db/client";
 import { events, messagingConversations, messagingSendKeys, messagingSentMessages, messagingTemplates } from "../../../db/schema";
 import { resetConfigForTests } from "../../../lib/config";
 import { startFakeCloud, type FakeCloud } from "../../fakes/cloud-gateway";
-import { startFakeWaha, type FakeWaha } from "../../fakes/waha-gateway";
-import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories";
+import type { FakeWaha } from "../../fakes/waha-gateway";
+import { makeMember, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
-import { makeWahaChannel, postWebhook, processNow, receive, setPrivacy, type TestChannel } from "../../helpers/messaging";
+import { makeCloudChannel, makeWahaChannel, messagingCast, postWebhook, processNow, receive, setPrivacy, type TestChannel, type TestMember } from "../../helpers/messaging";
 import { makeListing } from "../../helpers/share";
-import * as channelsRoute from "../../../app/api/v1/settings/messaging-channels/route";
 
 let gw: FakeWaha;
 let cloud: FakeCloud;
 let t: TestTenant;
 let other: TestTenant;
-let ana: { userId: string; key: string };
-let bruno: { userId: string; key: string };
+let ana: TestMember;
+let bruno: TestMember;
 let ch: TestChannel;
 let priv: TestChannel;
 let cloudCh: { id: string };
@@ -38,21 +37,12 @@ const text = (s: string) => ({ kind: "text", text: s });
 const sentEvents = async (messageId: string) => (await (await getDb()).select().from(events).where(and(eq(events.entityId, messageId), eq(events.eventName, "channel.message.sent"))));
 
 beforeAll(async () => {
-  gw = await startFakeWaha();
+  ({ gw, t, other, ana, bruno } = await messagingCast());
   cloud = await startFakeCloud();
-  t = await makeTenant();
-  other = await makeTenant();
-  ana = await makeMember(t, "broker");
-  bruno = await makeMember(t, "broker");
   ch = await makeWahaChannel(t, gw, { ownerId: ana.userId });
   priv = await makeWahaChannel(t, gw, { ownerId: ana.userId, privacyMode: "whitelist", name: "WhatsApp privado" });
   await receive(gw, ch, chat, "Olá, o apartamento ainda está disponível?", { pushName: "Carla" });
-  const res = await call(channelsRoute.POST, "POST", "/api/v1/settings/messaging-channels", {
-    key: t.key,
-    body: { name: "Cloud", transport: "whatsapp_cloud", provider: "whatsapp_cloud", baseUrl: cloud.url, apiKey: cloud.token, sessionName: cloud.phoneNumberId, ownerId: ana.userId },
-  });
-  expect(res.status).toBe(201);
-  cloudCh = { id: res.body.id };
+  cloudCh = await makeCloudChannel(t, cloud, { ownerId: ana.userId });
 }, 60_000);
 afterAll(async () => {
   await gw.close();
