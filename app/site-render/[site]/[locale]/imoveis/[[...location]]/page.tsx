@@ -121,16 +121,7 @@ export default async function CataloguePage({ params, searchParams }: Props) {
                 ))}
               </select>
             </label>
-            <div className="row">
-              <label>
-                {t("minPrice")}
-                <input name="minPrice" inputMode="numeric" defaultValue={state.minPrice ?? ""} />
-              </label>
-              <label>
-                {t("maxPrice")}
-                <input name="maxPrice" inputMode="numeric" defaultValue={state.maxPrice ?? ""} />
-              </label>
-            </div>
+            <NumberRange fields={[["minPrice", t("minPrice"), state.minPrice], ["maxPrice", t("maxPrice"), state.maxPrice]]} />
             <label>
               {t("bedrooms")}
               <select name="bedrooms" defaultValue={state.bedrooms ?? ""}>
@@ -140,16 +131,7 @@ export default async function CataloguePage({ params, searchParams }: Props) {
                 ))}
               </select>
             </label>
-            <div className="row">
-              <label>
-                {t("minArea")}
-                <input name="minArea" inputMode="numeric" defaultValue={state.minArea ?? ""} />
-              </label>
-              <label>
-                {t("maxArea")}
-                <input name="maxArea" inputMode="numeric" defaultValue={state.maxArea ?? ""} />
-              </label>
-            </div>
+            <NumberRange fields={[["minArea", t("minArea"), state.minArea], ["maxArea", t("maxArea"), state.maxArea]]} />
             {!location.length && (
               <label>
                 {t("city")}
@@ -211,6 +193,20 @@ function atLeast(counts: { value: string; count: number }[]) {
   return [1, 2, 3, 4]
     .map((n) => ({ value: String(n), count: exact.filter((c) => c.n >= n).reduce((a, c) => a + c.count, 0) }))
     .filter((c) => c.count > 0);
+}
+
+/** A range filter: its two numeric inputs side by side, each as [name, label, current value]. */
+function NumberRange({ fields }: { fields: [name: string, label: string, value: number | undefined][] }) {
+  return (
+    <div className="row">
+      {fields.map(([name, label, value]) => (
+        <label key={name}>
+          {label}
+          <input name={name} inputMode="numeric" defaultValue={value ?? ""} />
+        </label>
+      ))}
+    </div>
+  );
 }
 
 function Facet({ title, counts, label, to }: { title: string; counts: { value: string; count: number }[]; label: (v: string) => string; to: (v: string) => string }) {
