@@ -16,9 +16,10 @@ export type Answer = { status: number; body?: string };
  */
 export function loadClient(clients: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
-  const send = (url: string, init: { method?: string; body?: string; readBody?: boolean } = {}): Promise<Answer> =>
+  const send = (url: string, init: { method?: string; body?: string; readBody?: boolean; headers?: Record<string, string> } = {}): Promise<Answer> =>
     new Promise((resolve, reject) => {
-      const req = http.request(url, { method: init.method ?? "GET", agent, headers: init.body ? { "content-type": "application/json" } : {} }, (res) => {
+      const headers = { ...(init.body ? { "content-type": "application/json" } : {}), ...init.headers };
+      const req = http.request(url, { method: init.method ?? "GET", agent, headers }, (res) => {
         const chunks: Buffer[] = [];
         if (init.readBody) res.on("data", (c: Buffer) => chunks.push(c));
         else res.resume();

@@ -10,21 +10,14 @@
  *
  * Targets: listing page ≥ 150 pages/s with p50 ≤ 30 ms; catalogue page ≥ 100 pages/s.
  */
-import http from "node:http";
-import { Presets, SingleBar } from "cli-progress";
 import { sql } from "drizzle-orm";
-import { closeDb, getDb, type Db } from "../../db/client";
+import { closeDb, getDb } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
 import { rowsOf } from "../../db/rows";
-import { inTransaction } from "../../db/transaction";
-import { authenticateApiKey } from "../../lib/auth/authenticate-key";
-import { memberCtx } from "../../lib/context/verb-context";
-import { reindexListings } from "../../lib/search/index-listings";
-import { createSite } from "../../lib/sites/sites";
 import { slugify } from "../../lib/sites/locations";
-import { createTenant } from "../../lib/tenants/create-tenant";
-import { bareNode, fmt, percentiles, scratchDatabase, startServer, type Result } from "./http-load";
-import { HOODS, generateListingsSql } from "./search-data";
+import { bareNode, fmt, loadClient, scratchDatabase, startServer } from "./http-load";
+import { HOODS } from "./search-data";
+import { benchSite } from "./site-data";
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
@@ -33,55 +26,13 @@ const PORT = Number(process.env.BENCH_PORT ?? 3211);
 const DB_NAME = "crm_bench_render_sites";
 const HOST = "bench-render.localhost";
 
-async function load(db: Db): Promise<void> {
-  const t = await createTenant({ db }, { name: "Bench Render", owner: { name: "O", email: "render@bench.example.com" } });
-  console.log(`Generating ${LISTINGS} listings...`);
-  await db.execute(generateListingsSql(t.tenantId, t.owner.userId, LISTINGS));
-  const ids = rowsOf<{ id: string }>(await db.execute(sql`select id from listings where tenant_id = ${t.tenantId}::uuid order by id`)).map((r) => r.id);
-  const bar = new SingleBar({ format: "Indexing |{bar}| {value}/{total} documents | ETA {eta}s" }, Presets.shades_classic);
-  bar.start(ids.length, 0);
-  for (let i = 0; i < ids.length; i += 1000) {
-    await inTransaction(db, (tx) => reindexListings(tx, t.tenantId, ids.slice(i, i + 1000)));
-    bar.update(Math.min(i + 1000, ids.length));
-  }
-  bar.stop();
-  await db.execute(sql`vacuum analyze`);
-  const ctx = memberCtx(db, await authenticateApiKey(db, t.apiKey));
-  await createSite(ctx, { name: "Bench render", domain: HOST, published: true });
-}
-
 /** 10 keep-alive clients sending `Host: bench-render.localhost`, counting 200s. */
 function hostClient(base: string) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
-  const u = new URL(base);
-  const get = (path: string): Promise<number> =>
-    new Promise((resolve, reject) => {
-      const req = http.request({ host: u.hostname, port: u.port, path, agent, headers: { host: `${HOST}:${u.port}` } }, (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-      });
-      req.on("error", reject);
-      req.end();
-    });
-  async function hammer(n: number, path: (i: number) => string, warmup = 30): Promise<Result> {
-    for (let i = 0; i < warmup; i++) await get(path(n + i));
-    const times: number[] = [];
-    let next = 0;
-    let failures = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async () => {
-        while (next < n) {
-          const i = next++;
-          const t0 = performance.now();
-          if ((await get(path(i))) !== 200) failures++;
-          times.push(performance.now() - t0);
-        }
-      }),
-    );
-    return { ...percentiles(times), rps: n / ((performance.now() - started) / 1000), failures };
-  }
-  return { get, hammer };
+  const { send, hammer } = loadClient(CLIENTS);
+  const headers = { host: `${HOST}:${new URL(base).port}` };
+  const get = (path: string) => send(`${base}${path}`, { headers });
+  // loadClient warms up with indexes -1, -2, ...: they ask for path(n), path(n + 1), ... as before.
+  return { get, hammer: (n: number, path: (i: number) => string) => hammer(n, (i) => get(path(i < 0 ? n - 1 - i : i))) };
 }
 
 /** What visitors ask the catalogue: plain pages, business and type filters, price ranges, cities, sorts, pages. */
@@ -106,12 +57,7 @@ async function main() {
   const dbUrl = await scratchDatabase(DB_NAME, Boolean(process.env.BENCH_REUSE));
   await runMigrations();
   const db = await getDb();
-  const started = performance.now();
-  const existing = process.env.BENCH_REUSE ? rowsOf<{ id: string }>(await db.execute(sql`select id from sites where domain = ${HOST}`))[0] : undefined;
-  if (!existing) {
-    await load(db);
-    console.log(`Loaded and indexed in ${((performance.now() - started) / 1000).toFixed(0)} s.`);
-  }
+  await benchSite(db, { tenant: "Bench Render", email: "render@bench.example.com", site: "Bench render", domain: HOST, listings: LISTINGS }, Boolean(process.env.BENCH_REUSE));
   // Listing pages at their canonical address (code + slug of the title), as search engines and links reach them.
   const paths = rowsOf<{ code: string; title: string }>(
     await db.execute(sql`select l.listing_code as code, l.title from listings l join sites s on s.tenant_id = l.tenant_id
@@ -125,7 +71,7 @@ async function main() {
   const server = await startServer(PORT, { DATABASE_URL: dbUrl, JOBS_RUNNER: "off" });
   try {
     const c = hostClient(server.base);
-    const status = await c.get(paths[0]);
+    const { status } = await c.get(paths[0]);
     if (status !== 200) throw new Error(`GET ${paths[0]} answered ${status}: is the build current?`);
     const mix = catalogueMix();
     const runs: [string, string, (i: number) => string][] = [

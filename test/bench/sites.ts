@@ -7,44 +7,19 @@
  *   npm run build && DATABASE_URL=postgres://... npm run bench:sites
  *   BENCH_LISTINGS=20000 ...                      # smaller run; BENCH_REUSE=1 keeps the loaded database
  */
-import { Presets, SingleBar } from "cli-progress";
 import { sql } from "drizzle-orm";
-import { closeDb, getDb, type Db } from "../../db/client";
+import { closeDb, getDb } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
 import { rowsOf } from "../../db/rows";
-import { inTransaction } from "../../db/transaction";
-import { authenticateApiKey } from "../../lib/auth/authenticate-key";
-import { memberCtx } from "../../lib/context/verb-context";
-import { reindexListings } from "../../lib/search/index-listings";
-import { createSite } from "../../lib/sites/sites";
-import { createTenant } from "../../lib/tenants/create-tenant";
 import { bareNode, fmt, loadClient, scratchDatabase, startServer, type Answer } from "./http-load";
-import { HOODS, generateListingsSql } from "./search-data";
+import { HOODS } from "./search-data";
+import { benchSite } from "./site-data";
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
 const CLIENTS = 10;
 const PORT = Number(process.env.BENCH_PORT ?? 3211);
 const DB_NAME = "crm_bench_sites";
-
-
-async function load(db: Db): Promise<{ siteId: string }> {
-  const t = await createTenant({ db }, { name: "Bench Sites", owner: { name: "O", email: "sites@bench.example.com" } });
-  console.log(`Generating ${LISTINGS} listings...`);
-  await db.execute(generateListingsSql(t.tenantId, t.owner.userId, LISTINGS));
-  const ids = rowsOf<{ id: string }>(await db.execute(sql`select id from listings where tenant_id = ${t.tenantId}::uuid order by id`)).map((r) => r.id);
-  const bar = new SingleBar({ format: "Indexing |{bar}| {value}/{total} documents | ETA {eta}s" }, Presets.shades_classic);
-  bar.start(ids.length, 0);
-  for (let i = 0; i < ids.length; i += 1000) {
-    await inTransaction(db, (tx) => reindexListings(tx, t.tenantId, ids.slice(i, i + 1000)));
-    bar.update(Math.min(i + 1000, ids.length));
-  }
-  bar.stop();
-  await db.execute(sql`vacuum analyze`);
-  const ctx = memberCtx(db, await authenticateApiKey(db, t.apiKey));
-  const site = await createSite(ctx, { name: "Bench site", domain: "bench-sites.example.com", published: true });
-  return { siteId: site.id };
-}
 
 /** 200 site-style searches: what a catalogue page sends (text, filters, facets, sort, paging). */
 function searchMix(): unknown[] {
@@ -67,10 +42,11 @@ async function main() {
   const dbUrl = await scratchDatabase(DB_NAME, Boolean(process.env.BENCH_REUSE));
   await runMigrations();
   const db = await getDb();
-  const started = performance.now();
-  const existing = process.env.BENCH_REUSE ? rowsOf<{ id: string }>(await db.execute(sql`select id from sites where domain = 'bench-sites.example.com'`))[0] : undefined;
-  const { siteId } = existing ? { siteId: existing.id } : await load(db);
-  if (!existing) console.log(`Loaded and indexed in ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+  const { siteId } = await benchSite(
+    db,
+    { tenant: "Bench Sites", email: "sites@bench.example.com", site: "Bench site", domain: "bench-sites.example.com", listings: LISTINGS },
+    Boolean(process.env.BENCH_REUSE),
+  );
   const listingIds = rowsOf<{ id: string }>(
     await db.execute(sql`select l.id from listings l join sites s on s.tenant_id = l.tenant_id where s.id = ${siteId}::uuid and l.visibility = 'public' and l.stage = 'active' order by l.id limit 2000`),
   ).map((r) => r.id);
