@@ -4,7 +4,8 @@ import { getTranslations } from "next-intl/server";
 import { loadSiteView, type SiteView } from "@/app/_site/context";
 import { pageMetadata } from "@/app/_site/metadata";
 import { href, queryString } from "@/app/_site/links";
-import { ListingGrid, typeLabel } from "@/app/_site/components/listing-card";
+import { ListingGrid } from "@/app/_site/components/listing-card";
+import { propertyTypeOptions, TypeSelects } from "@/app/_site/components/search-fields";
 import { Breadcrumb } from "@/app/_site/components/breadcrumb";
 import { MetaPixelEvent } from "@/app/_site/components/meta-pixel";
 import { searchSite } from "@/lib/sites/public-search";
@@ -72,14 +73,13 @@ export default async function CataloguePage({ params, searchParams }: Props) {
   if (!data) notFound();
   const t = await getTranslations("search");
   const tb = await getTranslations("business");
-  const tp = await getTranslations("propertyType");
   const { state, result, crumbs } = data;
   const base = `/imoveis${location.length ? `/${location.join("/")}` : ""}`;
   const link = (patch: Partial<CatalogueState>) => href(site, base) + queryString(stateParams({ ...state, page: 1, ...patch }));
   const pages = Math.max(1, Math.ceil(Math.min(result.found, 400 * PER_PAGE) / PER_PAGE));
   const facet = (name: string) => result.facet_counts.find((f) => f.field_name === name)?.counts ?? [];
   const place = placeName(crumbs);
-  const types = await Promise.all(site.config.tenantConfig.propertyTypes.map(async (p) => ({ id: p.id, label: await typeLabel(site, p.id) })));
+  const types = await propertyTypeOptions(site);
   const typeName = new Map(types.map((x) => [x.id, x.label]));
   // Deeper location pages from the facet of the next level (internal links search engines follow).
   const depth = crumbs.length;
@@ -104,23 +104,7 @@ export default async function CataloguePage({ params, searchParams }: Props) {
               {t("keywords")}
               <input type="search" name="q" defaultValue={state.q ?? ""} placeholder={t("placeholder")} />
             </label>
-            <label>
-              {t("type")}
-              <select name="type" defaultValue={state.type ?? ""}>
-                <option value="">{tb("any")}</option>
-                <option value="sale">{tb("sale")}</option>
-                <option value="rental">{tb("rental")}</option>
-              </select>
-            </label>
-            <label>
-              {t("propertyType")}
-              <select name="propertyType" defaultValue={state.propertyType ?? ""}>
-                <option value="">{tp("any")}</option>
-                {types.map((p) => (
-                  <option key={p.id} value={p.id}>{p.label}</option>
-                ))}
-              </select>
-            </label>
+            <TypeSelects types={types} type={state.type} propertyType={state.propertyType} />
             <NumberRange fields={[["minPrice", t("minPrice"), state.minPrice], ["maxPrice", t("maxPrice"), state.maxPrice]]} />
             <label>
               {t("bedrooms")}
