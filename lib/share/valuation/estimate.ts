@@ -9,9 +9,8 @@
  * the range is the point times exp(± Z · sd); confidence is 1 − sd, bucketed.
  */
 
-export type Candidate = {
-  neighborhoodKey: string;
-  neighborhood: string;
+/** What the distance compares on both sides: place, size and layout. */
+type Features = {
   lat: number | null;
   lng: number | null;
   totalArea: number;
@@ -19,19 +18,11 @@ export type Candidate = {
   bathrooms: number | null;
   parkingSpaces: number | null;
   propertyType: string;
-  price: number;
 };
 
-export type Subject = {
-  neighborhoodKey: string | null;
-  lat: number | null;
-  lng: number | null;
-  totalArea: number;
-  bedrooms: number | null;
-  bathrooms: number | null;
-  parkingSpaces: number | null;
-  propertyType: string;
-};
+export type Candidate = Features & { neighborhoodKey: string; neighborhood: string; price: number };
+
+export type Subject = Features & { neighborhoodKey: string | null };
 
 export type DistanceBand = "under_1km" | "1_to_3km" | "3_to_5km" | "over_5km";
 export type ConfidenceLevel = "high" | "medium" | "low";
