@@ -22,24 +22,21 @@ export async function messagingCast() {
   return { gw, t, other, ana, bruno };
 }
 
-/** A WAHA channel on the fake gateway, created through the settings API as an admin would. */
-export async function makeWahaChannel(t: TestTenant, gw: FakeWaha, over: Record<string, unknown> = {}): Promise<TestChannel> {
-  const res = await call(channelsRoute.POST, "POST", "/api/v1/settings/messaging-channels", {
-    key: t.key,
-    body: { name: "WhatsApp Ana", transport: "whatsapp", provider: "waha", baseUrl: gw.url, apiKey: gw.apiKey, sessionName: gw.session, ...over },
-  });
+/** A channel created through the settings API as an admin would, with its webhook token and secret. */
+async function makeChannel(t: TestTenant, body: Record<string, unknown>): Promise<TestChannel> {
+  const res = await call(channelsRoute.POST, "POST", "/api/v1/settings/messaging-channels", { key: t.key, body });
   if (res.status !== 201) throw new Error(`channel create failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { id: res.body.id, token: res.body.webhook.url.split("/").pop(), secret: res.body.webhook.hmacSecret };
 }
 
-/** A WhatsApp Cloud channel on the fake Cloud gateway, created through the settings API as an admin would. */
-export async function makeCloudChannel(t: TestTenant, cloud: FakeCloud, over: Record<string, unknown> = {}): Promise<TestChannel> {
-  const res = await call(channelsRoute.POST, "POST", "/api/v1/settings/messaging-channels", {
-    key: t.key,
-    body: { name: "Cloud", transport: "whatsapp_cloud", provider: "whatsapp_cloud", baseUrl: cloud.url, apiKey: cloud.token, sessionName: cloud.phoneNumberId, ...over },
-  });
-  if (res.status !== 201) throw new Error(`channel create failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { id: res.body.id, token: res.body.webhook.url.split("/").pop(), secret: res.body.webhook.hmacSecret };
+/** A WAHA channel on the fake gateway. */
+export function makeWahaChannel(t: TestTenant, gw: FakeWaha, over: Record<string, unknown> = {}): Promise<TestChannel> {
+  return makeChannel(t, { name: "WhatsApp Ana", transport: "whatsapp", provider: "waha", baseUrl: gw.url, apiKey: gw.apiKey, sessionName: gw.session, ...over });
+}
+
+/** A WhatsApp Cloud channel on the fake Cloud gateway. */
+export function makeCloudChannel(t: TestTenant, cloud: FakeCloud, over: Record<string, unknown> = {}): Promise<TestChannel> {
+  return makeChannel(t, { name: "Cloud", transport: "whatsapp_cloud", provider: "whatsapp_cloud", baseUrl: cloud.url, apiKey: cloud.token, sessionName: cloud.phoneNumberId, ...over });
 }
 
 export async function grant(t: TestTenant, channelId: string, memberIds: string[]) {
