@@ -41,14 +41,19 @@ export function operatorRoute<P = Record<string, never>>(handler: (c: RouteCtx<P
 
 /**
  * Every authenticated answer may carry personal data: no shared or browser cache keeps it. A 401
- * says how to authenticate (RFC 6750), so clients and tools know a Bearer key is expected.
+ * says how to authenticate (RFC 6750), so clients and tools know a Bearer key is expected; `realm`
+ * names the surface (`api`, or `mcp` for the tool interface).
  */
-function withPrivateHeaders(req: Request, res: Response): Response {
-  res.headers.set("cache-control", "no-store");
-  if (res.status === 401 && !res.headers.has("www-authenticate")) {
-    const sent = req.headers.has("authorization") || req.headers.has("x-api-key");
-    res.headers.set("www-authenticate", sent ? 'Bearer realm="api", error="invalid_token"' : 'Bearer realm="api"');
-  }
-  return res;
+export function privateHeaders(realm: string) {
+  return (req: Request, res: Response): Response => {
+    res.headers.set("cache-control", "no-store");
+    if (res.status === 401 && !res.headers.has("www-authenticate")) {
+      const sent = req.headers.has("authorization") || req.headers.has("x-api-key");
+      res.headers.set("www-authenticate", sent ? `Bearer realm="${realm}", error="invalid_token"` : `Bearer realm="${realm}"`);
+    }
+    return res;
+  };
 }
+
+const withPrivateHeaders = privateHeaders("api");
 

@@ -3,18 +3,12 @@ import { authenticateApiKey, readApiKey } from "../auth/authenticate-key";
 import { memberCtx } from "../context/verb-context";
 import { requestIdFrom } from "../http/request-id";
 import { consume, rateLimitedBody, setRateHeaders, type Decision } from "../http/messaging-route";
+import { privateHeaders } from "../http/route";
 import { json, run } from "../http/run";
 import { mcpRequestProblem } from "./host-guard";
 import { createMcpServer } from "./server";
 
-function finish(req: Request, res: Response): Response {
-  res.headers.set("cache-control", "no-store");
-  if (res.status === 401 && !res.headers.has("www-authenticate")) {
-    const sent = req.headers.has("authorization") || req.headers.has("x-api-key");
-    res.headers.set("www-authenticate", sent ? 'Bearer realm="mcp", error="invalid_token"' : 'Bearer realm="mcp"');
-  }
-  return res;
-}
+const finish = privateHeaders("mcp");
 
 /**
  * `POST /api/mcp`: one tool-interface message (or batch) over the SDK's web-standard Streamable
