@@ -41,7 +41,8 @@ a{color:#0b5cad}:focus-visible{outline:3px solid #0b5cad;outline-offset:2px}`);
 function page(title: string, body: Html, status = 200, script = false): Response {
   const doc = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><meta name="robots" content="noindex"><style>${CSS}</style></head>
 <body><main>${body}</main>${script ? html`<script src="/share-preview.js" defer></script>` : null}</body></html>`;
-  return new Response(doc.value, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "private, no-store", "x-frame-options": "DENY", "referrer-policy": "same-origin" } });
+  return new Response(doc.value, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "private, no-store", "x-frame-options": "DENY", "referrer-policy": "same-origin",
+    "content-security-policy": "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'" } });
 }
 
 const notice = (q: URLSearchParams) => {

@@ -77,6 +77,8 @@ describe("the steps, without JavaScript", () => {
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(r.headers.get("cache-control")).toBe("private, no-store");
+    expect(r.headers.get("referrer-policy")).toBe("same-origin");
+    expect(r.headers.get("content-security-policy")).toContain("script-src 'self'; connect-src 'self'");
     expect(r.html).toMatch(/^<!doctype html><html lang="pt-BR">/);
     expect(r.html).toContain("Quanto vale o seu imóvel?");
     expect(r.html).toContain("Casa Página A");

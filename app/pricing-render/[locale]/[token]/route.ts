@@ -43,7 +43,17 @@ async function frameFor(locale: SiteLocale, token: string, brand: Frame["brand"]
 function page(body: string, status = 200, extra: Record<string, string> = {}): Response {
   return new Response(body, {
     status,
-    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "private, no-store", "x-robots-tag": "noindex", "referrer-policy": "strict-origin-when-cross-origin", ...extra },
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "private, no-store",
+      "x-robots-tag": "noindex, nofollow",
+      // The token is in the address: it never leaves in a Referer to another site.
+      "referrer-policy": "same-origin",
+      "x-content-type-options": "nosniff",
+      "content-security-policy":
+        "default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      ...extra,
+    },
   });
 }
 
