@@ -9,6 +9,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as main from "../../../app/preview/share/route";
 import * as frame from "../../../app/preview/share/frame/route";
+import * as frameListing from "../../../app/preview/share/frame/l/[listingId]/route";
 import * as save from "../../../app/preview/share/save/route";
 import * as session from "../../../app/preview/share/session/route";
 import * as signOut from "../../../app/preview/share/sign-out/route";
@@ -142,6 +143,17 @@ describe("the recipient's page with draft values", () => {
     expect((await loadTenant(await getDb(), a.tenantId)).settings.sharingConfig.fieldVisibility.price).toBe("inherit");
     const sl = await send(frame.GET, `/preview/share/frame?pick=shortlist:${ownerShortlist}`, { cookie: token });
     expect(sl.html).toContain("Seleção da dona");
+    // A card opens the listing inside the preview, keeping the pick and the draft.
+    expect(sl.html).toContain(`href="/preview/share/frame/l/${publicListing.id}?pick=shortlist%3A${ownerShortlist}"`);
+    const inside = await frameListing.GET(
+      new Request(`${ORIGIN}/preview/share/frame/l/${publicListing.id}?pick=shortlist%3A${ownerShortlist}&fv_price=hidden`, { headers: { cookie: `crm_preview=${token}` } }),
+      { params: Promise.resolve({ listingId: publicListing.id }) },
+    );
+    expect(inside.status).toBe(200);
+    const insideHtml = await inside.text();
+    expect(insideHtml).toContain("Cobertura pública");
+    expect(insideHtml).not.toMatch(/2\.500\.000/);
+    expect(insideHtml).toContain(`href="/preview/share/frame?pick=shortlist%3A${ownerShortlist}&amp;fv_price=hidden"`);
   });
 
   it("an invalid draft shows the saved values with the reasons", async () => {
