@@ -23,6 +23,9 @@ const HEADERS = {
   "content-security-policy": "default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'",
 };
 
+/** The financing simulator's own fields (components.ts): never carried over from the query. */
+const SIMULATOR_FIELDS = new Set(["entrada", "prazo", "juros"]);
+
 /**
  * The frame, or with `listingId` one listing inside a shortlist or itinerary (the page a recipient
  * reaches from a card). Links within the frame keep the pick and the draft in their query.
@@ -59,6 +62,10 @@ export async function framePage(req: Request, listingId: string | null): Promise
   if (!body) return message(404, "Not found", "This listing is not part of what you picked (or the sharing rules hide it).");
   const page = shareDocument({ lang: locale, title: `${title} · ${answer.branding.name}`, description: "", branding: answer.branding, t, body, bar: contactBar(view, agent, title) });
   const keep = escapeHtml(url.searchParams.toString());
-  const linked = page.value.replace(/href="(\/preview\/share\/frame(?:\/l\/[^"?#]+)?)"/g, `href="$1?${keep}"`);
+  // The simulator's GET form keeps them as hidden fields (a GET form drops its action's query).
+  const hidden = [...url.searchParams].filter(([k]) => !SIMULATOR_FIELDS.has(k)).map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`).join("");
+  const linked = page.value
+    .replace(/href="(\/preview\/share\/frame(?:\/l\/[^"?#]+)?)"/g, `href="$1?${keep}"`)
+    .replace(/(<form method="get" action="\/preview\/share\/frame[^"]*"[^>]*>)/g, `$1${hidden}`);
   return new Response(linked, { status: 200, headers: HEADERS });
 }

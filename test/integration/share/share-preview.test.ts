@@ -135,6 +135,8 @@ describe("the recipient's page with draft values", () => {
     expect(shown.html).toContain("--brand:#aa0000");
     expect(shown.html).toMatch(/2\.500\.000/);
     expect(shown.html).toMatch(/3\.100/);
+    // The financing simulator's form keeps the pick and the draft (hidden fields), not its own old inputs.
+    expect(shown.html).toMatch(new RegExp(`<form method="get" action="/preview/share/frame#simulador" class="sim"><input type="hidden" name="pick" value="listing:${publicListing.id}">`));
     const hidden = await send(frame.GET, `/preview/share/frame?pick=${pick}&fv_financials=hidden&fv_price=hidden&fv_address=city_only`, { cookie: token });
     expect(hidden.html).not.toMatch(/2\.500\.000/);
     expect(hidden.html).not.toMatch(/3\.100/);
