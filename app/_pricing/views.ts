@@ -62,7 +62,7 @@ function shell(f: Frame, title: string, body: Html, query = ""): string {
       : null;
   return `<!doctype html>${html`<html lang="${f.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · ${f.brand.name}</title><meta name="description" content="${f.t("intro")}"><meta name="robots" content="noindex, nofollow"><meta name="referrer" content="same-origin">
-<meta name="theme-color" content="${color}"><style>${CSS}</style></head>
+<meta name="theme-color" content="${color}"><link rel="icon" href="data:,"><style>${CSS}</style></head>
 <body style="--brand:${color};--on-brand:${textOn(color)};--accent:${accentOnWhite(color)}"><a class="skip" href="#main">${f.t("title")}</a>
 <header class="top"><div class="wrap"><span class="brand">${logo ? html`<img src="${logo}" alt="" height="40">` : null}<span>${f.brand.name}</span></span>${langs}</div></header>
 <main id="main" class="wrap">${body}</main>
