@@ -55,6 +55,36 @@ const AVAILABLE: { title: string; what: string; href: string; path: string }[] =
     path: "/api/webhooks/channels/{pathToken}",
   },
   {
+    title: "Rendered tenant websites",
+    what: "Each published site served by its own domain: Puck home page, catalogue with filters, location, listing, development and CMS pages, in pt-BR, /en and /es. The demo agency's is at demo.localhost.",
+    href: "/api/docs#/Sites",
+    path: "{site domain}/ · /imoveis · /imovel/{code}/{slug}",
+  },
+  {
+    title: "Share links, share pages and the pricing tool",
+    what: "Links to a listing, shortlist, seller report or visit itinerary that a client opens on a phone (/p/{token}, with password, expiry and link previews); a homeowner's valuation flow (/c/{token}); brokers preview what they send at /preview/share.",
+    href: "/api/docs#/Share%20links",
+    path: "/api/v1/share-links · /p/{token} · /c/{token} · /preview/share",
+  },
+  {
+    title: "Messaging",
+    what: "Brokers' WhatsApp channels through WAHA or the Cloud API: conversations with live history, gated replies and sends, labels, message events.",
+    href: "/api/docs#/Messaging",
+    path: "/api/v1/messaging/conversations · /api/v1/messaging/reply",
+  },
+  {
+    title: "Tasks, offers and transactions",
+    what: "Visits and tasks, offers and counter-offers, transactions with contracts signed through an e-signature provider and payments confirmed by a payment provider.",
+    href: "/api/docs#/Transactions",
+    path: "/api/v1/crm/tasks · /api/v1/crm/offers · /api/v1/crm/transactions",
+  },
+  {
+    title: "Tool interface (MCP)",
+    what: "The messaging and CRM actions as Model Context Protocol tools, with the API key's own permissions.",
+    href: "/api/docs#/Tool%20interface%20(MCP)",
+    path: "/api/mcp",
+  },
+  {
     title: "Health probes",
     what: "Liveness and readiness for container orchestrators, without credentials.",
     href: "/api/health/ready",
@@ -90,11 +120,6 @@ export default function Home() {
           </li>
         ))}
       </ul>
-      <h2 style={{ fontSize: "1.25rem", margin: "32px 0 8px" }}>Not yet</h2>
-      <p style={{ margin: 0, color: "#3d4651" }}>
-        Public tenant websites, share links, inbound lead webhooks and messaging are being built; they are not
-        available in this version.
-      </p>
     </main>
   );
 }
