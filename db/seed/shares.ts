@@ -59,7 +59,9 @@ async function createDemoShares(db: Db, tenantId: string): Promise<void> {
     await sellerHistory(tx, tenantId, pick[0], first.id);
     const sl = await createShortlist(ctx, { name: SHORTLIST_NAME, description: "Os imóveis que conversamos, para vocês verem com calma.", listingIds: pick.slice(0, 5) });
     await link("shortlist", sl.id);
-    const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    // The coming Saturday (never today), as the itinerary's name says.
+    const ahead = ((6 - new Date().getUTCDay() + 7) % 7) || 7;
+    const day = new Date(Date.now() + ahead * 86_400_000).toISOString().slice(0, 10);
     const it = await createItinerary(ctx, {
       name: "Visitas de sábado",
       scheduledDate: day,
