@@ -7,6 +7,7 @@ import { getDb } from "../../db/client";
 import { processProviderNotifications } from "../../lib/providers/process";
 import type { TestTenant } from "./factories";
 import { call } from "./http";
+import { pathTokenListener } from "./path-token-server";
 
 export type TestProvider = { id: string; token: string; secret: string; receiverUrl: string };
 
@@ -35,18 +36,8 @@ export async function processNotifications() {
 
 /** The receiver route on a real HTTP server on 127.0.0.1, as production serves it; providers in tests post to it with fetch. */
 export async function startReceiverServer(): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", async () => {
-      const url = new URL(req.url ?? "/", "http://127.0.0.1");
-      const token = url.pathname.split("/")[4] ?? "";
-      const request = new Request(url, { method: req.method, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) });
-      const answer = await receiverRoute.POST(request, { params: Promise.resolve({ pathToken: token }) });
-      // One request per connection: a reused keep-alive socket the server is closing would be a flaky ECONNRESET.
-      res.writeHead(answer.status, { "content-type": "application/json", connection: "close" }).end(await answer.text());
-    });
-  });
+  // One request per connection: a reused keep-alive socket the server is closing would be a flaky ECONNRESET.
+  const server = http.createServer(pathTokenListener(receiverRoute.POST, { connection: "close" }));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
