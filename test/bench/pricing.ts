@@ -17,7 +17,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import postgres from "postgres";
 import { closeDb, getDb, type Db } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
 import { rowsOf } from "../../db/rows";
@@ -32,25 +31,20 @@ import { openPricingTool } from "../../lib/share/pricing-link";
 import { valueProperty, type PriceEstimate } from "../../lib/share/price-estimate";
 import { newCoordinateSeed, newShareToken } from "../../lib/share/secrets";
 import { createTenant } from "../../lib/tenants/create-tenant";
+import { scratchDatabase } from "./http-load";
 
 const LISTINGS = Number(process.env.BENCH_PRICING_LISTINGS ?? 20_000);
 const SAMPLE = Number(process.env.BENCH_PRICING_SAMPLE ?? 2_000);
 /** The generated noise: log-normal, σ = 10% of the price. */
 const NOISE = 0.1;
 
-async function scratchDatabase(): Promise<string> {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
+/** A scratch PostgreSQL database crm_bench_pricing with DATABASE_URL, else PGlite in memory; answers which. */
+async function benchDatabase(): Promise<string> {
+  if (!process.env.DATABASE_URL) {
     process.env.PGLITE_DIR = "memory://";
     return "PGlite (in memory)";
   }
-  const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe("DROP DATABASE IF EXISTS crm_bench_pricing WITH (FORCE)");
-  await admin.unsafe("CREATE DATABASE crm_bench_pricing");
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = "/crm_bench_pricing";
-  process.env.DATABASE_URL = u.toString();
+  await scratchDatabase("crm_bench_pricing", false);
   return "PostgreSQL";
 }
 
@@ -182,7 +176,7 @@ async function main() {
   process.env.LOG_LEVEL ??= "warn";
   // The demo loader writes its credentials file: keep it out of this checkout's data folder.
   process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "crm-bench-pricing-"));
-  const engine = await scratchDatabase();
+  const engine = await benchDatabase();
   await runMigrations();
   const db = await getDb();
   console.log(`Pricing benchmark on ${engine}; ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} at start`);
