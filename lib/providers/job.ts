@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineJob, jobEvent } from "../jobs/define-job";
+import { drainQueue } from "../jobs/drain";
 import { processProviderNotifications } from "./process";
 
 /** Sent after a provider notification is stored: wakes the processing at once (debounced by bursts). */
@@ -16,14 +17,10 @@ export const processProviderNotificationsJob = defineJob({
   retries: 3,
   schedule: { functionId: "process-provider-notifications-cron", cron: "* * * * *", embeddedEveryMs: () => 10_000 },
   trigger: { functionId: "process-provider-notifications-on-receive", event: providerNotificationReceived, debounce: { period: "1s", timeout: "5s" } },
-  run: async (_data, { db, log }) => {
-    let total = { processed: 0, failed: 0 };
-    for (let round = 0; round < 50; round++) {
-      const r = await processProviderNotifications(db, 100);
-      total = { processed: total.processed + r.processed, failed: total.failed + r.failed };
-      if (r.failed) log.warn({ failed: r.failed }, "provider notifications failed processing; they are kept with their error");
-      if (r.claimed < 100) break;
-    }
-    return total;
-  },
+  run: (_data, { db, log }) =>
+    drainQueue(
+      (limit) => processProviderNotifications(db, limit),
+      100,
+      (failed) => log.warn({ failed }, "provider notifications failed processing; they are kept with their error"),
+    ),
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineJob, jobEvent } from "../../jobs/define-job";
+import { drainQueue } from "../../jobs/drain";
 import { processMessagingEvents } from "./process-events";
 
 /** Sent after a gateway webhook is stored: wakes the processing at once (debounced by bursts). */
@@ -16,15 +17,10 @@ export const processMessagingEventsJob = defineJob({
   retries: 3,
   schedule: { functionId: "process-messaging-events-cron", cron: "* * * * *", embeddedEveryMs: () => 10_000 },
   trigger: { functionId: "process-messaging-events-on-receive", event: messagingEventsReceived, debounce: { period: "1s", timeout: "5s" } },
-  run: async (_data, { db, log }) => {
-    let total = { processed: 0, failed: 0 };
-    // Drain what is pending now; a later burst sends its own event.
-    for (let round = 0; round < 50; round++) {
-      const r = await processMessagingEvents(db, 200);
-      total = { processed: total.processed + r.processed, failed: total.failed + r.failed };
-      if (r.failed) log.warn({ failed: r.failed }, "messaging webhooks failed processing; they are kept with their error");
-      if (r.claimed < 200) break;
-    }
-    return total;
-  },
+  run: (_data, { db, log }) =>
+    drainQueue(
+      (limit) => processMessagingEvents(db, limit),
+      200,
+      (failed) => log.warn({ failed }, "messaging webhooks failed processing; they are kept with their error"),
+    ),
 });
