@@ -4,7 +4,8 @@
  */
 import { Presets, SingleBar } from "cli-progress";
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { getDb, type Db } from "../../db/client";
+import { runMigrations } from "../../db/migrate";
 import { rowsOf } from "../../db/rows";
 import { inTransaction } from "../../db/transaction";
 import { authenticateApiKey } from "../../lib/auth/authenticate-key";
@@ -12,6 +13,7 @@ import { memberCtx } from "../../lib/context/verb-context";
 import { reindexListings } from "../../lib/search/index-listings";
 import { createSite } from "../../lib/sites/sites";
 import { createTenant } from "../../lib/tenants/create-tenant";
+import { scratchDatabase } from "./http-load";
 import { generateListingsSql } from "./search-data";
 
 export type BenchSite = { tenant: string; email: string; site: string; domain: string; listings: number };
@@ -35,11 +37,23 @@ async function load(db: Db, o: BenchSite): Promise<{ siteId: string }> {
 }
 
 /** The site on `o.domain`: with `reuse` the one an earlier run loaded (BENCH_REUSE), else loaded now. */
-export async function benchSite(db: Db, o: BenchSite, reuse: boolean): Promise<{ siteId: string }> {
+async function benchSite(db: Db, o: BenchSite, reuse: boolean): Promise<{ siteId: string }> {
   const started = performance.now();
   const existing = reuse ? rowsOf<{ id: string }>(await db.execute(sql`select id from sites where domain = ${o.domain}`))[0] : undefined;
   if (existing) return { siteId: existing.id };
   const loaded = await load(db, o);
   console.log(`Loaded and indexed in ${((performance.now() - started) / 1000).toFixed(0)} s.`);
   return loaded;
+}
+
+/**
+ * The benchmark's database `dbName` on DATABASE_URL's server (dropped and created, or kept with
+ * `reuse`), migrated, with its site; answers its URL for the server under test.
+ */
+export async function prepareSiteBench(dbName: string, o: BenchSite, reuse: boolean): Promise<{ dbUrl: string; db: Db; siteId: string }> {
+  const dbUrl = await scratchDatabase(dbName, reuse);
+  await runMigrations();
+  const db = await getDb();
+  const { siteId } = await benchSite(db, o, reuse);
+  return { dbUrl, db, siteId };
 }

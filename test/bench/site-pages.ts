@@ -11,13 +11,12 @@
  * Targets: listing page ≥ 150 pages/s with p50 ≤ 30 ms; catalogue page ≥ 100 pages/s.
  */
 import { sql } from "drizzle-orm";
-import { closeDb, getDb } from "../../db/client";
-import { runMigrations } from "../../db/migrate";
+import { closeDb } from "../../db/client";
 import { rowsOf } from "../../db/rows";
 import { slugify } from "../../lib/sites/locations";
-import { bareNode, fmt, loadClient, scratchDatabase, startServer } from "./http-load";
+import { bareNode, fmt, loadClient, startServer } from "./http-load";
 import { HOODS } from "./search-data";
-import { benchSite } from "./site-data";
+import { prepareSiteBench } from "./site-data";
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
@@ -54,10 +53,8 @@ function catalogueMix(): string[] {
 
 async function main() {
   process.env.LOG_LEVEL ??= "warn";
-  const dbUrl = await scratchDatabase(DB_NAME, Boolean(process.env.BENCH_REUSE));
-  await runMigrations();
-  const db = await getDb();
-  await benchSite(db, { tenant: "Bench Render", email: "render@bench.example.com", site: "Bench render", domain: HOST, listings: LISTINGS }, Boolean(process.env.BENCH_REUSE));
+  const site = { tenant: "Bench Render", email: "render@bench.example.com", site: "Bench render", domain: HOST, listings: LISTINGS };
+  const { dbUrl, db } = await prepareSiteBench(DB_NAME, site, Boolean(process.env.BENCH_REUSE));
   // Listing pages at their canonical address (code + slug of the title), as search engines and links reach them.
   const paths = rowsOf<{ code: string; title: string }>(
     await db.execute(sql`select l.listing_code as code, l.title from listings l join sites s on s.tenant_id = l.tenant_id

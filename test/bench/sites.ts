@@ -8,12 +8,11 @@
  *   BENCH_LISTINGS=20000 ...                      # smaller run; BENCH_REUSE=1 keeps the loaded database
  */
 import { sql } from "drizzle-orm";
-import { closeDb, getDb } from "../../db/client";
-import { runMigrations } from "../../db/migrate";
+import { closeDb } from "../../db/client";
 import { rowsOf } from "../../db/rows";
-import { bareNode, fmt, loadClient, scratchDatabase, startServer, type Answer } from "./http-load";
+import { bareNode, fmt, loadClient, startServer, type Answer } from "./http-load";
 import { HOODS } from "./search-data";
-import { benchSite } from "./site-data";
+import { prepareSiteBench } from "./site-data";
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
@@ -39,14 +38,8 @@ function searchMix(): unknown[] {
 
 async function main() {
   process.env.LOG_LEVEL ??= "warn";
-  const dbUrl = await scratchDatabase(DB_NAME, Boolean(process.env.BENCH_REUSE));
-  await runMigrations();
-  const db = await getDb();
-  const { siteId } = await benchSite(
-    db,
-    { tenant: "Bench Sites", email: "sites@bench.example.com", site: "Bench site", domain: "bench-sites.example.com", listings: LISTINGS },
-    Boolean(process.env.BENCH_REUSE),
-  );
+  const site = { tenant: "Bench Sites", email: "sites@bench.example.com", site: "Bench site", domain: "bench-sites.example.com", listings: LISTINGS };
+  const { dbUrl, db, siteId } = await prepareSiteBench(DB_NAME, site, Boolean(process.env.BENCH_REUSE));
   const listingIds = rowsOf<{ id: string }>(
     await db.execute(sql`select l.id from listings l join sites s on s.tenant_id = l.tenant_id where s.id = ${siteId}::uuid and l.visibility = 'public' and l.stage = 'active' order by l.id limit 2000`),
   ).map((r) => r.id);
