@@ -249,12 +249,22 @@ export function timelineChart(view: ShareView, weeks: { week: string; views: num
   const t = view.t;
   if (!weeks.length) return html``;
   const W = 600, H = 180, pad = 24, gap = 6;
-  const max = Math.max(1, ...weeks.map((w) => Math.max(w.views, w.leads)));
+  // Views and leads differ by orders of magnitude: each has its own scale, and each lead dot says its number.
+  const maxViews = Math.max(1, ...weeks.map((w) => w.views));
+  const maxLeads = Math.max(1, ...weeks.map((w) => w.leads));
   const bw = (W - pad * 2) / weeks.length;
-  const y = (v: number) => H - pad - (v / max) * (H - pad * 2);
+  const y = (v: number) => H - pad - (v / maxViews) * (H - pad * 2);
+  const yl = (v: number) => H - pad - (v / maxLeads) * (H - pad * 2) * 0.8;
   const bars = weeks.map((w, i) => `<rect x="${(pad + i * bw + gap / 2).toFixed(1)}" y="${y(w.views).toFixed(1)}" width="${(bw - gap).toFixed(1)}" height="${(H - pad - y(w.views)).toFixed(1)}" rx="3" class="bf" fill-opacity=".85"/>`).join("");
-  const dots = weeks.map((w, i) => `<circle cx="${(pad + i * bw + bw / 2).toFixed(1)}" cy="${y(w.leads).toFixed(1)}" r="5" fill="#111418" stroke="#fff" stroke-width="2"/>`).join("");
-  const line = `<polyline fill="none" stroke="#111418" stroke-width="2" points="${weeks.map((w, i) => `${(pad + i * bw + bw / 2).toFixed(1)},${y(w.leads).toFixed(1)}`).join(" ")}"/>`;
+  const dots = weeks
+    .map((w, i) => {
+      const cx = (pad + i * bw + bw / 2).toFixed(1);
+      const cy = yl(w.leads);
+      return `<circle cx="${cx}" cy="${cy.toFixed(1)}" r="5" fill="#111418" stroke="#fff" stroke-width="2"/>` +
+        (w.leads > 0 ? `<text x="${cx}" y="${(cy - 10).toFixed(1)}" text-anchor="middle" font-size="13" font-weight="700" fill="#111418" stroke="#fff" stroke-width="3" paint-order="stroke">${w.leads}</text>` : "");
+    })
+    .join("");
+  const line = `<polyline fill="none" stroke="#111418" stroke-width="2" points="${weeks.map((w, i) => `${(pad + i * bw + bw / 2).toFixed(1)},${yl(w.leads).toFixed(1)}`).join(" ")}"/>`;
   const day = (iso: string) => formatDate(view.locale, `${iso}T12:00:00Z`);
   const first = day(weeks[0].week);
   const last = day(weeks[weeks.length - 1].week);

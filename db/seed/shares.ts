@@ -94,6 +94,17 @@ async function sellerHistory(tx: Parameters<Parameters<typeof inTransaction>[1]>
   await tx.insert(shareLinkViews).values(views);
   await tx.update(shareLinks).set({ viewCount: views.length }).where(eq(shareLinks.id, linkId));
   await tx.insert(listingSiteViews).values(siteDays).onConflictDoNothing();
+  // Six of the demo's buyers asked about it along the way (deals naming it, as lead processing records them).
+  await tx.execute(sql`
+    with picked as (
+      select id, row_number() over (order by created_at, id) as n from deals
+      where tenant_id = ${tenantId} and deal_type = 'sale' order by created_at, id limit 6
+    )
+    update deals d set
+      custom_data = jsonb_set(coalesce(d.custom_data, '{}'::jsonb), '{leadListings}',
+        coalesce(d.custom_data -> 'leadListings', '[]'::jsonb) || jsonb_build_array(jsonb_build_object('listingId', ${listingId}::text))),
+      created_at = now() - make_interval(days => (7 + (picked.n * 9))::int)
+    from picked where d.id = picked.id`);
 }
 
 async function listDemoShares(db: Db, tenantId: string): Promise<DemoShare[]> {

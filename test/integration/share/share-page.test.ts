@@ -133,6 +133,24 @@ describe("share page /p/{token}", () => {
     expect((await page(another.token, { cookie: `share_${another.token}=${cookie.split(";")[0].split("=")[1]}` })).status).toBe(401);
   });
 
+  it("too many wrong passwords: 429 with how long to wait; a link hidden by the stage rules is a 404 page", async () => {
+    const link = await makeShareLink(t, { entityType: "listing", entityId: b.id, password: "certa123" });
+    for (let i = 0; i < 5; i++) expect((await page(link.token, { form: { password: `errada${i}` } })).status).toBe(403);
+    const locked = await page(link.token, { form: { password: "certa123" } });
+    expect(locked.status).toBe(429);
+    expect(locked.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(locked.html).toMatch(/Muitas senhas incorretas\. Tente de novo em 1[45] minutos\./);
+    expect(locked.html).not.toContain("Apartamento com varanda");
+    const open = await makeShareLink(t, { entityType: "listing", entityId: b.id });
+    expect((await page(open.token)).status).toBe(200);
+    await setSharing(t, { restrictions: { hideSharesForStages: ["active"] } });
+    const hidden = await page(open.token);
+    expect(hidden.status).toBe(404);
+    expect(hidden.html).toContain("Link não encontrado");
+    expect(hidden.html).not.toContain("Imobiliária Página");
+    await setSharing(t, {});
+  });
+
   it("hosts: the service, the tenant's share subdomain and its sites; another tenant's subdomain or site is a 404", async () => {
     const link = await makeShareLink(t, { entityType: "listing", entityId: a.id });
     const site = await makeSite(t);
