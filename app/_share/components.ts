@@ -196,6 +196,9 @@ export function listingView(view: ShareView, input: { doc: Doc; property?: Doc; 
   const pt = point(doc, property);
   const price = num(doc.price);
   const h = input.headingLevel ?? 1;
+  const media = ([[doc.videoUrl, t("listing.video")], [doc.tourUrl, t("listing.tour")]] as const)
+    .map(([u, label]) => [typeof u === "string" && /^https?:\/\//i.test(u) ? u : null, label] as const)
+    .filter((m): m is readonly [string, string] => m[0] !== null);
   return html`${gallery(view, photosOf(doc, input.medias), title)}
 <div class="pad">
 <p class="eyebrow">${[kind, business, code ? t("share.code", { code }) : ""].filter(Boolean).join(" · ")}</p>
@@ -205,6 +208,7 @@ ${place ? html`<p class="place">${place}</p>` : ""}
 ${facts(view, doc, property)}
 ${description ? html`<section class="block" aria-labelledby="desc-title"><h2 id="desc-title">${t("listing.description")}</h2>${description.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean).map((p) => html`<p>${p}</p>`)}</section>` : ""}
 ${features.length ? html`<section class="block" aria-labelledby="feat-title"><h2 id="feat-title">${t("listing.features")}</h2><ul class="tags">${features.map((f) => html`<li>${f}</li>`)}</ul></section>` : ""}
+${media.length ? html`<p class="actions">${media.map(([href, label]) => html`<a class="btn ghost" href="${href}" rel="noopener noreferrer">${label}</a>`)}</p>` : ""}
 ${pt ? pointMap(view, pt, place) : ""}
 ${view.simulator && doc.listingType === "sale" && price !== null ? simulator(view, price, input.action) : ""}
 ${agentCard(view, input.agent, title)}
