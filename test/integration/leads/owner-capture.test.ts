@@ -3,21 +3,19 @@
  * contact and geocoded coordinates (a Nominatim-compatible server on 127.0.0.1), the same address
  * linking to the existing property, and the geocoder failing without failing the lead.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as webhookRoute from "../../../app/api/webhooks/channels/[pathToken]/route";
 import * as channelsRoute from "../../../app/api/v1/settings/marketing-channels/route";
 import { getDb } from "../../../db/client";
 import { deals, listings, properties } from "../../../db/schema";
-import { resetConfigForTests } from "../../../lib/config";
+import { startFakeGeocoder, type FakeGeocoder } from "../../fakes/geocoder";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
 
 let t: TestTenant;
 let channel: { id: string; pathToken: string };
-let geocoder: http.Server;
+let geocoder: FakeGeocoder;
 const queries: string[] = [];
 let geocoderDown = false;
 
@@ -34,26 +32,19 @@ const owner = (over: Record<string, unknown> = {}) => ({
 });
 
 beforeAll(async () => {
-  geocoder = http.createServer((req, res) => {
+  geocoder = await startFakeGeocoder((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     queries.push(url.searchParams.get("q") ?? "");
     if (geocoderDown) return res.writeHead(503).end();
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(url.pathname === "/search" ? [{ lat: "-23.5558", lon: "-46.6913" }] : []));
   });
-  await new Promise<void>((ok) => geocoder.listen(0, "127.0.0.1", ok));
-  process.env.GEOCODER_URL = `http://127.0.0.1:${(geocoder.address() as AddressInfo).port}`;
-  resetConfigForTests();
   t = await makeTenant();
   const res = await call(channelsRoute.POST, "POST", "/x", { key: t.key, body: { name: "Captação", kind: "website", destinations: { deal: true, listing: true } } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   channel = res.body;
 });
 
-afterAll(async () => {
-  delete process.env.GEOCODER_URL;
-  resetConfigForTests();
-  await new Promise<void>((ok) => geocoder.close(() => ok()));
-});
+afterAll(() => geocoder.close());
 
 describe("owner capture", () => {
   it("creates a draft property and private listing with the owner, geocoded, and no deal", async () => {

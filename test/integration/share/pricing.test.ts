@@ -3,8 +3,6 @@
  * anonymised explanation), neighbourhood autocomplete, and the lead that becomes a deal (and a
  * draft listing); each checked like a share link, with two tenants that never see each other.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as estimateRoute from "../../../app/api/sites/share/[token]/price-estimate/route";
@@ -22,6 +20,7 @@ import { resetConfigForTests } from "../../../lib/config";
 import { CLIENT_ADDRESS_HEADER } from "../../../lib/http/client-address";
 import { processLead } from "../../../lib/leads/inbound/process-lead";
 import { newShareToken } from "../../../lib/share/secrets";
+import { startFakeGeocoder, type FakeGeocoder } from "../../fakes/geocoder";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
 import { makeListing, makeShareLink } from "../../helpers/share";
@@ -47,13 +46,10 @@ let a: TestTenant;
 let b: TestTenant;
 let tokenA: string;
 let tokenB: string;
-let geocoder: http.Server;
+let geocoder: FakeGeocoder;
 
 beforeAll(async () => {
-  geocoder = http.createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify([{ lat: "-23.5660", lon: "-46.6900" }])));
-  await new Promise<void>((ok) => geocoder.listen(0, "127.0.0.1", ok));
-  process.env.GEOCODER_URL = `http://127.0.0.1:${(geocoder.address() as AddressInfo).port}`;
-  resetConfigForTests();
+  geocoder = await startFakeGeocoder((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify([{ lat: "-23.5660", lon: "-46.6900" }])));
 
   a = await makeTenant();
   b = await makeTenant();
@@ -83,11 +79,7 @@ beforeAll(async () => {
   tokenB = await pricingToken(b);
 });
 
-afterAll(async () => {
-  delete process.env.GEOCODER_URL;
-  resetConfigForTests();
-  await new Promise<void>((ok) => geocoder.close(() => ok()));
-});
+afterAll(() => geocoder.close());
 
 describe("price estimate", () => {
   it("values from the nearest comparables: point, range, confidence and an anonymised explanation", async () => {
