@@ -77,7 +77,8 @@ export async function renderOgImage(key: string, c: OgContent): Promise<{ png: A
 async function render(key: string, c: OgContent): Promise<ArrayBuffer> {
   const [logo, cover] = await Promise.all([imageData(c.logo), c.kind === "entity" ? imageData(c.cover) : Promise.resolve(null)]);
   const brand = drawable(c.brandName);
-  const title = clip(drawable(c.title), c.kind === "entity" && c.cover ? 64 : 90);
+  // Three lines at most: about 16 characters a line beside the photo (50 px), 30 without it (64 px).
+  const title = clip(drawable(c.title), c.kind === "entity" && c.cover ? 46 : 90);
   const subtitle = clip(drawable(c.subtitle), 60);
   const element =
     c.kind === "branding" ? (
