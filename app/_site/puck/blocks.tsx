@@ -72,7 +72,8 @@ export async function ListingGridBlock({ p, ctx, featured }: { p: P; ctx: BlockC
           <h2>{title}</h2>
           <a href={href(ctx.site, "/imoveis")}>{th("seeAll")}</a>
         </div>
-        <ListingGrid site={ctx.site} docs={res.hits.map((h) => h.document)} />
+        {/* A grid's first photo is often the largest thing on a phone's first screen (the LCP): never lazy. */}
+        <ListingGrid site={ctx.site} docs={res.hits.map((h) => h.document)} eagerFirst={1} />
       </div>
     </section>
   );
