@@ -66,8 +66,9 @@ export async function sharePageResponse(req: Request, p: ShareParams, form?: { p
       host: req.headers.get("host"), serviceHosts, locale, visit: visitOf(req),
       password: form ? form.password : undefined,
       grant,
-      // One open per visit of the page itself: the password POST (answered with a redirect) and the listings inside a shortlist are not counted again.
-      record: !form && !p.listingId,
+      // One open per visit of the page itself: the password POST (answered with a redirect) and the listings inside a shortlist are not counted again;
+      // a HEAD (a link checker; Next answers it with GET) opens nothing.
+      record: !form && !p.listingId && req.method !== "HEAD",
     });
     const base = pagePath(locale, p.token);
     const url = new URL(req.url);

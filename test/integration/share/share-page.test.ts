@@ -15,7 +15,7 @@ import { makeListing, makeShareLink } from "../../helpers/share";
 import { makeSite } from "../../helpers/sites";
 
 let ip = 0;
-type Opts = { host?: string; locale?: string; cookie?: string; form?: Record<string, string>; listingId?: string; query?: string };
+type Opts = { host?: string; locale?: string; cookie?: string; form?: Record<string, string>; listingId?: string; query?: string; head?: boolean };
 
 /** The share page as the proxy hands it over: `/share-render/{locale}/p/{token}` with the recipient's Host. */
 async function page(token: string, o: Opts = {}) {
@@ -28,7 +28,7 @@ async function page(token: string, o: Opts = {}) {
     body = new URLSearchParams(o.form).toString();
   }
   const path = `/share-render/${locale}/p/${token}${o.listingId ? `/l/${o.listingId}` : ""}${o.query ?? ""}`;
-  const req = new Request(`http://${o.host ?? "localhost:3000"}${path}`, { method: o.form ? "POST" : "GET", headers, body });
+  const req = new Request(`http://${o.host ?? "localhost:3000"}${path}`, { method: o.form ? "POST" : o.head ? "HEAD" : "GET", headers, body });
   const res = o.listingId
     ? await (o.form ? memberRoute.POST : memberRoute.GET)(req, { params: Promise.resolve({ locale, token, listingId: o.listingId }) })
     : await (o.form ? pageRoute.POST : pageRoute.GET)(req, { params: Promise.resolve({ locale, token }) });
@@ -86,6 +86,11 @@ describe("share page /p/{token}", () => {
     await settleAccesses();
     const [row] = await (await getDb()).select().from(shareLinks).where(eq(shareLinks.id, link.id));
     expect(row.viewCount).toBe(1);
+    // A HEAD (link checkers; Next runs GET for it) answers the same status and counts nothing.
+    expect((await page(link.token, { head: true })).status).toBe(200);
+    await settleAccesses();
+    const [after] = await (await getDb()).select().from(shareLinks).where(eq(shareLinks.id, link.id));
+    expect(after.viewCount).toBe(1);
   });
 
   it("states: unknown 404, deactivated 404, expired 410 with the tenant's branding only", async () => {
