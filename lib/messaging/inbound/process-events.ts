@@ -21,9 +21,11 @@ import { parseWahaWebhook } from "../providers/waha";
 import { parseCloudWebhook } from "../providers/whatsapp-cloud";
 
 const STALE_CLAIM_SECONDS = 120;
+/** A webhook whose processing failed is tried again (after a claim's stale time) up to this many times in all. */
+export const MAX_ATTEMPTS = 5;
 const PREVIEW_CHARS = 200;
 
-type Claimed = { id: string; tenant_id: string; channel_id: string; body: string };
+type Claimed = { id: string; tenant_id: string; channel_id: string; body: string; attempts: number };
 
 /** Claims up to `limit` stored webhooks, oldest first, and processes each in its tenant's transaction. */
 export async function processMessagingEvents(db: Db, limit: number): Promise<{ claimed: number; processed: number; failed: number }> {
@@ -36,7 +38,7 @@ export async function processMessagingEvents(db: Db, limit: number): Promise<{ c
         order by received_at
         limit ${limit}
         for update skip locked)
-      returning id, tenant_id, channel_id, body, received_at`),
+      returning id, tenant_id, channel_id, body, attempts, received_at`),
   ).sort((a, b) => String(a.received_at).localeCompare(String(b.received_at)));
   let processed = 0;
   let failed = 0;
@@ -53,10 +55,14 @@ export async function processMessagingEvents(db: Db, limit: number): Promise<{ c
       processed++;
     } catch (err) {
       failed++;
-      logger().warn({ err, eventId: row.id }, "messaging webhook processing failed");
+      const error = String((err as Error).message ?? err).slice(0, 1000);
+      // A body that is not JSON never will be; anything else (a database hiccup, a deploy) may pass
+      // next time: the row stays claimed, so the stale-claim rule retries it after STALE_CLAIM_SECONDS.
+      const final = err instanceof SyntaxError || Number(row.attempts) >= MAX_ATTEMPTS;
+      logger().warn({ err, eventId: row.id, attempts: row.attempts, final }, "messaging webhook processing failed");
       await db
         .update(messagingInboundEvents)
-        .set({ status: "failed", error: String((err as Error).message ?? err).slice(0, 1000), processedAt: new Date() })
+        .set(final ? { status: "failed", error, processedAt: new Date() } : { status: "processing", error, claimedAt: new Date() })
         .where(eq(messagingInboundEvents.id, row.id));
     }
   }

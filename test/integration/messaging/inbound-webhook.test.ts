@@ -7,6 +7,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../../db/client";
 import { events, messagingChannels, messagingConversations, messagingInboundEvents } from "../../../db/schema";
+import { MAX_ATTEMPTS } from "../../../lib/messaging/inbound/process-events";
 import { startFakeWaha, type FakeWaha } from "../../fakes/waha-gateway";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
 import { makeWahaChannel, postWebhook, processNow, receive, setPrivacy, type TestChannel } from "../../helpers/messaging";
@@ -41,6 +42,28 @@ describe("POST /api/webhooks/messaging/{channelToken}", () => {
     const sig = createHmac("sha512", ch.secret).update(notJson).digest("hex");
     expect((await postWebhook(ch.token, { body: notJson, headers: { "x-webhook-hmac": sig, "x-webhook-hmac-algorithm": "sha512" } })).status).toBe(400);
     expect((await db.select().from(messagingInboundEvents)).length).toBe(before);
+  });
+
+  it("a webhook whose processing fails is tried again after a claim's stale time, and marked failed after the last attempt", async () => {
+    // A timestamp past what a date can hold: accepted (it is stored as sent), then processing throws.
+    const wh = gw.inbound(ch.secret, "5511987650099@c.us", "data impossível", { timestamp: 1e15 } as never);
+    const res = await postWebhook(ch.token, wh);
+    expect(res.status).toBe(200);
+    const db = await getDb();
+    const row = async () => (await db.select().from(messagingInboundEvents).where(eq(messagingInboundEvents.id, res.body.id)))[0];
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      await processNow();
+      const r = await row();
+      expect(r.attempts).toBe(attempt);
+      expect(r.error).toBeTruthy();
+      expect(r.status).toBe(attempt < MAX_ATTEMPTS ? "processing" : "failed");
+      // Not retried at once: only once its claim is stale (as if two minutes passed).
+      await processNow();
+      expect((await row()).attempts).toBe(attempt);
+      await db.update(messagingInboundEvents).set({ claimedAt: new Date(Date.now() - 3_600_000) }).where(eq(messagingInboundEvents.id, r.id));
+    }
+    await processNow();
+    expect(await row()).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS });
   });
 
   it("stores before answering, then builds the conversation and a received event with exactly the spec's fields", async () => {
