@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contrastRatio, inkOnWhite, textOn } from "../../../app/_share/colors";
-import { routeUrl, orderedStops, shareBody, type ShareView } from "../../../app/_share/components";
+import type { ShareView } from "../../../app/_share/components";
+import { orderedStops, routeUrl, shareBody } from "../../../app/_share/pages";
 import { html, raw, safeUrl } from "../../../app/_share/html";
 import { shareTranslator } from "../../../app/_share/i18n";
 import { drawable, ogContent, ogVersion } from "../../../app/_share/og";
