@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type APIRequestContext } from "@playwright/test";
+import { expect, test, type Browser } from "@playwright/test";
+import { api } from "./api";
 import { E2E_OPERATOR_TOKEN } from "./constants";
 
 /**
@@ -32,11 +33,6 @@ const FORBIDDEN = [
 type Setup = { key: string; salePropertyId: string; rentListingId: string; siteId: string; draftSiteId: string; saleCode: string; rentCode: string; salePath: string; rentPath: string };
 let setup: Setup;
 
-async function api(request: APIRequestContext, key: string, method: "post" | "patch" | "get", path: string, data?: unknown) {
-  const res = await request[method](path, { headers: { authorization: `Bearer ${key}` }, ...(data ? { data } : {}) });
-  expect(res.status(), `${method.toUpperCase()} ${path}: ${await res.text()}`).toBeLessThan(300);
-  return res.json();
-}
 
 test.beforeAll(async ({ request }) => {
   const tenant = await request.post("/api/admin/tenants", {

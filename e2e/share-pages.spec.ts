@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Browser } from "@playwright/test";
+import { api as apiAs } from "./api";
 import { E2E_OPERATOR_TOKEN } from "./constants";
 
 /**
@@ -30,11 +31,8 @@ let slug = "";
 let links: Links;
 let saleId = "";
 
-async function api(request: APIRequestContext, method: "post" | "patch" | "get", path: string, data?: unknown) {
-  const res = await request[method](path, { headers: { authorization: `Bearer ${key}` }, ...(data ? { data } : {}) });
-  expect(res.status(), `${method.toUpperCase()} ${path}: ${await res.text()}`).toBeLessThan(300);
-  return res.json();
-}
+/** This file's tenant key, through the shared `/api/v1` helper. */
+const api = (request: APIRequestContext, method: "post" | "patch" | "get", path: string, data?: unknown) => apiAs(request, key, method, path, data);
 
 const noJs = async (browser: Browser) => (await browser.newContext({ javaScriptEnabled: false })).newPage();
 

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { api } from "./api";
 import { E2E_OPERATOR_TOKEN } from "./constants";
 
 /**
@@ -10,11 +11,6 @@ import { E2E_OPERATOR_TOKEN } from "./constants";
 let ownerKey: string;
 let brokerKey: string;
 
-async function api(request: APIRequestContext, key: string, method: "post" | "patch" | "get", path: string, data?: unknown) {
-  const res = await request[method](path, { headers: { authorization: `Bearer ${key}` }, ...(data ? { data } : {}) });
-  expect(res.status(), `${method.toUpperCase()} ${path}: ${await res.text()}`).toBeLessThan(300);
-  return res.json();
-}
 
 test.beforeAll(async ({ request }) => {
   const tenant = await request.post("/api/admin/tenants", {
