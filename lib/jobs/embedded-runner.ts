@@ -46,13 +46,19 @@ function jobLoop(job: JobDefinition, parent: ReturnType<typeof logger>) {
       log.error({ err }, "job run failed; it runs again on its schedule or next event");
     }
   };
-  const schedule = (ms: number | undefined) => {
+  let dueAt = Infinity;
+  /** Sets the next run; `sooner` only moves it earlier, so a stream of events cannot keep pushing it back. */
+  const schedule = (ms: number | undefined, sooner = false) => {
+    if (sooner && Date.now() + (ms ?? Infinity) >= dueAt) return;
     clearTimeout(timer);
+    dueAt = Infinity;
     if (stopped || ms === undefined) return;
+    dueAt = Date.now() + ms;
     timer = setTimeout(tick, ms);
     timer.unref?.();
   };
   const tick = () => {
+    dueAt = Infinity;
     if (running) {
       again = true;
       return;
@@ -73,7 +79,8 @@ function jobLoop(job: JobDefinition, parent: ReturnType<typeof logger>) {
     onEvent(name: string, data: unknown) {
       if (stopped || job.trigger?.event.name !== name) return;
       queue.push(data);
-      schedule(10);
+      // A short wait gathers a burst's events into one run; during a run, it starts right after.
+      schedule(10, true);
     },
     async stop() {
       stopped = true;

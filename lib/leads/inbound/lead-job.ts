@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { config } from "../../config";
 import { defineJob, jobEvent } from "../../jobs/define-job";
-import { pendingLeadIds, processLead } from "./process-lead";
+import { processLeads } from "./process-batch";
+import { pendingLeadIds } from "./process-lead";
 
 /** Sent after a lead is stored (and committed): wakes the processing at once. */
 export const leadReceived = jobEvent("crm/lead.received", z.object({ leadId: z.uuid() }));
@@ -22,12 +23,11 @@ export const processLeadsJob = defineJob({
     const ids = data ? await pendingLeadIds(db, 50, data.leadId) : await pendingLeadIds(db);
     let processed = 0;
     let failed = 0;
-    for (const id of ids) {
-      const r = await processLead(db, id);
+    for (const r of await processLeads(db, ids)) {
       if (r.status === "processed") processed++;
       if (r.status === "failed") {
         failed++;
-        log.warn({ leadId: id, error: r.lead?.error }, "lead failed; replay it once the cause is fixed");
+        log.warn({ leadId: r.lead?.id, error: r.lead?.error }, "lead failed; replay it once the cause is fixed");
       }
     }
     return { processed, failed };

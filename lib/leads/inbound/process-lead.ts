@@ -19,6 +19,8 @@ const staleClaimSeconds = () => config().LEAD_CLAIM_TIMEOUT_SECONDS;
 
 export type LeadOutcome = { status: "processed" | "failed" | "busy" | "done_before"; lead: InboundLeadRow | null };
 
+type Claimed = { id: string; tenant_id: string; channel_id: string; destination: string; lead: unknown };
+
 /**
  * Processes one lead exactly once: claim it (`received`, or `processing` with a stale claim) with
  * `FOR UPDATE SKIP LOCKED`, then in one tenant transaction re-check the claim, write its deal(s),
@@ -26,25 +28,43 @@ export type LeadOutcome = { status: "processed" | "failed" | "busy" | "done_befo
  * a lead another run takes over; two runs at once cannot both pass the claim.
  */
 export async function processLead(db: DbOrTx, leadId: string): Promise<LeadOutcome> {
-  const claimed = rowsOf<{ id: string; tenant_id: string; channel_id: string; destination: string; lead: unknown }>(
-    await db.execute(sql`
-      update inbound_leads set status = 'processing', claimed_at = now(), attempts = attempts + 1
-      where id = (
-        select id from inbound_leads
-        where id = ${leadId}::uuid
-          and (status = 'received' or (status = 'processing' and claimed_at < now() - make_interval(secs => ${staleClaimSeconds()})))
-        for update skip locked)
-      returning id, tenant_id, channel_id, destination, lead`),
-  )[0];
+  const [claimed] = await claimLeads(db, [leadId]);
   if (!claimed) {
     const [lead] = await db.select().from(inboundLeads).where(eq(inboundLeads.id, leadId)).limit(1);
     return { status: lead?.status === "processed" || lead?.status === "failed" ? "done_before" : "busy", lead: lead ?? null };
   }
+  return finishClaimed(db, claimed);
+}
+
+/** Claims the leads of `ids` nobody else holds (one statement), in the order they were received. */
+export async function claimLeads(db: DbOrTx, ids: string[]): Promise<Claimed[]> {
+  if (!ids.length) return [];
+  return rowsOf<Claimed>(
+    await db.execute(sql`
+      with claimed as (
+        update inbound_leads set status = 'processing', claimed_at = now(), attempts = attempts + 1
+        where id in (
+          select id from inbound_leads
+          where id = any(${`{${ids.filter((id) => UUID_PATTERN.test(id)).join(",")}}`}::uuid[])
+            and (status = 'received' or (status = 'processing' and claimed_at < now() - make_interval(secs => ${staleClaimSeconds()})))
+          for update skip locked)
+        returning id, tenant_id, channel_id, destination, lead, received_at)
+      select id, tenant_id, channel_id, destination, lead from claimed order by received_at, id`),
+  );
+}
+
+/** Whether a claimed lead needs work outside a transaction first (geocoding an owner capture's address). */
+export function isCapture(claimed: Claimed): boolean {
+  return claimed.destination === "listing" || Boolean(jsonColumn<ParsedLead>(claimed.lead).pricing?.captureProperty);
+}
+
+/** Writes one claimed lead in its own tenant transaction; an error marks it `failed` (replayable). */
+export async function finishClaimed(db: DbOrTx, claimed: Claimed): Promise<LeadOutcome> {
+  const leadId = claimed.id;
   try {
     // Network calls stay outside the transaction: an owner capture's address is geocoded first.
     const parsed = jsonColumn<ParsedLead>(claimed.lead);
-    const captures = claimed.destination === "listing" || Boolean(parsed.pricing?.captureProperty);
-    const point = captures ? await geocode(parsed.address) : null;
+    const point = isCapture(claimed) ? await geocode(parsed.address) : null;
     const lead = await inTenantTransaction(db, claimed.tenant_id, async (tx) => {
       // The lead's row lock and what its deal needs are read together (one round trip).
       const [[row], known] = await Promise.all([
@@ -53,18 +73,23 @@ export async function processLead(db: DbOrTx, leadId: string): Promise<LeadOutco
       ]);
       // Someone took the lead over after our claim went stale and finished it: nothing to do.
       if (!row || row.status !== "processing") return row ?? null;
-      return row.destination === "listing" || !known ? writeCapture(tx, row, point) : writeLead(tx, row, known, point);
+      if (row.destination === "listing" || !known) return writeCapture(tx, row, point);
+      return (await saveLeadWrites(tx, [await writeLead(tx, row, known, point)]))[0];
     });
     return { status: "processed", lead };
   } catch (err) {
-    const message = (err as Error).message?.slice(0, 1000) ?? String(err);
-    const [lead] = await db
-      .update(inboundLeads)
-      .set({ status: "failed", error: message, processedAt: new Date() })
-      .where(and(eq(inboundLeads.id, leadId), eq(inboundLeads.status, "processing")))
-      .returning();
-    return { status: "failed", lead: lead ?? null };
+    return markFailed(db, leadId, err);
   }
+}
+
+async function markFailed(db: DbOrTx, leadId: string, err: unknown): Promise<LeadOutcome> {
+  const message = (err as Error).message?.slice(0, 1000) ?? String(err);
+  const [lead] = await db
+    .update(inboundLeads)
+    .set({ status: "failed", error: message, processedAt: new Date() })
+    .where(and(eq(inboundLeads.id, leadId), eq(inboundLeads.status, "processing")))
+    .returning();
+  return { status: "failed", lead: lead ?? null };
 }
 
 /** Owner capture: a draft property and listing (or the existing one at the same address); no deal. */
@@ -80,10 +105,10 @@ async function writeCapture(tx: Tx, row: InboundLeadRow, point: Point | null): P
   return done;
 }
 
-type DealInputs = { tenant: TenantRow; channel: MarketingChannelInstanceRow | undefined; ref: { listing: ListingRow; property: PropertyRow } | null | undefined };
+export type DealInputs = { tenant: TenantRow; channel: MarketingChannelInstanceRow | undefined; ref: { listing: ListingRow; property: PropertyRow } | null | undefined };
 
 /** The tenant, the channel and the referenced listing of a lead, read at once. */
-async function dealInputs(tx: DbOrTx, tenantId: string, channelId: string, lead: ParsedLead): Promise<DealInputs> {
+export async function dealInputs(tx: DbOrTx, tenantId: string, channelId: string, lead: ParsedLead): Promise<DealInputs> {
   const [tenant, [channel], ref] = await Promise.all([
     loadTenant(tx, tenantId),
     tx.select().from(marketingChannelInstances).where(and(eq(marketingChannelInstances.id, channelId), eq(marketingChannelInstances.tenantId, tenantId))).limit(1),
@@ -93,7 +118,14 @@ async function dealInputs(tx: DbOrTx, tenantId: string, channelId: string, lead:
   return { tenant, channel, ref };
 }
 
-async function writeLead(tx: Tx, row: InboundLeadRow, known: DealInputs, point: Point | null): Promise<InboundLeadRow> {
+/** What a lead's deals leave to write: its events and its row's outcome (saved per batch by `saveLeadWrites`). */
+export type LeadWrite = { id: string; events: NewEvent[]; set: Partial<InboundLeadRow> };
+
+/**
+ * A deal lead's deal(s), contact and visit task, written in the caller's tenant transaction; its
+ * attribution events and its processed row are returned, so a batch saves them all at once.
+ */
+export async function writeLead(tx: Tx, row: InboundLeadRow, known: DealInputs, point: Point | null): Promise<LeadWrite> {
   const { tenant, channel } = known;
   const lead = row.lead as unknown as ParsedLead;
   const decision: string[] = [];
@@ -114,6 +146,7 @@ async function writeLead(tx: Tx, row: InboundLeadRow, known: DealInputs, point: 
   const captador = ref ? await listingBroker(tx, tenant, ref.property.assignedToId) : null;
   if (captador) decision.push(`the tenant prefers the listing's broker ("captador first"): ${captador}`);
   const dealIds: string[] = [];
+  const events: NewEvent[] = [];
   let assignedToId: string | null = null;
   for (const dealType of types) {
     const data: CreateDealInput = {
@@ -133,9 +166,8 @@ async function writeLead(tx: Tx, row: InboundLeadRow, known: DealInputs, point: 
     const deal = await writeNewDeal(tx, actor, data, { tenant, channel });
     dealIds.push(deal.id);
     assignedToId ??= deal.assignedToId;
-    const dealEvents: NewEvent[] = [];
     if (captador) {
-      dealEvents.push({
+      events.push({
         tenantId: row.tenantId, eventName: "distribution.assigned", entityType: "deal", entityId: deal.id, userId: null,
         data: { dealId: deal.id, assignedToId: captador, marketingChannelInstanceId: row.channelId, method: "listing_broker" },
       });
@@ -148,28 +180,32 @@ async function writeLead(tx: Tx, row: InboundLeadRow, known: DealInputs, point: 
           : `${dealType} deal left unassigned: the channel's queue has no active member`,
     );
     const attribution = { dealId: deal.id, marketingChannelInstanceId: row.channelId, ...lead.attribution, source: data.source, campaign: lead.campaign, externalId: lead.externalId, originLeadId: lead.originLeadId };
-    dealEvents.push({ tenantId: row.tenantId, eventName: "deal.attribution.tracked", entityType: "deal", entityId: deal.id, userId: null, data: attribution });
+    events.push({ tenantId: row.tenantId, eventName: "deal.attribution.tracked", entityType: "deal", entityId: deal.id, userId: null, data: attribution });
     if (ref) {
-      dealEvents.push({
+      events.push({
         tenantId: row.tenantId, eventName: "listing.attribution.tracked", entityType: "listing", entityId: ref.listing.id, userId: null,
         data: { ...attribution, listingId: ref.listing.id },
       });
     }
-    await recordEvents(tx, dealEvents);
   }
   if (lead.visit) {
     const taskId = await createVisitTask(tx, row.tenantId, lead, { dealId: dealIds[0], listingId: ref?.listing.id ?? null, assigneeId: assignedToId, contact: contact.name });
     decision.push(`visit task ${taskId} for ${lead.visit.date} ${lead.visit.time}`);
   }
-  const [done] = await tx
-    .update(inboundLeads)
-    .set({ status: "processed", dealIds, listingId: captured ?? ref?.listing.id ?? null, assignedToId, decision, error: null, processedAt: new Date() })
-    .where(eq(inboundLeads.id, row.id))
-    .returning();
-  return done;
+  return { id: row.id, events, set: { status: "processed", dealIds, listingId: captured ?? ref?.listing.id ?? null, assignedToId, decision, error: null, processedAt: new Date() } };
 }
 
-async function referencedListing(tx: DbOrTx, tenantId: string, lead: ParsedLead): Promise<{ listing: ListingRow; property: PropertyRow } | null> {
+/**
+ * The events of the leads (one statement, in lead order) and their processed rows; the row updates
+ * are sent together, so the driver pipelines them on the transaction's connection.
+ */
+export async function saveLeadWrites(tx: Tx, writes: LeadWrite[]): Promise<InboundLeadRow[]> {
+  await recordEvents(tx, writes.flatMap((w) => w.events));
+  const rows = await Promise.all(writes.map((w) => tx.update(inboundLeads).set(w.set).where(eq(inboundLeads.id, w.id)).returning()));
+  return rows.map(([r]) => r);
+}
+
+export async function referencedListing(tx: DbOrTx, tenantId: string, lead: ParsedLead): Promise<{ listing: ListingRow; property: PropertyRow } | null> {
   const byId = [lead.listingRef, lead.propertyRef].find((v) => v && UUID_PATTERN.test(v));
   const byCode = [lead.listingRef, lead.listingCode, lead.propertyRef].find((v) => v && !UUID_PATTERN.test(v));
   const where = byId

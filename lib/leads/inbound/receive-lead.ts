@@ -53,7 +53,7 @@ export async function receiveLead(db: DbOrTx, pathToken: string, req: Request): 
       lead: lead as unknown as Record<string, unknown>,
     })
     .onConflictDoNothing({ target: [inboundLeads.channelId, inboundLeads.originLeadId], where: sql`origin_lead_id IS NOT NULL` })
-    .returning();
+    .returning({ id: inboundLeads.id });
   const sync = syncMode(new URL(req.url).searchParams.get("sync"), channel);
   if (!stored) return repeatAnswer(db, channel, lead.originLeadId!);
   // Committed: from here the lead cannot be lost. Wake the processing (or do it now for sync).
