@@ -54,9 +54,14 @@ async function fillGaps(tx: DbOrTx, tenantId: string, row: ContactRow, c: Contac
   if (!row.phone && c.phone) patch.phone = c.phone;
   if (!row.cpf && c.cpf) patch.cpf = c.cpf;
   if (!Object.keys(patch).length) return row;
+  // Only where still empty: another write of the same transaction (a batch of leads writes people
+  // side by side) may have filled the gap since it was read; the first value stays.
+  const fill = Object.fromEntries(
+    (["email", "phone", "cpf"] as const).filter((k) => patch[k] !== undefined).map((k) => [k, sql`coalesce(${contacts[k]}, ${patch[k]})`]),
+  );
   const [updated] = await tx
     .update(contacts)
-    .set({ ...patch, updatedAt: new Date() })
+    .set({ ...fill, updatedAt: new Date() })
     .where(and(eq(contacts.id, row.id), eq(contacts.tenantId, tenantId)))
     .returning();
   return updated;

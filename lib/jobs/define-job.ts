@@ -27,7 +27,8 @@ export type JobDefinition<S extends z.ZodType = z.ZodType> = {
   schedule?: { functionId: string; cron: string; embeddedEveryMs: () => number };
   /**
    * Run when the event is sent (`sendJobEvent`). With `debounce`, a burst of events makes one run
-   * (Inngest's debounce; the embedded runner keeps only the last payload of a burst).
+   * (Inngest's debounce; the embedded runner keeps only the last payload of the events gathered
+   * in its 10 ms wait, or during the run before: it never waits for a burst to end).
    */
   trigger?: { functionId: string; event: JobEvent<S>; debounce?: { period: `${number}s`; timeout: `${number}s` } };
   /** The work: `data` is the trigger's parsed payload, or undefined for a scheduled run. */

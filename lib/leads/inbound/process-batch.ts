@@ -5,7 +5,8 @@ import { inboundLeads, marketingChannelInstances, type InboundLeadRow } from "..
 import { inTenantTransaction } from "../../../db/transaction";
 import { loadTenant } from "../../tenants/load-tenant";
 import type { ParsedLead } from "./parse-lead";
-import { claimLeads, finishClaimed, isCapture, referencedListing, saveLeadWrites, writeLead, type LeadOutcome, type LeadWrite } from "./process-lead";
+import { logger } from "../../log/logger";
+import { claimLeads, finishClaimed, processLead, referencedListing, releaseClaims, saveLeadWrites, writeLead, type Claimed, type LeadOutcome, type LeadWrite } from "./process-lead";
 
 /** Leads written in one tenant transaction: big enough to share its fixed costs, small enough to hold the tenant's lock briefly. */
 export const LEADS_PER_TRANSACTION = 25;
@@ -14,28 +15,51 @@ export const LEADS_PER_TRANSACTION = 25;
  * Processes many leads as `processLead` does each, exactly once, but a tenant's deal leads share
  * one transaction (its tenant lock, tenant and channel reads, one events statement and one commit)
  * instead of paying for all of it per lead: a burst from a portal is processed several times faster.
- * If anything in a shared transaction fails, it rolls back whole and its leads are processed one
- * by one, so one bad lead is marked `failed` alone and the others go through. Owner captures
- * (geocoded outside any transaction) always go one by one.
+ * Leads are claimed 25 at a time, just before their transaction, so a claim never waits behind
+ * other work long enough to go stale. If anything in a shared transaction fails, it rolls back
+ * whole and its leads are processed one by one, so one bad lead is marked `failed` alone and the
+ * others go through. Owner captures (geocoded outside any transaction) go one by one, claimed
+ * one at a time. Returns the leads this run processed or failed.
  */
 export async function processLeads(db: DbOrTx, ids: string[]): Promise<LeadOutcome[]> {
-  const claimed = await claimLeads(db, ids);
   const outcomes: LeadOutcome[] = [];
-  const byTenant = new Map<string, typeof claimed>();
-  for (const c of claimed) {
-    if (isCapture(c)) outcomes.push(await finishClaimed(db, c));
-    else byTenant.set(c.tenant_id, [...(byTenant.get(c.tenant_id) ?? []), c]);
-  }
-  for (const [tenantId, leads] of byTenant) {
-    for (let i = 0; i < leads.length; i += LEADS_PER_TRANSACTION) {
-      const chunk = leads.slice(i, i + LEADS_PER_TRANSACTION);
-      try {
-        outcomes.push(...(await processTogether(db, tenantId, chunk.map((c) => c.id))));
-      } catch {
-        // Rolled back whole: nothing of the chunk was written. One by one, each lead succeeds or fails alone.
-        for (const c of chunk) outcomes.push(await finishClaimed(db, c));
-      }
+  for (let i = 0; i < ids.length; i += LEADS_PER_TRANSACTION) {
+    const slice = ids.slice(i, i + LEADS_PER_TRANSACTION);
+    const claimed = await claimLeads(db, slice, true);
+    outcomes.push(...(await writeClaimed(db, claimed)));
+    // The rest: owner captures, or leads another run holds or finished (one query each, then skipped).
+    const taken = new Set(claimed.map((c) => c.id));
+    for (const id of slice.filter((id) => !taken.has(id))) {
+      const r = await processLead(db, id);
+      if (r.status === "processed" || r.status === "failed") outcomes.push(r);
     }
+  }
+  return outcomes;
+}
+
+/** Claimed deal leads, a tenant's together; whatever happens, none is left claimed and unfinished. */
+async function writeClaimed(db: DbOrTx, claimed: Claimed[]): Promise<LeadOutcome[]> {
+  const outcomes: LeadOutcome[] = [];
+  const finished = new Set<string>();
+  const byTenant = new Map<string, Claimed[]>();
+  for (const c of claimed) byTenant.set(c.tenant_id, [...(byTenant.get(c.tenant_id) ?? []), c]);
+  try {
+    for (const [tenantId, leads] of byTenant) {
+      try {
+        const done = await processTogether(db, tenantId, leads.map((c) => c.id));
+        outcomes.push(...done);
+      } catch (err) {
+        // Rolled back whole: nothing of the group was written. One by one, each lead succeeds or fails alone.
+        logger().warn({ err, tenantId, leadIds: leads.map((c) => c.id) }, "a batch of leads failed; processing them one by one");
+        for (const c of leads) outcomes.push(await finishClaimed(db, c));
+      }
+      for (const c of leads) finished.add(c.id);
+    }
+  } finally {
+    const left = claimed.filter((c) => !finished.has(c.id)).map((c) => c.id);
+    // Something failed outside any lead (the database went away): give the claims back at once
+    // rather than leaving them to go stale. If that fails too, the stale-claim sweep takes them.
+    if (left.length) await releaseClaims(db, left).catch((err) => logger().warn({ err, leadIds: left }, "could not release lead claims"));
   }
   return outcomes;
 }

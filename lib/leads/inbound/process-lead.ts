@@ -19,7 +19,7 @@ const staleClaimSeconds = () => config().LEAD_CLAIM_TIMEOUT_SECONDS;
 
 export type LeadOutcome = { status: "processed" | "failed" | "busy" | "done_before"; lead: InboundLeadRow | null };
 
-type Claimed = { id: string; tenant_id: string; channel_id: string; destination: string; lead: unknown };
+export type Claimed = { id: string; tenant_id: string; channel_id: string; destination: string; lead: unknown };
 
 /**
  * Processes one lead exactly once: claim it (`received`, or `processing` with a stale claim) with
@@ -36,8 +36,11 @@ export async function processLead(db: DbOrTx, leadId: string): Promise<LeadOutco
   return finishClaimed(db, claimed);
 }
 
-/** Claims the leads of `ids` nobody else holds (one statement), in the order they were received. */
-export async function claimLeads(db: DbOrTx, ids: string[]): Promise<Claimed[]> {
+/**
+ * Claims the leads of `ids` nobody else holds (one statement), in the order they were received;
+ * `dealsOnly` leaves owner captures (`isCapture`) to be claimed one at a time.
+ */
+export async function claimLeads(db: DbOrTx, ids: string[], dealsOnly = false): Promise<Claimed[]> {
   if (!ids.length) return [];
   return rowsOf<Claimed>(
     await db.execute(sql`
@@ -47,13 +50,20 @@ export async function claimLeads(db: DbOrTx, ids: string[]): Promise<Claimed[]> 
           select id from inbound_leads
           where id = any(${`{${ids.filter((id) => UUID_PATTERN.test(id)).join(",")}}`}::uuid[])
             and (status = 'received' or (status = 'processing' and claimed_at < now() - make_interval(secs => ${staleClaimSeconds()})))
+            ${dealsOnly ? sql`and destination = 'deal' and coalesce((lead->'pricing'->>'captureProperty')::boolean, false) = false` : sql``}
           for update skip locked)
         returning id, tenant_id, channel_id, destination, lead, received_at)
       select id, tenant_id, channel_id, destination, lead from claimed order by received_at, id`),
   );
 }
 
-/** Whether a claimed lead needs work outside a transaction first (geocoding an owner capture's address). */
+/** Gives claims back (`received`), for leads a run claimed and could not finish. */
+export async function releaseClaims(db: DbOrTx, ids: string[]): Promise<void> {
+  await db.execute(sql`update inbound_leads set status = 'received', claimed_at = null
+    where id = any(${`{${ids.filter((id) => UUID_PATTERN.test(id)).join(",")}}`}::uuid[]) and status = 'processing'`);
+}
+
+/** Whether a claimed lead needs work outside a transaction first (geocoding an owner capture's address); `claimLeads` says the same in SQL. */
 export function isCapture(claimed: Claimed): boolean {
   return claimed.destination === "listing" || Boolean(jsonColumn<ParsedLead>(claimed.lead).pricing?.captureProperty);
 }
@@ -200,6 +210,8 @@ export async function writeLead(tx: Tx, row: InboundLeadRow, known: DealInputs, 
  * are sent together, so the driver pipelines them on the transaction's connection.
  */
 export async function saveLeadWrites(tx: Tx, writes: LeadWrite[]): Promise<InboundLeadRow[]> {
+  // A plain Promise.all is safe here: every update is sent before any answer comes back, so no
+  // statement can follow a rollback (see allOrThrow in process-batch.ts).
   await recordEvents(tx, writes.flatMap((w) => w.events));
   const rows = await Promise.all(writes.map((w) => tx.update(inboundLeads).set(w.set).where(eq(inboundLeads.id, w.id)).returning()));
   return rows.map(([r]) => r);

@@ -106,6 +106,37 @@ describe("processLeads", () => {
     expect(await db.select().from(deals).where(eq(deals.marketingChannelInstanceId, c.id))).toHaveLength(4);
   });
 
+  it("fills a returning person's empty field once: two leads reaching the same contact by different keys keep the first CPF", async () => {
+    const c = await channel(t, brokers);
+    const db = await getDb();
+    const [known] = await db.insert(contacts).values({ tenantId: t.tenantId, name: "Júlia", phone: "+5511970000500", email: "julia@example.com" }).returning();
+    // No key in common between the two leads, so they are written side by side; both find Júlia.
+    const ids = await postAll(c.pathToken, [
+      { contactName: "Júlia", phone: phone(500), cpf: "529.982.247-25", originLeadId: "fill-1" },
+      { contactName: "Júlia", email: "julia@example.com", cpf: "111.444.777-35", originLeadId: "fill-2" },
+    ]);
+    expect((await processLeads(db, ids)).map((o) => o.status)).toEqual(["processed", "processed"]);
+    const [after] = await db.select().from(contacts).where(eq(contacts.id, known.id));
+    expect(after.cpf).toBe("52998224725");
+    expect(await db.select().from(contacts).where(and(eq(contacts.tenantId, t.tenantId), eq(contacts.name, "Júlia")))).toHaveLength(1);
+  });
+
+  it("takes owner captures in the same run, one at a time, beside the deal leads", async () => {
+    const res = await call(channelsRoute.POST, "POST", "/x", { key: t.key, body: { name: "Captação", kind: "website", queue: brokers, destinations: { deal: true, listing: true } } });
+    const c = res.body as { id: string; pathToken: string };
+    const ids = await postAll(c.pathToken, [
+      { contactName: "Comprador", phone: phone(600), originLeadId: "cap-1" },
+      { destination: "listing", leadType: "seller_lead", name: "Dono", phone: phone(601), originLeadId: "cap-2", address: { street: "Rua Harmonia", number: "9", postalCode: "05435000", city: "São Paulo" } },
+      { contactName: "Compradora", phone: phone(602), originLeadId: "cap-3" },
+    ]);
+    const db = await getDb();
+    const outcomes = await processLeads(db, ids);
+    expect(outcomes.map((o) => [o.lead!.originLeadId, o.status]).sort()).toEqual([["cap-1", "processed"], ["cap-2", "processed"], ["cap-3", "processed"]]);
+    const rows = await db.select().from(inboundLeads).where(inArray(inboundLeads.id, ids));
+    expect(rows.find((r) => r.originLeadId === "cap-2")).toMatchObject({ dealIds: [], listingId: expect.any(String) });
+    expect(await db.select().from(deals).where(eq(deals.marketingChannelInstanceId, c.id))).toHaveLength(2);
+  });
+
   it("keeps tenants apart: each lead's deal and contact in its own tenant, the same phone two people", async () => {
     const mine = await channel(t, brokers);
     const theirs = await channel(other, []);
