@@ -178,6 +178,11 @@ export async function updateShareLink(ctx: MemberCtx, { id, body }: { id: string
     if (current.entityType === "pricing_tool" && data.active === false) {
       throw invalid("active: the pricing tool link is permanent; rotate it at /api/v1/settings/pricing-tool instead.");
     }
+    // The tool is a public form for home owners and its helpers take no password: a protected
+    // pricing link would only ever answer 401.
+    if (current.entityType === "pricing_tool" && data.password) {
+      throw invalid("password: the pricing tool is a public page and cannot be protected; rotate its link at /api/v1/settings/pricing-tool to retire an address.");
+    }
     const [row] = await tx
       .update(shareLinks)
       .set({

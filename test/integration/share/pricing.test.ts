@@ -14,6 +14,7 @@ import * as joinRoute from "../../../app/api/v1/settings/networks/join/route";
 import * as networkListingsRoute from "../../../app/api/v1/settings/networks/[id]/listings/route";
 import * as pricingToolRoute from "../../../app/api/v1/settings/pricing-tool/route";
 import * as rotateRoute from "../../../app/api/v1/settings/pricing-tool/rotate/route";
+import * as shareLinkRoute from "../../../app/api/v1/share-links/[id]/route";
 import { getDb } from "../../../db/client";
 import { dealContacts, deals, inboundLeads, listings, marketingChannelInstances, properties, shareLinks } from "../../../db/schema";
 import { resetConfigForTests } from "../../../lib/config";
@@ -246,6 +247,17 @@ describe("the token is checked like any share link", () => {
       expect((await lead(token, body)).status).toBe(status);
     }
     expect(await db.select().from(inboundLeads).where(eq(inboundLeads.tenantId, t.tenantId))).toHaveLength(0);
+  });
+
+  it("cannot be given a password (400 naming the field, link unchanged); null is accepted", async () => {
+    const t = await makeTenant();
+    const tool = (await call(pricingToolRoute.GET, "GET", "/x", { key: t.key })).body as { token: string; shareLinkId: string };
+    const res = await call(shareLinkRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: tool.shareLinkId }, body: { password: "segredo123" } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/^password:/);
+    const [row] = await (await getDb()).select().from(shareLinks).where(eq(shareLinks.id, tool.shareLinkId));
+    expect(row.passwordHash).toBeNull();
+    expect((await call(shareLinkRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: tool.shareLinkId }, body: { password: null } })).status).toBe(200);
   });
 
   it("answers the CORS preflight and a JSON 405 for other methods", async () => {
