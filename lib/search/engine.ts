@@ -28,6 +28,11 @@ export type SearchRequest = {
   maxFacetValues: number;
   page: number;
   perPage: number;
+  /**
+   * Ours, never from a request: `false` when the caller needs no total (similar listings rank a
+   * page of candidates): the PostgreSQL engine skips its count, and `found` is then the hits' number.
+   */
+  total?: false;
 };
 
 export type FacetCount = {

@@ -54,7 +54,9 @@ export async function similarDocuments(db: DbOrTx, site: SiteRow, ref: string, l
   const areas: FilterNode[][] = [r.location_city ? [strExact("location_city", [r.location_city])] : [], r.location_state ? [strExact("location_state", [r.location_state])] : [], []];
   for (const area of areas) {
     if (seen.size >= CANDIDATES) break;
-    const req = toSearchRequest({ q: "*", per_page: CANDIDATES + 1 }, { maxPerPage: CANDIDATES + 1, extraFilters: [...base, ...area] });
+    // Candidates to rank, not a result page: no total is needed, and counting a whole state's
+    // catalogue cost more than the page itself.
+    const req = { ...toSearchRequest({ q: "*", per_page: CANDIDATES + 1 }, { maxPerPage: CANDIDATES + 1, extraFilters: [...base, ...area] }), total: false as const };
     for (const h of (await engine.search(scope, req)).hits) {
       const hid = String(h.document.id);
       if (hid !== String(r.id) && !seen.has(hid)) seen.set(hid, h);

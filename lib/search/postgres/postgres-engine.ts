@@ -65,7 +65,7 @@ export class PostgresSearchEngine implements SearchEngine {
     const countsInFacets = !text && req.facetBy.some((n) => fieldByName(n)!.type !== "string[]");
     let page = tsq && textOnly(scope, req, hidden)
       ? await this.textOnlyPage(db, scope.tenantId, tsq, req)
-      : await this.page(db, base, text, req, hidden, !countsInFacets);
+      : await this.page(db, base, text, req, hidden, !countsInFacets && req.total !== false);
     if (page.found === 0 && text) {
       const typo = typoPredicate(req);
       if (typo) {
@@ -80,7 +80,7 @@ export class PostgresSearchEngine implements SearchEngine {
       this.documents(db, page.rows.map((r) => r.listing_id)),
     ]);
     const facets = facetResult.facets;
-    const found = page.found ?? facetResult.total ?? 0;
+    const found = page.found ?? facetResult.total ?? (req.total === false ? page.rows.length : 0);
 
     const showTextMatch = req.sort.some((k) => k.kind === "text_match") && req.words.length > 0;
     const geoKey = req.sort.find((k) => k.kind === "geo");

@@ -1,0 +1,1 @@
+CREATE INDEX "listings_tenant_code_upper_idx" ON "listings" USING btree ("tenant_id",upper("listing_code"));
