@@ -60,6 +60,9 @@ export const contacts = pgTable(
   (t) => [
     uniqueIndex("contacts_tenant_phone_key").on(t.tenantId, t.phone).where(sql`${t.phone} is not null`),
     uniqueIndex("contacts_tenant_email_key").on(t.tenantId, sql`lower(${t.email})`).where(sql`${t.email} is not null`),
+    // A returning lead is recognised by CPF last (lib/contacts/resolve-contacts.ts): without it
+    // that lookup read every contact. Not unique: contacts made before CPFs were checked may share one.
+    index("contacts_tenant_cpf_idx").on(t.tenantId, t.cpf).where(sql`${t.cpf} is not null`),
   ],
 );
 

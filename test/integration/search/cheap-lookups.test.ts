@@ -1,7 +1,7 @@
 /**
- * Two lookups a rendered listing page makes on every view, kept cheap: a listing by its code in any
- * case goes through an index (not a walk over the tenant's listings), and the similar listings'
- * candidate searches ask for no total, so the engine does not count a whole state's catalogue.
+ * Lookups made on every listing page view or lead, kept cheap: a listing by its code in any case and
+ * a returning person by CPF go through indexes (not a walk over the tenant's rows), and the similar
+ * listings' candidate searches ask for no total, so the engine does not count a whole state's catalogue.
  */
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -40,6 +40,18 @@ describe("a listing by its code in any case", () => {
       return rowsOf<Record<string, string>>(res).map((r) => Object.values(r)[0]).join("\n");
     });
     expect(plan).toContain("listings_tenant_code_upper_idx");
+  });
+});
+
+describe("a returning person by CPF", () => {
+  it("is found through contacts_tenant_cpf_idx", async () => {
+    const db = await getDb();
+    const plan = await db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const res = await tx.execute(sql`explain select * from contacts where tenant_id = ${t.tenantId}::uuid and cpf = '52998224725' limit 1`);
+      return rowsOf<Record<string, string>>(res).map((r) => Object.values(r)[0]).join("\n");
+    });
+    expect(plan).toContain("contacts_tenant_cpf_idx");
   });
 });
 

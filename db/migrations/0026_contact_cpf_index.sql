@@ -1,0 +1,1 @@
+CREATE INDEX "contacts_tenant_cpf_idx" ON "contacts" USING btree ("tenant_id","cpf") WHERE "contacts"."cpf" is not null;
