@@ -56,9 +56,13 @@ export async function receiveLead(db: DbOrTx, pathToken: string, req: Request): 
     .returning({ id: inboundLeads.id });
   const sync = syncMode(new URL(req.url).searchParams.get("sync"), channel);
   if (!stored) return repeatAnswer(db, channel, lead.originLeadId!);
-  // Committed: from here the lead cannot be lost. Wake the processing (or do it now for sync).
-  sendJobEvent(leadReceived, { leadId: stored.id });
-  if (sync === "none") return { status: 202, body: { ok: true, accepted: true } };
+  // Committed: from here the lead cannot be lost. Wake the processing, or do it now for sync (no
+  // wake-up then: a job run would only race this request for the lead; if this process dies first,
+  // the sweep takes the lead).
+  if (sync === "none") {
+    sendJobEvent(leadReceived, { leadId: stored.id });
+    return { status: 202, body: { ok: true, accepted: true } };
+  }
   return syncAnswer(db, stored.id, sync);
 }
 

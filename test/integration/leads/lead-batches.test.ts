@@ -10,7 +10,7 @@ import * as channelsRoute from "../../../app/api/v1/settings/marketing-channels/
 import { getDb } from "../../../db/client";
 import { contacts, deals, events, inboundLeads, type InboundLeadRow } from "../../../db/schema";
 import { resetConfigForTests } from "../../../lib/config";
-import { sendJobEvent } from "../../../lib/jobs/dispatch";
+import { onJobEvent, sendJobEvent } from "../../../lib/jobs/dispatch";
 import { startEmbeddedRunner } from "../../../lib/jobs/embedded-runner";
 import { leadReceived } from "../../../lib/leads/inbound/lead-job";
 import { contactWaves, processLeads } from "../../../lib/leads/inbound/process-batch";
@@ -182,6 +182,31 @@ describe("the embedded runner during a steady stream of leads", () => {
       expect(status, "processed before the stream stopped").toBe("processed");
     } finally {
       await runner.stop();
+    }
+  });
+});
+
+describe("waking the processing", () => {
+  it("a 202 lead wakes the job; a sync lead, processed by its own request, does not (a run would race it)", async () => {
+    const c = await channel(t, brokers);
+    const sent: unknown[] = [];
+    // Events reach in-process listeners in the embedded mode (no runner is started here).
+    const saved = process.env.JOBS_RUNNER;
+    process.env.JOBS_RUNNER = "embedded";
+    resetConfigForTests();
+    const stop = onJobEvent((name, data) => name === leadReceived.name && sent.push(data));
+    try {
+      const post = (body: Record<string, unknown>, query = "") =>
+        webhookRoute.POST(new Request(`http://localhost/api/webhooks/channels/${c.pathToken}${query}`, { method: "POST", body: JSON.stringify(body) }), { params: Promise.resolve({ pathToken: c.pathToken }) });
+      expect((await post({ contactName: "Assíncrono", phone: phone(700), originLeadId: "wake-1" })).status).toBe(202);
+      expect(sent).toHaveLength(1);
+      expect((await post({ contactName: "Síncrono", phone: phone(701), originLeadId: "wake-2" }, "?sync=true")).status).toBe(200);
+      expect(sent).toHaveLength(1);
+    } finally {
+      stop();
+      if (saved === undefined) delete process.env.JOBS_RUNNER;
+      else process.env.JOBS_RUNNER = saved;
+      resetConfigForTests();
     }
   });
 });
