@@ -18,6 +18,14 @@ export function sitemapXml(origin: string, locales: string[], entries: SitemapEn
   return out.join("\n");
 }
 
+/** A sitemap index: the sitemap files of a site too big for one (protocol: 50,000 URLs a file). */
+export function sitemapIndexXml(locs: string[]): string {
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>', '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'];
+  for (const loc of locs) out.push(`<sitemap><loc>${esc(loc)}</loc></sitemap>`);
+  out.push("</sitemapindex>");
+  return out.join("\n");
+}
+
 export function robotsTxt(origin: string, opts: { indexable: boolean }): string {
   if (!opts.indexable) return "User-agent: *\nDisallow: /\n";
   return `User-agent: *\nAllow: /\nDisallow: /lead\n\nSitemap: ${origin}/sitemap.xml\n`;

@@ -1,30 +1,57 @@
-import { findSiteView } from "@/app/_site/context";
+import { findSiteView, type SiteView } from "@/app/_site/context";
 import { href, listingPath } from "@/app/_site/links";
-import { sitemapXml, type SitemapEntry } from "@/lib/sites/render/sitemap";
-import { searchSite, MAX_PUBLIC_PER_PAGE } from "@/lib/sites/public-search";
+import { sitemapIndexXml, sitemapXml, type SitemapEntry } from "@/lib/sites/render/sitemap";
+import { SITEMAP_LISTINGS_PER_FILE, sitemapListingCount, sitemapListings } from "@/lib/sites/sitemap-listings";
 import { siteLocationPaths } from "@/lib/sites/locations";
 import { publicCollections, publicEntries } from "@/lib/cms/public-cms";
 
-/** Most URLs one sitemap file may hold is 50,000; listings are capped so all languages fit. */
-const MAX_LISTINGS = 12_000;
+const xmlHeaders = { "content-type": "application/xml; charset=utf-8", "cache-control": "public, max-age=600" };
+const notFound = () => new Response("Sitemap not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
 
-/** `/sitemap.xml`: home, catalogue, every location page, listing and CMS entry, in every enabled language. */
-export async function GET(_req: Request, ctx: { params: Promise<{ site: string }> }) {
+/**
+ * `/sitemap.xml`: home, catalogue, every location page, listing and CMS entry, in every enabled
+ * language. A catalogue of more than `SITEMAP_LISTINGS_PER_FILE` listings gets a sitemap index
+ * instead, naming `?part=pages` (everything but listings) and `?part=listings-N` files of that
+ * many listings each, so every listing is in a file search engines accept (50,000 URLs at most).
+ */
+export async function GET(req: Request, ctx: { params: Promise<{ site: string }> }) {
   const { site: s } = await ctx.params;
   const site = await findSiteView(s, "pt-BR");
   if (!site) return new Response("Site not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+  const part = new URL(req.url).searchParams.get("part");
+  const files = Math.ceil((await sitemapListingCount(site.db, site.row)) / SITEMAP_LISTINGS_PER_FILE);
+  const self = site.origin + href({ base: site.base, locale: "pt-BR" }, "/sitemap.xml");
+  if (part === null) {
+    if (files > 1) {
+      const parts = ["pages", ...Array.from({ length: files }, (_, i) => `listings-${i + 1}`)];
+      return new Response(sitemapIndexXml(parts.map((p) => `${self}?part=${p}`)), { headers: xmlHeaders });
+    }
+    return urlset(site, [...(await pageEntries(site)), ...(await listingEntries(site, 1))]);
+  }
+  if (part === "pages") return urlset(site, await pageEntries(site));
+  const n = /^listings-([1-9]\d{0,5})$/.exec(part);
+  if (!n || Number(n[1]) > files) return notFound();
+  return urlset(site, await listingEntries(site, Number(n[1])));
+}
+
+function urlset(site: SiteView, entries: SitemapEntry[]): Response {
+  const xml = sitemapXml(site.origin, site.languages, entries, (path, locale) => href({ base: site.base, locale: locale as typeof site.locale }, path));
+  return new Response(xml, { headers: xmlHeaders });
+}
+
+/** Everything but listings: home, catalogue, location pages and CMS entries. */
+async function pageEntries(site: SiteView): Promise<SitemapEntry[]> {
   const entries: SitemapEntry[] = [{ path: "/" }, { path: "/imoveis" }];
   for (const l of await siteLocationPaths(site.db, site.row)) entries.push({ path: l.path });
-  const perPage = MAX_PUBLIC_PER_PAGE;
-  for (let page = 1; (page - 1) * perPage < MAX_LISTINGS; page++) {
-    const res = await searchSite(site.db, site.row, { q: "*", sort_by: "publishedAt:desc", per_page: perPage, page });
-    for (const h of res.hits) entries.push({ path: listingPath(h.document) });
-    if (page * perPage >= res.found) break;
-  }
   for (const c of (await publicCollections(site.db, site.row)).collections) {
     const { entries: list } = await publicEntries(site.db, site.row, c.slug, { limit: 100, offset: 0 });
     for (const e of list) entries.push({ path: `/${c.slug}/${e.slug}`, lastmod: e.updatedAt });
   }
-  const xml = sitemapXml(site.origin, site.languages, entries, (path, locale) => href({ base: site.base, locale: locale as typeof site.locale }, path));
-  return new Response(xml, { headers: { "content-type": "application/xml; charset=utf-8", "cache-control": "public, max-age=600" } });
+  return entries;
+}
+
+/** The listings of file `n` (1-based). */
+async function listingEntries(site: SiteView, n: number): Promise<SitemapEntry[]> {
+  const docs = await sitemapListings(site.db, site.row, (n - 1) * SITEMAP_LISTINGS_PER_FILE, SITEMAP_LISTINGS_PER_FILE);
+  return docs.map((d) => ({ path: listingPath(d) }));
 }

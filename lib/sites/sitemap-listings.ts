@@ -1,0 +1,43 @@
+import type { DbOrTx } from "../../db/client";
+import type { SiteRow } from "../../db/schema";
+import { toSearchRequest } from "../search/params";
+import { searchEngine } from "../search/search-engine";
+import { toPublicDocument } from "./public-document";
+import { siteCatalogue } from "./site-catalogue";
+
+type Doc = Record<string, unknown>;
+
+/**
+ * Listings per sitemap file. The protocol allows 50,000 URLs a file and every listing is listed
+ * once per language: 10,000 listings are 30,000 URLs with the three languages, leaving room.
+ */
+export const SITEMAP_LISTINGS_PER_FILE = 10_000;
+/** Listings read per search while a file is built (the engine's page; deep pages are fine here). */
+const BATCH = 1_000;
+
+/** How many listings the site's catalogue shows: what decides between one sitemap and an index of several. */
+export async function sitemapListingCount(db: DbOrTx, site: SiteRow): Promise<number> {
+  const { scope, criteria } = await siteCatalogue(db, site);
+  const req = toSearchRequest({ q: "*", per_page: 0 }, { maxPerPage: BATCH, extraFilters: criteria });
+  return (await (await searchEngine()).search(scope, req)).found;
+}
+
+/**
+ * The catalogue's listings `offset` to `offset + limit` (newest published first, ties by creation
+ * and id, so consecutive files neither repeat nor skip one), as public documents: what the listing
+ * pages and `/api/sites` show, never more. `batch` must divide `offset`.
+ */
+export async function sitemapListings(db: DbOrTx, site: SiteRow, offset: number, limit: number, batch = BATCH): Promise<Doc[]> {
+  if (offset % batch) throw new Error(`offset ${offset} is not a multiple of the batch ${batch}`);
+  const { scope, criteria } = await siteCatalogue(db, site);
+  const engine = await searchEngine();
+  const out: Doc[] = [];
+  for (let at = offset; at < offset + limit; at += batch) {
+    // No total: a file needs its listings, not a count of the whole catalogue per batch.
+    const req = { ...toSearchRequest({ q: "*", sort_by: "publishedAt:desc", per_page: batch, page: at / batch + 1 }, { maxPerPage: batch, extraFilters: criteria }), total: false as const };
+    const { hits } = await engine.search(scope, req);
+    for (const h of hits.slice(0, offset + limit - at)) out.push(toPublicDocument(h.document, { detail: false }));
+    if (hits.length < batch) break;
+  }
+  return out;
+}
