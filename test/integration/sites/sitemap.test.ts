@@ -1,5 +1,5 @@
 /**
- * The listings of a site's sitemap files (`lib/sites/sitemap-listings.ts`): counted as the
+ * The listings of a site's sitemap files (`lib/sites/sitemap-contents.ts`): counted as the
  * catalogue counts them, read file by file through the public documents, and every published
  * listing in exactly one file, however many files the catalogue needs.
  */
@@ -7,8 +7,8 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as propertiesRoute from "../../../app/api/v1/real-estate/properties/route";
 import { getDb } from "../../../db/client";
-import { sites, type SiteRow } from "../../../db/schema";
-import { sitemapListingCount, sitemapListings } from "../../../lib/sites/sitemap-listings";
+import { cmsCollections, cmsEntries, sites, type SiteRow } from "../../../db/schema";
+import { sitemapListingCount, sitemapListings, sitemapPageEntries } from "../../../lib/sites/sitemap-contents";
 import { sitemapIndexXml } from "../../../lib/sites/render/sitemap";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
@@ -60,6 +60,28 @@ describe("sitemap listings", () => {
 
   it("refuses an offset that is not a multiple of the batch", async () => {
     await expect(sitemapListings(await getDb(), site, 2, 3, 3)).rejects.toThrow(/multiple/);
+  });
+});
+
+describe("sitemap pages", () => {
+  it("list the home, the catalogue, location pages and every published CMS entry, past the first hundred", async () => {
+    const db = await getDb();
+    const [blog] = await db.insert(cmsCollections).values({ tenantId: a.tenantId, siteId: site.id, name: "Blog", slug: "blog" }).returning();
+    const at = Date.now();
+    await db.insert(cmsEntries).values(
+      Array.from({ length: 130 }, (_, i) => ({
+        tenantId: a.tenantId, siteId: site.id, collectionId: blog.id, slug: `post-${i}`, status: i === 7 ? ("draft" as const) : ("published" as const),
+        publishedAt: i === 7 ? null : new Date(at - i * 60_000),
+      })),
+    );
+    const paths = (await sitemapPageEntries(db, site)).map((e) => e.path);
+    expect(paths.slice(0, 2)).toEqual(["/", "/imoveis"]);
+    expect(paths).toContain("/imoveis/sp/santos");
+    const posts = paths.filter((p) => p.startsWith("/blog/"));
+    expect(posts).toHaveLength(129);
+    expect(new Set(posts).size).toBe(129);
+    expect(posts).not.toContain("/blog/post-7");
+    expect(posts).toContain("/blog/post-129");
   });
 });
 

@@ -1,9 +1,7 @@
 import { findSiteView, type SiteView } from "@/app/_site/context";
 import { href, listingPath } from "@/app/_site/links";
 import { sitemapIndexXml, sitemapXml, type SitemapEntry } from "@/lib/sites/render/sitemap";
-import { SITEMAP_LISTINGS_PER_FILE, sitemapListingCount, sitemapListings } from "@/lib/sites/sitemap-listings";
-import { siteLocationPaths } from "@/lib/sites/locations";
-import { publicCollections, publicEntries } from "@/lib/cms/public-cms";
+import { SITEMAP_LISTINGS_PER_FILE, sitemapListingCount, sitemapListings, sitemapPageEntries } from "@/lib/sites/sitemap-contents";
 
 const xmlHeaders = { "content-type": "application/xml; charset=utf-8", "cache-control": "public, max-age=600" };
 const notFound = () => new Response("Sitemap not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
@@ -26,9 +24,9 @@ export async function GET(req: Request, ctx: { params: Promise<{ site: string }>
       const parts = ["pages", ...Array.from({ length: files }, (_, i) => `listings-${i + 1}`)];
       return new Response(sitemapIndexXml(parts.map((p) => `${self}?part=${p}`)), { headers: xmlHeaders });
     }
-    return urlset(site, [...(await pageEntries(site)), ...(await listingEntries(site, 1))]);
+    return urlset(site, [...(await sitemapPageEntries(site.db, site.row)), ...(await listingEntries(site, 1))]);
   }
-  if (part === "pages") return urlset(site, await pageEntries(site));
+  if (part === "pages") return urlset(site, await sitemapPageEntries(site.db, site.row));
   const n = /^listings-([1-9]\d{0,5})$/.exec(part);
   if (!n || Number(n[1]) > files) return notFound();
   return urlset(site, await listingEntries(site, Number(n[1])));
@@ -37,17 +35,6 @@ export async function GET(req: Request, ctx: { params: Promise<{ site: string }>
 function urlset(site: SiteView, entries: SitemapEntry[]): Response {
   const xml = sitemapXml(site.origin, site.languages, entries, (path, locale) => href({ base: site.base, locale: locale as typeof site.locale }, path));
   return new Response(xml, { headers: xmlHeaders });
-}
-
-/** Everything but listings: home, catalogue, location pages and CMS entries. */
-async function pageEntries(site: SiteView): Promise<SitemapEntry[]> {
-  const entries: SitemapEntry[] = [{ path: "/" }, { path: "/imoveis" }];
-  for (const l of await siteLocationPaths(site.db, site.row)) entries.push({ path: l.path });
-  for (const c of (await publicCollections(site.db, site.row)).collections) {
-    const { entries: list } = await publicEntries(site.db, site.row, c.slug, { limit: 100, offset: 0 });
-    for (const e of list) entries.push({ path: `/${c.slug}/${e.slug}`, lastmod: e.updatedAt });
-  }
-  return entries;
 }
 
 /** The listings of file `n` (1-based). */

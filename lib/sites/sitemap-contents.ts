@@ -1,8 +1,11 @@
 import type { DbOrTx } from "../../db/client";
 import type { SiteRow } from "../../db/schema";
+import { publicCollections, publicEntries } from "../cms/public-cms";
 import { toSearchRequest } from "../search/params";
 import { searchEngine } from "../search/search-engine";
 import { toPublicDocument } from "./public-document";
+import { siteLocationPaths } from "./locations";
+import type { SitemapEntry } from "./render/sitemap";
 import { siteCatalogue } from "./site-catalogue";
 
 type Doc = Record<string, unknown>;
@@ -40,4 +43,19 @@ export async function sitemapListings(db: DbOrTx, site: SiteRow, offset: number,
     if (hits.length < batch) break;
   }
   return out;
+}
+
+/** Everything but listings: home, catalogue, every location page and every published CMS entry. */
+export async function sitemapPageEntries(db: DbOrTx, site: SiteRow): Promise<SitemapEntry[]> {
+  const entries: SitemapEntry[] = [{ path: "/" }, { path: "/imoveis" }];
+  for (const l of await siteLocationPaths(db, site)) entries.push({ path: l.path });
+  for (const c of (await publicCollections(db, site)).collections) {
+    // 100 a read: a blog outgrows one page.
+    for (let offset = 0; ; offset += 100) {
+      const { entries: list, total } = await publicEntries(db, site, c.slug, { limit: 100, offset });
+      for (const e of list) entries.push({ path: `/${c.slug}/${e.slug}`, lastmod: e.updatedAt });
+      if (!list.length || offset + list.length >= total) break;
+    }
+  }
+  return entries;
 }
