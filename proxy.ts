@@ -32,6 +32,6 @@ export function proxy(req: NextRequest) {
 
 export const config = {
   // Never the API (same on every host, no added latency), Next's assets, or static files; the
-  // two per-site files are named explicitly.
-  matcher: ["/((?!api(?:/|$)|site/api(?:/|$)|_next/|_vercel|.*\\..*).*)", "/sitemap.xml", "/robots.txt"],
+  // two per-site files are named explicitly (also under a preview's `/s/{siteId}`).
+  matcher: ["/((?!api(?:/|$)|site/api(?:/|$)|_next/|_vercel|.*\\..*).*)", "/sitemap.xml", "/robots.txt", "/s/:id/sitemap.xml", "/s/:id/robots.txt"],
 };

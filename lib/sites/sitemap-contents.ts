@@ -2,7 +2,8 @@ import type { DbOrTx } from "../../db/client";
 import type { SiteRow } from "../../db/schema";
 import { publicCollections, publicEntries } from "../cms/public-cms";
 import { toSearchRequest } from "../search/params";
-import { searchEngine } from "../search/search-engine";
+import { uncachedSearchEngine } from "../search/search-engine";
+import { MAX_PUBLIC_PER_PAGE } from "./public-search";
 import { toPublicDocument } from "./public-document";
 import { siteLocationPaths } from "./locations";
 import type { SitemapEntry } from "./render/sitemap";
@@ -15,25 +16,26 @@ type Doc = Record<string, unknown>;
  * once per language: 10,000 listings are 30,000 URLs with the three languages, leaving room.
  */
 export const SITEMAP_LISTINGS_PER_FILE = 10_000;
-/** Listings read per search while a file is built (the engine's page; deep pages are fine here). */
-const BATCH = 1_000;
+/** Listings read per search while a file is built: the most a search may return (Typesense's limit too). */
+const BATCH = MAX_PUBLIC_PER_PAGE;
 
 /** How many listings the site's catalogue shows: what decides between one sitemap and an index of several. */
 export async function sitemapListingCount(db: DbOrTx, site: SiteRow): Promise<number> {
   const { scope, criteria } = await siteCatalogue(db, site);
   const req = toSearchRequest({ q: "*", per_page: 0 }, { maxPerPage: BATCH, extraFilters: criteria });
-  return (await (await searchEngine()).search(scope, req)).found;
+  return (await (await uncachedSearchEngine()).search(scope, req)).found;
 }
 
 /**
  * The catalogue's listings `offset` to `offset + limit` (newest published first, ties by creation
  * and id, so consecutive files neither repeat nor skip one), as public documents: what the listing
- * pages and `/api/sites` show, never more. `batch` must divide `offset`.
+ * pages and `/api/sites` show, never more. `batch` (at most 250) must divide `offset`.
  */
 export async function sitemapListings(db: DbOrTx, site: SiteRow, offset: number, limit: number, batch = BATCH): Promise<Doc[]> {
   if (offset % batch) throw new Error(`offset ${offset} is not a multiple of the batch ${batch}`);
   const { scope, criteria } = await siteCatalogue(db, site);
-  const engine = await searchEngine();
+  // Not through the result cache: a crawl would fill it with the whole catalogue, never read again.
+  const engine = await uncachedSearchEngine();
   const out: Doc[] = [];
   for (let at = offset; at < offset + limit; at += batch) {
     // No total: a file needs its listings, not a count of the whole catalogue per batch.

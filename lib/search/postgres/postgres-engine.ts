@@ -66,7 +66,8 @@ export class PostgresSearchEngine implements SearchEngine {
     let page = tsq && textOnly(scope, req, hidden)
       ? await this.textOnlyPage(db, scope.tenantId, tsq, req)
       : await this.page(db, base, text, req, hidden, !countsInFacets && req.total !== false);
-    if (page.found === 0 && text) {
+    // Nothing found (no total asked: no rows) is when the typo retry runs.
+    if ((page.found === 0 || (page.found === null && req.total === false && page.rows.length === 0)) && text) {
       const typo = typoPredicate(req);
       if (typo) {
         text = typo;

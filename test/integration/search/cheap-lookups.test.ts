@@ -67,4 +67,13 @@ describe("a search asking for no total", () => {
     expect(uncounted.found).toBe(2);
     expect(uncounted.hits.map((h) => h.document.id)).toEqual(counted.hits.map((h) => h.document.id));
   });
+
+  it("still retries a misspelt word when nothing matches it", async () => {
+    // With a filter, so the text goes through the general page query (text alone has its own, always counted).
+    const ask = (q: string) => ({ ...toSearchRequest({ q, query_by: "location_city", filter_by: "bedrooms:=2" }, { maxPerPage: 250 }), total: false as const });
+    const exact = await engine.search(scope(), ask("Guarujá"));
+    expect(exact.hits).toHaveLength(1);
+    const misspelt = await engine.search(scope(), ask("Guarujx"));
+    expect(misspelt.hits.map((h) => h.document.id)).toEqual(exact.hits.map((h) => h.document.id));
+  });
 });
