@@ -1,4 +1,4 @@
-import { html } from "@/app/_pricing/html";
+import { html } from "@/app/_share/html";
 import { getDb } from "@/db/client";
 import { csrfMatches, previewSession, sameOrigin, sessionTokenOf, type PreviewSession } from "@/lib/auth/preview-sessions";
 

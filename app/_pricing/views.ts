@@ -4,7 +4,7 @@ import type { PriceEstimate } from "@/lib/share/price-estimate";
 import type { PricingCity } from "@/lib/share/pricing-cities";
 import { answerParams, PRICING_STEPS, type Answers, type ContactForm, type FieldErrors, type PricingStep } from "@/lib/share/pricing-flow";
 import type { SiteLocale } from "@/lib/sites/render/host-routing";
-import { html, raw, type Html } from "./html";
+import { html, raw, type Html } from "../_share/html";
 
 export type T = (key: string, values?: Record<string, string | number>) => string;
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { formatDate, localized, str } from "@/app/_site/format";
 import type { SharePage } from "@/lib/share/share-page";
 import { brandColor, textOn } from "./colors";
-import { coverOf, priceText, typeLabel } from "./components";
+import { coverOf, obj, priceText, typeLabel } from "./components";
 import { safeUrl } from "./html";
 import type { ShareLocale, T } from "./i18n";
 
@@ -26,8 +26,6 @@ export type OgContent = {
   cover: string | null;
 };
 
-type Doc = Record<string, unknown>;
-const obj = (v: unknown): Doc => (v && typeof v === "object" && !Array.isArray(v) ? (v as Doc) : {});
 
 export function ogContent(page: SharePage, locale: ShareLocale, t: T): OgContent {
   if (page.status === 404) {

@@ -6,7 +6,7 @@ import { can } from "@/lib/context/permissions";
 import { memberCtx } from "@/lib/context/verb-context";
 import { applyDraft, draftFromForm, FIELD_VISIBILITY_OPTIONS, parsePick, previewChoices, type PreviewChoice } from "@/lib/share/share-preview";
 import { loadTenant } from "@/lib/tenants/load-tenant";
-import { html, raw, type Html } from "@/app/_pricing/html";
+import { html, raw, type Html } from "@/app/_share/html";
 
 /**
  * `GET /preview/share`: the brokers' share preview. Signed out: the API key sign-in form.
