@@ -26,7 +26,6 @@ export type OgContent = {
   cover: string | null;
 };
 
-
 export function ogContent(page: SharePage, locale: ShareLocale, t: T): OgContent {
   if (page.status === 404) {
     return { kind: "branding", brandName: "", color: "#3d4a5c", onColor: "#ffffff", logo: null, title: t("share.notFoundTitle"), subtitle: "", description: t("share.notFoundText"), cover: null };

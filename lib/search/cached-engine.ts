@@ -22,6 +22,7 @@ export class CachedSearchEngine implements SearchEngine {
   }
 
   async search(scope: SearchScope, req: SearchRequest): Promise<SearchResult> {
+    if (req.cache === false) return this.inner.search(scope, req);
     const key = JSON.stringify([scope, req]);
     const version = await this.versionOf(scope);
     const hit = this.cache.get(key);

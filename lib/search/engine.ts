@@ -33,6 +33,8 @@ export type SearchRequest = {
    * page of candidates): the PostgreSQL engine skips its count, and `found` is then the hits' number.
    */
   total?: false;
+  /** Ours, never from a request: `false` skips the result cache (bulk reads such as sitemaps, never asked again). */
+  cache?: false;
 };
 
 export type FacetCount = {

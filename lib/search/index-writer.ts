@@ -34,5 +34,5 @@ export async function searchIndexWriter(): Promise<SearchIndexWriter | null> {
 /** Tests switch engines by changing the environment; this drops the process-wide writer and engine. */
 export function resetSearchBackendsForTests(): void {
   g.__crmIndexWriter = undefined;
-  Object.assign(globalThis, { __crmSearchEngine: undefined, __crmSearchEngineUncached: undefined });
+  (globalThis as unknown as { __crmSearchEngine?: unknown }).__crmSearchEngine = undefined;
 }

@@ -4,7 +4,7 @@ import { CachedSearchEngine } from "./cached-engine";
 import { scopeVersion } from "./index-version";
 import { PostgresSearchEngine } from "./postgres/postgres-engine";
 
-const g = globalThis as unknown as { __crmSearchEngine?: SearchEngine; __crmSearchEngineUncached?: SearchEngine };
+const g = globalThis as unknown as { __crmSearchEngine?: SearchEngine };
 
 /** PostgreSQL by default; Typesense when TYPESENSE_URL and TYPESENSE_API_KEY are set. */
 export async function searchEngine(): Promise<SearchEngine> {
@@ -17,15 +17,8 @@ export async function searchEngine(): Promise<SearchEngine> {
   } else {
     g.__crmSearchEngine = new PostgresSearchEngine(getDb);
   }
-  g.__crmSearchEngineUncached = g.__crmSearchEngine;
   if (c.SEARCH_CACHE_TTL_MS > 0) {
     g.__crmSearchEngine = new CachedSearchEngine(g.__crmSearchEngine, async (scope) => scopeVersion(await getDb(), scope), c.SEARCH_CACHE_TTL_MS);
   }
   return g.__crmSearchEngine!;
-}
-
-/** The same engine without the result cache: for bulk reads (sitemaps) whose results are never asked for again. */
-export async function uncachedSearchEngine(): Promise<SearchEngine> {
-  await searchEngine();
-  return g.__crmSearchEngineUncached ?? g.__crmSearchEngine!;
 }

@@ -2,12 +2,12 @@ import type { DbOrTx } from "../../db/client";
 import type { SiteRow } from "../../db/schema";
 import { publicCollections, publicEntries } from "../cms/public-cms";
 import { toSearchRequest } from "../search/params";
-import { uncachedSearchEngine } from "../search/search-engine";
+import { searchEngine } from "../search/search-engine";
 import { MAX_PUBLIC_PER_PAGE } from "./public-search";
 import { toPublicDocument } from "./public-document";
 import { siteLocationPaths } from "./locations";
 import type { SitemapEntry } from "./render/sitemap";
-import { siteCatalogue } from "./site-catalogue";
+import { siteCatalogue, type SiteCatalogue } from "./site-catalogue";
 
 type Doc = Record<string, unknown>;
 
@@ -19,11 +19,14 @@ export const SITEMAP_LISTINGS_PER_FILE = 10_000;
 /** Listings read per search while a file is built: the most a search may return (Typesense's limit too). */
 const BATCH = MAX_PUBLIC_PER_PAGE;
 
-/** How many listings the site's catalogue shows: what decides between one sitemap and an index of several. */
-export async function sitemapListingCount(db: DbOrTx, site: SiteRow): Promise<number> {
-  const { scope, criteria } = await siteCatalogue(db, site);
+/**
+ * How many listings the site's catalogue shows: what decides between one sitemap and an index of
+ * several. `catalogue`: the site's, when the caller has it already (one read per request).
+ */
+export async function sitemapListingCount(db: DbOrTx, site: SiteRow, catalogue?: SiteCatalogue): Promise<number> {
+  const { scope, criteria } = catalogue ?? (await siteCatalogue(db, site));
   const req = toSearchRequest({ q: "*", per_page: 0 }, { maxPerPage: BATCH, extraFilters: criteria });
-  return (await (await uncachedSearchEngine()).search(scope, req)).found;
+  return (await (await searchEngine()).search(scope, req)).found;
 }
 
 /**
@@ -31,15 +34,15 @@ export async function sitemapListingCount(db: DbOrTx, site: SiteRow): Promise<nu
  * and id, so consecutive files neither repeat nor skip one), as public documents: what the listing
  * pages and `/api/sites` show, never more. `batch` (at most 250) must divide `offset`.
  */
-export async function sitemapListings(db: DbOrTx, site: SiteRow, offset: number, limit: number, batch = BATCH): Promise<Doc[]> {
+export async function sitemapListings(db: DbOrTx, site: SiteRow, offset: number, limit: number, batch = BATCH, catalogue?: SiteCatalogue): Promise<Doc[]> {
   if (offset % batch) throw new Error(`offset ${offset} is not a multiple of the batch ${batch}`);
-  const { scope, criteria } = await siteCatalogue(db, site);
-  // Not through the result cache: a crawl would fill it with the whole catalogue, never read again.
-  const engine = await uncachedSearchEngine();
+  const { scope, criteria } = catalogue ?? (await siteCatalogue(db, site));
+  const engine = await searchEngine();
   const out: Doc[] = [];
   for (let at = offset; at < offset + limit; at += batch) {
-    // No total: a file needs its listings, not a count of the whole catalogue per batch.
-    const req = { ...toSearchRequest({ q: "*", sort_by: "publishedAt:desc", per_page: batch, page: at / batch + 1 }, { maxPerPage: batch, extraFilters: criteria }), total: false as const };
+    // No total: a file needs its listings, not a count of the whole catalogue per batch. Not
+    // through the result cache: a crawl would fill it with the whole catalogue, never read again.
+    const req = { ...toSearchRequest({ q: "*", sort_by: "publishedAt:desc", per_page: batch, page: at / batch + 1 }, { maxPerPage: batch, extraFilters: criteria }), total: false as const, cache: false as const };
     const { hits } = await engine.search(scope, req);
     for (const h of hits.slice(0, offset + limit - at)) out.push(toPublicDocument(h.document, { detail: false }));
     if (hits.length < batch) break;

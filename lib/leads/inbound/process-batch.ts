@@ -9,7 +9,7 @@ import { logger } from "../../log/logger";
 import { claimLeads, finishClaimed, processLead, referencedListing, releaseClaims, saveLeadWrites, writeLead, type Claimed, type LeadOutcome, type LeadWrite } from "./process-lead";
 
 /** Leads written in one tenant transaction: big enough to share its fixed costs, small enough to hold the tenant's lock briefly. */
-export const LEADS_PER_TRANSACTION = 25;
+const LEADS_PER_TRANSACTION = 25;
 
 /**
  * Processes many leads as `processLead` does each, exactly once, but a tenant's deal leads share

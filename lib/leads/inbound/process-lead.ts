@@ -36,6 +36,9 @@ export async function processLead(db: DbOrTx, leadId: string): Promise<LeadOutco
   return finishClaimed(db, claimed);
 }
 
+/** A uuid[] parameter of the well-formed ids (the claim statements take lists of lead ids). */
+const uuidArray = (ids: string[]) => sql`${`{${ids.filter((id) => UUID_PATTERN.test(id)).join(",")}}`}::uuid[]`;
+
 /**
  * Claims the leads of `ids` nobody else holds (one statement), in the order they were received;
  * `dealsOnly` leaves owner captures (`isCapture`) to be claimed one at a time.
@@ -48,7 +51,7 @@ export async function claimLeads(db: DbOrTx, ids: string[], dealsOnly = false): 
         update inbound_leads set status = 'processing', claimed_at = now(), attempts = attempts + 1
         where id in (
           select id from inbound_leads
-          where id = any(${`{${ids.filter((id) => UUID_PATTERN.test(id)).join(",")}}`}::uuid[])
+          where id = any(${uuidArray(ids)})
             and (status = 'received' or (status = 'processing' and claimed_at < now() - make_interval(secs => ${staleClaimSeconds()})))
             ${dealsOnly ? sql`and destination = 'deal' and coalesce((lead->'pricing'->>'captureProperty')::boolean, false) = false` : sql``}
           for update skip locked)
@@ -60,11 +63,11 @@ export async function claimLeads(db: DbOrTx, ids: string[], dealsOnly = false): 
 /** Gives claims back (`received`), for leads a run claimed and could not finish. */
 export async function releaseClaims(db: DbOrTx, ids: string[]): Promise<void> {
   await db.execute(sql`update inbound_leads set status = 'received', claimed_at = null
-    where id = any(${`{${ids.filter((id) => UUID_PATTERN.test(id)).join(",")}}`}::uuid[]) and status = 'processing'`);
+    where id = any(${uuidArray(ids)}) and status = 'processing'`);
 }
 
 /** Whether a claimed lead needs work outside a transaction first (geocoding an owner capture's address); `claimLeads` says the same in SQL. */
-export function isCapture(claimed: Claimed): boolean {
+function isCapture(claimed: Claimed): boolean {
   return claimed.destination === "listing" || Boolean(jsonColumn<ParsedLead>(claimed.lead).pricing?.captureProperty);
 }
 
@@ -118,7 +121,7 @@ async function writeCapture(tx: Tx, row: InboundLeadRow, point: Point | null): P
 export type DealInputs = { tenant: TenantRow; channel: MarketingChannelInstanceRow | undefined; ref: { listing: ListingRow; property: PropertyRow } | null | undefined };
 
 /** The tenant, the channel and the referenced listing of a lead, read at once. */
-export async function dealInputs(tx: DbOrTx, tenantId: string, channelId: string, lead: ParsedLead): Promise<DealInputs> {
+async function dealInputs(tx: DbOrTx, tenantId: string, channelId: string, lead: ParsedLead): Promise<DealInputs> {
   const [tenant, [channel], ref] = await Promise.all([
     loadTenant(tx, tenantId),
     tx.select().from(marketingChannelInstances).where(and(eq(marketingChannelInstances.id, channelId), eq(marketingChannelInstances.tenantId, tenantId))).limit(1),

@@ -31,6 +31,15 @@ describe("search result cache", () => {
     expect((await cached.search(scope, req)).found).toBe(3);
   });
 
+  it("leaves a request with cache: false to the engine, and keeps nothing of it", async () => {
+    const inner = counting();
+    const cached = new CachedSearchEngine(inner, async () => "1", 60_000);
+    const bulk = { ...req, cache: false as const };
+    expect((await cached.search(scope, bulk)).found).toBe(1);
+    expect((await cached.search(scope, bulk)).found).toBe(2);
+    expect((await cached.search(scope, req)).found).toBe(3);
+  });
+
   it("expires entries after the TTL", async () => {
     const inner = counting();
     const cached = new CachedSearchEngine(inner, async () => "1", 20);
