@@ -77,8 +77,12 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^\s*[a-z0-9.\-\[\]:]+(\s*,\s*[a-z0-9.\-\[\]:]+)*\s*$/i, "must be a comma-separated list of host names, optionally with ports")
     .optional(),
-  /** Run background work in-process (the default when no Inngest server is configured). */
-  JOBS_RUNNER: z.enum(["embedded", "inngest", "off"]).optional(),
+  /**
+   * Where background work runs: in-process (the default when no Inngest server is configured),
+   * in Inngest functions, in a separate `npm run jobs` worker process woken through PostgreSQL
+   * NOTIFY (`worker`), or nowhere (`off`, tests).
+   */
+  JOBS_RUNNER: z.enum(["embedded", "inngest", "worker", "off"]).optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { logger } from "../log/logger";
 import type { JobEvent } from "./define-job";
 import { jobsMode } from "./mode";
+import { wakeWorker } from "./worker-wake";
 
 type Listener = (name: string, data: unknown) => void;
 type Transport = (name: string, data: unknown) => Promise<void>;
@@ -12,6 +13,11 @@ export function onJobEvent(fn: Listener): () => void {
   g.__crmJobListeners ??= new Set();
   g.__crmJobListeners.add(fn);
   return () => g.__crmJobListeners?.delete(fn);
+}
+
+/** Hands an event to this process's embedded runner (the jobs worker calls it for each notification). */
+export function deliverJobEvent(name: string, data: unknown): void {
+  for (const fn of g.__crmJobListeners ?? []) fn(name, data);
 }
 
 /** How events reach Inngest; installed from `inngest/transport.ts` at start, so `lib/` never imports `inngest/`. */
@@ -27,7 +33,8 @@ export function setJobTransport(send: Transport | undefined): void {
 export function sendJobEvent<S extends z.ZodType>(event: JobEvent<S>, data: z.input<S>): void {
   const payload = event.schema.parse(data);
   const mode = jobsMode();
-  if (mode === "embedded") for (const fn of g.__crmJobListeners ?? []) fn(event.name, payload);
+  if (mode === "embedded") deliverJobEvent(event.name, payload);
+  if (mode === "worker") wakeWorker(event.name, payload);
   if (mode === "inngest") {
     const send = g.__crmJobTransport;
     if (!send) return logger().debug({ event: event.name }, "no Inngest transport in this process; the schedule will run the work");

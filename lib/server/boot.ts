@@ -3,11 +3,17 @@ import { runMigrations } from "../../db/migrate";
 import { ensureOperatorToken } from "../auth/operator-token";
 import { config } from "../config";
 import { startEmbeddedRunner } from "../jobs/embedded-runner";
-import { jobsMode } from "../jobs/mode";
+import { jobsMode, jobsModeProblem } from "../jobs/mode";
 import { logger } from "../log/logger";
 import { installClientAddressHeader } from "./client-address-header";
 import { checkDatabase } from "./database-check";
 import { installShutdownHandlers } from "./shutdown";
+
+const JOBS_WHERE = {
+  inngest: "background work runs in Inngest functions (/api/inngest)",
+  worker: "background work runs in the jobs worker (npm run jobs), woken through PostgreSQL NOTIFY",
+  off: "background work is off",
+} as const;
 
 const g = globalThis as unknown as { __crmBooted?: Promise<void> };
 
@@ -34,8 +40,10 @@ async function doBoot(): Promise<void> {
   }
   installShutdownHandlers(c.SHUTDOWN_TIMEOUT_MS);
   const mode = jobsMode();
+  const problem = jobsModeProblem(mode, await dbDriver());
+  if (problem) throw new Error(problem);
   if (mode === "embedded") startEmbeddedRunner();
-  else log.info({ mode }, mode === "inngest" ? "background work runs in Inngest functions (/api/inngest)" : "background work is off");
+  else log.info({ mode }, JOBS_WHERE[mode]);
 }
 
 /** What `instrumentation.ts` calls: a server that cannot boot (no database) stops with one clear line instead of answering 500s. */

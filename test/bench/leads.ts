@@ -6,6 +6,9 @@
  * (deal, contact, distribution, events); `sync=deal` p50 ≤ 100 ms.
  *
  *   npm run build && DATABASE_URL=postgres://... npm run bench:leads    # BENCH_LEADS=5000, BENCH_DB=crm_bench_leads, BENCH_PORT=3212 by default
+ *
+ * `BENCH_JOBS=worker` (the default) processes in a jobs worker process (`npm run jobs`) beside the
+ * server started with `JOBS_RUNNER=worker`; `BENCH_JOBS=embedded` in the server's own runner.
  */
 import { sql } from "drizzle-orm";
 import { closeDb, getDb } from "../../db/client";
@@ -16,12 +19,26 @@ import { memberCtx } from "../../lib/context/verb-context";
 import { createChannel } from "../../lib/leads/marketing-channels";
 import { createMember } from "../../lib/tenants/members";
 import { createTenant } from "../../lib/tenants/create-tenant";
+import { spawn } from "node:child_process";
 import { fmt, loadClient, percentiles, scratchDatabase, startServer } from "./http-load";
 
 const LEADS = Number(process.env.BENCH_LEADS ?? 5000);
 const SYNC = Number(process.env.BENCH_SYNC ?? 300);
 const CLIENTS = 20;
 const PORT = Number(process.env.BENCH_PORT ?? 3212);
+const JOBS = process.env.BENCH_JOBS === "embedded" ? "embedded" : "worker";
+
+/** `npm run jobs` on the bench database, once it listens for wake-ups. */
+function startJobsWorker(dbUrl: string): Promise<{ stop: () => void }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "lib/server/jobs-worker-cli.ts"], {
+    env: { ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: "info" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (d: Buffer) => d.toString().includes("jobs worker listening") && resolve({ stop: () => child.kill("SIGTERM") }));
+    child.on("exit", (code) => reject(new Error(`the jobs worker exited with ${code}`)));
+  });
+}
 
 async function main() {
   process.env.LOG_LEVEL ??= "warn";
@@ -35,7 +52,9 @@ async function main() {
   const channel = await createChannel(ctx, { name: "Portal", kind: "portal", queue });
   await closeDb();
 
-  const server = await startServer(PORT, { DATABASE_URL: dbUrl, JOBS_RUNNER: "embedded" });
+  const server = await startServer(PORT, { DATABASE_URL: dbUrl, JOBS_RUNNER: JOBS });
+  const worker = JOBS === "worker" ? await startJobsWorker(dbUrl) : undefined;
+  console.log(JOBS === "worker" ? "Jobs in their own process (npm run jobs; server JOBS_RUNNER=worker)" : "Jobs in the server's embedded runner (JOBS_RUNNER=embedded)");
   const { send, hammer } = loadClient(CLIENTS);
   const url = `${server.base}/api/webhooks/channels/${channel.pathToken}`;
   const lead = (i: number) =>
@@ -86,6 +105,7 @@ async function main() {
     console.log(`sync=deal, one client, ${SYNC} leads (target p50 ≤ 100 ms): p50 ${p.p50.toFixed(1)} ms, p95 ${p.p95.toFixed(1)} ms, p99 ${p.p99.toFixed(1)} ms`);
     await closeDb();
   } finally {
+    worker?.stop();
     await server.stop();
   }
 }

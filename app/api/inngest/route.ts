@@ -7,6 +7,8 @@ import { otherMethods } from "@/lib/http/method-not-allowed";
 const handlers = serve({ client: inngest, functions });
 type Handler = (typeof handlers)["GET"];
 
+const RUNS_WHERE = { off: "nowhere: JOBS_RUNNER=off", worker: "in the jobs worker process", embedded: "in-process", inngest: "here" } as const;
+
 /**
  * Inngest's endpoint exists only when Inngest runs the background work. Otherwise it answers a
  * JSON 404 that says so, without touching the SDK (which would answer 500 and log on every call).
@@ -21,7 +23,7 @@ const whenOn =
             {
               error: {
                 code: "not_found",
-                message: `Inngest is off in this installation (background work runs ${jobsMode() === "off" ? "nowhere: JOBS_RUNNER=off" : "in-process"}). Set INNGEST_SIGNING_KEY and INNGEST_EVENT_KEY (or INNGEST_DEV) to serve the functions here.`,
+                message: `Inngest is off in this installation (background work runs ${RUNS_WHERE[jobsMode()]}). Set INNGEST_SIGNING_KEY and INNGEST_EVENT_KEY (or INNGEST_DEV) to serve the functions here.`,
               },
             },
             { status: 404, headers: { "cache-control": "no-store" } },

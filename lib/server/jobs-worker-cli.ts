@@ -1,0 +1,28 @@
+/**
+ * `npm run jobs`: runs the background jobs in their own process, beside web servers started with
+ * `JOBS_RUNNER=worker` (PostgreSQL only). Ctrl-C or SIGTERM lets the current runs finish.
+ */
+export {};
+
+process.env.NEXT_MANUAL_SIG_HANDLE ??= "true";
+// Events the jobs send themselves (a processed lead queues outbound events) stay in this process.
+process.env.JOBS_RUNNER = "embedded";
+
+const { config } = await import("../config");
+const { gracefulShutdown } = await import("./shutdown");
+const { startJobsWorker } = await import("./jobs-worker");
+
+try {
+  const worker = await startJobsWorker();
+  let stopping = false;
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      void gracefulShutdown(signal, { timeoutMs: config().SHUTDOWN_TIMEOUT_MS, stopRunner: worker.stop });
+    });
+  }
+} catch (err) {
+  console.error(`Jobs worker not started: ${(err as Error).message}`);
+  process.exit(1);
+}

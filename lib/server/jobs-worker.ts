@@ -1,0 +1,58 @@
+import postgres from "postgres";
+import { config } from "../config";
+import { deliverJobEvent } from "../jobs/dispatch";
+import { startEmbeddedRunner } from "../jobs/embedded-runner";
+import { jobs } from "../jobs/registry";
+import { WAKE_CHANNEL, type Wake } from "../jobs/worker-wake";
+import { logger } from "../log/logger";
+import { checkDatabase } from "./database-check";
+
+/**
+ * The jobs worker (`npm run jobs`): the embedded runner in a process of its own, woken by the
+ * NOTIFYs of web processes started with `JOBS_RUNNER=worker`. Lead processing and event delivery
+ * then get a CPU and an event loop that a burst of requests cannot take from them. Every job claims
+ * its work from PostgreSQL, so a worker that was down finds what waited when it starts again.
+ */
+export async function startJobsWorker(): Promise<{ stop: () => Promise<void> }> {
+  const url = config().DATABASE_URL;
+  if (!url) throw new Error("The jobs worker needs PostgreSQL: set DATABASE_URL. The embedded database admits one process, whose own runner does the work (JOBS_RUNNER=embedded).");
+  await checkDatabase();
+  const log = logger().child({ component: "jobs-worker" });
+  const runner = startEmbeddedRunner();
+  const listener = postgres(url, { max: 1, onnotice: () => {}, connection: { application_name: "crm-jobs-worker" } });
+  const sub = await listener.listen(
+    WAKE_CHANNEL,
+    (payload) => {
+      const wake = parseWake(payload);
+      if (wake) deliverJobEvent(wake.name, wake.data);
+      else log.warn({ payload: payload.slice(0, 200) }, "ignored a notification that names no job");
+    },
+    // Connected, or connected again after a drop: notifications sent in between are lost, so
+    // every triggered job sweeps what is pending.
+    () => {
+      for (const job of jobs) if (job.trigger) deliverJobEvent(job.trigger.event.name, undefined);
+      log.info({ channel: WAKE_CHANNEL, jobs: jobs.map((j) => j.id) }, "jobs worker listening");
+    },
+  );
+  return {
+    stop: async () => {
+      await sub.unlisten().catch(() => {});
+      await listener.end({ timeout: 1 });
+      await runner.stop();
+    },
+  };
+}
+
+/** A notification's job event; data that does not fit the event's schema runs the job as a sweep. */
+function parseWake(payload: string): Wake | undefined {
+  let wake: Wake;
+  try {
+    wake = JSON.parse(payload) as Wake;
+  } catch {
+    return undefined;
+  }
+  const event = jobs.find((j) => j.trigger?.event.name === wake?.name)?.trigger?.event;
+  if (!event) return undefined;
+  const data = event.schema.safeParse(wake.data);
+  return { name: event.name, data: wake.data === undefined || !data.success ? undefined : data.data };
+}

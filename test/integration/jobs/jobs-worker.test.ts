@@ -1,0 +1,106 @@
+/**
+ * `JOBS_RUNNER=worker`: the web process stores leads and runs no jobs; the separate jobs worker
+ * (`npm run jobs`) is woken by PostgreSQL NOTIFY and processes them at once, and on its start it
+ * sweeps what waited while it was down. Two processes share the database, so this runs on
+ * PostgreSQL (`npm run test:pg`, CI); the embedded database admits one process.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import { describe, expect, inject, it } from "vitest";
+import type { Db } from "../../../db/client";
+import * as schema from "../../../db/schema";
+import { authenticateApiKey } from "../../../lib/auth/authenticate-key";
+import { memberCtx } from "../../../lib/context/verb-context";
+import { createChannel } from "../../../lib/leads/marketing-channels";
+import { createTenant } from "../../../lib/tenants/create-tenant";
+import { createMember } from "../../../lib/tenants/members";
+import { TEMPLATE_DB } from "../../setup/global-db";
+
+const tpl = inject("dbTemplate");
+if (tpl.kind !== "postgres") console.log("jobs-worker: skipped, it needs PostgreSQL (set DATABASE_URL, as `npm run test:pg` and CI do); the embedded database is single-process");
+
+/** Starts a child and resolves once its stdout says `ready`. */
+function startChild(args: string[], env: Record<string, string>, ready: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+    // A claim goes stale after 10 minutes, so the worker's own schedule sweeps only every 30 s: a
+    // lead processed within seconds was woken by the notification.
+    env: { ...process.env, ...env, LEAD_CLAIM_TIMEOUT_SECONDS: "600", DATA_DIR: "" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (d: Buffer) => d.toString().includes(ready) && resolve(child));
+    child.on("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}`)));
+  });
+}
+
+function post(port: number, token: string, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, path: `/api/webhooks/channels/${token}`, method: "POST", headers: { "content-type": "application/json" }, agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe.skipIf(tpl.kind !== "postgres")("jobs worker process (JOBS_RUNNER=worker)", () => {
+  it("processes leads the web process stored, woken at once, and catches up after a restart", async () => {
+    if (tpl.kind !== "postgres") return;
+    const name = `crm_worker_${randomBytes(5).toString("hex")}`;
+    const admin = postgres(tpl.url, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`);
+    const url = new URL(tpl.url);
+    url.pathname = `/${name}`;
+    const dbUrl = url.toString();
+    const client = postgres(dbUrl, { max: 2, onnotice: () => {} });
+    const db = drizzle({ client, schema }) as unknown as Db;
+    const children: ChildProcess[] = [];
+    const statuses = async () => (await client<{ status: string }[]>`select status from inbound_leads order by received_at`).map((r) => r.status);
+    const waitFor = async (ok: (s: string[]) => boolean, ms: number) => {
+      const deadline = Date.now() + ms;
+      while (!ok(await statuses()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      return statuses();
+    };
+    try {
+      const t = await createTenant({ db }, { name: "Worker Realty", owner: { name: "Dona", email: "dona@worker.example.com" } });
+      const ctx = memberCtx(db, await authenticateApiKey(db, t.apiKey));
+      const broker = await createMember(ctx, { name: "Corretor", email: "c@worker.example.com" });
+      const channel = await createChannel(ctx, { name: "Portal", kind: "portal", queue: [broker.id] });
+      const port = 20_000 + Math.floor(Math.random() * 20_000);
+      const env = { DATABASE_URL: dbUrl, LOG_LEVEL: "info" };
+      children.push(await startChild(["test/fixtures/lead-server.mts"], { ...env, JOBS_RUNNER: "worker", LEAD_SERVER_PORT: String(port) }, "listening"));
+      const lead = (i: number) => JSON.stringify({ name: `Lead ${i}`, phone: `+5511987${String(650_000 + i)}`, originLeadId: `w-${i}` });
+
+      // No worker yet: the web process stores and answers, and nothing processes.
+      expect(await post(port, channel.pathToken, lead(0))).toBe(202);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(await statuses()).toEqual(["received"]);
+
+      // The worker starts: it sweeps the lead that waited, then each new lead's NOTIFY wakes it.
+      const worker = await startChild(["lib/server/jobs-worker-cli.ts"], env, "jobs worker listening");
+      children.push(worker);
+      expect(await waitFor((s) => s[0] === "processed", 10_000)).toEqual(["processed"]);
+      const started = Date.now();
+      for (let i = 1; i <= 20; i++) expect(await post(port, channel.pathToken, lead(i))).toBe(202);
+      const after = await waitFor((s) => s.every((x) => x === "processed"), 15_000);
+      expect(after).toEqual(Array(21).fill("processed"));
+      expect(Date.now() - started).toBeLessThan(15_000); // well before the 30 s schedule
+      const [{ deals }] = await client<{ deals: number }[]>`select count(*)::int as deals from deals where marketing_channel_instance_id = ${channel.id}`;
+      expect(deals).toBe(21);
+
+      // SIGTERM stops it cleanly (current runs finish, the database is closed).
+      const exited = new Promise<number | null>((r) => worker.once("exit", (code) => r(code)));
+      worker.kill("SIGTERM");
+      expect(await exited).toBe(0);
+    } finally {
+      for (const c of children) c.kill("SIGKILL");
+      await client.end();
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  }, 90_000);
+});
