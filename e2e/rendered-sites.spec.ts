@@ -68,13 +68,13 @@ test.beforeAll(async ({ request }) => {
       puck_data: {
         root: { props: { title: "Sites E2E — imóveis em São Paulo" } },
         content: [
-          { type: "Hero", props: { id: "hero", title: "Seu próximo lar em São Paulo" } },
+          { type: "Hero", props: { id: "hero", title: "Seu próximo lar em São Paulo", title_en: "Your next home in São Paulo", title_es: " " } },
           { type: "Carousel3000", props: { id: "unknown" } },
           { type: "FeaturedListings", props: { id: "featured", title: "Destaques" } },
           { type: "RichText", props: { id: "rich", content: "<p>Texto <strong>rico</strong><script>window.__pwned=1</script><img src=x onerror=alert(1)></p>" } },
         ],
       },
-      siteConfiguration: { brand: { name: "Sites E2E", primaryColor: "#0f5132", logoUrl: null }, menu: [{ label: "Imóveis", href: "/imoveis" }, { label: "Ruim", href: "javascript:alert(1)" }], footer: { phone: "+55 11 3000-0000" } },
+      siteConfiguration: { brand: { name: "Sites E2E", primaryColor: "#0f5132", logoUrl: null }, menu: [{ label: "Imóveis", label_en: "Homes", href: "/imoveis" }, { label: "Ruim", href: "javascript:alert(1)" }], footer: { phone: "+55 11 3000-0000", text: "Desde 2010", text_es: "Desde 2010 en São Paulo" } },
     },
   });
   const draft = await api(request, key, "post", "/api/v1/sites", { name: "Rascunho", domain: "draft-e2e.localhost", published: false });
@@ -109,6 +109,13 @@ test("the home page renders the site's Puck page by host; unknown blocks and ric
   await page.getByRole("link", { name: "English" }).click();
   await expect(page).toHaveURL(`${ORIGIN}/en`);
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  // The tenant's own words in the visitor's language where it wrote them (`title_en`, `label_en`), else Portuguese.
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your next home in São Paulo");
+  await expect(page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Homes" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Destaques" })).toBeVisible();
+  await page.goto(`${ORIGIN}/es`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Seu próximo lar em São Paulo"); // blank title_es
+  await expect(page.locator(".site-footer")).toContainText("Desde 2010 en São Paulo");
   // No third-party script without a configured Meta Pixel.
   expect(await page.locator("script[src^='http']").count()).toBe(0);
 });

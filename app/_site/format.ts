@@ -35,3 +35,18 @@ export function localized(doc: Record<string, unknown>, field: "title" | "descri
   }
   return str(doc[field]);
 }
+
+/**
+ * Tenant-written text in the visitor's language: every string field `x` of a block, menu item or
+ * footer is replaced by its `x_en` / `x_es` variant when that is filled in (the convention of the
+ * listings' `title_en`), else kept in Portuguese. Other fields pass through untouched.
+ */
+export function translatedFields<T extends Record<string, unknown>>(obj: T, locale: SiteLocale): T {
+  if (locale === "pt-BR") return obj;
+  const out: Record<string, unknown> = { ...obj };
+  for (const [k, v] of Object.entries(obj)) {
+    const t = obj[`${k}_${locale}`];
+    if (typeof v === "string" && typeof t === "string" && t.trim()) out[k] = t;
+  }
+  return out as T;
+}

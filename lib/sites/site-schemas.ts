@@ -43,7 +43,15 @@ export const SiteConfigurationSchema = z.strictObject({
         })
         .default({ logoUrl: null, name: null, primaryColor: null }),
       menu: z
-        .array(z.strictObject({ label: z.string().trim().min(1).max(80), href: z.string().max(2000) }))
+        .array(
+          z.strictObject({
+            label: z.string().trim().min(1).max(80),
+            // The label on the English and Spanish pages (`/en`, `/es`); blank or absent: `label`.
+            label_en: z.string().trim().max(80).optional(),
+            label_es: z.string().trim().max(80).optional(),
+            href: z.string().max(2000),
+          }),
+        )
         .max(50)
         .default([]),
       footer: z.record(z.string(), z.unknown()).default({}),

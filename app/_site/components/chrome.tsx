@@ -1,5 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import type { SiteView } from "../context";
+import { translatedFields } from "../format";
 import { href } from "../links";
 import type { SiteLocale } from "@/lib/sites/render/host-routing";
 
@@ -23,7 +24,7 @@ export async function SiteHeader({ site, path }: { site: SiteView; path: string 
   const configured = (site.config.configuration.siteConfiguration.menu as unknown[]).filter(
     (m): m is MenuItem => typeof m === "object" && m !== null && typeof (m as MenuItem).label === "string" && typeof (m as MenuItem).href === "string",
   );
-  const menu = configured.length ? configured : [{ label: t("home"), href: "/" }, { label: t("listings"), href: "/imoveis" }];
+  const menu = configured.length ? configured.map((m) => translatedFields(m, site.locale)) : [{ label: t("home"), href: "/" }, { label: t("listings"), href: "/imoveis" }];
   const current = path.split("?")[0];
   return (
     <header className="site-header">
@@ -69,9 +70,9 @@ export async function SiteHeader({ site, path }: { site: SiteView; path: string 
 export async function SiteFooter({ site }: { site: SiteView }) {
   const t = await getTranslations("footer");
   const tn = await getTranslations("nav");
-  const f = site.config.configuration.siteConfiguration.footer as Record<string, unknown>;
+  const f = translatedFields(site.config.configuration.siteConfiguration.footer as Record<string, unknown>, site.locale);
   const s = (k: string) => (typeof f[k] === "string" && (f[k] as string).trim() ? (f[k] as string) : null);
-  const links = Array.isArray(f.links) ? (f.links as unknown[]).filter((m): m is MenuItem => typeof m === "object" && m !== null && typeof (m as MenuItem).label === "string" && typeof (m as MenuItem).href === "string") : [];
+  const links = Array.isArray(f.links) ? (f.links as unknown[]).filter((m): m is MenuItem => typeof m === "object" && m !== null && typeof (m as MenuItem).label === "string" && typeof (m as MenuItem).href === "string").map((m) => translatedFields(m, site.locale)) : [];
   return (
     <footer className="site-footer">
       <div className="wrap">

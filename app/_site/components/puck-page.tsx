@@ -5,7 +5,7 @@ import { renderablePage } from "../puck/page-data";
 
 /** A page of `puck_data` rendered on the server with the site's blocks. */
 export function PuckPage({ site, data, page, path, query }: { site: SiteView; data: unknown; page: string; path: string; query: Record<string, string | string[] | undefined> }) {
-  const { data: clean, firstId } = renderablePage(data, BLOCK_TYPES, { siteId: site.row.id, page });
+  const { data: clean, firstId } = renderablePage(data, BLOCK_TYPES, { siteId: site.row.id, page, locale: site.locale });
   // Puck copies `metadata` into every block's props: it carries a key, the context stays in a
   // per-request store (the site view holds the database handle, which must not be walked).
   const ctxKey = `${page}:${blockContexts().size}`;

@@ -41,15 +41,27 @@ describe("renderablePage", () => {
     const { data, firstId } = renderablePage(
       { root: { props: { title: "x" } }, content: [{ type: "Hero", props: {} }, { type: "Nope", props: { id: "n" } }, { type: "Text" }, "junk", null] },
       new Set(["Hero", "Text"]),
-      { siteId: "s", page: "home" },
+      { siteId: "s", page: "home", locale: "pt-BR" },
     );
     expect(data.content.map((c) => c.type)).toEqual(["Hero", "Text"]);
     expect(data.content.every((c) => typeof c.props.id === "string")).toBe(true);
     expect(firstId).toBe(data.content[0].props.id);
   });
+  it("shows the tenant's translation of each text prop in the page's language, Portuguese where there is none", () => {
+    const raw = {
+      root: { props: { title: "Imóveis em SP", title_en: "Homes in SP", description: "Descrição", description_es: "  " } },
+      content: [{ type: "Hero", props: { id: "h", title: "Encontre seu imóvel", title_en: "Find your home", title_es: "Encuentre su casa", subtitle: "Só em português", showSearch: true } }],
+    };
+    const page = (locale: "pt-BR" | "en" | "es") => renderablePage(raw, new Set(["Hero"]), { siteId: "s", page: "home", locale }).data;
+    expect(page("en").content[0].props).toMatchObject({ title: "Find your home", subtitle: "Só em português", showSearch: true });
+    expect(page("es").content[0].props.title).toBe("Encuentre su casa");
+    expect(page("pt-BR").content[0].props.title).toBe("Encontre seu imóvel");
+    expect(page("en").root.props).toMatchObject({ title: "Homes in SP", description: "Descrição" });
+    expect(page("es").root.props).toMatchObject({ title: "Imóveis em SP", description: "Descrição" }); // a blank translation falls back
+  });
   it("accepts garbage without throwing", () => {
     for (const raw of [null, 5, "x", { content: "no" }, { root: null, content: [{ type: 3 }] }]) {
-      expect(renderablePage(raw, new Set(["Hero"]), { siteId: "s", page: "p" }).data.content).toEqual([]);
+      expect(renderablePage(raw, new Set(["Hero"]), { siteId: "s", page: "p", locale: "pt-BR" }).data.content).toEqual([]);
     }
   });
 });

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { loadSiteView } from "@/app/_site/context";
 import { pageMetadata } from "@/app/_site/metadata";
+import { translatedFields } from "@/app/_site/format";
 import { DEFAULT_HOME, hasContent, PuckPage } from "@/app/_site/components/puck-page";
 import { JsonLd } from "@/app/_site/components/json-ld";
 import { agentJsonLd } from "@/app/_site/components/agent";
@@ -10,7 +11,7 @@ type Props = { params: Promise<{ site: string; locale: string }>; searchParams: 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { site: s, locale } = await params;
   const site = await loadSiteView(s, locale);
-  const root = (site.config.configuration.puck_data as { root?: { props?: Record<string, unknown> } }).root?.props ?? {};
+  const root = translatedFields((site.config.configuration.puck_data as { root?: { props?: Record<string, unknown> } }).root?.props ?? {}, site.locale);
   const title = typeof root.title === "string" && root.title ? root.title : site.name;
   const description = typeof root.description === "string" && root.description ? root.description : `${site.name}: ${site.config.tenantConfig.propertyTypes.slice(0, 3).map((p) => p.label.toLowerCase()).join(", ")}…`;
   return { ...pageMetadata(site, { title, description, path: "/" }), title: { absolute: title } };
