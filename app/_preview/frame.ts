@@ -5,7 +5,7 @@ import { applyDraft, draftFromForm, parsePick, previewAnswer } from "@/lib/share
 import type { ShareAnswer } from "@/lib/share/share-page";
 import { loadTenant } from "@/lib/tenants/load-tenant";
 import { contactBar, type Agent, type ShareView } from "@/app/_share/components";
-import { memberListingBody, shareBody } from "@/app/_share/pages";
+import { memberDoc, memberListingBody, shareBody } from "@/app/_share/pages";
 import { escapeHtml } from "@/app/_share/html";
 import { messageBody, NEUTRAL_BRANDING, shareDocument } from "@/app/_share/document";
 import { isShareLocale, shareTranslator, type ShareLocale } from "@/app/_share/i18n";
@@ -49,15 +49,20 @@ export async function framePage(req: Request, listingId: string | null): Promise
   if (!r.ok && r.reason === "not_found") return message(404, "Not found", "This is not something your key may share.");
   if (!r.ok) return message(404, "Hidden by the sharing rules", "A recipient would get the 'link not found' page: the listing's stage hides its share links (sharingConfig.restrictions).");
   const answer = r.answer as unknown as ShareAnswer;
-  const view: ShareView = { answer, locale, t, base: "/preview/share/frame", simulator: answer.showFinancialSimulator, query: {} };
+  // The simulator's own fields drive it as on the real page; the pick and the draft are not its query.
+  const query = Object.fromEntries([...url.searchParams].filter(([k]) => SIMULATOR_FIELDS.has(k)));
+  const view: ShareView = { answer, locale, t, base: "/preview/share/frame", simulator: answer.showFinancialSimulator, query };
   const e = answer.entity;
   const doc = (e.listing ?? {}) as Record<string, unknown>;
-  const title =
+  const parentTitle =
     e.type === "listing" || e.type === "seller_report"
       ? localized(doc, "title", locale)
       : e.type === "shortlist"
         ? str((e.shortlist as Record<string, unknown> | undefined)?.name)
         : str((e.itinerary as Record<string, unknown> | undefined)?.name);
+  // A listing opened inside a shortlist or itinerary is titled by itself, as on the real page.
+  const member = listingId ? memberDoc(e, listingId) : null;
+  const title = (member && localized(member, "title", locale)) || parentTitle;
   const agent = (e.agent as Agent | null | undefined) ?? null;
   const body = listingId ? memberListingBody(view, listingId) : shareBody(view);
   if (!body) return message(404, "Not found", "This listing is not part of what you picked (or the sharing rules hide it).");

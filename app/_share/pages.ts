@@ -172,10 +172,16 @@ export function shareBody(view: ShareView): Html {
   }
 }
 
+/** The listings of a shortlist or an itinerary (in its stops' order), as the resolve gave them. */
+const memberDocs = (e: Doc): Doc[] => (e.type === "shortlist" ? arr(e.listings).map(obj) : e.type === "visit_itinerary" ? orderedStops(e).map((s) => s.listing) : []);
+
+/** One listing of a shortlist or an itinerary by id, or null when it is not one of them. */
+export const memberDoc = (e: Doc, listingId: string): Doc | null => memberDocs(e).find((d) => str(d.id) === listingId) ?? null;
+
 /** One listing of a shortlist or an itinerary, from the document the resolve gave for it, with the way back and on. */
 export function memberListingBody(view: ShareView, listingId: string): Html | null {
   const e = view.answer.entity;
-  const docs: Doc[] = e.type === "shortlist" ? arr(e.listings).map(obj) : e.type === "visit_itinerary" ? orderedStops(e).map((s) => s.listing) : [];
+  const docs = memberDocs(e);
   const i = docs.findIndex((d) => str(d.id) === listingId);
   if (i < 0) return null;
   const t = view.t;

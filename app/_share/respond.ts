@@ -4,9 +4,9 @@ import { grantCookieName, GRANT_SECONDS } from "@/lib/share/password-grant";
 import { openSharePage, type SharePage } from "@/lib/share/share-page";
 import { visitOf } from "@/lib/share/share-route";
 import { serviceHostSet } from "@/lib/sites/render/host-routing";
-import { localized, str } from "@/app/_site/format";
+import { localized } from "@/app/_site/format";
 import { contactBar, coverOf, type Agent, type Languages, type ShareView } from "./components";
-import { memberListingBody, shareBody } from "./pages";
+import { memberDoc, memberListingBody, shareBody } from "./pages";
 import { messageBody, NEUTRAL_BRANDING, passwordBody, shareDocument } from "./document";
 import type { Html } from "./html";
 import { isShareLocale, shareTranslator, type ShareLocale } from "./i18n";
@@ -105,8 +105,7 @@ export async function sharePageResponse(req: Request, p: ShareParams, form?: { p
       const inner = memberListingBody(view, p.listingId);
       if (!inner) return notFoundPage(locale);
       body = inner;
-      const list = (e.type === "shortlist" ? e.listings : (e.stops as { listing?: unknown }[] | undefined)?.map((s) => s.listing)) as Record<string, unknown>[] | undefined;
-      const doc = list?.find((d) => str(d?.id) === p.listingId) ?? {};
+      const doc = memberDoc(e, p.listingId) ?? {};
       title = localized(doc, "title", locale) || title;
       preload = coverOf(doc);
     } else {

@@ -137,6 +137,11 @@ describe("the recipient's page with draft values", () => {
     expect(shown.html).toMatch(/3\.100/);
     // The financing simulator's form keeps the pick and the draft (hidden fields), not its own old inputs.
     expect(shown.html).toMatch(new RegExp(`<form method="get" action="/preview/share/frame#simulador" class="sim"><input type="hidden" name="pick" value="listing:${publicListing.id}">`));
+    // The simulator answers its own inputs in the preview as on the real page.
+    const simulated = await send(frame.GET, `/preview/share/frame?pick=${pick}&fv_financials=visible&entrada=1000000&prazo=20&juros=9.5`, { cookie: token });
+    expect(simulated.html).toContain('name="entrada" inputmode="numeric" value="1000000"');
+    expect(simulated.html).toContain('name="prazo" inputmode="numeric" value="20"');
+    expect(simulated.html).not.toContain('<input type="hidden" name="entrada"');
     const hidden = await send(frame.GET, `/preview/share/frame?pick=${pick}&fv_financials=hidden&fv_price=hidden&fv_address=city_only`, { cookie: token });
     expect(hidden.html).not.toMatch(/2\.500\.000/);
     expect(hidden.html).not.toMatch(/3\.100/);
@@ -154,6 +159,8 @@ describe("the recipient's page with draft values", () => {
     expect(inside.status).toBe(200);
     const insideHtml = await inside.text();
     expect(insideHtml).toContain("Cobertura pública");
+    // Titled by the listing opened, not by the shortlist around it.
+    expect(insideHtml).toMatch(/<title>Cobertura pública[^<]* · /);
     expect(insideHtml).not.toMatch(/2\.500\.000/);
     expect(insideHtml).toContain(`href="/preview/share/frame?pick=shortlist%3A${ownerShortlist}&amp;fv_price=hidden"`);
   });
