@@ -16,6 +16,20 @@ type Doc = Record<string, unknown>;
  * once per language: 10,000 listings are 30,000 URLs with the three languages, leaving room.
  */
 export const SITEMAP_LISTINGS_PER_FILE = 10_000;
+/** URLs one sitemap file may hold (the protocol's limit); each entry is a URL per language. */
+const MAX_URLS_PER_FILE = 50_000;
+
+/**
+ * What `/sitemap.xml` answers: one file while everything fits in it, else an index naming
+ * `pages-N` files (home, catalogue, location pages, CMS entries) and `listings-N` files of
+ * `perFile` entries each (10,000 entries are 30,000 URLs with the three languages).
+ */
+export function sitemapPlan(pageEntries: number, listings: number, languages: number, perFile = SITEMAP_LISTINGS_PER_FILE): { single: true } | { single: false; parts: string[] } {
+  if (listings <= perFile && (pageEntries + listings) * languages <= MAX_URLS_PER_FILE) return { single: true };
+  const files = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i + 1}`);
+  return { single: false, parts: [...files("pages", Math.max(1, Math.ceil(pageEntries / perFile))), ...files("listings", Math.ceil(listings / perFile))] };
+}
+
 /** Listings read per search while a file is built: the most a search may return (Typesense's limit too). */
 const BATCH = MAX_PUBLIC_PER_PAGE;
 

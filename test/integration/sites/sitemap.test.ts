@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as propertiesRoute from "../../../app/api/v1/real-estate/properties/route";
 import { getDb } from "../../../db/client";
 import { cmsCollections, cmsEntries, sites, type SiteRow } from "../../../db/schema";
-import { sitemapListingCount, sitemapListings, sitemapPageEntries } from "../../../lib/sites/sitemap-contents";
+import { sitemapListingCount, sitemapListings, sitemapPageEntries, sitemapPlan } from "../../../lib/sites/sitemap-contents";
 import { sitemapIndexXml } from "../../../lib/sites/render/sitemap";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
@@ -82,6 +82,20 @@ describe("sitemap pages", () => {
     expect(new Set(posts).size).toBe(129);
     expect(posts).not.toContain("/blog/post-7");
     expect(posts).toContain("/blog/post-129");
+  });
+});
+
+describe("sitemapPlan", () => {
+  it("keeps one file while it holds at most the protocol's 50,000 URLs (an entry per language)", () => {
+    expect(sitemapPlan(500, 10_000, 3)).toEqual({ single: true });
+    expect(sitemapPlan(6_000, 10_000, 3)).toEqual({ single: true }); // 48,000 URLs
+    expect(sitemapPlan(7_000, 10_000, 1)).toEqual({ single: true });
+  });
+  it("otherwise names page files and listing files, each of at most `perFile` entries", () => {
+    expect(sitemapPlan(7_000, 10_000, 3)).toEqual({ single: false, parts: ["pages-1", "listings-1"] }); // 51,000 URLs
+    expect(sitemapPlan(500, 10_001, 1)).toEqual({ single: false, parts: ["pages-1", "listings-1", "listings-2"] });
+    expect(sitemapPlan(25_000, 0, 3)).toEqual({ single: false, parts: ["pages-1", "pages-2", "pages-3"] });
+    expect(sitemapPlan(3, 7, 3, 3)).toEqual({ single: false, parts: ["pages-1", "listings-1", "listings-2", "listings-3"] });
   });
 });
 
