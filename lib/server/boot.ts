@@ -26,6 +26,9 @@ export function boot(): Promise<void> {
 async function doBoot(): Promise<void> {
   const log = logger();
   const c = config();
+  // Before the database is opened: a refused mode must not leave the embedded one open or migrated.
+  const problem = jobsModeProblem(jobsMode(), c.DATABASE_URL ? "postgres" : "pglite");
+  if (problem) throw new Error(problem);
   installClientAddressHeader();
   const token = ensureOperatorToken();
   if (token.created) {
@@ -40,8 +43,6 @@ async function doBoot(): Promise<void> {
   }
   installShutdownHandlers(c.SHUTDOWN_TIMEOUT_MS);
   const mode = jobsMode();
-  const problem = jobsModeProblem(mode, await dbDriver());
-  if (problem) throw new Error(problem);
   if (mode === "embedded") startEmbeddedRunner();
   else log.info({ mode }, JOBS_WHERE[mode]);
 }

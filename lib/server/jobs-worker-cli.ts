@@ -12,17 +12,17 @@ const { config } = await import("../config");
 const { gracefulShutdown } = await import("./shutdown");
 const { startJobsWorker } = await import("./jobs-worker");
 
-try {
-  const worker = await startJobsWorker();
-  let stopping = false;
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    process.on(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      void gracefulShutdown(signal, { timeoutMs: config().SHUTDOWN_TIMEOUT_MS, stopRunner: worker.stop });
-    });
-  }
-} catch (err) {
-  console.error(`Jobs worker not started: ${(err as Error).message}`);
-  process.exit(1);
+// Installed first: a signal while the worker starts stops it once it has started, never mid-claim.
+let stopping = false;
+let started: Promise<{ stop: () => Promise<void> } | undefined> = Promise.resolve(undefined);
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    void started.then((worker) => gracefulShutdown(signal, { timeoutMs: config().SHUTDOWN_TIMEOUT_MS, stopRunner: worker?.stop ?? (async () => {}) }));
+  });
 }
+started = startJobsWorker().catch((err: Error) => {
+  console.error(`Jobs worker not started: ${err.message}`);
+  process.exit(1);
+});

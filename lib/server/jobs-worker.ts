@@ -12,33 +12,46 @@ import { checkDatabase } from "./database-check";
  * NOTIFYs of web processes started with `JOBS_RUNNER=worker`. Lead processing and event delivery
  * then get a CPU and an event loop that a burst of requests cannot take from them. Every job claims
  * its work from PostgreSQL, so a worker that was down finds what waited when it starts again.
+ * LISTEN needs a session: point `DATABASE_URL` at PostgreSQL itself, not a transaction-mode pooler.
  */
 export async function startJobsWorker(): Promise<{ stop: () => Promise<void> }> {
   const url = config().DATABASE_URL;
   if (!url) throw new Error("The jobs worker needs PostgreSQL: set DATABASE_URL. The embedded database admits one process, whose own runner does the work (JOBS_RUNNER=embedded).");
   await checkDatabase();
   const log = logger().child({ component: "jobs-worker" });
-  const runner = startEmbeddedRunner();
   const listener = postgres(url, { max: 1, onnotice: () => {}, connection: { application_name: "crm-jobs-worker" } });
-  const sub = await listener.listen(
-    WAKE_CHANNEL,
-    (payload) => {
-      const wake = parseWake(payload);
-      if (wake) deliverJobEvent(wake.name, wake.data);
-      else log.warn({ payload: payload.slice(0, 200) }, "ignored a notification that names no job");
-    },
-    // Connected, or connected again after a drop: notifications sent in between are lost, so
-    // every triggered job sweeps what is pending.
-    () => {
-      for (const job of jobs) if (job.trigger) deliverJobEvent(job.trigger.event.name, undefined);
-      log.info({ channel: WAKE_CHANNEL, jobs: jobs.map((j) => j.id) }, "jobs worker listening");
-    },
-  );
+  let runner: { stop: () => Promise<void> } | undefined;
+  const sweep = () => {
+    for (const job of jobs) if (job.trigger) deliverJobEvent(job.trigger.event.name, undefined);
+  };
+  try {
+    await listener.listen(
+      WAKE_CHANNEL,
+      (payload) => {
+        const wake = parseWake(payload);
+        if (wake) deliverJobEvent(wake.name, wake.data);
+        // Web processes also announce events no job here waits for (Inngest-only triggers).
+        else log.debug({ payload: payload.slice(0, 200) }, "notification for no job of this worker");
+      },
+      // Listening, or listening again after a reconnect: notifications sent in between were lost,
+      // so every triggered job sweeps what is pending.
+      () => {
+        if (runner) sweep();
+        log.info({ channel: WAKE_CHANNEL, jobs: jobs.map((j) => j.id) }, "jobs worker listening");
+      },
+    );
+  } catch (err) {
+    await listener.end({ timeout: 0 });
+    throw err;
+  }
+  // Started once the wake-ups can reach it; its first runs sweep what waited while no worker ran.
+  runner = startEmbeddedRunner();
+  sweep();
   return {
+    // Closing the connection ends the LISTEN (an UNLISTEN could wait on a dead connection); the
+    // runner lets its current runs finish meanwhile.
     stop: async () => {
-      await sub.unlisten().catch(() => {});
-      await listener.end({ timeout: 1 });
-      await runner.stop();
+      await Promise.all([listener.end({ timeout: 0 }), runner!.stop()]);
     },
   };
 }

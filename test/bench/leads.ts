@@ -28,15 +28,23 @@ const CLIENTS = 20;
 const PORT = Number(process.env.BENCH_PORT ?? 3212);
 const JOBS = process.env.BENCH_JOBS === "embedded" ? "embedded" : "worker";
 
-/** `npm run jobs` on the bench database, once it listens for wake-ups. */
-function startJobsWorker(dbUrl: string): Promise<{ stop: () => void }> {
+/** `npm run jobs` on the bench database, once it listens for wake-ups; the bench stops if it dies. */
+function startJobsWorker(dbUrl: string): Promise<{ stop: () => Promise<void> }> {
   const child = spawn(process.execPath, ["--import", "tsx", "lib/server/jobs-worker-cli.ts"], {
     env: { ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: "info" },
     stdio: ["ignore", "pipe", "inherit"],
   });
+  let stopping = false;
+  const exited = new Promise<void>((r) => child.once("exit", () => r()));
   return new Promise((resolve, reject) => {
-    child.stdout!.on("data", (d: Buffer) => d.toString().includes("jobs worker listening") && resolve({ stop: () => child.kill("SIGTERM") }));
-    child.on("exit", (code) => reject(new Error(`the jobs worker exited with ${code}`)));
+    child.stdout!.on("data", (d: Buffer) => d.toString().includes("jobs worker listening") && resolve({ stop: async () => { stopping = true; child.kill("SIGTERM"); await exited; } }));
+    child.on("exit", (code) => {
+      if (stopping) return;
+      reject(new Error(`the jobs worker exited with ${code}`));
+      console.error(`The jobs worker exited with ${code}: the figures would be wrong, stopping.`);
+      process.exitCode = 1;
+      process.kill(process.pid, "SIGINT");
+    });
   });
 }
 
@@ -53,7 +61,8 @@ async function main() {
   await closeDb();
 
   const server = await startServer(PORT, { DATABASE_URL: dbUrl, JOBS_RUNNER: JOBS });
-  const worker = JOBS === "worker" ? await startJobsWorker(dbUrl) : undefined;
+  const worker = JOBS === "worker" ? await startJobsWorker(dbUrl).catch(async (err) => { await server.stop(); throw err; }) : undefined;
+  process.once("SIGINT", () => void server.stop().then(() => process.exit(1)));
   console.log(JOBS === "worker" ? "Jobs in their own process (npm run jobs; server JOBS_RUNNER=worker)" : "Jobs in the server's embedded runner (JOBS_RUNNER=embedded)");
   const { send, hammer } = loadClient(CLIENTS);
   const url = `${server.base}/api/webhooks/channels/${channel.pathToken}`;
@@ -105,7 +114,7 @@ async function main() {
     console.log(`sync=deal, one client, ${SYNC} leads (target p50 ≤ 100 ms): p50 ${p.p50.toFixed(1)} ms, p95 ${p.p95.toFixed(1)} ms, p99 ${p.p99.toFixed(1)} ms`);
     await closeDb();
   } finally {
-    worker?.stop();
+    await worker?.stop();
     await server.stop();
   }
 }

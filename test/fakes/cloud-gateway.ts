@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 
 /**
  * A real HTTP server on 127.0.0.1 that behaves like the WhatsApp Cloud API (Graph API) for one
- * phone number id: `GET /{phoneNumberId}` (the channel's status check) and `POST
+ * phone number id: `GET /{phoneNumberId}?fields=status` (the channel's status check) and `POST
  * /{phoneNumberId}/messages` (`type` `text` or `template`), Bearer token auth, and signed webhooks
  * (`X-Hub-Signature-256`). Switches: `delayMs`, `hang`, `failStatus`. The Cloud API keeps no
  * readable history, so there is none here.
@@ -14,7 +14,8 @@ export async function startFakeCloud(opts: { token?: string; phoneNumberId?: str
   const phoneNumberId = opts.phoneNumberId ?? "109876543210";
   const state = {
     sent: [] as { to: string; type: string; text?: string; template?: { name: string; language: string } }[],
-    switches: { delayMs: 0, hang: false, failStatus: 0 },
+    // `phoneStatus`: the number's `status` field (Graph's enum), or null to leave the field out.
+    switches: { delayMs: 0, hang: false, failStatus: 0, phoneStatus: "CONNECTED" as string | null },
   };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -28,7 +29,11 @@ export async function startFakeCloud(opts: { token?: string; phoneNumberId?: str
         if (state.switches.failStatus) return answer(state.switches.failStatus, { error: { message: "fake failure" } });
         const path = new URL(req.url ?? "/", "http://x").pathname.split("/").filter(Boolean).map(decodeURIComponent);
         if (path[0] !== phoneNumberId) return answer(404, { error: { message: "Unknown path" } });
-        if (req.method === "GET" && path.length === 1) return answer(200, { id: phoneNumberId, display_phone_number: "+55 11 90000-0000" });
+        if (req.method === "GET" && path.length === 1) {
+          const fields = new URL(req.url ?? "/", "http://x").searchParams.get("fields")?.split(",") ?? [];
+          const status = fields.includes("status") && state.switches.phoneStatus !== null ? { status: state.switches.phoneStatus } : {};
+          return answer(200, { id: phoneNumberId, display_phone_number: "+55 11 90000-0000", ...status });
+        }
         if (req.method === "POST" && path[1] === "messages" && path.length === 2) {
           const b = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
           if (b.messaging_product !== "whatsapp" || typeof b.to !== "string") return answer(400, { error: { message: "bad request" } });

@@ -1,6 +1,29 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { gatewayJson } from "./gateway-http";
-import type { Credentials, InboundEvent, ProviderAdapter, ProviderMessage } from "./types";
+import { GatewayError, gatewayJson } from "./gateway-http";
+import type { ConnectionState, Credentials, InboundEvent, ProviderAdapter, ProviderMessage } from "./types";
+
+/**
+ * The phone number's `status` in the Graph API as our connection state: sending works while it is
+ * connected (also when flagged for quality or rate limited); a number still being registered or
+ * verified awaits its owner; banned, restricted, disconnected, deleted or moved numbers cannot
+ * send. An answer without the field (an older API version) or with `UNKNOWN` proves only that the
+ * number exists: connected, as before this check read the field.
+ */
+export function cloudConnectionState(status: unknown): ConnectionState {
+  switch (typeof status === "string" ? status.toUpperCase() : undefined) {
+    case undefined:
+    case "UNKNOWN":
+    case "CONNECTED":
+    case "FLAGGED":
+    case "RATE_LIMITED":
+      return "connected";
+    case "PENDING":
+    case "UNVERIFIED":
+      return "awaiting_auth";
+    default:
+      return "error";
+  }
+}
 
 /**
  * The WhatsApp Cloud API (Graph API): `apiKey` is the access token, `sessionName` the phone number
@@ -22,8 +45,14 @@ export function cloudAdapter(baseUrl: string, creds: Credentials): ProviderAdapt
     supportsHistory: false,
     supportsTemplates: true,
     async status(signal) {
-      await gatewayJson("GET", `${base}/${phone}`, h, undefined, signal);
-      return "connected";
+      try {
+        const r = (await gatewayJson("GET", `${base}/${phone}?fields=status`, h, undefined, signal)) as { status?: unknown } | null;
+        return cloudConnectionState(r?.status);
+      } catch (err) {
+        // Graph answers 401 (error code 190) to an expired or revoked access token: it needs a new token, not a retry.
+        if (err instanceof GatewayError && err.kind === "unauthorized") return "expired";
+        throw err;
+      }
     },
     async history() {
       return [];

@@ -22,8 +22,8 @@ import { TEMPLATE_DB } from "../../setup/global-db";
 const tpl = inject("dbTemplate");
 if (tpl.kind !== "postgres") console.log("jobs-worker: skipped, it needs PostgreSQL (set DATABASE_URL, as `npm run test:pg` and CI do); the embedded database is single-process");
 
-/** Starts a child and resolves once its stdout says `ready`. */
-function startChild(args: string[], env: Record<string, string>, ready: string): Promise<ChildProcess> {
+/** Starts a child and resolves once its stdout says `ready` (with the rest of that line). */
+function startChild(args: string[], env: Record<string, string>, ready: string): Promise<{ child: ChildProcess; line: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", ...args], {
     // A claim goes stale after 10 minutes, so the worker's own schedule sweeps only every 30 s: a
     // lead processed within seconds was woken by the notification.
@@ -31,7 +31,10 @@ function startChild(args: string[], env: Record<string, string>, ready: string):
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
-    child.stdout!.on("data", (d: Buffer) => d.toString().includes(ready) && resolve(child));
+    child.stdout!.on("data", (d: Buffer) => {
+      const line = d.toString().split("\n").find((l) => l.includes(ready));
+      if (line) resolve({ child, line });
+    });
     child.on("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}`)));
   });
 }
@@ -70,9 +73,10 @@ describe.skipIf(tpl.kind !== "postgres")("jobs worker process (JOBS_RUNNER=worke
       const ctx = memberCtx(db, await authenticateApiKey(db, t.apiKey));
       const broker = await createMember(ctx, { name: "Corretor", email: "c@worker.example.com" });
       const channel = await createChannel(ctx, { name: "Portal", kind: "portal", queue: [broker.id] });
-      const port = 20_000 + Math.floor(Math.random() * 20_000);
       const env = { DATABASE_URL: dbUrl, LOG_LEVEL: "info" };
-      children.push(await startChild(["test/fixtures/lead-server.mts"], { ...env, JOBS_RUNNER: "worker", LEAD_SERVER_PORT: String(port) }, "listening"));
+      const web = await startChild(["test/fixtures/lead-server.mts"], { ...env, JOBS_RUNNER: "worker", LEAD_SERVER_PORT: "0" }, "listening");
+      children.push(web.child);
+      const port = Number(/listening (\d+)/.exec(web.line)![1]);
       const lead = (i: number) => JSON.stringify({ name: `Lead ${i}`, phone: `+5511987${String(650_000 + i)}`, originLeadId: `w-${i}` });
 
       // No worker yet: the web process stores and answers, and nothing processes.
@@ -81,8 +85,10 @@ describe.skipIf(tpl.kind !== "postgres")("jobs worker process (JOBS_RUNNER=worke
       expect(await statuses()).toEqual(["received"]);
 
       // The worker starts: it sweeps the lead that waited, then each new lead's NOTIFY wakes it.
-      const worker = await startChild(["lib/server/jobs-worker-cli.ts"], env, "jobs worker listening");
+      const { child: worker } = await startChild(["lib/server/jobs-worker-cli.ts"], env, "jobs worker listening");
       children.push(worker);
+      let output = "";
+      worker.stdout!.on("data", (d: Buffer) => (output += d.toString()));
       expect(await waitFor((s) => s[0] === "processed", 10_000)).toEqual(["processed"]);
       const started = Date.now();
       for (let i = 1; i <= 20; i++) expect(await post(port, channel.pathToken, lead(i))).toBe(202);
@@ -92,10 +98,25 @@ describe.skipIf(tpl.kind !== "postgres")("jobs worker process (JOBS_RUNNER=worke
       const [{ deals }] = await client<{ deals: number }[]>`select count(*)::int as deals from deals where marketing_channel_instance_id = ${channel.id}`;
       expect(deals).toBe(21);
 
-      // SIGTERM stops it cleanly (current runs finish, the database is closed).
+      // Its LISTEN connection drops (a failover, a restart of PostgreSQL) while a lead's
+      // notification is lost (stored here without one): it listens again and sweeps, long before
+      // its 30 s schedule.
+      const listens = () => output.split("jobs worker listening").length - 1;
+      await client`insert into inbound_leads (tenant_id, channel_id, origin_lead_id, destination, raw_body, headers, lead)
+        select tenant_id, channel_id, 'w-unannounced', destination, raw_body, headers, lead || '{"originLeadId": "w-unannounced"}' from inbound_leads where origin_lead_id = 'w-1'`;
+      const swept = Date.now();
+      const [{ n }] = await client<{ n: number }[]>`select count(*)::int as n from (select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'crm-jobs-worker' and datname = ${name}) x`;
+      expect(n).toBe(1);
+      expect(await waitFor((s) => s.length === 22 && s.every((x) => x === "processed"), 15_000)).toEqual(Array(22).fill("processed"));
+      expect(Date.now() - swept).toBeLessThan(15_000);
+      expect(listens()).toBeGreaterThanOrEqual(1);
+
+      // SIGTERM stops it cleanly: current runs finish within the bound, the database is closed.
       const exited = new Promise<number | null>((r) => worker.once("exit", (code) => r(code)));
       worker.kill("SIGTERM");
       expect(await exited).toBe(0);
+      expect(output).toContain("shutdown complete");
+      expect(output).not.toContain("shutdown bound reached");
     } finally {
       for (const c of children) c.kill("SIGKILL");
       await client.end();

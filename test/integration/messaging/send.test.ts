@@ -50,7 +50,7 @@ afterAll(async () => {
 });
 afterEach(() => {
   gw.state.switches = { delayMs: 0, hang: false, failStatus: 0, emptyHistory: false, failTimes: 0 };
-  cloud.state.switches = { delayMs: 0, hang: false, failStatus: 0 };
+  cloud.state.switches = { delayMs: 0, hang: false, failStatus: 0, phoneStatus: "CONNECTED" };
   vi.unstubAllEnvs();
   resetConfigForTests();
 });

@@ -58,6 +58,9 @@ describe("renderablePage", () => {
     expect(page("pt-BR").content[0].props.title).toBe("Encontre seu imóvel");
     expect(page("en").root.props).toMatchObject({ title: "Homes in SP", description: "Descrição" });
     expect(page("es").root.props).toMatchObject({ title: "Imóveis em SP", description: "Descrição" }); // a blank translation falls back
+    // Only words: an address, filter or size keeps what the tenant set for every language.
+    const cta = renderablePage({ content: [{ type: "CallToAction", props: { buttonHref: "/contato", buttonHref_en: "https://elsewhere.example", city: "Santos", city_en: "Other", buttonLabel: "Fale", buttonLabel_en: "Talk" } }] }, new Set(["CallToAction"]), { siteId: "s", page: "home", locale: "en" });
+    expect(cta.data.content[0].props).toMatchObject({ buttonHref: "/contato", city: "Santos", buttonLabel: "Talk" });
   });
   it("accepts garbage without throwing", () => {
     for (const raw of [null, 5, "x", { content: "no" }, { root: null, content: [{ type: 3 }] }]) {
