@@ -30,7 +30,18 @@ export type JobDefinition<S extends z.ZodType = z.ZodType> = {
    * (Inngest's debounce; the embedded runner keeps only the last payload of the events gathered
    * in its 10 ms wait, or during the run before: it never waits for a burst to end).
    */
-  trigger?: { functionId: string; event: JobEvent<S>; debounce?: { period: `${number}s`; timeout: `${number}s` } };
+  trigger?: {
+    functionId: string;
+    event: JobEvent<S>;
+    debounce?: { period: `${number}s`; timeout: `${number}s` };
+    /**
+     * Embedded runner only: the events gathered before a run (or during the one before) make one
+     * run with the last payload, at once. For work the run reads from the database anyway (each
+     * run takes whatever is pending), so a burst is processed in batches instead of a run per
+     * event; Inngest still runs one function per event, without debounce's wait.
+     */
+    coalesce?: true;
+  };
   /** The work: `data` is the trigger's parsed payload, or undefined for a scheduled run. */
   run(data: z.output<S> | undefined, deps: JobDeps): Promise<unknown>;
 };

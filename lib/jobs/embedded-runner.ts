@@ -64,8 +64,9 @@ function jobLoop(job: JobDefinition, parent: ReturnType<typeof logger>) {
       return;
     }
     const batch = queue.splice(0);
-    // A debounced trigger keeps the last payload of a burst, as Inngest's debounce does.
-    const inputs = batch.length ? (job.trigger?.debounce ? [batch.at(-1)] : batch) : [undefined];
+    // A debounced trigger keeps the last payload of a burst, as Inngest's debounce does; a
+    // coalescing one too, its run taking whatever is pending.
+    const inputs = batch.length ? (job.trigger?.debounce || job.trigger?.coalesce ? [batch.at(-1)] : batch) : [undefined];
     running = (async () => {
       for (const data of inputs) if (!stopped) await runOnce(data);
     })().finally(() => {

@@ -4,6 +4,9 @@ import { defineJob, jobEvent } from "../../jobs/define-job";
 import { processLeads } from "./process-batch";
 import { pendingLeadIds } from "./process-lead";
 
+/** Leads claimed per batch of a run. */
+const BATCH = 50;
+
 /** Sent after a lead is stored (and committed): wakes the processing at once. */
 export const leadReceived = jobEvent("crm/lead.received", z.object({ leadId: z.uuid() }));
 
@@ -18,17 +21,26 @@ export const processLeadsJob = defineJob({
   retries: 3,
   // The sweep picks up leads a dead worker left `processing`: at least as often as a claim goes stale.
   schedule: { functionId: "process-leads-cron", cron: "* * * * *", embeddedEveryMs: () => Math.min(30_000, config().LEAD_CLAIM_TIMEOUT_SECONDS * 1000) },
-  trigger: { functionId: "process-lead", event: leadReceived },
+  // In the embedded runner a burst's events make one run, which drains what is pending in batches.
+  trigger: { functionId: "process-lead", event: leadReceived, coalesce: true },
   run: async (data, { db, log }) => {
-    const ids = data ? await pendingLeadIds(db, 50, data.leadId) : await pendingLeadIds(db);
     let processed = 0;
     let failed = 0;
-    for (const r of await processLeads(db, ids)) {
-      if (r.status === "processed") processed++;
-      if (r.status === "failed") {
-        failed++;
-        log.warn({ leadId: r.lead?.id, error: r.lead?.error }, "lead failed; replay it once the cause is fixed");
+    let ids = data ? await pendingLeadIds(db, BATCH, data.leadId) : await pendingLeadIds(db, BATCH);
+    // Until a batch comes back short: what is pending now is done, later leads wake their own run.
+    // A batch that made no progress (another worker holds its leads) ends the run too; the other
+    // jobs have loops of their own, so a long run holds up nothing else.
+    while (ids.length) {
+      const before = processed + failed;
+      for (const r of await processLeads(db, ids)) {
+        if (r.status === "processed") processed++;
+        if (r.status === "failed") {
+          failed++;
+          log.warn({ leadId: r.lead?.id, error: r.lead?.error }, "lead failed; replay it once the cause is fixed");
+        }
       }
+      if (ids.length < BATCH || processed + failed === before) break;
+      ids = await pendingLeadIds(db, BATCH);
     }
     return { processed, failed };
   },
