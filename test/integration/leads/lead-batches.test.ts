@@ -12,7 +12,8 @@ import { contacts, deals, events, inboundLeads, type InboundLeadRow } from "../.
 import { resetConfigForTests } from "../../../lib/config";
 import { onJobEvent, sendJobEvent } from "../../../lib/jobs/dispatch";
 import { startEmbeddedRunner } from "../../../lib/jobs/embedded-runner";
-import { leadReceived } from "../../../lib/leads/inbound/lead-job";
+import { leadReceived, processLeadsJob } from "../../../lib/leads/inbound/lead-job";
+import { logger } from "../../../lib/log/logger";
 import { contactWaves, processLeads } from "../../../lib/leads/inbound/process-batch";
 import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
@@ -183,6 +184,18 @@ describe("the embedded runner during a steady stream of leads", () => {
     } finally {
       await runner.stop();
     }
+  });
+});
+
+describe("one run of the job", () => {
+  it("drains every pending lead in batches of 50, not only the first batch", async () => {
+    const c = await channel(t, brokers);
+    const ids = await postAll(c.pathToken, Array.from({ length: 120 }, (_, i) => ({ contactName: `Fila ${i}`, phone: phone(900 + i), originLeadId: `drain-${i}` })));
+    const db = await getDb();
+    const result = (await processLeadsJob.run({ leadId: ids[119] }, { db, log: logger() })) as { processed: number; failed: number };
+    expect(result.processed).toBeGreaterThanOrEqual(120);
+    const left = await db.select({ id: inboundLeads.id }).from(inboundLeads).where(and(inArray(inboundLeads.id, ids), sql`status <> 'processed'`));
+    expect(left).toEqual([]);
   });
 });
 
