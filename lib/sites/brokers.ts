@@ -1,8 +1,9 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, or } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { listings, members, properties, type MemberRow, type SiteRow } from "../../db/schema";
 import { invalid } from "../errors/domain-errors";
+import type { SearchHit } from "../search/engine";
 import { UUID_PATTERN } from "../schemas/uuid";
 import { findSiteListing, propertyNotFound } from "./find-site-listing";
 
@@ -24,20 +25,25 @@ export async function listingBroker(db: DbOrTx, site: SiteRow, ref: string, q: z
   if (q.tenantId !== undefined && !UUID_PATTERN.test(q.tenantId)) throw invalid("tenantId: must be a UUID", "invalid_parameter");
   const hit = await findSiteListing(db, site, ref);
   if (!hit) throw propertyNotFound();
+  if (q.tenantId !== undefined && !hit.isNetworkListing && q.tenantId.toLowerCase() !== site.tenantId) throw propertyNotFound();
+  return brokerOfHit(db, site, hit);
+}
+
+/**
+ * The broker card of a listing the site shows (`findSiteListing`'s hit): the property's assigned
+ * member, else the listing's creator, active members only, in one statement; a partner's listing
+ * is `{suppressed: true}`. The listing page passes the hit it already has.
+ */
+export async function brokerOfHit(db: DbOrTx, site: SiteRow, hit: SearchHit): Promise<BrokerCard | { suppressed: true } | null> {
   if (hit.isNetworkListing) return { suppressed: true };
-  if (q.tenantId !== undefined && q.tenantId.toLowerCase() !== site.tenantId) throw propertyNotFound();
-  const [row] = await db
-    .select({ assignedToId: properties.assignedToId, createdById: listings.createdById })
+  const rows = await db
+    .select({ member: members, assignedToId: properties.assignedToId })
     .from(listings)
     .innerJoin(properties, eq(properties.id, listings.propertyId))
-    .where(and(eq(listings.id, String(hit.document.id)), eq(listings.tenantId, site.tenantId)))
-    .limit(1);
-  if (!row) throw propertyNotFound();
-  const candidates = [row.assignedToId, row.createdById].filter((id): id is string => Boolean(id));
-  if (!candidates.length) return null;
-  const found = await db.select().from(members).where(and(eq(members.tenantId, site.tenantId), inArray(members.id, candidates), eq(members.active, true)));
-  const broker = candidates.map((id) => found.find((m) => m.id === id)).find(Boolean);
-  return broker ? toBrokerCard(broker) : null;
+    .innerJoin(members, and(eq(members.tenantId, listings.tenantId), eq(members.active, true), or(eq(members.id, properties.assignedToId), eq(members.id, listings.createdById))))
+    .where(and(eq(listings.id, String(hit.document.id)), eq(listings.tenantId, site.tenantId)));
+  const broker = rows.find((r) => r.member.id === r.assignedToId) ?? rows[0];
+  return broker ? toBrokerCard(broker.member) : null;
 }
 
 export const PublicBrokersQuery = z.strictObject({

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import type { SiteRow } from "../../db/schema";
+import type { SearchHit } from "../search/engine";
 import { findSiteListing, propertyNotFound } from "./find-site-listing";
 import { toPublicDocument } from "./public-document";
 import { recordSiteView } from "../share/record-access";
@@ -14,7 +15,7 @@ export const PropertyDetailQuery = z.strictObject({
     .meta({ description: "A shortlist shared by a live link: its listings can be seen while unpublished, with the tenant's sharing rules applied." }),
 });
 
-export type FoundDetail = { doc: Record<string, unknown>; listingId: string | null };
+export type FoundDetail = { doc: Record<string, unknown>; listingId: string | null; hit: SearchHit | null };
 
 /**
  * The detail document (spec 2 §2.2) without counting a view, or 404 `Property not found`.
@@ -25,7 +26,7 @@ export async function findPropertyDetail(db: Db, site: SiteRow, ref: string, q: 
   const hit = await findSiteListing(db, site, ref);
   const doc = hit ? toPublicDocument(hit.document, { detail: true }) : q.shortlistId ? await shortlistListing(db, site, ref, q.shortlistId) : null;
   if (!doc) throw propertyNotFound();
-  return { doc, listingId: typeof doc.id === "string" && (!hit || !hit.isNetworkListing) ? doc.id : null };
+  return { doc, listingId: typeof doc.id === "string" && (!hit || !hit.isNetworkListing) ? doc.id : null, hit };
 }
 
 /** `GET /api/sites/{siteId}/property/{id}`: the detail document (spec 2 §2.2), or 404 `Property not found`. */

@@ -40,7 +40,11 @@ export async function similarListings(db: DbOrTx, site: SiteRow, ref: string, q:
  */
 export async function similarDocuments(db: DbOrTx, site: SiteRow, ref: string, limit: number): Promise<Doc[]> {
   const refHit = await findSiteListing(db, site, ref);
-  if (!refHit) return [];
+  return refHit ? similarToHit(db, site, refHit, limit) : [];
+}
+
+/** `similarDocuments` for a listing the caller has already found (`findSiteListing`'s hit). */
+export async function similarToHit(db: DbOrTx, site: SiteRow, refHit: SearchHit, limit: number): Promise<Doc[]> {
   const r = refHit.document as Doc;
   const { scope, criteria } = await siteCatalogue(db, site);
   // The reference is dropped in code, not by an `id:!=` clause: the candidate searches are then the

@@ -3,7 +3,10 @@
  * broker cards, the public broker list and similar listings; the public document allow-list,
  * and another tenant's ids seeing nothing.
  */
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "../../../db/client";
+import { members } from "../../../db/schema";
 import * as brokerRoute from "../../../app/api/sites/[siteId]/listings/[listingId]/broker/route";
 import * as similarRoute from "../../../app/api/sites/[siteId]/listings/[listingId]/similar/route";
 import * as brokersRoute from "../../../app/api/sites/[siteId]/brokers/public/route";
@@ -246,5 +249,20 @@ describe("GET /listings/{id}/similar", () => {
     expect(res.status).toBe(400);
     expect(res.body.error.message).toContain("limit");
     expect((await similar(site, id.open, { limit: "1" })).body.listings).toHaveLength(1);
+  });
+});
+
+// Last in the file: the listing it adds would change the similar listings' ranking above.
+describe("GET /listings/{id}/broker after the broker leaves", () => {
+  const card = (ref: string) => call(brokerRoute.GET, "GET", "/x", { params: { siteId: site.id, listingId: ref }, headers: from() });
+
+  it("falls back to the listing's creator when the assigned broker is no longer active", async () => {
+    const gone = await makeMember(a, "broker", "broad");
+    await listing(a, "goneBroker", { title: "Casa com corretor desligado", assignedToId: gone.userId });
+    expect((await card(id.goneBroker)).body.id).toBe(gone.userId);
+    await (await getDb()).update(members).set({ active: false }).where(eq(members.id, gone.userId));
+    const res = await card(id.goneBroker);
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe(a.ownerId);
   });
 });

@@ -17,8 +17,8 @@ import { MetaPixelEvent } from "@/app/_site/components/meta-pixel";
 import { Paragraphs } from "@/app/_site/components/rich-text";
 import { findPropertyDetail } from "@/lib/sites/property-detail";
 import { recordSiteView } from "@/lib/share/record-access";
-import { listingBroker } from "@/lib/sites/brokers";
-import { similarDocuments, toListingCard } from "@/lib/sites/similar";
+import { brokerOfHit } from "@/lib/sites/brokers";
+import { similarToHit, toListingCard } from "@/lib/sites/similar";
 import { slugify } from "@/lib/sites/locations";
 
 type Params = { site: string; locale: string; code: string; slug?: string[] };
@@ -64,16 +64,14 @@ export default async function ListingPage({ params, searchParams }: Props) {
   }
   // A view of the seller report: the page at its canonical address, not the redirect, the metadata
   // or a broker's preview of an unpublished site.
-  const listingId = (await found(site, code))?.listingId;
+  const { listingId, hit } = (await found(site, code))!;
   if (listingId && !site.preview) recordSiteView(site.db, site.row.tenantId, listingId);
   const t = await getTranslations("listing");
   const ts = await getTranslations("search");
   const tb = await getTranslations("business");
   const id = String(doc.id);
-  const [broker, similar] = await Promise.all([
-    orNull(listingBroker(site.db, site.row, id, {})),
-    similarDocuments(site.db, site.row, id, 3),
-  ]);
+  // The listing found once serves the broker card and the similar listings (no second lookup).
+  const [broker, similar] = hit ? await Promise.all([brokerOfHit(site.db, site.row, hit), similarToHit(site.db, site.row, hit, 3)]) : [null, []];
   const title = localized(doc, "title", site.locale);
   const description = localized(doc, "description", site.locale);
   const price = num(doc.price);
