@@ -37,8 +37,9 @@ export function localized(doc: Record<string, unknown>, field: "title" | "descri
 }
 
 /**
- * Fields that hold words for people: only these take a translation. Addresses, filters, sizes and
- * collection names stay as written, so a language cannot change what a block shows or links to.
+ * Fields that hold words for people: only these take a translation. Link targets (`href`, `src`),
+ * filters, sizes and collection names stay as written, so a language cannot change what a block
+ * shows or links to.
  */
 const TEXT_FIELDS = new Set(["title", "subtitle", "text", "content", "html", "caption", "alt", "buttonLabel", "label", "description", "address"]);
 

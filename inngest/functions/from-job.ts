@@ -29,7 +29,15 @@ export function inngestFunctionsOf(job: JobDefinition): InngestFunction.Any[] {
   if (trigger) {
     fns.push(
       inngest.createFunction(
-        { id: trigger.functionId, triggers: [{ event: trigger.event.name }], retries, ...(trigger.debounce ? { debounce: trigger.debounce } : {}) },
+        {
+          id: trigger.functionId,
+          triggers: [{ event: trigger.event.name }],
+          retries,
+          ...(trigger.debounce ? { debounce: trigger.debounce } : {}),
+          // A coalescing job's run takes whatever is pending: one at a time, the others queue
+          // behind it and find little left, instead of racing it for the same rows.
+          ...(trigger.coalesce ? { concurrency: { limit: 1 } } : {}),
+        },
         async ({ event, step }) => step.run(job.step, async () => job.run(trigger.event.schema.parse(event.data ?? {}), await deps())),
       ),
     );

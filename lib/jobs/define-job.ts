@@ -38,7 +38,8 @@ export type JobDefinition<S extends z.ZodType = z.ZodType> = {
      * Embedded runner only: the events gathered before a run (or during the one before) make one
      * run with the last payload, at once. For work the run reads from the database anyway (each
      * run takes whatever is pending), so a burst is processed in batches instead of a run per
-     * event; Inngest still runs one function per event, without debounce's wait.
+     * event. On Inngest each event still gets a run, without debounce's wait, one at a time
+     * (`concurrency: 1`), so runs queue instead of racing for the same rows.
      */
     coalesce?: true;
   };

@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { config } from "../../config";
 import { defineJob, jobEvent } from "../../jobs/define-job";
+import { sendJobEvent } from "../../jobs/dispatch";
 import { processLeads } from "./process-batch";
 import { pendingLeadIds } from "./process-lead";
 
-/** Leads claimed per batch of a run. */
+/** Leads claimed per batch of a run, and batches a run takes at most (about 3 s of work). */
 const BATCH = 50;
+const MAX_BATCHES = 20;
 
 /** Sent after a lead is stored (and committed): wakes the processing at once. */
 export const leadReceived = jobEvent("crm/lead.received", z.object({ leadId: z.uuid() }));
@@ -27,10 +29,11 @@ export const processLeadsJob = defineJob({
     let processed = 0;
     let failed = 0;
     let ids = data ? await pendingLeadIds(db, BATCH, data.leadId) : await pendingLeadIds(db, BATCH);
-    // Until a batch comes back short: what is pending now is done, later leads wake their own run.
-    // A batch that made no progress (another worker holds its leads) ends the run too; the other
-    // jobs have loops of their own, so a long run holds up nothing else.
-    while (ids.length) {
+    // Until a batch comes back short (what is pending now is done; later leads wake their own run)
+    // or makes no progress (another worker holds its leads). At most MAX_BATCHES a run, so a
+    // stopping worker or an Inngest step is never held for long: a run that stops with leads
+    // still waiting sends the event again, which starts the next run at once.
+    for (let batch = 1; ids.length; batch++) {
       const before = processed + failed;
       for (const r of await processLeads(db, ids)) {
         if (r.status === "processed") processed++;
@@ -41,6 +44,10 @@ export const processLeadsJob = defineJob({
       }
       if (ids.length < BATCH || processed + failed === before) break;
       ids = await pendingLeadIds(db, BATCH);
+      if (ids.length && batch >= MAX_BATCHES) {
+        sendJobEvent(leadReceived, { leadId: ids[0] });
+        break;
+      }
     }
     return { processed, failed };
   },

@@ -49,8 +49,9 @@ export function cloudAdapter(baseUrl: string, creds: Credentials): ProviderAdapt
         const r = (await gatewayJson("GET", `${base}/${phone}?fields=status`, h, undefined, signal)) as { status?: unknown } | null;
         return cloudConnectionState(r?.status);
       } catch (err) {
-        // Graph answers 401 (error code 190) to an expired or revoked access token: it needs a new token, not a retry.
-        if (err instanceof GatewayError && err.kind === "unauthorized") return "expired";
+        // Graph answers 401 (error code 190) to an expired or revoked access token: it needs a new
+        // token, not a retry. A 403 (a missing permission, a number of another account) stays an error.
+        if (err instanceof GatewayError && err.status === 401) return "expired";
         throw err;
       }
     },

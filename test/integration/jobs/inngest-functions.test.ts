@@ -40,4 +40,12 @@ describe("Inngest functions (in-process)", () => {
   it("serves every function from /api/inngest", () => {
     expect(functions.map((f) => f.id())).toEqual(expect.arrayContaining(["deliver-events-cron", "deliver-events-on-queue"]));
   });
+
+  it("runs a coalescing job's event function one at a time (its runs take whatever is pending), a debounced one with its debounce", () => {
+    const opts = (id: string) => (functions.find((f) => f.id() === id) as unknown as { opts: Record<string, unknown> }).opts;
+    expect(opts("process-lead")).toMatchObject({ concurrency: { limit: 1 } });
+    expect(opts("process-lead").debounce).toBeUndefined();
+    expect(opts("deliver-events-on-queue")).toMatchObject({ debounce: { period: "1s" } });
+    expect(opts("deliver-events-on-queue").concurrency).toBeUndefined();
+  });
 });

@@ -32,12 +32,15 @@ describe("WhatsApp Cloud status", () => {
     expect(await status()).toBe(expected);
   });
 
-  it("an expired or revoked token is `expired`; a failing gateway still throws (the caller records `error`)", async () => {
+  it("an expired or revoked token (401) is `expired`; a 403 or a failing gateway throws (the caller records `error`)", async () => {
     cloud.state.switches.phoneStatus = "CONNECTED";
     expect(await status("revoked-token")).toBe("expired");
-    cloud.state.switches.failStatus = 500;
     try {
-      await expect(status()).rejects.toThrow();
+      for (const failure of [500, 403]) {
+        // A failing gateway, or a permission the token lacks (a new token would not help), throws.
+        cloud.state.switches.failStatus = failure;
+        await expect(status()).rejects.toThrow();
+      }
     } finally {
       cloud.state.switches.failStatus = 0;
     }
