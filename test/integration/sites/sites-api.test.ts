@@ -66,6 +66,20 @@ describe("tenant-side sites API", () => {
     expect(res.body.error.message).toMatch(/512 KB/);
   });
 
+  it("keeps a menu item's English and Spanish labels, and names a bad one in its 400", async () => {
+    const t = await makeTenant();
+    const menu = [{ label: "Comprar", label_en: "Buy", label_es: "Comprar", href: "/imoveis?type=sale" }];
+    const ok = await call(sitesRoute.POST, "POST", "/x", { key: t.key, body: { name: "X", domain: "menu-ok.example.com", configuration: { siteConfiguration: { menu } } } });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    expect(ok.body.configuration.siteConfiguration.menu).toEqual(menu);
+    for (const item of [{ label: "Comprar", label_en: "x".repeat(81), href: "/" }, { label: "Comprar", label_fr: "Acheter", href: "/" }]) {
+      const res = await call(sitesRoute.POST, "POST", "/x", { key: t.key, body: { name: "X", domain: "menu-bad.example.com", configuration: { siteConfiguration: { menu: [item] } } } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toMatch(/menu/);
+    }
+    expect((await call(sitesRoute.GET, "GET", "/x", { key: t.key })).body.items.map((s: any) => s.domain)).toEqual(["menu-ok.example.com"]);
+  });
+
   it("is for owners and admins: restricted keys and brokers get 403; another tenant's site is a 404", async () => {
     const t = await makeTenant();
     const site = await makeSite(t);
