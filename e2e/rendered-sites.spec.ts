@@ -149,6 +149,9 @@ test("locales: /en and /es only where the tenant enables them; listing text fall
   await page.goto(`${ORIGIN}/es${setup.salePath}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Apartamento de 3 dormitorios en Pinheiros");
   await expect(page.getByText("Sala ampla com varanda.")).toBeVisible(); // no Spanish description: Portuguese
+  // ...marked as Portuguese for screen readers; the translated title is not.
+  await expect(page.locator('.rich[lang="pt-BR"]')).toContainText("Sala ampla com varanda.");
+  await expect(page.getByRole("heading", { level: 1 })).not.toHaveAttribute("lang", /.+/);
   await page.goto(`${ORIGIN}/es/imoveis`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Inmuebles en venta y en alquiler");
   expect((await page.goto(`http://${MONO_HOST}:${PORT}/en`))?.status()).toBe(404);

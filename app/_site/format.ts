@@ -28,6 +28,14 @@ export const num = (v: unknown): number | null => (typeof v === "number" && Numb
 export const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
 /** Listing text in the visitor's language, Portuguese when the translation is blank. */
+/**
+ * `lang="pt-BR"` for a listing text shown in Portuguese on an English or Spanish page (its
+ * translation is blank), so screen readers read it with a Portuguese voice; else nothing.
+ */
+export function fallbackLang(doc: Record<string, unknown>, field: "title" | "description", locale: SiteLocale): "pt-BR" | undefined {
+  return locale !== "pt-BR" && !str(doc[`${field}_${locale}`]).trim() && str(doc[field]).trim() ? "pt-BR" : undefined;
+}
+
 export function localized(doc: Record<string, unknown>, field: "title" | "description", locale: SiteLocale): string {
   if (locale !== "pt-BR") {
     const t = str(doc[`${field}_${locale}`]).trim();

@@ -1,6 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import type { SiteView } from "../context";
-import { formatMoney, formatNumber, localized, num, str } from "../format";
+import { fallbackLang, formatMoney, formatNumber, localized, num, str } from "../format";
 import { href, listingPath } from "../links";
 
 type Doc = Record<string, unknown>;
@@ -44,7 +44,7 @@ export async function ListingCard({ site, doc, eager = false }: { site: SiteView
           <span className="badge">{doc.listingType === "rental" ? tb("rental") : tb("sale")}</span>
         </div>
         <div className="card-body">
-          <h3 className="card-title">{title}</h3>
+          <h3 className="card-title" lang={fallbackLang(doc, "title", site.locale)}>{title}</h3>
           {place && <p className="card-place">{place}</p>}
           <p className="price">{await priceText(site, doc)}</p>
           <ul className="facts">

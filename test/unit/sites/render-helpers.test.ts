@@ -4,6 +4,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { parseRichText, RichText } from "../../../app/_site/components/rich-text";
 import { renderablePage } from "../../../app/_site/puck/page-data";
+import { fallbackLang } from "../../../app/_site/format";
 
 describe("sitemapXml", () => {
   it("lists each path in every language with its alternates, escaped", () => {
@@ -66,5 +67,16 @@ describe("renderablePage", () => {
     for (const raw of [null, 5, "x", { content: "no" }, { root: null, content: [{ type: 3 }] }]) {
       expect(renderablePage(raw, new Set(["Hero"]), { siteId: "s", page: "p", locale: "pt-BR" }).data.content).toEqual([]);
     }
+  });
+});
+
+describe("fallbackLang", () => {
+  it("marks listing text shown in Portuguese on /en or /es, and nothing else", () => {
+    const doc = { title: "Casa", title_en: "House", title_es: " ", description: "Sala ampla" };
+    expect(fallbackLang(doc, "title", "en")).toBeUndefined();
+    expect(fallbackLang(doc, "title", "es")).toBe("pt-BR");
+    expect(fallbackLang(doc, "description", "en")).toBe("pt-BR");
+    expect(fallbackLang(doc, "title", "pt-BR")).toBeUndefined();
+    expect(fallbackLang({ title: "" }, "title", "en")).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@ import { cache } from "react";
 import { loadSiteView, orNull, type SiteView } from "@/app/_site/context";
 import { pageMetadata } from "@/app/_site/metadata";
 import { href, listingPath, queryString } from "@/app/_site/links";
-import { formatMoney, formatNumber, localized, num, str } from "@/app/_site/format";
+import { fallbackLang, formatMoney, formatNumber, localized, num, str } from "@/app/_site/format";
 import { ListingGrid, priceText, typeLabel } from "@/app/_site/components/listing-card";
 import { Breadcrumb } from "@/app/_site/components/breadcrumb";
 import { BrokerCard } from "@/app/_site/components/broker-card";
@@ -115,7 +115,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
           <p className="muted" style={{ margin: 0 }}>
             {kind} · {doc.listingType === "rental" ? tb("rental") : tb("sale")} · {t("code", { code: str(doc.listingCode) })}
           </p>
-          <h1>{title}</h1>
+          <h1 lang={fallbackLang(doc, "title", site.locale)}>{title}</h1>
           <p className="muted" style={{ margin: 0 }}>{place}</p>
         </div>
         <p className="price">{await priceText(site, doc)}</p>
@@ -153,7 +153,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
           {description && (
             <section aria-labelledby="desc-title">
               <h2 id="desc-title">{t("description")}</h2>
-              <div className="rich"><Paragraphs text={description} /></div>
+              <div className="rich" lang={fallbackLang(doc, "description", site.locale)}><Paragraphs text={description} /></div>
             </section>
           )}
           {features.length > 0 && (
