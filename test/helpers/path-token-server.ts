@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import type http from "node:http";
 
 type PathTokenRoute = (req: Request, segment: { params: Promise<{ pathToken: string }> }) => Promise<Response>;
@@ -19,4 +20,20 @@ export function pathTokenListener(post: PathTokenRoute, answerHeaders: Record<st
       res.writeHead(answer.status, { "content-type": "application/json", ...answerHeaders }).end(await answer.text());
     });
   };
+}
+
+/**
+ * Posts a lead to a lead server on 127.0.0.1 (a fresh connection each time) and resolves with the
+ * status, or 0 when no answer came (refused, reset, 10 s without one): what a portal would retry.
+ */
+export function postLead(port: number, pathToken: string, body: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = httpRequest({ host: "127.0.0.1", port, path: `/api/webhooks/channels/${pathToken}`, method: "POST", headers: { "content-type": "application/json" }, agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", () => resolve(0));
+    req.setTimeout(10_000, () => req.destroy());
+    req.end(body);
+  });
 }

@@ -13,7 +13,14 @@ export const PublicSiteConfigSchema = z
       puck_data: z.record(z.string(), z.unknown()),
       siteConfiguration: z.object({
         brand: z.object({ logoUrl: z.string().nullable(), name: z.string().nullable(), primaryColor: z.string().nullable() }),
-        menu: z.array(z.unknown()),
+        menu: z.array(
+          z.object({
+            label: z.string(),
+            label_en: z.string().optional().describe("The label on /en pages; blank or absent: `label`."),
+            label_es: z.string().optional().describe("The label on /es pages; blank or absent: `label`."),
+            href: z.string(),
+          }),
+        ),
         footer: z.record(z.string(), z.unknown()),
       }),
       otherConfigs: z.record(z.string(), z.unknown()).nullable(),

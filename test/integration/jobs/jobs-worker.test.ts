@@ -6,7 +6,6 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import http from "node:http";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { describe, expect, inject, it } from "vitest";
@@ -18,6 +17,7 @@ import { createChannel } from "../../../lib/leads/marketing-channels";
 import { createTenant } from "../../../lib/tenants/create-tenant";
 import { createMember } from "../../../lib/tenants/members";
 import { TEMPLATE_DB } from "../../setup/global-db";
+import { postLead } from "../../helpers/path-token-server";
 
 const tpl = inject("dbTemplate");
 if (tpl.kind !== "postgres") console.log("jobs-worker: skipped, it needs PostgreSQL (set DATABASE_URL, as `npm run test:pg` and CI do); the embedded database is single-process");
@@ -39,16 +39,6 @@ function startChild(args: string[], env: Record<string, string>, ready: string):
   });
 }
 
-function post(port: number, token: string, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, path: `/api/webhooks/channels/${token}`, method: "POST", headers: { "content-type": "application/json" }, agent: false }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
 
 describe.skipIf(tpl.kind !== "postgres")("jobs worker process (JOBS_RUNNER=worker)", () => {
   it("processes leads the web process stored, woken at once, and catches up after a restart", async () => {
@@ -80,7 +70,7 @@ describe.skipIf(tpl.kind !== "postgres")("jobs worker process (JOBS_RUNNER=worke
       const lead = (i: number) => JSON.stringify({ name: `Lead ${i}`, phone: `+5511987${String(650_000 + i)}`, originLeadId: `w-${i}` });
 
       // No worker yet: the web process stores and answers, and nothing processes.
-      expect(await post(port, channel.pathToken, lead(0))).toBe(202);
+      expect(await postLead(port, channel.pathToken, lead(0))).toBe(202);
       await new Promise((r) => setTimeout(r, 1500));
       expect(await statuses()).toEqual(["received"]);
 
@@ -91,7 +81,7 @@ describe.skipIf(tpl.kind !== "postgres")("jobs worker process (JOBS_RUNNER=worke
       worker.stdout!.on("data", (d: Buffer) => (output += d.toString()));
       expect(await waitFor((s) => s[0] === "processed", 10_000)).toEqual(["processed"]);
       const started = Date.now();
-      for (let i = 1; i <= 20; i++) expect(await post(port, channel.pathToken, lead(i))).toBe(202);
+      for (let i = 1; i <= 20; i++) expect(await postLead(port, channel.pathToken, lead(i))).toBe(202);
       const after = await waitFor((s) => s.every((x) => x === "processed"), 15_000);
       expect(after).toEqual(Array(21).fill("processed"));
       expect(Date.now() - started).toBeLessThan(15_000); // well before the 30 s schedule

@@ -7,7 +7,6 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import http from "node:http";
 import postgres from "postgres";
 import { describe, expect, inject, it } from "vitest";
 import { createChannel } from "../../../lib/leads/marketing-channels";
@@ -19,6 +18,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import * as schema from "../../../db/schema";
 import type { Db } from "../../../db/client";
 import { TEMPLATE_DB } from "../../setup/global-db";
+import { postLead } from "../../helpers/path-token-server";
 
 const tpl = inject("dbTemplate");
 const LEADS = 1000;
@@ -37,17 +37,6 @@ function startServer(dbUrl: string, port: number): Promise<ChildProcess> {
   });
 }
 
-function post(port: number, token: string, body: string): Promise<number> {
-  return new Promise((resolve) => {
-    const req = http.request({ host: "127.0.0.1", port, path: `/api/webhooks/channels/${token}`, method: "POST", headers: { "content-type": "application/json" }, agent: false }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
-    req.on("error", () => resolve(0)); // no answer: the portal will retry
-    req.setTimeout(10_000, () => req.destroy());
-    req.end(body);
-  });
-}
 
 describe.skipIf(tpl.kind !== "postgres")("SIGKILL in the middle of a burst of leads", () => {
   it("processes every lead answered 2xx exactly once, with one deal per originLeadId", async () => {
@@ -87,7 +76,7 @@ describe.skipIf(tpl.kind !== "postgres")("SIGKILL in the middle of a burst of le
                 });
               }
               if (restarted) await restarted;
-              const status = await post(port, channel.pathToken, body);
+              const status = await postLead(port, channel.pathToken, body);
               if (status === 200 || status === 202) {
                 acked.add(origin(i));
                 break;
