@@ -47,6 +47,13 @@ const ConfigSchema = z.object({
   TYPESENSE_API_KEY: z.string().min(1).optional(),
   /** Longest life of a cached search result; results are reused only while no commit changed the tenant's documents (0: off). */
   SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(600_000),
+  /**
+   * Tenants with at least this many search documents are searched from an in-memory index (filters,
+   * facets and sorts without text; text and partner networks stay on PostgreSQL).
+   */
+  SEARCH_MEMORY_MIN_DOCS: z.coerce.number().int().min(0).max(100_000_000).default(10_000),
+  /** Most documents the in-memory indexes of one process hold, all tenants together (least recently used go first); 0: off. */
+  SEARCH_MEMORY_MAX_DOCS: z.coerce.number().int().min(0).max(100_000_000).default(500_000),
   /** Collection name on Typesense. */
   TYPESENSE_COLLECTION: z.string().regex(/^[A-Za-z0-9_-]+$/).default("listings"),
   /** How long a graceful stop (SIGTERM) waits for in-flight requests and the running job before closing the database. */

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
-  bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, real, text, uuid, type PgColumnBuilderBase,
+  bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, real, text, timestamp, uuid, type PgColumnBuilderBase,
 } from "drizzle-orm/pg-core";
 import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, tokensOf, type SearchField } from "../../lib/search/fields";
 import { listings } from "./listings";
@@ -46,9 +46,15 @@ export const searchDocuments = pgTable(
     on_air: boolean("on_air").notNull().default(false),
     [LAT_COLUMN]: doublePrecision(LAT_COLUMN),
     [LNG_COLUMN]: doublePrecision(LNG_COLUMN),
+    /**
+     * The tenant's `search_version` when this row was last written (a trigger stamps it, migration
+     * 0027): in-memory indexes read the rows changed since the version they hold.
+     */
+    search_version: bigint("search_version", { mode: "number" }).notNull().default(0),
     ...fieldColumns(false),
   },
   (t) => [
+    index("search_tenant_version_idx").on(t.tenant_id, t.search_version),
     // The covering "hot" index (tenant, newest first, with the common filter and facet columns in
     // INCLUDE) is created by migration 0021: drizzle cannot declare INCLUDE columns.
     // Shaped after the common searches: type + price ceiling, city (+ price order), state, neighborhood.
@@ -64,6 +70,21 @@ export const searchDocuments = pgTable(
       .on(t.tenant_id, sql`location_city_tok`, sql`location_latitude`)
       .where(sql`listing_type = 'sale' and price > 0 and total_area > 0`),
   ],
+);
+
+/**
+ * Documents removed from the index, with the tenant's `search_version` of the removal (written by
+ * a trigger on `search_documents`, migration 0027), so in-memory indexes drop them too.
+ */
+export const searchRemovals = pgTable(
+  "search_removals",
+  {
+    tenant_id: uuid("tenant_id").notNull(),
+    listing_id: uuid("listing_id").notNull(),
+    search_version: bigint("search_version", { mode: "number" }).notNull(),
+    removed_at: timestamp("removed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("search_removals_tenant_version_idx").on(t.tenant_id, t.search_version)],
 );
 
 /** The wide half: the stored hit document, full text and long strings. */

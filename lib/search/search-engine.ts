@@ -6,7 +6,10 @@ import { PostgresSearchEngine } from "./postgres/postgres-engine";
 
 const g = globalThis as unknown as { __crmSearchEngine?: SearchEngine };
 
-/** PostgreSQL by default; Typesense when TYPESENSE_URL and TYPESENSE_API_KEY are set. */
+/**
+ * PostgreSQL by default, with large tenants searched from memory (`memory/memory-engine.ts`);
+ * Typesense when TYPESENSE_URL and TYPESENSE_API_KEY are set.
+ */
 export async function searchEngine(): Promise<SearchEngine> {
   if (g.__crmSearchEngine) return g.__crmSearchEngine;
   const { config } = await import("../config");
@@ -14,6 +17,12 @@ export async function searchEngine(): Promise<SearchEngine> {
   if (c.TYPESENSE_URL && c.TYPESENSE_API_KEY) {
     const { TypesenseSearchEngine } = await import("./typesense/typesense-engine");
     g.__crmSearchEngine = new TypesenseSearchEngine(c.TYPESENSE_URL, c.TYPESENSE_API_KEY);
+  } else if (c.SEARCH_MEMORY_MAX_DOCS > 0) {
+    const { MemorySearchEngine } = await import("./memory/memory-engine");
+    g.__crmSearchEngine = new MemorySearchEngine(new PostgresSearchEngine(getDb), getDb, {
+      minDocs: c.SEARCH_MEMORY_MIN_DOCS,
+      maxDocs: c.SEARCH_MEMORY_MAX_DOCS,
+    });
   } else {
     g.__crmSearchEngine = new PostgresSearchEngine(getDb);
   }

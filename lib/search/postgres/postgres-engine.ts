@@ -1,9 +1,9 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { jsonColumn, rowsOf } from "../../../db/rows";
-import type { SearchEngine, SearchHit, SearchRequest, SearchResult, SearchScope } from "../engine";
-import { highlightText } from "../highlight";
-import { maskDocument, priceMaskOf } from "../price-visibility";
+import { rowsOf } from "../../../db/rows";
+import type { SearchEngine, SearchRequest, SearchResult, SearchScope } from "../engine";
+import { priceMaskOf } from "../price-visibility";
+import { documents, searchResult, type HitRow } from "./hits";
 import { facetCounts } from "./facets-sql";
 import { priceHiddenSql, userFilterSql } from "./price-sql";
 import { scopeSql } from "./scope-sql";
@@ -15,7 +15,6 @@ import { fieldByName } from "../fields";
 /** A text predicate and its rank; `candidates`, for the full-text match, is the ranked matches as `c`. */
 type TextMatch = { where: SQL; rank: SQL; candidates?: SQL };
 
-type HitRow = { listing_id: string; tenant_id: string; rank: number | null; geo_m: number | null };
 
 /** `out_of` per scope, briefly cached: it counts the whole tenant and moves slowly. */
 const outOfCache = new Map<string, { n: number; at: number }>();
@@ -78,43 +77,12 @@ export class PostgresSearchEngine implements SearchEngine {
     const [facetResult, outOf, docs] = await Promise.all([
       earlyFacets ?? facetCounts(db, where, req.facetBy, req.maxFacetValues, hidden),
       this.outOf(db, scope, scopeWhere),
-      this.documents(db, page.rows.map((r) => r.listing_id)),
+      documents(db, page.rows.map((r) => r.listing_id)),
     ]);
     const facets = facetResult.facets;
     const found = page.found ?? facetResult.total ?? (req.total === false ? page.rows.length : 0);
 
-    const showTextMatch = req.sort.some((k) => k.kind === "text_match") && req.words.length > 0;
-    const geoKey = req.sort.find((k) => k.kind === "geo");
-    const words = req.words.filter((w) => !w.exclude).flatMap((w) => w.text.split(" "));
-    const lastIsPrefix = req.words.length > 0 && !req.words[req.words.length - 1].phrase;
-    const hits: SearchHit[] = page.rows.map((r) => {
-      const document = maskDocument(mask, r.tenant_id, docs.get(r.listing_id) ?? { id: r.listing_id });
-      const highlights = req.queryBy
-        .map((field) => {
-          const v = document[field];
-          const h = typeof v === "string" ? highlightText(v, words, lastIsPrefix) : Array.isArray(v) ? highlightText(v.join(", "), words, lastIsPrefix) : null;
-          return h ? { field, ...h } : null;
-        })
-        .filter((h): h is NonNullable<typeof h> => h !== null);
-      return {
-        document,
-        highlights,
-        highlight: Object.fromEntries(highlights.map((h) => [h.field, { snippet: h.snippet, matched_tokens: h.matched_tokens }])),
-        ...(showTextMatch ? { text_match: Math.round(Number(r.rank ?? 0) * 1e9) } : {}),
-        ...(geoKey && r.geo_m !== null ? { geo_distance_meters: { location: Math.round(Number(r.geo_m)) } } : {}),
-        isNetworkListing: r.tenant_id !== scope.tenantId,
-      };
-    });
-    return {
-      facet_counts: facets,
-      found,
-      hits,
-      out_of: outOf,
-      page: req.page,
-      request_params: { collection_name: "listings", per_page: req.perPage, q: req.q },
-      search_cutoff: false,
-      search_time_ms: Math.round(performance.now() - started),
-    };
+    return searchResult(db, scope, req, started, { rows: page.rows, facets, found, outOf, docs });
   }
 
   /**
@@ -166,13 +134,6 @@ export class PostgresSearchEngine implements SearchEngine {
   private async windowTotal(db: Db, rows: { found: number | string }[], req: SearchRequest, count: () => Promise<number>): Promise<number> {
     if (rows.length) return Number(rows[0].found);
     return req.page > 1 ? count() : 0;
-  }
-
-  /** Stored documents of the page's hits, read by primary key. */
-  private async documents(db: Db, ids: string[]): Promise<Map<string, Record<string, unknown>>> {
-    if (!ids.length) return new Map();
-    const res = await db.execute(sql`select listing_id, doc from search_texts where listing_id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
-    return new Map(rowsOf<{ listing_id: string; doc: unknown }>(res).map((r) => [r.listing_id, jsonColumn<Record<string, unknown>>(r.doc)]));
   }
 
   private async count(db: Db, where: SQL): Promise<number> {

@@ -1,0 +1,75 @@
+import type { FacetCount } from "../engine";
+import type { Mask, QueryView } from "./evaluate";
+
+/**
+ * Facet counts over every match, as `../postgres/facets-sql.ts` computes them: values as text
+ * (floats the way PostgreSQL turns a `real` into numeric text, bools `true`/`false`), ordered by
+ * count desc, then shorter, then greater; `string[]` fields count each element; numeric fields
+ * carry min, max, sum and avg of the matches that have a value (a hidden price has none).
+ */
+export function memoryFacets(view: QueryView, matches: Mask, fields: string[], max: number): FacetCount[] {
+  return fields.map((name) => {
+    const col = view.ix.column(name);
+    const counts = new Map<string, number>();
+    const add = (v: string) => counts.set(v, (counts.get(v) ?? 0) + 1);
+    let stats: FacetCount["stats"] = { total_values: 0 };
+    if (col.kind === "string") {
+      const byCode = new Int32Array(col.dict.entries.length);
+      for (let i = 0; i < view.n; i++) if (matches[i] && col.codes[i] >= 0) byCode[col.codes[i]]++;
+      // Several dictionary entries can share a raw value (same text, other tokens): add them up.
+      byCode.forEach((c, code) => c && counts.set(col.dict.entries[code].raw, (counts.get(col.dict.entries[code].raw) ?? 0) + c));
+    } else if (col.kind === "array") {
+      for (let i = 0; i < view.n; i++) {
+        const raw = col.raw[i];
+        if (matches[i] && raw) for (const c of raw) add(col.rawDict.entries[c].raw);
+      }
+    } else {
+      const values = view.number(name);
+      const float = col.field.type === "float";
+      const text = col.kind === "bool" ? (x: number) => (x ? "true" : "false") : float ? numericText : (x: number) => String(x);
+      let [min, mx, sum, n] = [Infinity, -Infinity, 0, 0];
+      // sum(real) is a real in PostgreSQL: accumulate in 32 bits like it does (avg accumulates in 64).
+      let sum32 = 0;
+      for (let i = 0; i < view.n; i++) {
+        const x = values[i];
+        if (!matches[i] || x !== x) continue;
+        add(text(x));
+        if (x < min) min = x;
+        if (x > mx) mx = x;
+        sum += x;
+        sum32 = Math.fround(sum32 + x);
+        n++;
+      }
+      if (col.kind === "number" && n > 0) {
+        const out = float ? shortestFloat32 : (x: number) => x;
+        stats = { total_values: 0, min: out(min), max: out(mx), sum: float ? shortestFloat32(sum32) : sum, avg: sum / n };
+      }
+    }
+    const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].length - b[0].length || (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0));
+    return {
+      field_name: name,
+      sampled: false as const,
+      counts: ranked.slice(0, max).map(([value, count]) => ({ count, highlighted: value, value })),
+      stats: { ...stats, total_values: counts.size },
+    };
+  });
+}
+
+/**
+ * `trim_scale(x::numeric)::text` for a `real` x: PostgreSQL converts a real to numeric through its
+ * 6 significant digits (FLT_DIG), then the text has no exponent and no trailing zeros.
+ */
+export function numericText(x: number): string {
+  const y = Number(x.toPrecision(6));
+  const s = String(y === 0 ? 0 : y);
+  return /e/i.test(s) ? y.toFixed(20).replace(/\.?0+$/, "") : s;
+}
+
+/** A float32 as PostgreSQL prints a `real`: the shortest decimal that reads back as the same float32. */
+export function shortestFloat32(x: number): number {
+  for (let p = 1; p <= 9; p++) {
+    const y = Number(x.toPrecision(p));
+    if (Math.fround(y) === x) return y;
+  }
+  return x;
+}

@@ -1,0 +1,65 @@
+import { sql } from "drizzle-orm";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import type { Db } from "../../../db/client";
+import { rowsOf } from "../../../db/rows";
+import { columnOf, LAT_COLUMN, LNG_COLUMN, tokensOf } from "../fields";
+import { MEMORY_FIELDS, TenantIndex } from "./tenant-index";
+
+const PAGE = 5_000;
+
+/** The columns an in-memory index reads from `search_documents`. */
+const COLUMNS = sql.raw(
+  ["listing_id", "assigned_to_id", "created_by_id", "property_created_by_id", LAT_COLUMN, LNG_COLUMN,
+    ...MEMORY_FIELDS.flatMap((f) => (f.type === "string" || f.type === "string[]" ? [columnOf(f.name), tokensOf(f)] : [columnOf(f.name)]))]
+    .map((c) => `"${c}"`).join(", "),
+);
+
+export async function searchVersionOf(db: Db, tenantId: string): Promise<number> {
+  const [r] = rowsOf<{ v: string | number }>(await db.execute(sql`select search_version as v from tenants where id = ${tenantId}::uuid`));
+  return r ? Number(r.v) : -1;
+}
+
+export async function documentCount(db: Db, tenantId: string): Promise<number> {
+  const [r] = rowsOf<{ n: string | number }>(await db.execute(sql`select count(*) as n from search_documents where tenant_id = ${tenantId}::uuid`));
+  return Number(r.n);
+}
+
+/**
+ * Reads all of a tenant's documents, a page at a time (yielding between pages so requests keep
+ * being served), then the changes committed meanwhile. The version is read first: every page sees
+ * at least that state, and the catch-up applies whatever came after.
+ */
+export async function loadTenantIndex(db: Db, tenantId: string): Promise<TenantIndex> {
+  const version = await searchVersionOf(db, tenantId);
+  const ix = new TenantIndex(tenantId, Math.max(1024, await documentCount(db, tenantId)));
+  let after = "00000000-0000-0000-0000-000000000000";
+  for (;;) {
+    const rows = rowsOf<Record<string, unknown>>(await db.execute(sql`select ${COLUMNS} from search_documents
+      where tenant_id = ${tenantId}::uuid and listing_id > ${after}::uuid order by listing_id limit ${PAGE}`));
+    for (const r of rows) ix.upsert(r);
+    if (rows.length < PAGE) break;
+    after = String(rows[rows.length - 1].listing_id);
+    await yieldToEventLoop();
+  }
+  ix.version = version;
+  await applyChanges(db, ix, await searchVersionOf(db, tenantId));
+  return ix;
+}
+
+/**
+ * Brings the index from its version to `version`: the documents written after it (each row carries
+ * the version of its write, stamped by a trigger) and the removals recorded after it. Writers of a
+ * tenant's documents bump its version first and hold the tenant row until they commit, so versions
+ * commit in order and every row up to `version` is visible to these reads.
+ */
+export async function applyChanges(db: Db, ix: TenantIndex, version: number): Promise<void> {
+  if (version <= ix.version) return;
+  const [rows, gone] = await Promise.all([
+    db.execute(sql`select ${COLUMNS} from search_documents where tenant_id = ${ix.tenantId}::uuid and search_version > ${ix.version}`),
+    db.execute(sql`select listing_id from search_removals where tenant_id = ${ix.tenantId}::uuid and search_version > ${ix.version}`),
+  ]);
+  for (const r of rowsOf<Record<string, unknown>>(rows)) ix.upsert(r);
+  // A removed listing never comes back (ids are not reused), so removals apply after upserts.
+  for (const r of rowsOf<{ listing_id: string }>(gone)) ix.remove(String(r.listing_id));
+  ix.version = version;
+}

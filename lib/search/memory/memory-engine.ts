@@ -1,0 +1,153 @@
+import type { Db } from "../../../db/client";
+import { logger } from "../../log/logger";
+import type { SearchEngine, SearchRequest, SearchResult, SearchScope } from "../engine";
+import { fieldByName } from "../fields";
+import type { FilterNode } from "../filter";
+import { searchResult } from "../postgres/hits";
+import { isBinary } from "../price-visibility";
+import { filterMask, QueryView, scopeMask, type Mask } from "./evaluate";
+import { memoryFacets } from "./facets";
+import { applyChanges, documentCount, loadTenantIndex, searchVersionOf } from "./load";
+import { pageOf } from "./order";
+import { isMemoryField, type TenantIndex } from "./tenant-index";
+
+export type MemoryOptions = {
+  /** Tenants with fewer documents stay on PostgreSQL, which answers them quickly anyway. */
+  minDocs: number;
+  /** Documents held by all tenants' indexes together; the least recently searched tenant goes first. */
+  maxDocs: number;
+};
+
+type TenantState =
+  | { kind: "small"; checkedAt: number }
+  | { kind: "loading" }
+  | { kind: "ready"; ix: TenantIndex; refreshing: Promise<void> | null };
+
+/** How long a tenant found too small (or whose load failed) is left on PostgreSQL before a new look. */
+const RECHECK_MS = 5 * 60_000;
+
+/**
+ * Searches a large tenant's listings from memory: filters, facets, counts and the page's order are
+ * computed over the tenant's columns (`tenant-index.ts`), and only the page's stored documents are
+ * read from PostgreSQL, by primary key. Before each search the tenant's search version is read (one
+ * primary-key query) and the rows committed since are applied, so an answer is never older than the
+ * last commit, from whichever process. What it does not do goes to PostgreSQL unchanged: text
+ * queries, partner networks, sorting by a string field, tenants below `minDocs`, and any tenant
+ * while its index loads (in the background, on its first search).
+ */
+export class MemorySearchEngine implements SearchEngine {
+  readonly name = "postgres" as const;
+  private readonly tenants = new Map<string, TenantState>();
+
+  constructor(
+    private readonly fallback: SearchEngine,
+    private readonly db: () => Promise<Db>,
+    private readonly opts: MemoryOptions,
+  ) {}
+
+  async search(scope: SearchScope, req: SearchRequest): Promise<SearchResult> {
+    if (!servable(scope, req)) return this.fallback.search(scope, req);
+    const db = await this.db();
+    const ix = await this.index(db, scope.tenantId);
+    if (!ix) return this.fallback.search(scope, req);
+    const started = performance.now();
+    const view = new QueryView(ix, scope);
+    const inScope = scopeMask(view, scope);
+    const matches = inScope.slice();
+    for (const f of req.filters) {
+      const m = filterMask(view, f);
+      for (let i = 0; i < matches.length; i++) matches[i] &= m[i];
+    }
+    const rows = req.perPage > 0 ? pageOf(view, matches, req.sort, (req.page - 1) * req.perPage, req.perPage) : [];
+    const facets = memoryFacets(view, matches, req.facetBy, req.maxFacetValues);
+    // As the PostgreSQL engine: with no total asked and no scalar facet to count, `found` is the page's size.
+    const counted = req.total !== false || req.facetBy.some((n) => fieldByName(n)!.type !== "string[]");
+    return searchResult(db, scope, req, started, { rows, facets, found: counted ? ones(matches) : rows.length, outOf: ones(inScope) });
+  }
+
+  /** Loads a tenant's index now, whatever its size (benchmarks and tests). */
+  async preload(tenantId: string): Promise<TenantIndex> {
+    const ix = await loadTenantIndex(await this.db(), tenantId);
+    this.tenants.set(tenantId, { kind: "ready", ix, refreshing: null });
+    this.evict(tenantId);
+    return ix;
+  }
+
+  /** The tenant's index, current as of the last commit; null when PostgreSQL should answer. */
+  private async index(db: Db, tenantId: string): Promise<TenantIndex | null> {
+    const st = this.tenants.get(tenantId);
+    if (!st || (st.kind === "small" && Date.now() - st.checkedAt > RECHECK_MS)) {
+      this.tenants.set(tenantId, { kind: "loading" });
+      void this.backgroundLoad(db, tenantId);
+      return null;
+    }
+    if (st.kind !== "ready") return null;
+    // Most recently used last: eviction takes from the front.
+    this.tenants.delete(tenantId);
+    this.tenants.set(tenantId, st);
+    const version = await searchVersionOf(db, tenantId);
+    while (st.ix.version < version) {
+      st.refreshing ??= applyChanges(db, st.ix, version).finally(() => (st.refreshing = null));
+      await st.refreshing;
+    }
+    return st.ix;
+  }
+
+  private async backgroundLoad(db: Db, tenantId: string): Promise<void> {
+    try {
+      const n = await documentCount(db, tenantId);
+      if (n < Math.max(1, this.opts.minDocs) || n > this.opts.maxDocs) {
+        this.tenants.set(tenantId, { kind: "small", checkedAt: Date.now() });
+        return;
+      }
+      const t0 = performance.now();
+      const ix = await loadTenantIndex(db, tenantId);
+      this.tenants.set(tenantId, { kind: "ready", ix, refreshing: null });
+      this.evict(tenantId);
+      logger().info({ tenantId, documents: ix.count, ms: Math.round(performance.now() - t0) }, "search: in-memory index loaded");
+    } catch (err) {
+      this.tenants.set(tenantId, { kind: "small", checkedAt: Date.now() });
+      logger().warn({ err, tenantId }, "search: in-memory index failed to load; PostgreSQL answers this tenant");
+    }
+  }
+
+  /** Drops the least recently searched tenants until the documents held fit `maxDocs` (never `keep`). */
+  private evict(keep: string): void {
+    let held = 0;
+    for (const st of this.tenants.values()) if (st.kind === "ready") held += st.ix.count;
+    for (const [id, st] of this.tenants) {
+      if (held <= this.opts.maxDocs) break;
+      if (id === keep || st.kind !== "ready") continue;
+      held -= st.ix.count;
+      this.tenants.delete(id);
+    }
+  }
+}
+
+/** What the memory engine answers exactly as PostgreSQL does; anything else goes to it. */
+function servable(scope: SearchScope, req: SearchRequest): boolean {
+  if (scope.networkIds.length || req.words.length) return false;
+  if (!req.facetBy.every(isMemoryField)) return false;
+  for (const k of req.sort) {
+    // Strings sort by the database's collation, which only PostgreSQL knows.
+    if (k.kind === "field" && (!isMemoryField(k.field) || /^string/.test(fieldByName(k.field)!.type))) return false;
+  }
+  return req.filters.every(leavesServable);
+}
+
+function leavesServable(n: FilterNode): boolean {
+  if (isBinary(n)) return leavesServable(n.left) && leavesServable(n.right);
+  if (n.kind === "id" || n.kind === "geo") return true;
+  if (!isMemoryField(n.field)) return false;
+  // Doubles hold integers exactly up to 2^53; a larger int64 literal compares in PostgreSQL.
+  if (n.kind === "number" && n.fieldType === "int64") {
+    return n.items.every((it) => (it.op === "range" ? [it.min, it.max] : [it.value]).every((v) => Number.isSafeInteger(Number(v))));
+  }
+  return true;
+}
+
+function ones(m: Mask): number {
+  let n = 0;
+  for (let i = 0; i < m.length; i++) n += m[i];
+  return n;
+}

@@ -1,0 +1,63 @@
+import type { SortKey } from "../engine";
+import { haversine, type Mask, type QueryView } from "./evaluate";
+
+/** A page row as the PostgreSQL engine returns it (ids, rank, distance). */
+export type PageRow = { listing_id: string; tenant_id: string; rank: number | null; geo_m: number | null };
+
+/**
+ * The matches in the order of `../postgres/sort-sql.ts`: each key with missing values last in both
+ * directions, then newest first, then the greater id; only the first `offset + limit` are ordered
+ * (a bounded insertion buffer), so a page of 20 out of 40,000 matches costs one pass.
+ * Relevance keys are ties here: the memory engine runs no text query.
+ */
+export function pageOf(view: QueryView, matches: Mask, keys: SortKey[], offset: number, limit: number): PageRow[] {
+  const { ix } = view;
+  const cols: { values: Float64Array; desc: boolean }[] = [];
+  let geo: Float64Array | null = null;
+  for (const k of keys) {
+    if (k.kind === "text_match") continue;
+    if (k.kind === "field") cols.push({ values: view.number(k.field), desc: k.dir === "desc" });
+    else {
+      const d = new Float64Array(view.n);
+      for (let i = 0; i < view.n; i++) d[i] = matches[i] ? haversine(k.lat, k.lng, ix.lat[i], ix.lng[i], false) : NaN;
+      cols.push({ values: d, desc: k.dir === "desc" });
+      geo ??= d;
+    }
+  }
+  cols.push({ values: ix.createdAt, desc: true });
+  const ids = ix.ids;
+  const cmp = (a: number, b: number): number => {
+    for (const c of cols) {
+      const x = c.values[a];
+      const y = c.values[b];
+      if (x === y) continue;
+      // Missing values last, whatever the direction (NaN is missing; two of them tie).
+      if (x !== x) {
+        if (y !== y) continue;
+        return 1;
+      }
+      if (y !== y) return -1;
+      return (x < y) !== c.desc ? -1 : 1;
+    }
+    return ids[a] < ids[b] ? 1 : ids[a] > ids[b] ? -1 : 0;
+  };
+  const want = offset + limit;
+  let top: number[] = [];
+  if (want > 0) {
+    for (let i = 0; i < view.n; i++) {
+      if (!matches[i]) continue;
+      if (top.length === want && cmp(i, top[want - 1]) >= 0) continue;
+      let lo = 0;
+      let hi = top.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (cmp(i, top[mid]) < 0) hi = mid;
+        else lo = mid + 1;
+      }
+      top.splice(lo, 0, i);
+      if (top.length > want) top.pop();
+    }
+  }
+  top = top.slice(offset);
+  return top.map((i) => ({ listing_id: ids[i], tenant_id: ix.tenantId, rank: null, geo_m: geo && geo[i] === geo[i] ? geo[i] : null }));
+}

@@ -1,0 +1,165 @@
+import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, tokensOf, type SearchField } from "../fields";
+
+/**
+ * One tenant's search documents held in memory, column by column: numbers in typed arrays (NaN for
+ * a missing value), strings as codes into a per-field dictionary of distinct values (with their
+ * normalized tokens), arrays as lists of such codes. A filter on a string is decided once per
+ * distinct value and then read per document through the codes, so a scan of 100,000 documents is a
+ * loop over integers. Only the narrow fields are here (the ones `search_documents` holds); the
+ * stored documents stay in PostgreSQL and are read by primary key for the page.
+ */
+
+/** A distinct string value: its raw text (facets) and normalized tokens (filters). */
+export type DictEntry = { raw: string; tokens: string[]; joined: string };
+
+export class Dictionary {
+  readonly entries: DictEntry[] = [];
+  private readonly index = new Map<string, number>();
+
+  code(raw: string, tokens: string[]): number {
+    const joined = tokens.join(" ");
+    const key = `${raw}\u0000${joined}`;
+    let c = this.index.get(key);
+    if (c === undefined) {
+      c = this.entries.length;
+      this.entries.push({ raw, tokens, joined });
+      this.index.set(key, c);
+    }
+    return c;
+  }
+}
+
+export type NumberColumn = { kind: "number"; field: SearchField; values: Float64Array };
+export type BoolColumn = { kind: "bool"; field: SearchField; values: Int8Array };
+/** `codes[i]` is -1 when the document has no value. */
+export type StringColumn = { kind: "string"; field: SearchField; dict: Dictionary; codes: Int32Array };
+/** `raw[i]` (facets) and `elems[i]` (filters: each element's normalized text) are null when missing. */
+export type ArrayColumn = { kind: "array"; field: SearchField; rawDict: Dictionary; elemDict: Dictionary; raw: (number[] | null)[]; elems: (number[] | null)[] };
+export type Column = NumberColumn | BoolColumn | StringColumn | ArrayColumn;
+
+/** The narrow fields: what the memory engine can filter, sort and facet on. */
+export const MEMORY_FIELDS: SearchField[] = SEARCH_FIELDS.filter((f) => !f.wide);
+const MEMORY_FIELD_NAMES = new Set(MEMORY_FIELDS.map((f) => f.name));
+export const isMemoryField = (name: string): boolean => MEMORY_FIELD_NAMES.has(name);
+
+const num = (v: unknown): number => (v === null || v === undefined ? NaN : Number(v));
+/** `real` columns: the filters compare in 32 bits (compile-sql.ts), so the stored value is a float32. */
+const real = (v: unknown): number => (v === null || v === undefined ? NaN : Math.fround(Number(v)));
+const textArray = (v: unknown): string[] | null => (v === null || v === undefined ? null : (v as unknown[]).map((x) => String(x ?? "")));
+
+export class TenantIndex {
+  /** Slots: a removed document leaves a hole (`alive` 0) reused by the next new one. */
+  size = 0;
+  capacity: number;
+  alive: Uint8Array;
+  ids: string[] = [];
+  readonly slotOf = new Map<string, number>();
+  private readonly free: number[] = [];
+  /** Access columns (never in a user's filter): ids of the broker, the listing's and the property's creators. */
+  assignedTo: (string | null)[] = [];
+  createdBy: (string | null)[] = [];
+  propertyCreatedBy: (string | null)[] = [];
+  lat: Float64Array;
+  lng: Float64Array;
+  /** `created_at` of the document, the final tie-break of every order (newest first). */
+  createdAt: Float64Array;
+  readonly columns = new Map<string, Column>();
+  /** The tenant's search version the index reflects (rows written up to it are applied). */
+  version = -1;
+  /** Bumped on every change, so per-version caches (such as `out_of`) know when to recount. */
+  changes = 0;
+
+  constructor(readonly tenantId: string, capacity = 1024) {
+    this.capacity = capacity;
+    this.alive = new Uint8Array(capacity);
+    this.lat = new Float64Array(capacity);
+    this.lng = new Float64Array(capacity);
+    this.createdAt = new Float64Array(capacity);
+    for (const f of MEMORY_FIELDS) {
+      if (f.type === "string") this.columns.set(f.name, { kind: "string", field: f, dict: new Dictionary(), codes: new Int32Array(capacity).fill(-1) });
+      else if (f.type === "string[]") this.columns.set(f.name, { kind: "array", field: f, rawDict: new Dictionary(), elemDict: new Dictionary(), raw: [], elems: [] });
+      else if (f.type === "bool") this.columns.set(f.name, { kind: "bool", field: f, values: new Int8Array(capacity).fill(-1) });
+      else this.columns.set(f.name, { kind: "number", field: f, values: new Float64Array(capacity).fill(NaN) });
+    }
+  }
+
+  get count(): number {
+    return this.slotOf.size;
+  }
+
+  column(name: string): Column {
+    const c = this.columns.get(name);
+    if (!c) throw new Error(`memory search: \`${name}\` is not a narrow search field`);
+    return c;
+  }
+
+  /** Adds or replaces a document from its `search_documents` row (as the driver returns it). */
+  upsert(row: Record<string, unknown>): void {
+    const id = String(row.listing_id);
+    let i = this.slotOf.get(id);
+    if (i === undefined) {
+      i = this.free.pop() ?? this.size++;
+      if (i >= this.capacity) this.grow(Math.max(this.capacity * 2, i + 1));
+      this.slotOf.set(id, i);
+      this.ids[i] = id;
+    }
+    this.alive[i] = 1;
+    this.assignedTo[i] = (row.assigned_to_id as string | null) ?? null;
+    this.createdBy[i] = (row.created_by_id as string | null) ?? null;
+    this.propertyCreatedBy[i] = (row.property_created_by_id as string | null) ?? null;
+    this.lat[i] = num(row[LAT_COLUMN]);
+    this.lng[i] = num(row[LNG_COLUMN]);
+    for (const c of this.columns.values()) {
+      const col = columnOf(c.field.name);
+      const v = row[col];
+      if (c.kind === "number") c.values[i] = c.field.type === "float" ? real(v) : num(v);
+      else if (c.kind === "bool") c.values[i] = v === null || v === undefined ? -1 : v === true || v === "t" || v === "true" ? 1 : 0;
+      else if (c.kind === "string") {
+        const toks = textArray(row[tokensOf(c.field)]);
+        c.codes[i] = v === null || v === undefined ? -1 : c.dict.code(String(v), toks ?? []);
+      } else {
+        const raw = textArray(v);
+        const elems = textArray(row[tokensOf(c.field)]);
+        c.raw[i] = raw ? raw.map((r) => c.rawDict.code(r, [])) : null;
+        c.elems[i] = elems ? elems.map((e) => c.elemDict.code(e, e.split(" "))) : null;
+      }
+    }
+    this.createdAt[i] = (this.columns.get("createdAt") as NumberColumn).values[i];
+    this.changes++;
+  }
+
+  remove(id: string): void {
+    const i = this.slotOf.get(id);
+    if (i === undefined) return;
+    this.slotOf.delete(id);
+    this.alive[i] = 0;
+    this.free.push(i);
+    this.changes++;
+  }
+
+  /** Bytes held by the typed arrays (a lower bound: dictionaries and id strings come on top). */
+  typedBytes(): number {
+    let n = this.alive.byteLength + this.lat.byteLength + this.lng.byteLength + this.createdAt.byteLength;
+    for (const c of this.columns.values()) if (c.kind !== "array") n += (c.kind === "string" ? c.codes : c.values).byteLength;
+    return n;
+  }
+
+  private grow(capacity: number): void {
+    const more = <T extends Float64Array | Int8Array | Int32Array | Uint8Array>(a: T, fill: number): T => {
+      const b = new (a.constructor as new (n: number) => T)(capacity);
+      b.fill(fill as never);
+      b.set(a as never);
+      return b;
+    };
+    this.alive = more(this.alive, 0);
+    this.lat = more(this.lat, NaN);
+    this.lng = more(this.lng, NaN);
+    this.createdAt = more(this.createdAt, NaN);
+    for (const c of this.columns.values()) {
+      if (c.kind === "string") c.codes = more(c.codes, -1);
+      else if (c.kind === "bool") c.values = more(c.values, -1);
+      else if (c.kind === "number") c.values = more(c.values, NaN);
+    }
+    this.capacity = capacity;
+  }
+}
