@@ -213,7 +213,9 @@ function idLeaf(view: QueryView, leaf: IdLeaf): Mask {
   return out;
 }
 
-const rad = (d: number) => (d * Math.PI) / 180;
+/** PostgreSQL's `radians()`: the degrees times one constant (RADIANS_PER_DEGREE), so both round alike. */
+const RADIANS_PER_DEGREE = Math.PI / 180;
+const rad = (d: number) => d * RADIANS_PER_DEGREE;
 
 /** The haversine distance of compile-geo.ts / sort-sql.ts, in metres. */
 export function haversine(lat1: number, lng1: number, lat2: number, lng2: number, clamp: boolean): number {

@@ -12,6 +12,8 @@ export function memoryFacets(view: QueryView, matches: Mask, fields: string[], m
     const col = view.ix.column(name);
     const counts = new Map<string, number>();
     const add = (v: string) => counts.set(v, (counts.get(v) ?? 0) + 1);
+    /** Numbers and bools: one row per value (strings are merged by their text in `counts`). */
+    const rows: [string, number][] = [];
     let stats: FacetCount["stats"] = { total_values: 0 };
     if (col.kind === "string") {
       const byCode = new Int32Array(col.dict.entries.length);
@@ -27,30 +29,36 @@ export function memoryFacets(view: QueryView, matches: Mask, fields: string[], m
       const values = view.number(name);
       const float = col.field.type === "float";
       const text = col.kind === "bool" ? (x: number) => (x ? "true" : "false") : float ? numericText : (x: number) => String(x);
+      // Grouped by value, then written as text (two floats can print alike and stay two rows, as in SQL).
+      const byValue = new Map<number, number>();
       let [min, mx, sum, n] = [Infinity, -Infinity, 0, 0];
       // sum(real) is a real in PostgreSQL: accumulate in 32 bits like it does (avg accumulates in 64).
       let sum32 = 0;
       for (let i = 0; i < view.n; i++) {
         const x = values[i];
         if (!matches[i] || x !== x) continue;
-        add(text(x));
+        byValue.set(x, (byValue.get(x) ?? 0) + 1);
         if (x < min) min = x;
         if (x > mx) mx = x;
         sum += x;
         sum32 = Math.fround(sum32 + x);
         n++;
       }
+      for (const [x, c] of byValue) rows.push([text(x), c]);
       if (col.kind === "number" && n > 0) {
         const out = float ? shortestFloat32 : (x: number) => x;
         stats = { total_values: 0, min: out(min), max: out(mx), sum: float ? shortestFloat32(sum32) : sum, avg: sum / n };
       }
     }
-    const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].length - b[0].length || (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0));
+    const all = rows.length ? rows : [...counts.entries()];
+    // count desc, then fewer characters, then the greater in byte order (facets-sql.ts, collation C).
+    const ranked = all.sort((a, b) => b[1] - a[1] || chars(a[0]) - chars(b[0]) || byteOrder(b[0], a[0]));
     return {
       field_name: name,
       sampled: false as const,
       counts: ranked.slice(0, max).map(([value, count]) => ({ count, highlighted: value, value })),
-      stats: { ...stats, total_values: counts.size },
+      // SQL counts the distinct values among the rows it keeps: none when no value is asked for.
+      stats: { ...stats, total_values: max > 0 ? all.length : 0 },
     };
   });
 }
@@ -60,7 +68,12 @@ export function memoryFacets(view: QueryView, matches: Mask, fields: string[], m
  * 6 significant digits (FLT_DIG), then the text has no exponent and no trailing zeros.
  */
 export function numericText(x: number): string {
-  const y = Number(x.toPrecision(6));
+  let y = Number(x.toPrecision(6));
+  // C's `%.6g` rounds an exact tie to even; JavaScript's toPrecision rounds it away from zero.
+  const step = 10 ** (Math.floor(Math.log10(Math.abs(x))) - 5);
+  if (x !== 0 && Math.abs(Math.abs(x - y) * 2 - step) < step * 1e-9 && Math.round(Math.abs(y) / step) % 2 === 1) {
+    y = Number((y - Math.sign(x) * step).toPrecision(6));
+  }
   const s = String(y === 0 ? 0 : y);
   return /e/i.test(s) ? y.toFixed(20).replace(/\.?0+$/, "") : s;
 }
@@ -72,4 +85,22 @@ export function shortestFloat32(x: number): number {
     if (Math.fround(y) === x) return y;
   }
   return x;
+}
+
+/** Characters as PostgreSQL's `length` counts them (code points, not UTF-16 units). */
+const chars = (s: string): number => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+/** Byte order of UTF-8 (collation C), which is code point order. */
+function byteOrder(a: string, b: string): number {
+  if (a === b) return 0;
+  const [x, y] = [[...a], [...b]];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i].codePointAt(0)! - y[i].codePointAt(0)!;
+    if (d) return d;
+  }
+  return x.length - y.length;
 }

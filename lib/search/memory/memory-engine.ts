@@ -85,12 +85,24 @@ export class MemorySearchEngine implements SearchEngine {
     // Most recently used last: eviction takes from the front.
     this.tenants.delete(tenantId);
     this.tenants.set(tenantId, st);
-    const version = await searchVersionOf(db, tenantId);
-    while (st.ix.version < version) {
-      st.refreshing ??= applyChanges(db, st.ix, version).finally(() => (st.refreshing = null));
-      await st.refreshing;
+    try {
+      const version = await searchVersionOf(db, tenantId);
+      if (version < 0) {
+        // The tenant is gone: nothing of it stays in memory.
+        this.tenants.delete(tenantId);
+        return null;
+      }
+      while (st.ix.version < version) {
+        st.refreshing ??= applyChanges(db, st.ix, version).finally(() => (st.refreshing = null));
+        await st.refreshing;
+      }
+      return st.ix;
+    } catch (err) {
+      // PostgreSQL answers this search (and reports its own error if the database is down). A
+      // refresh changes the index only after its reads succeed, so the next search retries it.
+      logger().warn({ err, tenantId }, "search: in-memory index refresh failed; PostgreSQL answers");
+      return null;
     }
-    return st.ix;
   }
 
   private async backgroundLoad(db: Db, tenantId: string): Promise<void> {
@@ -137,7 +149,9 @@ function servable(scope: SearchScope, req: SearchRequest): boolean {
 
 function leavesServable(n: FilterNode): boolean {
   if (isBinary(n)) return leavesServable(n.left) && leavesServable(n.right);
-  if (n.kind === "id" || n.kind === "geo") return true;
+  if (n.kind === "id") return true;
+  // PostgreSQL's point-in-polygon has a 1e-6 tolerance on edges; circles are computed the same in both.
+  if (n.kind === "geo") return n.shapes.every((s) => s.type === "circle");
   if (!isMemoryField(n.field)) return false;
   // Doubles hold integers exactly up to 2^53; a larger int64 literal compares in PostgreSQL.
   if (n.kind === "number" && n.fieldType === "int64") {

@@ -2,6 +2,9 @@ import type { SortKey } from "../engine";
 import { haversine, type Mask, type QueryView } from "./evaluate";
 
 /** A page row as the PostgreSQL engine returns it (ids, rank, distance). */
+/** Up to this many rows an insertion buffer orders the page; beyond, one sort of all matches. */
+const BUFFERED = 256;
+
 export type PageRow = { listing_id: string; tenant_id: string; rank: number | null; geo_m: number | null };
 
 /**
@@ -43,7 +46,13 @@ export function pageOf(view: QueryView, matches: Mask, keys: SortKey[], offset: 
   };
   const want = offset + limit;
   let top: number[] = [];
-  if (want > 0) {
+  if (want > BUFFERED) {
+    // A deep page: one sort of all matches (an insertion buffer this long would be quadratic).
+    const all: number[] = [];
+    for (let i = 0; i < view.n; i++) if (matches[i]) all.push(i);
+    if (offset >= all.length) return [];
+    top = all.sort(cmp).slice(0, want);
+  } else if (want > 0) {
     for (let i = 0; i < view.n; i++) {
       if (!matches[i]) continue;
       if (top.length === want && cmp(i, top[want - 1]) >= 0) continue;

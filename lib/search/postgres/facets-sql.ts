@@ -11,7 +11,8 @@ type Stats = Record<string, { min: number; max: number; sum: number; avg: number
 /**
  * Facet counts over every match (not just the page), in one statement: the matches are read once
  * and grouped per field; `string[]` fields count each element. Values come back as text, numbers
- * without trailing zeros, as Typesense writes them. Order: count desc, then shorter, then greater.
+ * without trailing zeros, as Typesense writes them. Order: count desc, then shorter, then greater
+ * (byte order, `C` collation, so the in-memory engine orders ties the same whatever the database's collation).
  * A price the reader may not see (`hidden`, see price-sql.ts) is NULL: neither counted nor in the stats.
  *
  * When a scalar field is faceted, the same pass also gives the number of matches (the empty
@@ -58,7 +59,7 @@ export async function facetCounts(
     with g as materialized (${sql.join(groups, sql` union all `)})
     select f, v, n, tv, null::json as s from (
       select g.f, g.v, g.n, count(*) over (partition by f) as tv,
-             row_number() over (partition by f order by n desc, length(v), v desc) as rk
+             row_number() over (partition by f order by n desc, length(v), v collate "C" desc) as rk
       from g where v is not null
     ) ranked where rk <= ${max}
     union all

@@ -6,6 +6,7 @@ import { rowsOf } from "../../../db/rows";
 import type { SearchEngine, SearchResult, SearchScope } from "../../../lib/search/engine";
 import { reindexListings } from "../../../lib/search/index-listings";
 import { MemorySearchEngine } from "../../../lib/search/memory/memory-engine";
+import { numericText } from "../../../lib/search/memory/facets";
 import { toSearchRequest, type RawSearchParams } from "../../../lib/search/params";
 import { PostgresSearchEngine } from "../../../lib/search/postgres/postgres-engine";
 import { loadTenant } from "../../../lib/tenants/load-tenant";
@@ -64,7 +65,6 @@ const QUERIES: RawSearchParams[] = [
   { q: "*", filter_by: `location_city:=\`${city}\` && hasPhotos:true && totalArea:[50..200]`, sort_by: "price:asc", per_page: 40 },
   { q: "*", filter_by: `location_neighborhood:=[\`${hood}\`, Moema] && bedrooms:[2..4] && propertyType:!=studio`, per_page: 50 },
   { q: "*", filter_by: `location:(${lat}, ${lng}, 3 km)`, sort_by: `location(${lat}, ${lng}):asc`, per_page: 30 },
-  { q: "*", filter_by: `location:(${lat - 0.05}, ${lng - 0.05}, ${lat - 0.05}, ${lng + 0.05}, ${lat + 0.05}, ${lng + 0.05}, ${lat + 0.05}, ${lng - 0.05})`, per_page: 30 },
   { q: "*", filter_by: `location_state:=${state}`, facet_by: "location_city,bedrooms,propertyType,price,suites,hasPhotos", per_page: 10 },
   { q: "*", facet_by: "propertyFeatures,location_neighborhood,listingType,parkingSpots", max_facet_values: 50, per_page: 5 },
   { q: "*", filter_by: "price:!=[250000..900000] || bedrooms:1", sort_by: "price:desc,bedrooms:asc", per_page: 60 },
@@ -81,6 +81,9 @@ const QUERIES: RawSearchParams[] = [
   { q: "*", filter_by: "bedrooms:>10", facet_by: "location_city,bedrooms", per_page: 10 },
   { q: "*", per_page: 0, facet_by: "bedrooms" },
   { q: "*", sort_by: "bedrooms:desc,price:asc", per_page: 250, page: 2 },
+  // Past the insertion buffer (one sort of all matches), and past the end.
+  { q: "*", sort_by: "totalArea:asc", per_page: 100, page: 3 },
+  { q: "*", filter_by: "bedrooms:>=2", per_page: 100, page: 20 },
 ];
 
 /** What must agree: matches, totals, order, distances, facets (stats to float precision). */
@@ -172,6 +175,8 @@ describe("the in-memory search engine", () => {
     expect(r.hits.every((h) => own.has(h.document.id as string))).toBe(true);
     await expect(mem.search(mine, toSearchRequest({ q: "apartamento", query_by: "title" }, { maxPerPage: 250 }))).rejects.toThrow("fell back to PostgreSQL");
     await expect(mem.search({ ...mine, networkIds: [other.tenantId] }, toSearchRequest({ q: "*" }, { maxPerPage: 250 }))).rejects.toThrow("fell back");
+    const polygon = `location:(${lat - 0.05}, ${lng - 0.05}, ${lat - 0.05}, ${lng + 0.05}, ${lat + 0.05}, ${lng + 0.05})`;
+    await expect(mem.search(mine, toSearchRequest({ q: "*", filter_by: polygon }, { maxPerPage: 250 }))).rejects.toThrow("fell back");
     await expect(mem.search(mine, toSearchRequest({ q: "*", sort_by: "location_city:asc" }, { maxPerPage: 250 }))).rejects.toThrow("fell back");
   });
 
@@ -185,5 +190,14 @@ describe("the in-memory search engine", () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(calls).toHaveLength(3);
+  });
+});
+
+describe("facet values written as PostgreSQL writes a real", () => {
+  it("matches trim_scale(x::real::numeric)::text, ties rounded to even", async () => {
+    const values = [0, 1.1, 2.5, 49.99, 350000, 1234565, 1234575, 123456.5, 999999.5, 4250000, 0.000123, -17.25, 1e9 + 7];
+    const rows = rowsOf<{ t: string }>(await db.execute(sql`select trim_scale(v::real::numeric)::text as t
+      from unnest(string_to_array(${values.join(",")}, ',')::float8[]) with ordinality as u(v, i) order by i`));
+    expect(values.map((v) => numericText(Math.fround(v)))).toEqual(rows.map((r) => r.t));
   });
 });
