@@ -195,7 +195,9 @@ describe("field visibility (every row of spec 2 §2.8)", () => {
       points.add(`${c.latitude},${c.longitude}`);
     }
     points.add(`${p1.latitude},${p1.longitude}`);
-    expect(points.size).toBe(6);
+    // Each link has its own random seed, but points are rounded to four decimals (~11 m): two of six
+    // links land in the same cell about once in 400 runs, so one coincidence is allowed, not two.
+    expect(points.size).toBeGreaterThanOrEqual(5);
 
     await setSharing(t, { fieldVisibility: { coordinates: "hidden" } });
     e = await entity();
