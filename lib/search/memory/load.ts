@@ -7,12 +7,14 @@ import { MEMORY_FIELDS, TenantIndex } from "./tenant-index";
 
 const PAGE = 5_000;
 
-/** The columns an in-memory index reads from `search_documents`. */
+/** The columns an in-memory index reads from `search_documents` (as `d`), and the vector of `search_tsv` (as `t`). */
 const COLUMNS = sql.raw(
   ["listing_id", "assigned_to_id", "created_by_id", "property_created_by_id", LAT_COLUMN, LNG_COLUMN,
     ...MEMORY_FIELDS.flatMap((f) => (f.type === "string" || f.type === "string[]" ? [columnOf(f.name), tokensOf(f)] : [columnOf(f.name)]))]
-    .map((c) => `"${c}"`).join(", "),
+    .map((c) => `d."${c}"`).concat("t.tsv::text as tsv").join(", "),
 );
+/** Documents and their vectors are written in one transaction (index-listings.ts), so a version stamp covers both. */
+const FROM = sql.raw("search_documents d left join search_tsv t on t.listing_id = d.listing_id");
 
 export async function searchVersionOf(db: Db, tenantId: string): Promise<number> {
   const [r] = rowsOf<{ v: string | number }>(await db.execute(sql`select search_version as v from tenants where id = ${tenantId}::uuid`));
@@ -34,8 +36,8 @@ export async function loadTenantIndex(db: Db, tenantId: string): Promise<TenantI
   const ix = new TenantIndex(tenantId, Math.max(1024, await documentCount(db, tenantId)));
   let after = "00000000-0000-0000-0000-000000000000";
   for (;;) {
-    const rows = rowsOf<Record<string, unknown>>(await db.execute(sql`select ${COLUMNS} from search_documents
-      where tenant_id = ${tenantId}::uuid and listing_id > ${after}::uuid order by listing_id limit ${PAGE}`));
+    const rows = rowsOf<Record<string, unknown>>(await db.execute(sql`select ${COLUMNS} from ${FROM}
+      where d.tenant_id = ${tenantId}::uuid and d.listing_id > ${after}::uuid order by d.listing_id limit ${PAGE}`));
     for (const r of rows) ix.upsert(r);
     if (rows.length < PAGE) break;
     after = String(rows[rows.length - 1].listing_id);
@@ -55,7 +57,7 @@ export async function loadTenantIndex(db: Db, tenantId: string): Promise<TenantI
 export async function applyChanges(db: Db, ix: TenantIndex, version: number): Promise<void> {
   if (version <= ix.version) return;
   const [rows, gone] = await Promise.all([
-    db.execute(sql`select ${COLUMNS} from search_documents where tenant_id = ${ix.tenantId}::uuid and search_version > ${ix.version}`),
+    db.execute(sql`select ${COLUMNS} from ${FROM} where d.tenant_id = ${ix.tenantId}::uuid and d.search_version > ${ix.version}`),
     db.execute(sql`select listing_id from search_removals where tenant_id = ${ix.tenantId}::uuid and search_version > ${ix.version}`),
   ]);
   for (const r of rowsOf<Record<string, unknown>>(rows)) ix.upsert(r);

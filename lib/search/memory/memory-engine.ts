@@ -1,15 +1,19 @@
+import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { rowsOf } from "../../../db/rows";
 import { logger } from "../../log/logger";
 import type { SearchEngine, SearchRequest, SearchResult, SearchScope } from "../engine";
 import { fieldByName } from "../fields";
 import type { FilterNode } from "../filter";
 import { searchResult } from "../postgres/hits";
+import { tsqueryText } from "../postgres/text-sql";
 import { isBinary } from "../price-visibility";
 import { filterMask, QueryView, scopeMask, type Mask } from "./evaluate";
 import { memoryFacets } from "./facets";
 import { applyChanges, documentCount, loadTenantIndex, searchVersionOf } from "./load";
 import { pageOf } from "./order";
 import { isMemoryField, type TenantIndex } from "./tenant-index";
+import { parseTsquery, textMatches, type TextOperand } from "./text-match";
 
 export type MemoryOptions = {
   /** Tenants with fewer documents stay on PostgreSQL, which answers them quickly anyway. */
@@ -31,13 +35,17 @@ const RECHECK_MS = 5 * 60_000;
  * computed over the tenant's columns (`tenant-index.ts`), and only the page's stored documents are
  * read from PostgreSQL, by primary key. Before each search the tenant's search version is read (one
  * primary-key query) and the rows committed since are applied, so an answer is never older than the
- * last commit, from whichever process. What it does not do goes to PostgreSQL unchanged: text
- * queries, partner networks, sorting by a string field, tenants below `minDocs`, and any tenant
- * while its index loads (in the background, on its first search).
+ * last commit, from whichever process. Text queries that are a conjunction of words (the last one
+ * a prefix) match and rank on the tenant's vectors in memory (text-match.ts). What it does not do
+ * goes to PostgreSQL unchanged: exclusions and phrases, text that finds nothing (the typo retry),
+ * partner networks, sorting by a string field, tenants below `minDocs`, and any tenant while its
+ * index loads (in the background, on its first search).
  */
 export class MemorySearchEngine implements SearchEngine {
   readonly name = "postgres" as const;
   private readonly tenants = new Map<string, TenantState>();
+  /** Query text → its operands as PostgreSQL parses it (null: not a plain conjunction), bounded. */
+  private readonly tsqueries = new Map<string, TextOperand[] | null>();
 
   constructor(
     private readonly fallback: SearchEngine,
@@ -51,18 +59,44 @@ export class MemorySearchEngine implements SearchEngine {
     const ix = await this.index(db, scope.tenantId);
     if (!ix) return this.fallback.search(scope, req);
     const started = performance.now();
+    const text = tsqueryText(req);
+    const ops = text === null ? null : await this.operands(db, text);
+    if (text !== null && !ops) return this.fallback.search(scope, req);
     const view = new QueryView(ix, scope);
     const inScope = scopeMask(view, scope);
-    const matches = inScope.slice();
+    let matches: Mask = inScope.slice();
     for (const f of req.filters) {
       const m = filterMask(view, f);
       for (let i = 0; i < matches.length; i++) matches[i] &= m[i];
     }
-    const rows = req.perPage > 0 ? pageOf(view, matches, req.sort, (req.page - 1) * req.perPage, req.perPage) : [];
+    let rank: Float64Array | null = null;
+    if (ops) {
+      const found = textMatches(ix.text, matches, ops);
+      // Nothing found is when PostgreSQL retries with typo tolerance (trigrams): it answers that.
+      if (!found.count) return this.fallback.search(scope, req);
+      [matches, rank] = [found.mask, found.rank];
+    }
+    const rows = req.perPage > 0 ? pageOf(view, matches, req.sort, (req.page - 1) * req.perPage, req.perPage, rank) : [];
+    // The same retry runs for an empty page when no total is asked (postgres-engine.ts).
+    if (ops && !rows.length && req.total === false) return this.fallback.search(scope, req);
     const facets = memoryFacets(view, matches, req.facetBy, req.maxFacetValues);
     // As the PostgreSQL engine: with no total asked and no scalar facet to count, `found` is the page's size.
     const counted = req.total !== false || req.facetBy.some((n) => fieldByName(n)!.type !== "string[]");
     return searchResult(db, scope, req, started, { rows, facets, found: counted ? ones(matches) : rows.length, outOf: ones(inScope) });
+  }
+
+  /**
+   * The operands of the query's tsquery, parsed by PostgreSQL itself (its stemmer, stop words and
+   * tokenizer: one short statement per distinct query text, then remembered).
+   */
+  private async operands(db: Db, text: string): Promise<TextOperand[] | null> {
+    const known = this.tsqueries.get(text);
+    if (known !== undefined) return known;
+    const [r] = rowsOf<{ q: string }>(await db.execute(sql`select to_tsquery('pt_unaccent', ${text})::text as q`));
+    const ops = parseTsquery(r.q);
+    if (this.tsqueries.size >= 10_000) this.tsqueries.clear();
+    this.tsqueries.set(text, ops);
+    return ops;
   }
 
   /** Loads a tenant's index now, whatever its size (benchmarks and tests). */
@@ -138,7 +172,7 @@ export class MemorySearchEngine implements SearchEngine {
 
 /** What the memory engine answers exactly as PostgreSQL does; anything else goes to it. */
 function servable(scope: SearchScope, req: SearchRequest): boolean {
-  if (scope.networkIds.length || req.words.length) return false;
+  if (scope.networkIds.length) return false;
   if (!req.facetBy.every(isMemoryField)) return false;
   for (const k of req.sort) {
     // Strings sort by the database's collation, which only PostgreSQL knows.

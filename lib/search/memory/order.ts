@@ -1,24 +1,28 @@
 import type { SortKey } from "../engine";
 import { haversine, type Mask, type QueryView } from "./evaluate";
+import { realAsRead } from "./text-match";
 
-/** A page row as the PostgreSQL engine returns it (ids, rank, distance). */
 /** Up to this many rows an insertion buffer orders the page; beyond, one sort of all matches. */
 const BUFFERED = 256;
 
+/** A page row as the PostgreSQL engine returns it (ids, rank, distance). */
 export type PageRow = { listing_id: string; tenant_id: string; rank: number | null; geo_m: number | null };
 
 /**
  * The matches in the order of `../postgres/sort-sql.ts`: each key with missing values last in both
  * directions, then newest first, then the greater id; only the first `offset + limit` are ordered
  * (a bounded insertion buffer), so a page of 20 out of 40,000 matches costs one pass.
- * Relevance keys are ties here: the memory engine runs no text query.
+ * Relevance keys order by `rank` (`ts_rank_cd` as a float32, NaN off the matches; ties without text).
  */
-export function pageOf(view: QueryView, matches: Mask, keys: SortKey[], offset: number, limit: number): PageRow[] {
+export function pageOf(view: QueryView, matches: Mask, keys: SortKey[], offset: number, limit: number, rank: Float64Array | null = null): PageRow[] {
   const { ix } = view;
   const cols: { values: Float64Array; desc: boolean }[] = [];
   let geo: Float64Array | null = null;
   for (const k of keys) {
-    if (k.kind === "text_match") continue;
+    if (k.kind === "text_match") {
+      if (rank) cols.push({ values: rank, desc: k.dir === "desc" });
+      continue;
+    }
     if (k.kind === "field") cols.push({ values: view.number(k.field), desc: k.dir === "desc" });
     else {
       const d = new Float64Array(view.n);
@@ -68,5 +72,5 @@ export function pageOf(view: QueryView, matches: Mask, keys: SortKey[], offset: 
     }
   }
   top = top.slice(offset);
-  return top.map((i) => ({ listing_id: ids[i], tenant_id: ix.tenantId, rank: null, geo_m: geo && geo[i] === geo[i] ? geo[i] : null }));
+  return top.map((i) => ({ listing_id: ids[i], tenant_id: ix.tenantId, rank: rank ? realAsRead(rank[i]) : null, geo_m: geo && geo[i] === geo[i] ? geo[i] : null }));
 }

@@ -1,3 +1,4 @@
+import { TextIndex } from "./text-index";
 import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, tokensOf, type SearchField } from "../fields";
 
 /**
@@ -64,6 +65,8 @@ export class TenantIndex {
   /** `created_at` of the document, the final tie-break of every order (newest first). */
   createdAt: Float64Array;
   readonly columns = new Map<string, Column>();
+  /** The documents' full-text vectors (`search_tsv`), for text queries. */
+  readonly text = new TextIndex();
   /** The tenant's search version the index reflects (rows written up to it are applied). */
   version = -1;
   /** Bumped on every change, so per-version caches (such as `out_of`) know when to recount. */
@@ -125,6 +128,7 @@ export class TenantIndex {
       }
     }
     this.createdAt[i] = (this.columns.get("createdAt") as NumberColumn).values[i];
+    this.text.set(i, (row.tsv as string | null | undefined) ?? null);
     this.changes++;
   }
 
@@ -133,6 +137,7 @@ export class TenantIndex {
     if (i === undefined) return;
     this.slotOf.delete(id);
     this.alive[i] = 0;
+    this.text.remove(i);
     this.free.push(i);
     this.changes++;
   }

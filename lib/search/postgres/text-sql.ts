@@ -8,6 +8,12 @@ import { TEXT_WEIGHTS } from "../fields";
  * Words are normalized tokens (letters and digits only), and the query text is a bound parameter.
  */
 export function textQuery(req: SearchRequest): SQL | null {
+  const text = tsqueryText(req);
+  return text === null ? null : sql`to_tsquery('pt_unaccent', ${text})`;
+}
+
+/** The input of `to_tsquery` for `q` (also parsed by PostgreSQL for the in-memory engine). */
+export function tsqueryText(req: SearchRequest): string | null {
   if (!req.words.length) return null;
   const labels = [...new Set(req.queryBy.map((f) => TEXT_WEIGHTS[f]))].sort().join("");
   const lastPlain = req.words.map((w, i) => (!w.exclude && !w.phrase ? i : -1)).filter((i) => i >= 0).pop();
@@ -17,7 +23,7 @@ export function textQuery(req: SearchRequest): SQL | null {
       : `${w.text}:${i === lastPlain ? "*" : ""}${labels}`;
     return w.exclude ? `!${term}` : term;
   });
-  return sql`to_tsquery('pt_unaccent', ${terms.join(" & ")})`;
+  return terms.join(" & ");
 }
 
 /** Typo tolerance for when the exact text search finds nothing: trigram word similarity. */

@@ -7,6 +7,8 @@ import type { SearchEngine, SearchResult, SearchScope } from "../../../lib/searc
 import { reindexListings } from "../../../lib/search/index-listings";
 import { MemorySearchEngine } from "../../../lib/search/memory/memory-engine";
 import { numericText } from "../../../lib/search/memory/facets";
+import { parseTsvector } from "../../../lib/search/memory/text-index";
+import { parseTsquery, realAsRead, textMatches } from "../../../lib/search/memory/text-match";
 import { toSearchRequest, type RawSearchParams } from "../../../lib/search/params";
 import { PostgresSearchEngine } from "../../../lib/search/postgres/postgres-engine";
 import { loadTenant } from "../../../lib/tenants/load-tenant";
@@ -84,6 +86,15 @@ const QUERIES: RawSearchParams[] = [
   // Past the insertion buffer (one sort of all matches), and past the end.
   { q: "*", sort_by: "totalArea:asc", per_page: 100, page: 3 },
   { q: "*", filter_by: "bedrooms:>=2", per_page: 100, page: 20 },
+  // Text: matched and ranked on the vectors in memory (a conjunction, the last word a prefix).
+  { q: "apartamento", query_by: "title,description,location_neighborhood", per_page: 20 },
+  { q: "casa pinheiros", query_by: "title,description,location_neighborhood", per_page: 30 },
+  { q: "apart", query_by: "title", per_page: 50, page: 2 },
+  { q: "varanda gourmet", query_by: "title,location_neighborhood,location_city", filter_by: "bedrooms:>=2", facet_by: "location_neighborhood", per_page: 20 },
+  { q: "sao paulo", query_by: "location_city,location_neighborhood", sort_by: "price:asc,_text_match:desc", per_page: 40 },
+  { q: "quartos", query_by: "title,description,listingCode,location_city,propertyType", per_page: 250 },
+  { q: "imovel escolas comercio", query_by: "description", sort_by: "_text_match:asc", per_page: 100, page: 2 },
+  { q: "vila vila", query_by: "title,location_neighborhood", filter_by: "price:>500000", facet_by: "bedrooms,propertyType", per_page: 20 },
 ];
 
 /** What must agree: matches, totals, order, distances, facets (stats to float precision). */
@@ -94,6 +105,7 @@ function comparable(r: SearchResult) {
     ids: r.hits.map((h) => h.document.id),
     distances: r.hits.map((h) => h.geo_distance_meters?.location ?? null),
     prices: r.hits.map((h) => h.document.price ?? null),
+    textMatch: r.hits.map((h) => h.text_match ?? null),
     facets: r.facet_counts.map((f) => ({ field: f.field_name, counts: f.counts, total_values: f.stats.total_values })),
   };
 }
@@ -163,6 +175,10 @@ describe("the in-memory search engine", () => {
     expect((await mem.search(scope, req)).found).toBe(0);
     expect((await mem.search(scope, everything)).found).toBe(N + 2);
     expect(comparable(await mem.search(scope, everything))).toEqual(comparable(await pg.search(scope, everything)));
+    // Their words too: the vectors written with the documents are in memory by the next search.
+    const novas = toSearchRequest({ q: "casa nova", query_by: "title", per_page: 10 }, { maxPerPage: 250 });
+    expect((await mem.search(scope, novas)).found).toBe(3);
+    expect(comparable(await mem.search(scope, novas))).toEqual(comparable(await pg.search(scope, novas)));
   });
 
   it("never shows another tenant's listings, and leaves text and networks to PostgreSQL", async () => {
@@ -173,7 +189,11 @@ describe("the in-memory search engine", () => {
     expect(r.found).toBe(50);
     const own = new Set(rowsOf<{ id: string }>(await db.execute(sql`select id from listings where tenant_id = ${other.tenantId}::uuid`)).map((x) => x.id));
     expect(r.hits.every((h) => own.has(h.document.id as string))).toBe(true);
-    await expect(mem.search(mine, toSearchRequest({ q: "apartamento", query_by: "title" }, { maxPerPage: 250 }))).rejects.toThrow("fell back to PostgreSQL");
+    // Text that is not a plain conjunction, or finds nothing (the typo retry), is PostgreSQL's.
+    for (const q of ["apartamento -casa", '"vila madalena"', "apartamentx", "o a de"]) {
+      await expect(mem.search(mine, toSearchRequest({ q, query_by: "title" }, { maxPerPage: 250 })), q).rejects.toThrow("fell back to PostgreSQL");
+    }
+    expect((await mem.search(mine, toSearchRequest({ q: "apartamento", query_by: "title" }, { maxPerPage: 250 }))).found).toBeGreaterThan(0);
     await expect(mem.search({ ...mine, networkIds: [other.tenantId] }, toSearchRequest({ q: "*" }, { maxPerPage: 250 }))).rejects.toThrow("fell back");
     const polygon = `location:(${lat - 0.05}, ${lng - 0.05}, ${lat - 0.05}, ${lng + 0.05}, ${lat + 0.05}, ${lng + 0.05})`;
     await expect(mem.search(mine, toSearchRequest({ q: "*", filter_by: polygon }, { maxPerPage: 250 }))).rejects.toThrow("fell back");
@@ -190,6 +210,42 @@ describe("the in-memory search engine", () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(calls).toHaveLength(3);
+  });
+});
+
+describe("text ranked in memory as ts_rank_cd ranks it", () => {
+  it("gives every matching document PostgreSQL's rank, to the last bit of the real", async () => {
+    const ix = await mem.preload(t.tenantId);
+    const queries = ["apartamento:*", "vila & madalena:*", "quartos:A & apartamento:*AB", "vila:C & vila:*B", "otima & proximo & parque:*",
+      "rua:B & sao:*BC", "imovel & comercio:*C", "casa:ABC & quartos & varanda:*", "escolas & imovel & localizacao & vila:*"];
+    let ranked = 0;
+    for (const input of queries) {
+      const rows = rowsOf<{ q: string; id: string; r: number }>(await db.execute(sql`select to_tsquery('pt_unaccent', ${input})::text as q, t.listing_id as id, ts_rank_cd(t.tsv, to_tsquery('pt_unaccent', ${input})) as r
+        from search_tsv t where t.tenant_id = ${t.tenantId}::uuid and t.tsv @@ to_tsquery('pt_unaccent', ${input})`));
+      expect(rows.length, input).toBeGreaterThan(0);
+      const ops = parseTsquery(rows[0].q)!;
+      expect(ops, rows[0].q).not.toBeNull();
+      const all = new Uint8Array(ix.size).fill(1);
+      const m = textMatches(ix.text, all, ops);
+      expect(m.count, input).toBe(rows.length);
+      for (const row of rows) {
+        const slot = ix.slotOf.get(row.id)!;
+        expect(realAsRead(m.rank[slot]), `${input} ${row.id}`).toBe(Number(row.r));
+        ranked++;
+      }
+    }
+    // Not a vacuous run: thousands of documents ranked, with more than one distinct rank per query.
+    expect(ranked).toBeGreaterThan(1000);
+  });
+
+  it("reads a tsvector's text form, quotes, escapes and weights included", () => {
+    expect(parseTsvector("'apart':1A,35 'it''s':2B 'a\\\\b':3C 'bare'")).toEqual([
+      ["apart", [1 | (3 << 14), 35]], ["it's", [2 | (2 << 14)]], ["a\\b", [3 | (1 << 14)]], ["bare", []],
+    ]);
+    expect(parseTsquery("'apart':*ABC & 'moem':C")).toEqual([{ lexeme: "apart", prefix: true, weights: 0b1110 }, { lexeme: "moem", prefix: false, weights: 0b0010 }]);
+    expect(parseTsquery("'apart' & !'cas'")).toBeNull();
+    expect(parseTsquery("'vil' <-> 'madalen'")).toBeNull();
+    expect(parseTsquery("")).toBeNull();
   });
 });
 

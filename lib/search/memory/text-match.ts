@@ -1,0 +1,228 @@
+/**
+ * Full-text matching and ranking over a tenant's in-memory vectors (text-index.ts), with PostgreSQL's
+ * semantics: a document matches `a & b:* & …` when it holds every operand (a prefix operand: any
+ * lexeme starting with it) at a position whose weight the operand allows, and its rank is
+ * `ts_rank_cd(tsv, query)` with the default weights and no normalization, computed as
+ * src/backend/utils/adt/tsrank.c does (covers, their density and noise), in doubles, returned as the
+ * `real` PostgreSQL returns. Queries with other operators (`!`, `|`, phrases) are not parsed here:
+ * the caller leaves them to PostgreSQL.
+ */
+import type { Mask } from "./evaluate";
+import type { TextIndex } from "./text-index";
+
+/** A query operand: its lexeme, whether it is a prefix (`:*`) and the weights it accepts (bit w for weight w, 3 = A). */
+export type TextOperand = { lexeme: string; prefix: boolean; weights: number };
+
+const WEIGHT_BIT: Record<string, number> = { A: 1 << 3, B: 1 << 2, C: 1 << 1, D: 1 << 0 };
+const OPERAND = /^'([^'\\]*)'(?::(\*?)([A-D]*))?$/;
+/** Operands are bits of an int32 mask; a longer query goes to PostgreSQL. */
+const MAX_OPERANDS = 30;
+
+/**
+ * The operands of a tsquery as PostgreSQL prints it (`'apart':*ABC & 'moem':ABC`), or null when it
+ * is anything but a conjunction of plain operands (or empty: only stop words).
+ */
+export function parseTsquery(text: string): TextOperand[] | null {
+  if (!text.trim()) return null;
+  const ops: TextOperand[] = [];
+  for (const part of text.split(" & ")) {
+    const m = OPERAND.exec(part.trim());
+    if (!m) return null;
+    const weights = m[3] ? [...m[3]].reduce((b, c) => b | WEIGHT_BIT[c], 0) : 0b1111;
+    ops.push({ lexeme: m[1], prefix: m[2] === "*", weights });
+  }
+  return ops.length <= MAX_OPERANDS ? ops : null;
+}
+
+/** tsrank.c's default weights {D, C, B, A}, as the `float4` they are there. */
+const WEIGHTS = [0.1, 0.2, 0.4, 1.0].map(Math.fround);
+const INV_WEIGHTS = WEIGHTS.map((w) => 1 / w);
+
+export type TextMatches = { mask: Mask; rank: Float64Array; count: number };
+
+/**
+ * The candidates (scope and filters already applied) that match the operands, each with its rank
+ * (NaN for the others). Walks the postings of the operand with the fewest, and checks and ranks
+ * each candidate on its forward record, so a narrow filter and a broad word cost only the word.
+ */
+export function textMatches(t: TextIndex, candidates: Mask, ops: TextOperand[]): TextMatches {
+  const n = candidates.length;
+  const mask = new Uint8Array(n);
+  const rank = new Float64Array(n).fill(NaN);
+  const lexIds = ops.map((op) => {
+    if (op.prefix) return t.withPrefix(op.lexeme);
+    const id = t.exact(op.lexeme);
+    return id === undefined ? [] : [id];
+  });
+  if (lexIds.some((ids) => !ids.length)) return { mask, rank, count: 0 };
+  const opBits = new Int32Array(t.lexemes.length);
+  lexIds.forEach((ids, i) => ids.forEach((id) => (opBits[id] |= 1 << i)));
+  const weightOps = [0, 1, 2, 3].map((w) => ops.reduce((b, op, i) => (op.weights & (1 << w) ? b | (1 << i) : b), 0));
+  const all = (1 << ops.length) - 1;
+  let driver = 0;
+  let fewest = Infinity;
+  lexIds.forEach((ids, i) => {
+    const c = ids.reduce((s, id) => s + t.postings[id].length, 0);
+    if (c < fewest) [fewest, driver] = [c, i];
+  });
+  const visited = new Uint8Array(n);
+  const doc = new DocRepresentation(t.lexemes);
+  let count = 0;
+  for (const id of lexIds[driver]) {
+    for (const slot of t.postings[id]) {
+      if (slot >= n || visited[slot] || !candidates[slot]) continue;
+      visited[slot] = 1;
+      if (!doc.read(t, slot, opBits, weightOps, all)) continue;
+      mask[slot] = 1;
+      rank[slot] = Math.fround(doc.coverDensity(all));
+      count++;
+    }
+  }
+  return { mask, rank, count };
+}
+
+/**
+ * A `real` as the driver reads PostgreSQL's text for it: the shortest decimal that rounds back to
+ * the same float32, parsed as a double (what `text_match` is computed from).
+ */
+export function realAsRead(f: number): number {
+  for (let p = 1; p < 9; p++) {
+    const v = Number(f.toPrecision(p));
+    if (Math.fround(v) === f) return v;
+  }
+  return Number(f.toPrecision(9));
+}
+
+/**
+ * tsrank.c's DocRepresentation of one document: the positions where a query operand occurs, in
+ * position order, each with the operands it satisfies (one entry per lexeme and position, which is
+ * what get_docrep's merge of equal positions of one entry leaves).
+ */
+class DocRepresentation {
+  pos = new Int32Array(64);
+  weight = new Int32Array(64);
+  bits = new Int32Array(64);
+  lex = new Int32Array(64);
+  len = 0;
+
+  constructor(private readonly lexemes: string[]) {}
+
+  /** Reads the document's matching positions; false when it lacks an operand (no match). */
+  read(t: TextIndex, slot: number, opBits: Int32Array, weightOps: number[], all: number): boolean {
+    const a = t.arena;
+    const at = t.start[slot];
+    if (at < 0) return false;
+    const k = a[at];
+    const ends = at + 1 + k;
+    const base = ends + k;
+    if (a[ends + k - 1] > this.pos.length) this.grow(a[ends + k - 1]);
+    let m = 0;
+    let seen = 0;
+    for (let j = 0; j < k; j++) {
+      const lex = a[at + 1 + j];
+      const b = opBits[lex];
+      if (!b) continue;
+      for (let q = j ? a[ends + j - 1] : 0, to = a[ends + j]; q < to; q++) {
+        const wep = a[base + q];
+        const w = wep >>> 14;
+        const eb = b & weightOps[w];
+        if (!eb) continue;
+        this.pos[m] = wep & 0x3fff;
+        this.weight[m] = w;
+        this.bits[m] = eb;
+        this.lex[m] = lex;
+        seen |= eb;
+        m++;
+      }
+    }
+    this.len = m;
+    if (seen !== all) return false;
+    this.sort();
+    return true;
+  }
+
+  /** calc_rank_cd with the default weights and normalization 0: the sum over covers of their density. */
+  coverDensity(all: number): number {
+    const { pos, weight, bits, len } = this;
+    let wdoc = 0;
+    let extPos = 0;
+    for (;;) {
+      // Cover(): the next shortest stretch holding every operand; its tail recursion is this loop.
+      let p = 0x7fffffff;
+      let q = 0;
+      let begin = -1;
+      let end = -1;
+      for (;;) {
+        let lastpos = extPos;
+        let found = false;
+        let acc = 0;
+        for (let i = extPos; i < len; i++) {
+          acc |= bits[i];
+          if (acc === all) {
+            if (pos[i] > q) [q, end, lastpos, found] = [pos[i], i, i, true];
+            break;
+          }
+        }
+        if (!found) return wdoc;
+        acc = 0;
+        let i = lastpos;
+        for (; i >= extPos; i--) {
+          acc |= bits[i];
+          if (acc === all) {
+            if (pos[i] < p) [begin, p] = [i, pos[i]];
+            break;
+          }
+        }
+        if (p <= q) {
+          extPos = i + 1;
+          break;
+        }
+        extPos++;
+      }
+      let invSum = 0;
+      for (let i = begin; i <= end; i++) invSum += INV_WEIGHTS[weight[i]];
+      const cpos = (end - begin + 1) / invSum;
+      let noise = q - p - (end - begin);
+      if (noise < 0) noise = Math.trunc((end - begin) / 2);
+      wdoc += cpos / (1 + noise);
+    }
+  }
+
+  /**
+   * compareDocR's order: position, then weight, then the lexeme's place in the tsvector (byte
+   * order, tsCompareString). Insertion sort: a document has a handful of matching positions.
+   */
+  private sort(): void {
+    const { pos, weight, bits, lex, len } = this;
+    for (let i = 1; i < len; i++) {
+      const [p, w, b, l] = [pos[i], weight[i], bits[i], lex[i]];
+      let j = i - 1;
+      while (j >= 0 && this.after(pos[j], weight[j], lex[j], p, w, l)) {
+        pos[j + 1] = pos[j];
+        weight[j + 1] = weight[j];
+        bits[j + 1] = bits[j];
+        lex[j + 1] = lex[j];
+        j--;
+      }
+      pos[j + 1] = p;
+      weight[j + 1] = w;
+      bits[j + 1] = b;
+      lex[j + 1] = l;
+    }
+  }
+
+  private after(p1: number, w1: number, l1: number, p2: number, w2: number, l2: number): boolean {
+    if (p1 !== p2) return p1 > p2;
+    if (w1 !== w2) return w1 > w2;
+    if (l1 === l2) return false;
+    return Buffer.compare(Buffer.from(this.lexemes[l1]), Buffer.from(this.lexemes[l2])) > 0;
+  }
+
+  private grow(n: number): void {
+    const size = Math.max(n, this.pos.length * 2);
+    this.pos = new Int32Array(size);
+    this.weight = new Int32Array(size);
+    this.bits = new Int32Array(size);
+    this.lex = new Int32Array(size);
+  }
+}
