@@ -1,9 +1,9 @@
 /**
  * The filter language evaluated over a tenant's in-memory columns, with exactly the semantics the
- * SQL compiler gives it (`../filter/compile-sql.ts`, search-language.md §1.3-§1.6): a leaf becomes a
- * mask of the documents it matches; negations are complements that include documents without a
- * value; `&&` and `||` combine masks. String leaves are decided once per distinct value of the field
- * (its dictionary) and then read through each document's code.
+ * SQL compiler gives it (`../filter/compile-sql.ts`, search-language.md §1.3-§1.6): a filter narrows
+ * a list of candidate slots, `&&` one side after the other and `||` as the union of both sides;
+ * negations are complements that include documents without a value. String leaves are decided once
+ * per distinct value of the field (its dictionary) and then read through each document's code.
  */
 import type { BoolLeaf, FilterNode, GeoShape, IdLeaf, NumberItem, NumberLeaf, StringLeaf, StringValue } from "../filter";
 import { EARTH_RADIUS_M } from "../filter/compile-geo";
@@ -83,36 +83,88 @@ export function scopeMask(view: QueryView, scope: SearchScope): Mask {
   return out;
 }
 
-export function filterMask(view: QueryView, node: FilterNode): Mask {
+/** Slots of documents, ascending: the candidates a filter narrows. */
+export type SlotList = Int32Array;
+
+/** The slots a mask holds, ascending. */
+export function slotsOf(m: Mask): SlotList {
+  let len = 0;
+  for (let i = 0; i < m.length; i++) len += m[i];
+  const out = new Int32Array(len);
+  for (let i = 0, j = 0; i < m.length; i++) if (m[i]) out[j++] = i;
+  return out;
+}
+
+/**
+ * The slots in scope that pass all of `filters` (ANDed), ascending. The conjunction's leaves are
+ * tried on a small sample first and applied most selective first, each on the survivors of the
+ * previous ones, so a narrow leaf (one neighbourhood) makes the others cost little.
+ */
+export function narrowAll(view: QueryView, filters: FilterNode[], inScope: Mask): SlotList {
+  const parts = filters.flatMap(conjuncts);
+  if (!parts.length) return slotsOf(inScope);
+  const every = view.ix.everySlot(view.n);
+  if (parts.length > 1) {
+    const step = Math.max(1, Math.floor(every.length / 256));
+    const sample = new Int32Array(Math.ceil(every.length / step));
+    for (let x = 0, j = 0; x < every.length; x += step) sample[j++] = every[x];
+    const passed = new Map(parts.map((p) => [p, narrow(view, p, sample).length]));
+    parts.sort((a, b) => passed.get(a)! - passed.get(b)!);
+  }
+  // The first leaf reads every slot; the scope then keeps its own (in place: the list is new).
+  const first = narrow(view, parts[0], every);
+  let list = first === every ? slotsOf(inScope) : first;
+  if (list !== every) {
+    let m = 0;
+    for (let x = 0; x < list.length; x++) if (inScope[list[x]]) list[m++] = list[x];
+    list = list.subarray(0, m);
+  }
+  for (const p of parts.slice(1)) {
+    if (!list.length) break;
+    list = narrow(view, p, list);
+  }
+  return list;
+}
+
+function conjuncts(n: FilterNode): FilterNode[] {
+  return n.kind === "and" ? [...conjuncts(n.left), ...conjuncts(n.right)] : [n];
+}
+
+/** The slots of `list` whose documents pass `node` (ascending, like `list`). */
+export function narrow(view: QueryView, node: FilterNode, list: SlotList): SlotList {
   switch (node.kind) {
     case "and":
-    case "or": {
-      const a = filterMask(view, node.left);
-      const b = filterMask(view, node.right);
-      if (node.kind === "and") for (let i = 0; i < a.length; i++) a[i] &= b[i];
-      else for (let i = 0; i < a.length; i++) a[i] |= b[i];
-      return a;
-    }
+      return narrow(view, node.right, narrow(view, node.left, list));
+    case "or":
+      return union(narrow(view, node.left, list), narrow(view, node.right, list));
     case "string":
-      return negated(stringLeaf(view, node), node.negate);
+      return stringLeaf(view, node, list);
     case "number":
-      return negated(numberLeaf(view, node), node.negate);
+      return numberLeaf(view, node, list);
     case "bool":
-      return negated(boolLeaf(view, node), node.negate);
+      return boolLeaf(view, node, list);
     case "id":
-      return negated(idLeaf(view, node), node.negate);
-    case "geo": {
-      const out = new Uint8Array(view.n);
-      for (const s of node.shapes) geoShape(view, s, out);
-      return out;
-    }
+      return idLeaf(view, node, list);
+    case "geo":
+      return geoLeaf(view, node.shapes, list);
   }
 }
 
-/** NOT coalesce(positive, false): positives are never true on a missing value, so this includes them. */
-function negated(m: Mask, negate: boolean): Mask {
-  if (negate) for (let i = 0; i < m.length; i++) m[i] ^= 1;
-  return m;
+/** Two ascending subsets of one list, merged. */
+function union(a: SlotList, b: SlotList): SlotList {
+  const out = new Int32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let m = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      out[m++] = a[i++];
+      j++;
+    } else out[m++] = a[i] < b[j] ? a[i++] : b[j++];
+  }
+  while (i < a.length) out[m++] = a[i++];
+  while (j < b.length) out[m++] = b[j++];
+  return out.subarray(0, m);
 }
 
 /** Contains (compile-sql `contains`): every token of the value among the tokens, the last as a prefix. */
@@ -131,86 +183,134 @@ function exactEntry(e: DictEntry, v: StringValue): boolean {
   return v.prefix ? e.joined.startsWith(joined) : e.joined === joined && e.tokens.length === v.tokens.length;
 }
 
-function stringLeaf(view: QueryView, leaf: StringLeaf): Mask {
+/*
+ * Each leaf keeps the slots where `positive XOR negate` holds: a negation is NOT coalesce(positive,
+ * false) in SQL, so a document without a value (never positive) passes it.
+ */
+
+function stringLeaf(view: QueryView, leaf: StringLeaf, list: SlotList): SlotList {
   const col = view.ix.column(leaf.field);
-  const out = new Uint8Array(view.n);
+  const out = new Int32Array(list.length);
+  const neg = leaf.negate ? 1 : 0;
+  let m = 0;
   if (col.kind === "string") {
     const ok = Uint8Array.from(col.dict.entries, (e) =>
       leaf.values.some((v) => (leaf.match === "exact" ? exactEntry(e, v) : containsAll(e.tokens, v))) ? 1 : 0);
-    for (let i = 0; i < view.n; i++) {
-      const c = col.codes[i];
-      if (c >= 0) out[i] = ok[c];
+    const codes = col.codes;
+    for (let x = 0; x < list.length; x++) {
+      const i = list[x];
+      const c = codes[i];
+      if (((c >= 0 ? ok[c] : 0) ^ neg) === 1) out[m++] = i;
     }
-    return out;
+    return out.subarray(0, m);
   }
   if (col.kind !== "array") throw new Error(`memory search: \`${leaf.field}\` is not a string field`);
-  if (leaf.match === "exact") {
-    // Some element equals the value (or starts with it, for `v*`).
-    const ok = Uint8Array.from(col.elemDict.entries, (e) => (leaf.values.some((v) => exactEntry(e, v)) ? 1 : 0));
-    for (let i = 0; i < view.n; i++) {
-      const els = col.elems[i];
-      if (els) for (const c of els) if (ok[c]) { out[i] = 1; break; }
-    }
-    return out;
-  }
-  // Contains over a list: the tokens of all elements together hold every token of the value.
-  for (let i = 0; i < view.n; i++) {
+  // Exact: some element equals the value (or starts with it, for `v*`).
+  const ok = leaf.match === "exact" ? Uint8Array.from(col.elemDict.entries, (e) => (leaf.values.some((v) => exactEntry(e, v)) ? 1 : 0)) : null;
+  for (let x = 0; x < list.length; x++) {
+    const i = list[x];
     const els = col.elems[i];
-    if (!els) continue;
-    const tokens = els.length === 1 ? col.elemDict.entries[els[0]].tokens : els.flatMap((c) => col.elemDict.entries[c].tokens);
-    if (leaf.values.some((v) => containsAll(tokens, v))) out[i] = 1;
+    let hit = 0;
+    if (els && ok) {
+      for (const c of els) if (ok[c]) { hit = 1; break; }
+    } else if (els) {
+      // Contains over a list: the tokens of all elements together hold every token of the value.
+      const tokens = els.length === 1 ? col.elemDict.entries[els[0]].tokens : els.flatMap((c) => col.elemDict.entries[c].tokens);
+      if (leaf.values.some((v) => containsAll(tokens, v))) hit = 1;
+    }
+    if ((hit ^ neg) === 1) out[m++] = i;
   }
-  return out;
+  return out.subarray(0, m);
 }
 
-function numberLeaf(view: QueryView, leaf: NumberLeaf): Mask {
+function numberLeaf(view: QueryView, leaf: NumberLeaf, list: SlotList): SlotList {
   const values = view.number(leaf.field);
   // Floats compare in 32 bits on both sides, as the SQL compiler does (`::real`).
   const val = (s: string) => (leaf.fieldType === "float" ? Math.fround(Number(s)) : Number(s));
-  const out = new Uint8Array(view.n);
-  for (const it of leaf.items) numberItem(values, it, val, out);
-  return out;
+  const out = new Int32Array(list.length);
+  const neg = leaf.negate;
+  if (leaf.items.length === 1) {
+    // One item (the usual case): a loop per operator, with no per-document dispatch.
+    const it = leaf.items[0];
+    let m = 0;
+    if (it.op === "range") {
+      const lo = val(it.min);
+      const hi = val(it.max);
+      for (let x = 0; x < list.length; x++) {
+        const v = values[list[x]];
+        if ((v >= lo && v <= hi) !== neg) out[m++] = list[x];
+      }
+      return out.subarray(0, m);
+    }
+    const c = val(it.value);
+    for (let x = 0; x < list.length; x++) {
+      const v = values[list[x]];
+      if (numberTest(it.op, v, c) !== neg) out[m++] = list[x];
+    }
+    return out.subarray(0, m);
+  }
+  const items = leaf.items.map((it) => (it.op === "range" ? { op: it.op, a: val(it.min), b: val(it.max) } : { op: it.op, a: val(it.value), b: 0 }));
+  let m = 0;
+  for (let x = 0; x < list.length; x++) {
+    const v = values[list[x]];
+    let hit = false;
+    for (const it of items) if (it.op === "range" ? v >= it.a && v <= it.b : numberTest(it.op, v, it.a)) { hit = true; break; }
+    if (hit !== neg) out[m++] = list[x];
+  }
+  return out.subarray(0, m);
 }
 
-function numberItem(values: Float64Array, it: NumberItem, val: (s: string) => number, out: Mask): void {
-  const n = out.length;
-  if (it.op === "range") {
-    const lo = val(it.min);
-    const hi = val(it.max);
-    for (let i = 0; i < n; i++) if (values[i] >= lo && values[i] <= hi) out[i] = 1;
-    return;
-  }
-  const v = val(it.value);
-  switch (it.op) {
-    case "=": for (let i = 0; i < n; i++) if (values[i] === v) out[i] = 1; return;
-    // A `!=` item is a complement of its own: true on a missing value too.
-    case "!=": for (let i = 0; i < n; i++) if (!(values[i] === v)) out[i] = 1; return;
-    case "<": for (let i = 0; i < n; i++) if (values[i] < v) out[i] = 1; return;
-    case "<=": for (let i = 0; i < n; i++) if (values[i] <= v) out[i] = 1; return;
-    case ">": for (let i = 0; i < n; i++) if (values[i] > v) out[i] = 1; return;
-    case ">=": for (let i = 0; i < n; i++) if (values[i] >= v) out[i] = 1; return;
+/** One comparison; NaN (missing) fails all but `!=`, which is a complement of its own (true on a missing value). */
+function numberTest(op: Exclude<NumberItem["op"], "range">, v: number, c: number): boolean {
+  switch (op) {
+    case "=": return v === c;
+    case "!=": return !(v === c);
+    case "<": return v < c;
+    case "<=": return v <= c;
+    case ">": return v > c;
+    case ">=": return v >= c;
   }
 }
 
-function boolLeaf(view: QueryView, leaf: BoolLeaf): Mask {
+function boolLeaf(view: QueryView, leaf: BoolLeaf, list: SlotList): SlotList {
   const col = view.ix.column(leaf.field);
   if (col.kind !== "bool") throw new Error(`memory search: \`${leaf.field}\` is not a bool field`);
-  const out = new Uint8Array(view.n);
-  for (const b of leaf.values) {
-    const want = b ? 1 : 0;
-    for (let i = 0; i < view.n; i++) if (col.values[i] === want) out[i] = 1;
+  const wantTrue = leaf.values.includes(true);
+  const wantFalse = leaf.values.includes(false);
+  const out = new Int32Array(list.length);
+  const neg = leaf.negate;
+  let m = 0;
+  for (let x = 0; x < list.length; x++) {
+    const v = col.values[list[x]];
+    if (((v === 1 && wantTrue) || (v === 0 && wantFalse)) !== neg) out[m++] = list[x];
   }
-  return out;
+  return out.subarray(0, m);
 }
 
-function idLeaf(view: QueryView, leaf: IdLeaf): Mask {
-  const out = new Uint8Array(view.n);
-  if (leaf.ids === "*") return out.fill(1);
+function idLeaf(view: QueryView, leaf: IdLeaf, list: SlotList): SlotList {
+  if (leaf.ids === "*") return leaf.negate ? new Int32Array(0) : list;
+  const want = new Set<number>();
   for (const id of leaf.ids) {
     const i = view.ix.slotOf.get(id);
-    if (i !== undefined && i < view.n) out[i] = 1;
+    if (i !== undefined && i < view.n) want.add(i);
   }
-  return out;
+  const out = new Int32Array(list.length);
+  let m = 0;
+  for (let x = 0; x < list.length; x++) if (want.has(list[x]) !== leaf.negate) out[m++] = list[x];
+  return out.subarray(0, m);
+}
+
+function geoLeaf(view: QueryView, shapes: GeoShape[], list: SlotList): SlotList {
+  const tests = shapes.map((s) => geoTest(view, s));
+  const out = new Int32Array(list.length);
+  let m = 0;
+  if (tests.length === 1) {
+    const test = tests[0];
+    for (let x = 0; x < list.length; x++) if (test(list[x])) out[m++] = list[x];
+  } else {
+    for (let x = 0; x < list.length; x++) if (tests.some((t) => t(list[x]))) out[m++] = list[x];
+  }
+  return out.subarray(0, m);
 }
 
 /** PostgreSQL's `radians()`: the degrees times one constant (RADIANS_PER_DEGREE), so both round alike. */
@@ -223,23 +323,23 @@ export function haversine(lat1: number, lng1: number, lat2: number, lng2: number
   return 2 * EARTH_RADIUS_M * Math.asin(clamp ? Math.min(1, Math.sqrt(s)) : Math.sqrt(s));
 }
 
-function geoShape(view: QueryView, s: GeoShape, out: Mask): void {
+/** Whether a slot's point is inside a shape (a circle by haversine, a polygon by the even-odd rule). */
+function geoTest(view: QueryView, s: GeoShape): (i: number) => boolean {
   const { lat, lng } = view.ix;
   if (s.type === "circle") {
     const band = (s.radiusMeters / EARTH_RADIUS_M) * (180 / Math.PI) + 1e-9;
-    for (let i = 0; i < view.n; i++) {
+    return (i) => {
       const y = lat[i];
-      if (y >= s.lat - band && y <= s.lat + band && haversine(s.lat, s.lng, y, lng[i], true) <= s.radiusMeters) out[i] = 1;
-    }
-    return;
+      return y >= s.lat - band && y <= s.lat + band && haversine(s.lat, s.lng, y, lng[i], true) <= s.radiusMeters;
+    };
   }
   const { xs, ys, wrap } = planar(s.vertices);
   const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  for (let i = 0; i < view.n; i++) {
+  return (i) => {
     const y = lat[i];
     const x = wrap && lng[i] < 0 ? lng[i] + 360 : lng[i];
-    if (y >= minY && y <= maxY && x >= minX && x <= maxX && insidePolygon(xs, ys, x, y)) out[i] = 1;
-  }
+    return y >= minY && y <= maxY && x >= minX && x <= maxX && insidePolygon(xs, ys, x, y);
+  };
 }
 
 /** Even-odd test with the boundary inside, as PostgreSQL's `polygon @> point`. */

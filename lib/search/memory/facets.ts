@@ -1,5 +1,5 @@
 import type { FacetCount } from "../engine";
-import type { Mask, QueryView } from "./evaluate";
+import type { QueryView, SlotList } from "./evaluate";
 
 /**
  * Facet counts over every match, as `../postgres/facets-sql.ts` computes them: values as text
@@ -7,7 +7,7 @@ import type { Mask, QueryView } from "./evaluate";
  * count desc, then shorter, then greater; `string[]` fields count each element; numeric fields
  * carry min, max, sum and avg of the matches that have a value (a hidden price has none).
  */
-export function memoryFacets(view: QueryView, matches: Mask, fields: string[], max: number): FacetCount[] {
+export function memoryFacets(view: QueryView, matches: SlotList, fields: string[], max: number): FacetCount[] {
   return fields.map((name) => {
     const col = view.ix.column(name);
     const counts = new Map<string, number>();
@@ -17,13 +17,16 @@ export function memoryFacets(view: QueryView, matches: Mask, fields: string[], m
     let stats: FacetCount["stats"] = { total_values: 0 };
     if (col.kind === "string") {
       const byCode = new Int32Array(col.dict.entries.length);
-      for (let i = 0; i < view.n; i++) if (matches[i] && col.codes[i] >= 0) byCode[col.codes[i]]++;
+      for (let x = 0; x < matches.length; x++) {
+        const c = col.codes[matches[x]];
+        if (c >= 0) byCode[c]++;
+      }
       // Several dictionary entries can share a raw value (same text, other tokens): add them up.
       byCode.forEach((c, code) => c && counts.set(col.dict.entries[code].raw, (counts.get(col.dict.entries[code].raw) ?? 0) + c));
     } else if (col.kind === "array") {
-      for (let i = 0; i < view.n; i++) {
-        const raw = col.raw[i];
-        if (matches[i] && raw) for (const c of raw) add(col.rawDict.entries[c].raw);
+      for (let x = 0; x < matches.length; x++) {
+        const raw = col.raw[matches[x]];
+        if (raw) for (const c of raw) add(col.rawDict.entries[c].raw);
       }
     } else {
       const values = view.number(name);
@@ -34,9 +37,9 @@ export function memoryFacets(view: QueryView, matches: Mask, fields: string[], m
       let [min, mx, sum, n] = [Infinity, -Infinity, 0, 0];
       // sum(real) is a real in PostgreSQL: accumulate in 32 bits like it does (avg accumulates in 64).
       let sum32 = 0;
-      for (let i = 0; i < view.n; i++) {
-        const x = values[i];
-        if (!matches[i] || x !== x) continue;
+      for (let j = 0; j < matches.length; j++) {
+        const x = values[matches[j]];
+        if (x !== x) continue;
         byValue.set(x, (byValue.get(x) ?? 0) + 1);
         if (x < min) min = x;
         if (x > mx) mx = x;

@@ -8,7 +8,7 @@ import type { FilterNode } from "../filter";
 import { searchResult } from "../postgres/hits";
 import { tsqueryText } from "../postgres/text-sql";
 import { isBinary } from "../price-visibility";
-import { filterMask, QueryView, scopeMask, type Mask } from "./evaluate";
+import { narrowAll, QueryView, scopeMask, type Mask } from "./evaluate";
 import { memoryFacets } from "./facets";
 import { applyChanges, documentCount, loadTenantIndex, searchVersionOf } from "./load";
 import { pageOf } from "./order";
@@ -64,17 +64,13 @@ export class MemorySearchEngine implements SearchEngine {
     if (text !== null && !ops) return this.fallback.search(scope, req);
     const view = new QueryView(ix, scope);
     const inScope = scopeMask(view, scope);
-    let matches: Mask = inScope.slice();
-    for (const f of req.filters) {
-      const m = filterMask(view, f);
-      for (let i = 0; i < matches.length; i++) matches[i] &= m[i];
-    }
+    let matches = narrowAll(view, req.filters, inScope);
     let rank: Float64Array | null = null;
     if (ops) {
-      const found = textMatches(ix.text, matches, ops);
+      const found = textMatches(ix.text, matches, view.n, ops);
       // Nothing found is when PostgreSQL retries with typo tolerance (trigrams): it answers that.
-      if (!found.count) return this.fallback.search(scope, req);
-      [matches, rank] = [found.mask, found.rank];
+      if (!found.matches.length) return this.fallback.search(scope, req);
+      [matches, rank] = [found.matches, found.rank];
     }
     const rows = req.perPage > 0 ? pageOf(view, matches, req.sort, (req.page - 1) * req.perPage, req.perPage, rank) : [];
     // The same retry runs for an empty page when no total is asked (postgres-engine.ts).
@@ -82,7 +78,7 @@ export class MemorySearchEngine implements SearchEngine {
     const facets = memoryFacets(view, matches, req.facetBy, req.maxFacetValues);
     // As the PostgreSQL engine: with no total asked and no scalar facet to count, `found` is the page's size.
     const counted = req.total !== false || req.facetBy.some((n) => fieldByName(n)!.type !== "string[]");
-    return searchResult(db, scope, req, started, { rows, facets, found: counted ? ones(matches) : rows.length, outOf: ones(inScope) });
+    return searchResult(db, scope, req, started, { rows, facets, found: counted ? matches.length : rows.length, outOf: outOf(ix, scope, inScope) });
   }
 
   /**
@@ -192,6 +188,17 @@ function leavesServable(n: FilterNode): boolean {
     return n.items.every((it) => (it.op === "range" ? [it.min, it.max] : [it.value]).every((v) => Number.isSafeInteger(Number(v))));
   }
   return true;
+}
+
+/** The documents in scope (`out_of`), counted once per state of the index and scope. */
+const outOfMemo = new WeakMap<TenantIndex, { changes: number; counts: Map<string, number> }>();
+function outOf(ix: TenantIndex, scope: SearchScope, inScope: Mask): number {
+  let memo = outOfMemo.get(ix);
+  if (!memo || memo.changes !== ix.changes) outOfMemo.set(ix, (memo = { changes: ix.changes, counts: new Map() }));
+  const key = JSON.stringify([scope.access, scope.publicOnly ?? null]);
+  let n = memo.counts.get(key);
+  if (n === undefined) memo.counts.set(key, (n = ones(inScope)));
+  return n;
 }
 
 function ones(m: Mask): number {

@@ -1,6 +1,6 @@
 import type { SortKey } from "../engine";
-import { haversine, type Mask, type QueryView } from "./evaluate";
-import { realAsRead } from "./text-match";
+import { haversine, type QueryView, type SlotList } from "./evaluate";
+import { shortestFloat32 } from "./facets";
 
 /** Up to this many rows an insertion buffer orders the page; beyond, one sort of all matches. */
 const BUFFERED = 256;
@@ -14,7 +14,7 @@ export type PageRow = { listing_id: string; tenant_id: string; rank: number | nu
  * (a bounded insertion buffer), so a page of 20 out of 40,000 matches costs one pass.
  * Relevance keys order by `rank` (`ts_rank_cd` as a float32, NaN off the matches; ties without text).
  */
-export function pageOf(view: QueryView, matches: Mask, keys: SortKey[], offset: number, limit: number, rank: Float64Array | null = null): PageRow[] {
+export function pageOf(view: QueryView, matches: SlotList, keys: SortKey[], offset: number, limit: number, rank: Float64Array | null = null): PageRow[] {
   const { ix } = view;
   const cols: { values: Float64Array; desc: boolean }[] = [];
   let geo: Float64Array | null = null;
@@ -26,7 +26,11 @@ export function pageOf(view: QueryView, matches: Mask, keys: SortKey[], offset: 
     if (k.kind === "field") cols.push({ values: view.number(k.field), desc: k.dir === "desc" });
     else {
       const d = new Float64Array(view.n);
-      for (let i = 0; i < view.n; i++) d[i] = matches[i] ? haversine(k.lat, k.lng, ix.lat[i], ix.lng[i], false) : NaN;
+      d.fill(NaN);
+      for (let x = 0; x < matches.length; x++) {
+        const i = matches[x];
+        d[i] = haversine(k.lat, k.lng, ix.lat[i], ix.lng[i], false);
+      }
       cols.push({ values: d, desc: k.dir === "desc" });
       geo ??= d;
     }
@@ -52,13 +56,12 @@ export function pageOf(view: QueryView, matches: Mask, keys: SortKey[], offset: 
   let top: number[] = [];
   if (want > BUFFERED) {
     // A deep page: one sort of all matches (an insertion buffer this long would be quadratic).
-    const all: number[] = [];
-    for (let i = 0; i < view.n; i++) if (matches[i]) all.push(i);
+    const all = Array.from(matches);
     if (offset >= all.length) return [];
     top = all.sort(cmp).slice(0, want);
   } else if (want > 0) {
-    for (let i = 0; i < view.n; i++) {
-      if (!matches[i]) continue;
+    for (let x = 0; x < matches.length; x++) {
+      const i = matches[x];
       if (top.length === want && cmp(i, top[want - 1]) >= 0) continue;
       let lo = 0;
       let hi = top.length;
@@ -72,5 +75,5 @@ export function pageOf(view: QueryView, matches: Mask, keys: SortKey[], offset: 
     }
   }
   top = top.slice(offset);
-  return top.map((i) => ({ listing_id: ids[i], tenant_id: ix.tenantId, rank: rank ? realAsRead(rank[i]) : null, geo_m: geo && geo[i] === geo[i] ? geo[i] : null }));
+  return top.map((i) => ({ listing_id: ids[i], tenant_id: ix.tenantId, rank: rank ? shortestFloat32(rank[i]) : null, geo_m: geo && geo[i] === geo[i] ? geo[i] : null }));
 }

@@ -86,6 +86,14 @@ export class TenantIndex {
     }
   }
 
+  private every: Int32Array = new Int32Array(0);
+
+  /** The slots 0 … n-1 (shared: never write to it). */
+  everySlot(n: number): Int32Array {
+    if (this.every.length !== n) this.every = Int32Array.from({ length: n }, (_, i) => i);
+    return this.every;
+  }
+
   get count(): number {
     return this.slotOf.size;
   }

@@ -7,7 +7,7 @@
  * `real` PostgreSQL returns. Queries with other operators (`!`, `|`, phrases) are not parsed here:
  * the caller leaves them to PostgreSQL.
  */
-import type { Mask } from "./evaluate";
+import type { SlotList } from "./evaluate";
 import type { TextIndex } from "./text-index";
 
 /** A query operand: its lexeme, whether it is a prefix (`:*`) and the weights it accepts (bit w for weight w, 3 = A). */
@@ -38,59 +38,53 @@ export function parseTsquery(text: string): TextOperand[] | null {
 const WEIGHTS = [0.1, 0.2, 0.4, 1.0].map(Math.fround);
 const INV_WEIGHTS = WEIGHTS.map((w) => 1 / w);
 
-export type TextMatches = { mask: Mask; rank: Float64Array; count: number };
+export type TextMatches = { matches: SlotList; rank: Float64Array };
 
 /**
- * The candidates (scope and filters already applied) that match the operands, each with its rank
- * (NaN for the others). Walks the postings of the operand with the fewest, and checks and ranks
- * each candidate on its forward record, so a narrow filter and a broad word cost only the word.
+ * The candidates (scope and filters already applied, ascending) that match the operands, ascending,
+ * with their ranks (`rank[slot]`, NaN elsewhere; `n` slots). Walks whichever is shorter, the
+ * candidates or the postings of the operand with the fewest, and checks and ranks each document on
+ * its forward record: a narrow filter and a broad word cost only the narrower of the two.
  */
-export function textMatches(t: TextIndex, candidates: Mask, ops: TextOperand[]): TextMatches {
-  const n = candidates.length;
-  const mask = new Uint8Array(n);
+export function textMatches(t: TextIndex, candidates: SlotList, n: number, ops: TextOperand[]): TextMatches {
   const rank = new Float64Array(n).fill(NaN);
   const lexIds = ops.map((op) => {
     if (op.prefix) return t.withPrefix(op.lexeme);
     const id = t.exact(op.lexeme);
     return id === undefined ? [] : [id];
   });
-  if (lexIds.some((ids) => !ids.length)) return { mask, rank, count: 0 };
-  const opBits = new Int32Array(t.lexemes.length);
-  lexIds.forEach((ids, i) => ids.forEach((id) => (opBits[id] |= 1 << i)));
+  if (lexIds.some((ids) => !ids.length)) return { matches: new Int32Array(0), rank };
+  // The query's lexemes in id order (the order of a document's record), each with its operands' bits.
+  const bitsOf = new Map<number, number>();
+  lexIds.forEach((ids, i) => ids.forEach((id) => bitsOf.set(id, (bitsOf.get(id) ?? 0) | (1 << i))));
+  const qids = Int32Array.from([...bitsOf.keys()].sort((x, y) => x - y));
+  const qbits = Int32Array.from(qids, (id) => bitsOf.get(id)!);
   const weightOps = [0, 1, 2, 3].map((w) => ops.reduce((b, op, i) => (op.weights & (1 << w) ? b | (1 << i) : b), 0));
   const all = (1 << ops.length) - 1;
-  let driver = 0;
-  let fewest = Infinity;
-  lexIds.forEach((ids, i) => {
-    const c = ids.reduce((s, id) => s + t.postings[id].length, 0);
-    if (c < fewest) [fewest, driver] = [c, i];
-  });
-  const visited = new Uint8Array(n);
+  const postings = lexIds.map((ids) => ids.reduce((s, id) => s + t.postings[id].length, 0));
+  const driver = postings.indexOf(Math.min(...postings));
   const doc = new DocRepresentation(t.lexemes);
-  let count = 0;
+  const out: number[] = [];
+  const take = (slot: number) => {
+    if (!doc.read(t, slot, qids, qbits, weightOps, all)) return;
+    rank[slot] = Math.fround(doc.coverDensity(all));
+    out.push(slot);
+  };
+  if (candidates.length <= postings[driver]) {
+    for (let x = 0; x < candidates.length; x++) take(candidates[x]);
+    return { matches: Int32Array.from(out), rank };
+  }
+  const isCandidate = new Uint8Array(n);
+  for (let x = 0; x < candidates.length; x++) isCandidate[candidates[x]] = 1;
   for (const id of lexIds[driver]) {
     for (const slot of t.postings[id]) {
-      if (slot >= n || visited[slot] || !candidates[slot]) continue;
-      visited[slot] = 1;
-      if (!doc.read(t, slot, opBits, weightOps, all)) continue;
-      mask[slot] = 1;
-      rank[slot] = Math.fround(doc.coverDensity(all));
-      count++;
+      if (slot >= n || isCandidate[slot] !== 1) continue;
+      // Seen once: a slot can sit in several of the driver's postings (or twice in one).
+      isCandidate[slot] = 2;
+      take(slot);
     }
   }
-  return { mask, rank, count };
-}
-
-/**
- * A `real` as the driver reads PostgreSQL's text for it: the shortest decimal that rounds back to
- * the same float32, parsed as a double (what `text_match` is computed from).
- */
-export function realAsRead(f: number): number {
-  for (let p = 1; p < 9; p++) {
-    const v = Number(f.toPrecision(p));
-    if (Math.fround(v) === f) return v;
-  }
-  return Number(f.toPrecision(9));
+  return { matches: Int32Array.from(out).sort(), rank };
 }
 
 /**
@@ -107,8 +101,12 @@ class DocRepresentation {
 
   constructor(private readonly lexemes: string[]) {}
 
-  /** Reads the document's matching positions; false when it lacks an operand (no match). */
-  read(t: TextIndex, slot: number, opBits: Int32Array, weightOps: number[], all: number): boolean {
+  /**
+   * Reads the document's matching positions; false when it lacks an operand (no match). The
+   * query's lexemes (`qids`, ascending, with their operand bits `qbits`) are few, so each is found
+   * by binary search in the document's sorted lexemes rather than by walking all of them.
+   */
+  read(t: TextIndex, slot: number, qids: Int32Array, qbits: Int32Array, weightOps: number[], all: number): boolean {
     const a = t.arena;
     const at = t.start[slot];
     if (at < 0) return false;
@@ -118,10 +116,19 @@ class DocRepresentation {
     if (a[ends + k - 1] > this.pos.length) this.grow(a[ends + k - 1]);
     let m = 0;
     let seen = 0;
-    for (let j = 0; j < k; j++) {
-      const lex = a[at + 1 + j];
-      const b = opBits[lex];
-      if (!b) continue;
+    let lo = at + 1;
+    for (let x = 0; x < qids.length; x++) {
+      const lex = qids[x];
+      let hi = ends;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (a[mid] < lex) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo === ends) break;
+      if (a[lo] !== lex) continue;
+      const j = lo - at - 1;
+      const b = qbits[x];
       for (let q = j ? a[ends + j - 1] : 0, to = a[ends + j]; q < to; q++) {
         const wep = a[base + q];
         const w = wep >>> 14;
@@ -159,7 +166,11 @@ class DocRepresentation {
         for (let i = extPos; i < len; i++) {
           acc |= bits[i];
           if (acc === all) {
-            if (pos[i] > q) [q, end, lastpos, found] = [pos[i], i, i, true];
+            if (pos[i] > q) {
+              q = pos[i];
+              end = lastpos = i;
+              found = true;
+            }
             break;
           }
         }
@@ -169,7 +180,10 @@ class DocRepresentation {
         for (; i >= extPos; i--) {
           acc |= bits[i];
           if (acc === all) {
-            if (pos[i] < p) [begin, p] = [i, pos[i]];
+            if (pos[i] < p) {
+              begin = i;
+              p = pos[i];
+            }
             break;
           }
         }
@@ -195,7 +209,10 @@ class DocRepresentation {
   private sort(): void {
     const { pos, weight, bits, lex, len } = this;
     for (let i = 1; i < len; i++) {
-      const [p, w, b, l] = [pos[i], weight[i], bits[i], lex[i]];
+      const p = pos[i];
+      const w = weight[i];
+      const b = bits[i];
+      const l = lex[i];
       let j = i - 1;
       while (j >= 0 && this.after(pos[j], weight[j], lex[j], p, w, l)) {
         pos[j + 1] = pos[j];
