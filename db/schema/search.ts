@@ -84,7 +84,7 @@ export const searchRemovals = pgTable(
     search_version: bigint("search_version", { mode: "number" }).notNull(),
     removed_at: timestamp("removed_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("search_removals_tenant_version_idx").on(t.tenant_id, t.search_version)],
+  (t) => [index("search_removals_tenant_version_idx").on(t.tenant_id, t.search_version), index("search_removals_removed_at_idx").on(t.removed_at)],
 );
 
 /** The wide half: the stored hit document, full text and long strings. */

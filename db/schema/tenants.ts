@@ -12,6 +12,11 @@ export const tenants = pgTable(
     listingCodeSeq: integer("listing_code_seq").notNull().default(0),
     /** Bumped in every transaction that changes the tenant's search documents (cache validity). */
     searchVersion: bigint("search_version", { mode: "number" }).notNull().default(0),
+    /**
+     * Removals (`search_removals`) up to this search version have been pruned: an in-memory index
+     * older than it cannot learn of them and loads again (lib/search/prune-removals.ts).
+     */
+    searchRemovalsPruned: bigint("search_removals_pruned", { mode: "number" }).notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

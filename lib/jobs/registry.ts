@@ -2,6 +2,7 @@ import { processLeadsJob } from "../leads/inbound/lead-job";
 import { processMessagingEventsJob } from "../messaging/inbound/job";
 import { fireScheduledMessagesJob } from "../messaging/scheduled/job";
 import { processProviderNotificationsJob } from "../providers/job";
+import { pruneSearchRemovalsJob } from "../search/prune-removals";
 import { deliverEventsJob } from "../webhooks/deliver-job";
 import type { JobDefinition } from "./define-job";
 
@@ -9,4 +10,4 @@ import type { JobDefinition } from "./define-job";
  * Every background job of the service. Both runners read this list: adding work (lead processing,
  * scheduled sends, provider notifications) is adding a definition here, not new wiring.
  */
-export const jobs: readonly JobDefinition[] = [deliverEventsJob, processLeadsJob, processMessagingEventsJob, processProviderNotificationsJob, fireScheduledMessagesJob];
+export const jobs: readonly JobDefinition[] = [deliverEventsJob, processLeadsJob, processMessagingEventsJob, processProviderNotificationsJob, fireScheduledMessagesJob, pruneSearchRemovalsJob];

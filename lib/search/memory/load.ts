@@ -17,8 +17,15 @@ const COLUMNS = sql.raw(
 const FROM = sql.raw("search_documents d left join search_tsv t on t.listing_id = d.listing_id");
 
 export async function searchVersionOf(db: Db, tenantId: string): Promise<number> {
-  const [r] = rowsOf<{ v: string | number }>(await db.execute(sql`select search_version as v from tenants where id = ${tenantId}::uuid`));
-  return r ? Number(r.v) : -1;
+  return (await searchStateOf(db, tenantId)).version;
+}
+
+/** The tenant's search version (-1: no such tenant) and the version its removals are pruned to. */
+export async function searchStateOf(db: Db, tenantId: string): Promise<{ version: number; pruned: number }> {
+  const [r] = rowsOf<{ v: string | number; p: string | number }>(
+    await db.execute(sql`select search_version as v, search_removals_pruned as p from tenants where id = ${tenantId}::uuid`),
+  );
+  return r ? { version: Number(r.v), pruned: Number(r.p) } : { version: -1, pruned: 0 };
 }
 
 export async function documentCount(db: Db, tenantId: string): Promise<number> {

@@ -10,7 +10,7 @@ import { tsqueryText } from "../postgres/text-sql";
 import { isBinary } from "../price-visibility";
 import { narrowAll, QueryView, scopeMask, type Mask } from "./evaluate";
 import { memoryFacets } from "./facets";
-import { applyChanges, documentCount, loadTenantIndex, searchVersionOf } from "./load";
+import { applyChanges, documentCount, loadTenantIndex, searchStateOf } from "./load";
 import { pageOf } from "./order";
 import { isMemoryField, type TenantIndex } from "./tenant-index";
 import { parseTsquery, textMatches, type TextOperand } from "./text-match";
@@ -116,10 +116,16 @@ export class MemorySearchEngine implements SearchEngine {
     this.tenants.delete(tenantId);
     this.tenants.set(tenantId, st);
     try {
-      const version = await searchVersionOf(db, tenantId);
+      const { version, pruned } = await searchStateOf(db, tenantId);
       if (version < 0) {
         // The tenant is gone: nothing of it stays in memory.
         this.tenants.delete(tenantId);
+        return null;
+      }
+      if (st.ix.version < pruned) {
+        // Removals this index never applied were pruned (prune-removals.ts): load it afresh.
+        this.tenants.set(tenantId, { kind: "loading" });
+        void this.backgroundLoad(db, tenantId);
         return null;
       }
       while (st.ix.version < version) {

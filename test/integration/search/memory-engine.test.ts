@@ -8,6 +8,7 @@ import { reindexListings } from "../../../lib/search/index-listings";
 import { MemorySearchEngine } from "../../../lib/search/memory/memory-engine";
 import { numericText, shortestFloat32 } from "../../../lib/search/memory/facets";
 import { parseTsvector } from "../../../lib/search/memory/text-index";
+import { pruneSearchRemovals } from "../../../lib/search/prune-removals";
 import { parseTsquery, textMatches } from "../../../lib/search/memory/text-match";
 import { toSearchRequest, type RawSearchParams } from "../../../lib/search/params";
 import { PostgresSearchEngine } from "../../../lib/search/postgres/postgres-engine";
@@ -210,6 +211,47 @@ describe("the in-memory search engine", () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(calls).toHaveLength(3);
+  });
+});
+
+describe("pruning old removal tombstones", () => {
+  it("prunes tombstones older than a day, and an index that never applied them loads again", async () => {
+    const small = await makeTenant();
+    await db.execute(generateListingsSql(small.tenantId, small.ownerId, 20));
+    await reindexAll(small.tenantId);
+    const calls: string[] = [];
+    const counting: SearchEngine = { name: "postgres", search: async (s, r) => { calls.push(s.tenantId); return pg.search(s, r); } };
+    const engine = new MemorySearchEngine(counting, getDb, { minDocs: 0, maxDocs: 1_000_000 });
+    await engine.preload(small.tenantId);
+    const scope: SearchScope = { tenantId: small.tenantId, access: { kind: "all" }, networkIds: [] };
+    const everything = toSearchRequest({ q: "*", per_page: 250 }, { maxPerPage: 250 });
+    expect((await engine.search(scope, everything)).found).toBe(20);
+
+    // A listing goes while this process is not searching; its tombstone is two days old when pruned.
+    const [gone] = rowsOf<{ id: string }>(await db.execute(sql`select id from listings where tenant_id = ${small.tenantId}::uuid order by id limit 1`));
+    await db.execute(sql`delete from listings where id = ${gone.id}::uuid`);
+    await db.execute(sql`update search_removals set removed_at = now() - interval '2 days' where tenant_id = ${small.tenantId}::uuid`);
+    // Another tenant's fresh tombstone stays.
+    await db.execute(sql`insert into search_removals (tenant_id, listing_id, search_version) values (${other.tenantId}::uuid, gen_random_uuid(), 1)`);
+    expect(await pruneSearchRemovals(db)).toBeGreaterThanOrEqual(1);
+    const left = rowsOf<{ tenant_id: string }>(await db.execute(sql`select tenant_id from search_removals where tenant_id in (${small.tenantId}::uuid, ${other.tenantId}::uuid)`));
+    expect(left.map((r) => r.tenant_id)).toEqual([other.tenantId]);
+    const [tenant] = rowsOf<{ v: string; p: string }>(await db.execute(sql`select search_version as v, search_removals_pruned as p from tenants where id = ${small.tenantId}::uuid`));
+    expect(Number(tenant.p)).toBe(Number(tenant.v));
+
+    // The index cannot learn of that removal: PostgreSQL answers while it loads again, then memory does.
+    const r = await engine.search(scope, everything);
+    expect(r.found).toBe(19);
+    expect(r.hits.some((h) => h.document.id === gone.id)).toBe(false);
+    expect(calls).toHaveLength(1);
+    let fromMemory = false;
+    for (let i = 0; i < 100 && !fromMemory; i++) {
+      await new Promise((ok) => setTimeout(ok, 20));
+      const before = calls.length;
+      expect((await engine.search(scope, everything)).found).toBe(19);
+      fromMemory = calls.length === before;
+    }
+    expect(fromMemory).toBe(true);
   });
 });
 

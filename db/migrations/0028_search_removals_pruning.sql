@@ -1,0 +1,2 @@
+ALTER TABLE "tenants" ADD COLUMN "search_removals_pruned" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX "search_removals_removed_at_idx" ON "search_removals" USING btree ("removed_at");
