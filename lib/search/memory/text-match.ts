@@ -63,28 +63,36 @@ export function textMatches(t: TextIndex, candidates: SlotList, n: number, ops: 
   const all = (1 << ops.length) - 1;
   const postings = lexIds.map((ids) => ids.reduce((s, id) => s + t.postings[id].length, 0));
   const driver = postings.indexOf(Math.min(...postings));
-  const doc = new DocRepresentation(t.lexemes);
-  const out: number[] = [];
-  const take = (slot: number) => {
-    if (!doc.read(t, slot, qids, qbits, weightOps, all)) return;
-    rank[slot] = Math.fround(doc.coverDensity(all));
-    out.push(slot);
-  };
+  const q: Query = { qids, qbits, weightOps, all, doc: new DocRepresentation(t.lexemes), rank, out: [] };
   if (candidates.length <= postings[driver]) {
-    for (let x = 0; x < candidates.length; x++) take(candidates[x]);
-    return { matches: Int32Array.from(out), rank };
+    rankSlots(t, q, candidates, null);
+    return { matches: Int32Array.from(q.out), rank };
   }
   const isCandidate = new Uint8Array(n);
   for (let x = 0; x < candidates.length; x++) isCandidate[candidates[x]] = 1;
-  for (const id of lexIds[driver]) {
-    for (const slot of t.postings[id]) {
-      if (slot >= n || isCandidate[slot] !== 1) continue;
-      // Seen once: a slot can sit in several of the driver's postings (or twice in one).
+  for (const id of lexIds[driver]) rankSlots(t, q, t.postings[id], isCandidate);
+  return { matches: Int32Array.from(q.out).sort(), rank };
+}
+
+type Query = { qids: Int32Array; qbits: Int32Array; weightOps: number[]; all: number; doc: DocRepresentation; rank: Float64Array; out: number[] };
+
+/**
+ * Checks and ranks each slot (of the candidates, or of a posting list filtered by `isCandidate`,
+ * where a slot seen once is marked 2: it can sit in several of the driver's postings). Its own
+ * function with one shape of arguments, so the hot loop stays optimized.
+ */
+function rankSlots(t: TextIndex, q: Query, slots: ArrayLike<number>, isCandidate: Uint8Array | null): void {
+  const { doc, rank, out, all } = q;
+  for (let x = 0; x < slots.length; x++) {
+    const slot = slots[x];
+    if (isCandidate) {
+      if (isCandidate[slot] !== 1) continue;
       isCandidate[slot] = 2;
-      take(slot);
     }
+    if (!doc.read(t, slot, q.qids, q.qbits, q.weightOps, all)) continue;
+    rank[slot] = Math.fround(doc.coverDensity(all));
+    out.push(slot);
   }
-  return { matches: Int32Array.from(out).sort(), rank };
 }
 
 /**
@@ -116,6 +124,7 @@ class DocRepresentation {
     if (a[ends + k - 1] > this.pos.length) this.grow(a[ends + k - 1]);
     let m = 0;
     let seen = 0;
+    let lexemesHit = 0;
     let lo = at + 1;
     for (let x = 0; x < qids.length; x++) {
       const lex = qids[x];
@@ -129,6 +138,7 @@ class DocRepresentation {
       if (a[lo] !== lex) continue;
       const j = lo - at - 1;
       const b = qbits[x];
+      const before = m;
       for (let q = j ? a[ends + j - 1] : 0, to = a[ends + j]; q < to; q++) {
         const wep = a[base + q];
         const w = wep >>> 14;
@@ -141,10 +151,12 @@ class DocRepresentation {
         seen |= eb;
         m++;
       }
+      if (m > before) lexemesHit++;
     }
     this.len = m;
     if (seen !== all) return false;
-    this.sort();
+    // One lexeme's positions are already in order (a tsvector keeps them sorted and distinct).
+    if (lexemesHit > 1) this.sort();
     return true;
   }
 
@@ -152,6 +164,11 @@ class DocRepresentation {
   coverDensity(all: number): number {
     const { pos, weight, bits, len } = this;
     let wdoc = 0;
+    if (all === 1) {
+      // One operand: every entry is a cover of its own (density 1 / invws, no noise), summed in order.
+      for (let i = 0; i < len; i++) wdoc += 1 / INV_WEIGHTS[weight[i]];
+      return wdoc;
+    }
     let extPos = 0;
     for (;;) {
       // Cover(): the next shortest stretch holding every operand; its tail recursion is this loop.
