@@ -6,13 +6,14 @@ import { getTranslations } from "next-intl/server";
  * site's, translated; on the service's own host a short English page. Both have a `<main>`.
  */
 export default async function NotFound() {
-  if ((await headers()).get("x-next-intl-locale")) {
+  const locale = (await headers()).get("x-next-intl-locale");
+  if (locale) {
     const t = await getTranslations("notFound");
     return (
       <main id="main" style={{ fontFamily: "system-ui, sans-serif", maxWidth: "40rem", margin: "4rem auto", padding: "0 1rem" }}>
         <h1>{t("title")}</h1>
         <p>{t("text")}</p>
-        <p><a href="/">{t("home")}</a></p>
+        <p><a href={locale !== "pt-BR" ? `/${locale}` : "/"}>{t("home")}</a></p>
       </main>
     );
   }
