@@ -133,6 +133,19 @@ test("an unknown host is a 404 page; the service's own host keeps its home page 
   expect(await health?.json()).toEqual({ status: "ok" });
 });
 
+test("an address no page matches is a server-rendered 404 in the site's language, with a main landmark, and passes axe", async ({ browser, page: withJs }) => {
+  const page = await noJs(browser);
+  for (const [path, lang, title, home] of [["/en/en/imovel/X1/slug", "en", "Page not found", "/en"], ["/a/b/c/d", "pt-BR", "Página não encontrada", "/"]] as const) {
+    const res = await page.goto(`${ORIGIN}${path}`);
+    expect(res?.status(), path).toBe(404);
+    expect(await page.locator("html").getAttribute("lang")).toBe(lang);
+    await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toHaveText(title);
+    expect(await page.getByRole("link", { name: /./ }).last().getAttribute("href")).toBe(home);
+    await withJs.goto(`${ORIGIN}${path}`);
+    expect((await new AxeBuilder({ page: withJs }).analyze()).violations.map((v) => v.id), path).toEqual([]);
+  }
+});
+
 test("an unpublished site is previewed under /s/{id} with noindex", async ({ page }) => {
   const res = await page.goto(`/s/${setup.draftSiteId}`);
   expect(res?.status()).toBe(200);
