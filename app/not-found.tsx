@@ -1,12 +1,15 @@
 import { headers } from "next/headers";
 import { getTranslations } from "next-intl/server";
+import { SITE_LOCALES } from "@/lib/sites/render/host-routing";
 
 /**
  * Any address no route matches. On a site's host (the proxy sets its locale) the message is the
  * site's, translated; on the service's own host a short English page. Both have a `<main>`.
  */
 export default async function NotFound() {
-  const locale = (await headers()).get("x-next-intl-locale");
+  // The proxy sets it on a site's requests; only a known locale is used (it ends up in a link).
+  const header = (await headers()).get("x-next-intl-locale");
+  const locale = SITE_LOCALES.find((l) => l === header);
   if (locale) {
     const t = await getTranslations("notFound");
     return (

@@ -63,12 +63,24 @@ export async function loadTenantIndex(db: Db, tenantId: string): Promise<TenantI
  */
 export async function applyChanges(db: Db, ix: TenantIndex, version: number): Promise<void> {
   if (version <= ix.version) return;
+  // The removals and the version they are pruned to, in one statement (one snapshot): a prune that
+  // commits before it shows in `pruned`, one that commits after it left the removals to read.
   const [rows, gone] = await Promise.all([
     db.execute(sql`select ${COLUMNS} from ${FROM} where d.tenant_id = ${ix.tenantId}::uuid and d.search_version > ${ix.version}`),
-    db.execute(sql`select listing_id from search_removals where tenant_id = ${ix.tenantId}::uuid and search_version > ${ix.version}`),
+    db.execute(sql`select (select search_removals_pruned from tenants where id = ${ix.tenantId}::uuid) as pruned,
+      array(select listing_id::text from search_removals where tenant_id = ${ix.tenantId}::uuid and search_version > ${ix.version}) as ids`),
   ]);
+  const [removed] = rowsOf<{ pruned: string | number | null; ids: string[] }>(gone);
+  if (Number(removed.pruned ?? 0) > ix.version) throw new RemovalsPruned(ix.tenantId);
   for (const r of rowsOf<Record<string, unknown>>(rows)) ix.upsert(r);
   // A removed listing never comes back (ids are not reused), so removals apply after upserts.
-  for (const r of rowsOf<{ listing_id: string }>(gone)) ix.remove(String(r.listing_id));
+  for (const id of removed.ids) ix.remove(String(id));
   ix.version = version;
+}
+
+/** Removals after the index's version were pruned: it cannot be brought up to date, only loaded again. */
+export class RemovalsPruned extends Error {
+  constructor(tenantId: string) {
+    super(`search: removals of tenant ${tenantId} were pruned past the in-memory index's version`);
+  }
 }

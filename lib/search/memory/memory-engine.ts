@@ -10,7 +10,7 @@ import { tsqueryText } from "../postgres/text-sql";
 import { isBinary } from "../price-visibility";
 import { narrowAll, QueryView, scopeMask, type Mask } from "./evaluate";
 import { memoryFacets } from "./facets";
-import { applyChanges, documentCount, loadTenantIndex, searchStateOf } from "./load";
+import { applyChanges, documentCount, loadTenantIndex, RemovalsPruned, searchStateOf } from "./load";
 import { pageOf } from "./order";
 import { isMemoryField, type TenantIndex } from "./tenant-index";
 import { parseTsquery, textMatches, type TextOperand } from "./text-match";
@@ -122,23 +122,30 @@ export class MemorySearchEngine implements SearchEngine {
         this.tenants.delete(tenantId);
         return null;
       }
-      if (st.ix.version < pruned) {
-        // Removals this index never applied were pruned (prune-removals.ts): load it afresh.
-        this.tenants.set(tenantId, { kind: "loading" });
-        void this.backgroundLoad(db, tenantId);
-        return null;
-      }
+      // Removals this index never applied were pruned (prune-removals.ts): load it afresh.
+      if (st.ix.version < pruned) return this.reload(db, tenantId, st);
       while (st.ix.version < version) {
         st.refreshing ??= applyChanges(db, st.ix, version).finally(() => (st.refreshing = null));
         await st.refreshing;
       }
       return st.ix;
     } catch (err) {
+      // Pruned between the version read and the removals read: same as above.
+      if (err instanceof RemovalsPruned) return this.reload(db, tenantId, st);
       // PostgreSQL answers this search (and reports its own error if the database is down). A
       // refresh changes the index only after its reads succeed, so the next search retries it.
       logger().warn({ err, tenantId }, "search: in-memory index refresh failed; PostgreSQL answers");
       return null;
     }
+  }
+
+  /** Loads the tenant again in the background, once: only the search still holding `st` starts it. */
+  private reload(db: Db, tenantId: string, st: TenantState): null {
+    if (this.tenants.get(tenantId) === st) {
+      this.tenants.set(tenantId, { kind: "loading" });
+      void this.backgroundLoad(db, tenantId);
+    }
+    return null;
   }
 
   private async backgroundLoad(db: Db, tenantId: string): Promise<void> {

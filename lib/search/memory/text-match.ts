@@ -63,7 +63,13 @@ export function textMatches(t: TextIndex, candidates: SlotList, n: number, ops: 
   const all = (1 << ops.length) - 1;
   const postings = lexIds.map((ids) => ids.reduce((s, id) => s + t.postings[id].length, 0));
   const driver = postings.indexOf(Math.min(...postings));
-  const q: Query = { qids, qbits, weightOps, all, doc: new DocRepresentation(t.lexemes), rank, out: [] };
+  // Past a few lexemes (a short prefix), a table by lexeme id beats a binary search per lexeme.
+  let bitsById: Int32Array | null = null;
+  if (qids.length > 16) {
+    bitsById = new Int32Array(t.lexemes.length);
+    qids.forEach((id, x) => (bitsById![id] = qbits[x]));
+  }
+  const q: Query = { qids, qbits, bitsById, weightOps, all, doc: new DocRepresentation(t.lexemes), rank, out: [] };
   if (candidates.length <= postings[driver]) {
     rankSlots(t, q, candidates, null);
     return { matches: Int32Array.from(q.out), rank };
@@ -74,7 +80,9 @@ export function textMatches(t: TextIndex, candidates: SlotList, n: number, ops: 
   return { matches: Int32Array.from(q.out).sort(), rank };
 }
 
-type Query = { qids: Int32Array; qbits: Int32Array; weightOps: number[]; all: number; doc: DocRepresentation; rank: Float64Array; out: number[] };
+/** The query's lexemes as a document is read against them (see `DocRepresentation.read`). */
+type QueryLexemes = { qids: Int32Array; qbits: Int32Array; bitsById: Int32Array | null; weightOps: number[]; all: number };
+type Query = QueryLexemes & { doc: DocRepresentation; rank: Float64Array; out: number[] };
 
 /**
  * Checks and ranks each slot (of the candidates, or of a posting list filtered by `isCandidate`,
@@ -89,7 +97,7 @@ function rankSlots(t: TextIndex, q: Query, slots: ArrayLike<number>, isCandidate
       if (isCandidate[slot] !== 1) continue;
       isCandidate[slot] = 2;
     }
-    if (!doc.read(t, slot, q.qids, q.qbits, q.weightOps, all)) continue;
+    if (!doc.read(t, slot, q)) continue;
     rank[slot] = Math.fround(doc.coverDensity(all));
     out.push(slot);
   }
@@ -106,58 +114,73 @@ class DocRepresentation {
   bits = new Int32Array(64);
   lex = new Int32Array(64);
   len = 0;
+  /** Operand bits found so far in the document being read. */
+  seen = 0;
 
   constructor(private readonly lexemes: string[]) {}
 
   /**
-   * Reads the document's matching positions; false when it lacks an operand (no match). The
-   * query's lexemes (`qids`, ascending, with their operand bits `qbits`) are few, so each is found
-   * by binary search in the document's sorted lexemes rather than by walking all of them.
+   * Reads the document's matching positions; false when it lacks an operand (no match). A few
+   * query lexemes (`qids`, ascending, with their operand bits `qbits`) are each found by binary
+   * search in the document's sorted lexemes; many (a short prefix such as `c:*`) are looked up the
+   * other way, each of the document's lexemes in `bitsById`, so the cost stays per document.
    */
-  read(t: TextIndex, slot: number, qids: Int32Array, qbits: Int32Array, weightOps: number[], all: number): boolean {
+  read(t: TextIndex, slot: number, q: QueryLexemes): boolean {
     const a = t.arena;
     const at = t.start[slot];
     if (at < 0) return false;
     const k = a[at];
     const ends = at + 1 + k;
-    const base = ends + k;
     if (a[ends + k - 1] > this.pos.length) this.grow(a[ends + k - 1]);
-    let m = 0;
-    let seen = 0;
+    this.len = 0;
+    this.seen = 0;
     let lexemesHit = 0;
-    let lo = at + 1;
-    for (let x = 0; x < qids.length; x++) {
-      const lex = qids[x];
-      let hi = ends;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (a[mid] < lex) lo = mid + 1;
-        else hi = mid;
+    if (q.bitsById) {
+      for (let j = 0; j < k; j++) {
+        const b = q.bitsById[a[at + 1 + j]];
+        if (b && this.entries(a, at, k, j, b, q.weightOps)) lexemesHit++;
       }
-      if (lo === ends) break;
-      if (a[lo] !== lex) continue;
-      const j = lo - at - 1;
-      const b = qbits[x];
-      const before = m;
-      for (let q = j ? a[ends + j - 1] : 0, to = a[ends + j]; q < to; q++) {
-        const wep = a[base + q];
-        const w = wep >>> 14;
-        const eb = b & weightOps[w];
-        if (!eb) continue;
-        this.pos[m] = wep & 0x3fff;
-        this.weight[m] = w;
-        this.bits[m] = eb;
-        this.lex[m] = lex;
-        seen |= eb;
-        m++;
+    } else {
+      let lo = at + 1;
+      for (let x = 0; x < q.qids.length; x++) {
+        const lex = q.qids[x];
+        let hi = ends;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (a[mid] < lex) lo = mid + 1;
+          else hi = mid;
+        }
+        if (lo === ends) break;
+        if (a[lo] === lex && this.entries(a, at, k, lo - at - 1, q.qbits[x], q.weightOps)) lexemesHit++;
       }
-      if (m > before) lexemesHit++;
     }
-    this.len = m;
-    if (seen !== all) return false;
+    if (this.seen !== q.all) return false;
     // One lexeme's positions are already in order (a tsvector keeps them sorted and distinct).
     if (lexemesHit > 1) this.sort();
     return true;
+  }
+
+  /** Appends the positions of the record's j-th lexeme whose weight an operand in `b` accepts; true if any. */
+  private entries(a: Int32Array, at: number, k: number, j: number, b: number, weightOps: number[]): boolean {
+    const ends = at + 1 + k;
+    const base = ends + k;
+    const lex = a[at + 1 + j];
+    const before = this.len;
+    let m = before;
+    for (let q = j ? a[ends + j - 1] : 0, to = a[ends + j]; q < to; q++) {
+      const wep = a[base + q];
+      const w = wep >>> 14;
+      const eb = b & weightOps[w];
+      if (!eb) continue;
+      this.pos[m] = wep & 0x3fff;
+      this.weight[m] = w;
+      this.bits[m] = eb;
+      this.lex[m] = lex;
+      this.seen |= eb;
+      m++;
+    }
+    this.len = m;
+    return m > before;
   }
 
   /** calc_rank_cd with the default weights and normalization 0: the sum over covers of their density. */

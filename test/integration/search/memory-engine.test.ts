@@ -9,6 +9,7 @@ import { MemorySearchEngine } from "../../../lib/search/memory/memory-engine";
 import { numericText, shortestFloat32 } from "../../../lib/search/memory/facets";
 import { parseTsvector } from "../../../lib/search/memory/text-index";
 import { pruneSearchRemovals } from "../../../lib/search/prune-removals";
+import { applyChanges, RemovalsPruned } from "../../../lib/search/memory/load";
 import { parseTsquery, textMatches } from "../../../lib/search/memory/text-match";
 import { toSearchRequest, type RawSearchParams } from "../../../lib/search/params";
 import { PostgresSearchEngine } from "../../../lib/search/postgres/postgres-engine";
@@ -95,6 +96,7 @@ const QUERIES: RawSearchParams[] = [
   { q: "sao paulo", query_by: "location_city,location_neighborhood", sort_by: "price:asc,_text_match:desc", per_page: 40 },
   { q: "quartos", query_by: "title,description,listingCode,location_city,propertyType", per_page: 250 },
   { q: "imovel escolas comercio", query_by: "description", sort_by: "_text_match:asc", per_page: 100, page: 2 },
+  { q: "p", query_by: "title,description", per_page: 30 },
   { q: "vila vila", query_by: "title,location_neighborhood", filter_by: "price:>500000", facet_by: "bedrooms,propertyType", per_page: 20 },
 ];
 
@@ -222,7 +224,8 @@ describe("pruning old removal tombstones", () => {
     const calls: string[] = [];
     const counting: SearchEngine = { name: "postgres", search: async (s, r) => { calls.push(s.tenantId); return pg.search(s, r); } };
     const engine = new MemorySearchEngine(counting, getDb, { minDocs: 0, maxDocs: 1_000_000 });
-    await engine.preload(small.tenantId);
+    const stale = await engine.preload(small.tenantId);
+    const staleVersion = stale.version;
     const scope: SearchScope = { tenantId: small.tenantId, access: { kind: "all" }, networkIds: [] };
     const everything = toSearchRequest({ q: "*", per_page: 250 }, { maxPerPage: 250 });
     expect((await engine.search(scope, everything)).found).toBe(20);
@@ -238,6 +241,9 @@ describe("pruning old removal tombstones", () => {
     expect(left.map((r) => r.tenant_id)).toEqual([other.tenantId]);
     const [tenant] = rowsOf<{ v: string; p: string }>(await db.execute(sql`select search_version as v, search_removals_pruned as p from tenants where id = ${small.tenantId}::uuid`));
     expect(Number(tenant.p)).toBe(Number(tenant.v));
+    // A refresh that reads after the prune (the prune landing between its two reads) refuses to go on.
+    await expect(applyChanges(db, stale, Number(tenant.v))).rejects.toBeInstanceOf(RemovalsPruned);
+    expect(stale.version).toBe(staleVersion);
 
     // The index cannot learn of that removal: PostgreSQL answers while it loads again, then memory does.
     const r = await engine.search(scope, everything);
@@ -259,7 +265,9 @@ describe("text ranked in memory as ts_rank_cd ranks it", () => {
   it("gives every matching document PostgreSQL's rank, to the last bit of the real", async () => {
     const ix = await mem.preload(t.tenantId);
     const queries = ["apartamento:*", "vila & madalena:*", "quartos:A & apartamento:*AB", "vila:C & vila:*B", "otima & proximo & parque:*",
-      "rua:B & sao:*BC", "imovel & comercio:*C", "casa:ABC & quartos & varanda:*", "escolas & imovel & localizacao & vila:*"];
+      "rua:B & sao:*BC", "imovel & comercio:*C", "casa:ABC & quartos & varanda:*", "escolas & imovel & localizacao & vila:*",
+      // Short prefixes: many lexemes each (looked up by id rather than searched one by one).
+      "b:*", "c:*", "vila & b:*B"];
     let ranked = 0;
     for (const input of queries) {
       const rows = rowsOf<{ q: string; id: string; r: number }>(await db.execute(sql`select to_tsquery('pt_unaccent', ${input})::text as q, t.listing_id as id, ts_rank_cd(t.tsv, to_tsquery('pt_unaccent', ${input})) as r
@@ -275,8 +283,9 @@ describe("text ranked in memory as ts_rank_cd ranks it", () => {
         ranked++;
       }
     }
-    // Not a vacuous run: thousands of documents ranked, with more than one distinct rank per query.
+    // Not a vacuous run: thousands of documents ranked, and `b:*` took the many-lexemes path.
     expect(ranked).toBeGreaterThan(1000);
+    expect(ix.text.withPrefix("b").length).toBeGreaterThan(16);
   });
 
   it("reads a tsvector's text form, quotes, escapes and weights included", () => {
