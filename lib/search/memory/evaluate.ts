@@ -101,9 +101,20 @@ export function slotsOf(m: Mask): SlotList {
  * previous ones, so a narrow leaf (one neighbourhood) makes the others cost little.
  */
 export function narrowAll(view: QueryView, filters: FilterNode[], inScope: Mask): SlotList {
-  const parts = filters.flatMap(conjuncts);
-  if (!parts.length) return slotsOf(inScope);
-  const every = view.ix.everySlot(view.n);
+  const all = filters.flatMap(conjuncts);
+  // Conjuncts on low-cardinality columns are ANDed as bitsets first: their survivors start the list.
+  const bitParts = all.filter((p) => hasBitsets(view, p));
+  const parts = all.filter((p) => !bitParts.includes(p));
+  let list: SlotList | null = null;
+  if (bitParts.length) {
+    const bits = bitParts.map((p) => bitsetOf(view, p)).reduce((acc, b) => {
+      for (let w = 0; w < acc.length; w++) acc[w] &= b[w];
+      return acc;
+    });
+    list = slotsOfBits(bits, inScope);
+  }
+  if (!parts.length) return list ?? slotsOf(inScope);
+  const every = list ?? view.ix.everySlot(view.n);
   if (parts.length > 1) {
     const step = Math.max(1, Math.floor(every.length / 256));
     const sample = new Int32Array(Math.ceil(every.length / step));
@@ -111,19 +122,68 @@ export function narrowAll(view: QueryView, filters: FilterNode[], inScope: Mask)
     const passed = new Map(parts.map((p) => [p, narrow(view, p, sample).length]));
     parts.sort((a, b) => passed.get(a)! - passed.get(b)!);
   }
-  // The first leaf reads every slot; the scope then keeps its own (in place: the list is new).
-  const first = narrow(view, parts[0], every);
-  let list = first === every ? slotsOf(inScope) : first;
-  if (list !== every) {
-    let m = 0;
-    for (let x = 0; x < list.length; x++) if (inScope[list[x]]) list[m++] = list[x];
-    list = list.subarray(0, m);
+  if (!list) {
+    // The first leaf reads every slot; the scope then keeps its own (in place: the list is new).
+    const first = narrow(view, parts.shift()!, every);
+    list = first === every ? slotsOf(inScope) : first;
+    if (list !== every) {
+      let m = 0;
+      for (let x = 0; x < list.length; x++) if (inScope[list[x]]) list[m++] = list[x];
+      list = list.subarray(0, m);
+    }
   }
-  for (const p of parts.slice(1)) {
+  for (const p of parts) {
     if (!list.length) break;
     list = narrow(view, p, list);
   }
   return list;
+}
+
+/** Whether every leaf under `node` is a string or bool leaf on a column with bitsets. */
+function hasBitsets(view: QueryView, node: FilterNode): boolean {
+  if (node.kind === "and" || node.kind === "or") return hasBitsets(view, node.left) && hasBitsets(view, node.right);
+  if (node.kind !== "string" && node.kind !== "bool") return false;
+  const kind = view.ix.column(node.field).kind;
+  return (kind === "string" || kind === "bool") && view.ix.codeBitsets(node.field) !== null;
+}
+
+/** The slots passing `node` as a new bitset (`hasBitsets` holds); a negation includes missing values. */
+function bitsetOf(view: QueryView, node: FilterNode): Uint32Array {
+  if (node.kind === "and" || node.kind === "or") {
+    const a = bitsetOf(view, node.left);
+    const b = bitsetOf(view, node.right);
+    if (node.kind === "and") for (let w = 0; w < a.length; w++) a[w] &= b[w];
+    else for (let w = 0; w < a.length; w++) a[w] |= b[w];
+    return a;
+  }
+  const leaf = node as StringLeaf | BoolLeaf;
+  const sets = view.ix.codeBitsets(leaf.field)!;
+  const ok = leaf.kind === "string" ? passingCodes(view, leaf) : Uint8Array.of(leaf.values.includes(false) ? 1 : 0, leaf.values.includes(true) ? 1 : 0);
+  const out = new Uint32Array(sets[0]?.length ?? Math.ceil(view.ix.capacity / 32));
+  for (let c = 0; c < sets.length; c++) {
+    if (!ok[c]) continue;
+    const set = sets[c];
+    for (let w = 0; w < out.length; w++) out[w] |= set[w];
+  }
+  if (leaf.negate) for (let w = 0; w < out.length; w++) out[w] = ~out[w];
+  return out;
+}
+
+/** The slots in scope whose bit is set, ascending. */
+function slotsOfBits(bits: Uint32Array, inScope: Mask): SlotList {
+  const n = inScope.length;
+  const out = new Int32Array(n);
+  let m = 0;
+  for (let w = 0; w < bits.length && w * 32 < n; w++) {
+    let word = bits[w];
+    while (word !== 0) {
+      const bit = 31 - Math.clz32(word & -word);
+      word &= word - 1;
+      const i = w * 32 + bit;
+      if (i < n && inScope[i]) out[m++] = i;
+    }
+  }
+  return out.subarray(0, m);
 }
 
 function conjuncts(n: FilterNode): FilterNode[] {
@@ -194,8 +254,7 @@ function stringLeaf(view: QueryView, leaf: StringLeaf, list: SlotList): SlotList
   const neg = leaf.negate ? 1 : 0;
   let m = 0;
   if (col.kind === "string") {
-    const ok = Uint8Array.from(col.dict.entries, (e) =>
-      leaf.values.some((v) => (leaf.match === "exact" ? exactEntry(e, v) : containsAll(e.tokens, v))) ? 1 : 0);
+    const ok = passingCodes(view, leaf);
     const codes = col.codes;
     for (let x = 0; x < list.length; x++) {
       const i = list[x];
@@ -221,6 +280,13 @@ function stringLeaf(view: QueryView, leaf: StringLeaf, list: SlotList): SlotList
     if ((hit ^ neg) === 1) out[m++] = i;
   }
   return out.subarray(0, m);
+}
+
+/** For a scalar string column: 1 for each distinct value (dictionary code) the leaf's values match. */
+function passingCodes(view: QueryView, leaf: StringLeaf): Uint8Array {
+  const col = view.ix.column(leaf.field);
+  if (col.kind !== "string") throw new Error(`memory search: \`${leaf.field}\` is not a scalar string field`);
+  return Uint8Array.from(col.dict.entries, (e) => (leaf.values.some((v) => (leaf.match === "exact" ? exactEntry(e, v) : containsAll(e.tokens, v))) ? 1 : 0));
 }
 
 function numberLeaf(view: QueryView, leaf: NumberLeaf, list: SlotList): SlotList {

@@ -38,6 +38,9 @@ export type StringColumn = { kind: "string"; field: SearchField; dict: Dictionar
 export type ArrayColumn = { kind: "array"; field: SearchField; rawDict: Dictionary; elemDict: Dictionary; raw: (number[] | null)[]; elems: (number[] | null)[] };
 export type Column = NumberColumn | BoolColumn | StringColumn | ArrayColumn;
 
+/** Columns with more distinct values than this are filtered by a scan, not bitsets. */
+const MAX_BITSET_CODES = 64;
+
 /** The narrow fields: what the memory engine can filter, sort and facet on. */
 export const MEMORY_FIELDS: SearchField[] = SEARCH_FIELDS.filter((f) => !f.wide);
 const MEMORY_FIELD_NAMES = new Set(MEMORY_FIELDS.map((f) => f.name));
@@ -65,6 +68,12 @@ export class TenantIndex {
   /** `created_at` of the document, the final tie-break of every order (newest first). */
   createdAt: Float64Array;
   readonly columns = new Map<string, Column>();
+  /**
+   * Per low-cardinality column (strings with few distinct values, bools), one bitset of slots per
+   * value, built on first use and kept current by `upsert`: a filter on such a column is a few
+   * thousand word operations instead of a pass over every document (evaluate.ts).
+   */
+  private readonly bitsets = new Map<string, Uint32Array[]>();
   /** The documents' full-text vectors (`search_tsv`), for text queries. */
   readonly text = new TextIndex();
   /** The tenant's search version the index reflects (rows written up to it are applied). */
@@ -115,6 +124,8 @@ export class TenantIndex {
       this.ids[i] = id;
     }
     this.alive[i] = 1;
+    const tracked = this.bitsets.size > 0;
+    if (tracked) this.clearBits(i);
     this.assignedTo[i] = (row.assigned_to_id as string | null) ?? null;
     this.createdBy[i] = (row.created_by_id as string | null) ?? null;
     this.propertyCreatedBy[i] = (row.property_created_by_id as string | null) ?? null;
@@ -136,8 +147,58 @@ export class TenantIndex {
       }
     }
     this.createdAt[i] = (this.columns.get("createdAt") as NumberColumn).values[i];
+    if (tracked) this.setBits(i);
     this.text.set(i, (row.tsv as string | null | undefined) ?? null);
     this.changes++;
+  }
+
+  /**
+   * The bitsets of a string column's codes (or a bool column's 0 and 1), or null when the column
+   * has too many distinct values to be worth it. A bit may stay set for a removed slot: readers
+   * intersect with the slots in scope, which only holds live ones.
+   */
+  codeBitsets(name: string): Uint32Array[] | null {
+    const have = this.bitsets.get(name);
+    if (have) return have;
+    const col = this.column(name);
+    const values = col.kind === "string" ? col.codes : col.kind === "bool" ? col.values : null;
+    const codes = col.kind === "string" ? col.dict.entries.length : 2;
+    if (!values || codes > MAX_BITSET_CODES) return null;
+    const words = Math.ceil(this.capacity / 32);
+    const sets = Array.from({ length: codes }, () => new Uint32Array(words));
+    for (let i = 0; i < this.size; i++) {
+      const c = values[i];
+      if (c >= 0) sets[c][i >>> 5] |= 1 << (i & 31);
+    }
+    this.bitsets.set(name, sets);
+    return sets;
+  }
+
+  /** Clears slot i from the set of its current value, in every built bitset (before its columns change). */
+  private clearBits(i: number): void {
+    for (const [name, sets] of this.bitsets) {
+      const col = this.column(name);
+      const old = col.kind === "string" ? col.codes[i] : (col as BoolColumn).values[i];
+      if (old >= 0 && old < sets.length) sets[old][i >>> 5] &= ~(1 << (i & 31));
+    }
+  }
+
+  /** Sets slot i in the set of its new value (after its columns are written: a new string may add a code). */
+  private setBits(i: number): void {
+    for (const [name, sets] of this.bitsets) {
+      const col = this.column(name);
+      const c = col.kind === "string" ? col.codes[i] : (col as BoolColumn).values[i];
+      if (c < 0) continue;
+      if (c >= sets.length) {
+        // A new distinct value: past the limit the column goes back to scans; else one more set.
+        if (c >= MAX_BITSET_CODES) {
+          this.bitsets.delete(name);
+          continue;
+        }
+        while (sets.length <= c) sets.push(new Uint32Array(Math.ceil(this.capacity / 32)));
+      }
+      sets[c][i >>> 5] |= 1 << (i & 31);
+    }
   }
 
   remove(id: string): void {
@@ -174,5 +235,7 @@ export class TenantIndex {
       else if (c.kind === "number") c.values = more(c.values, NaN);
     }
     this.capacity = capacity;
+    // Bitsets are sized by capacity: rebuilt on their next use.
+    this.bitsets.clear();
   }
 }

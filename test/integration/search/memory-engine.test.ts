@@ -162,6 +162,19 @@ describe("the in-memory search engine", () => {
     });
     const changed = await mem.search(scope, req);
     expect(changed.hits.map((h) => h.document.id)).toEqual([target.id]);
+    // A value on a column filtered through per-value bitsets moves with the document: it leaves
+    // its old value's set and joins the new one's.
+    const byType = ["sale", "rental"].map((v) => toSearchRequest({ q: "*", filter_by: `listingType:=${v} && stage:!=nowhere`, per_page: 250 }, { maxPerPage: 250 }));
+    const before = await Promise.all(byType.map((r) => mem.search(scope, r)));
+    await inTransaction(db, async (tx) => {
+      await tx.execute(sql`update listings set type = case when type = 'rental' then 'sale'::listing_type else 'rental'::listing_type end where id = ${target.id}::uuid`);
+      await reindexListings(tx, t.tenantId, [target.id]);
+    });
+    for (const [i, r] of byType.entries()) {
+      const after = await mem.search(scope, r);
+      expect(Math.abs(after.found - before[i].found)).toBe(1);
+      expect(comparable(after).ids).toEqual(comparable(await pg.search(scope, r)).ids);
+    }
 
     for (let i = 0; i < 3; i++) {
       const res = await call(propertiesRoute.POST, "POST", "/x", {
