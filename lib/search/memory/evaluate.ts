@@ -143,8 +143,8 @@ export function narrowAll(view: QueryView, filters: FilterNode[], inScope: Mask)
 function hasBitsets(view: QueryView, node: FilterNode): boolean {
   if (node.kind === "and" || node.kind === "or") return hasBitsets(view, node.left) && hasBitsets(view, node.right);
   if (node.kind !== "string" && node.kind !== "bool") return false;
-  const kind = view.ix.column(node.field).kind;
-  return (kind === "string" || kind === "bool") && view.ix.codeBitsets(node.field) !== null;
+  // The leaf's kind must be the column's (the parser guarantees it; a mismatch scans and throws).
+  return view.ix.column(node.field).kind === node.kind && view.ix.codeBitsets(node.field) !== null;
 }
 
 /** The slots passing `node` as a new bitset (`hasBitsets` holds); a negation includes missing values. */
