@@ -1,5 +1,5 @@
 import type { FacetCount } from "../engine";
-import type { QueryView, SlotList } from "./evaluate";
+import type { QueryView, SlotList } from "./query-view";
 
 /**
  * Facet counts over every match, as `../postgres/facets-sql.ts` computes them: values as text

@@ -1,5 +1,6 @@
 import type { SortKey } from "../engine";
-import { haversine, type QueryView, type SlotList } from "./evaluate";
+import { haversine } from "./geo";
+import type { QueryView, SlotList } from "./query-view";
 import { shortestFloat32 } from "./facets";
 
 /** Up to this many rows an insertion buffer orders the page; beyond, one sort of all matches. */

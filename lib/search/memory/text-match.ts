@@ -7,7 +7,7 @@
  * `real` PostgreSQL returns. Queries with other operators (`!`, `|`, phrases) are not parsed here:
  * the caller leaves them to PostgreSQL.
  */
-import type { SlotList } from "./evaluate";
+import type { SlotList } from "./query-view";
 import type { TextIndex } from "./text-index";
 
 /** A query operand: its lexeme, whether it is a prefix (`:*`) and the weights it accepts (bit w for weight w, 3 = A). */

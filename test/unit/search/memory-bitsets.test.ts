@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { SearchScope } from "../../../lib/search/engine";
 import { normalizeTokens } from "../../../lib/search/filter";
-import { narrowAll, QueryView, scopeMask } from "../../../lib/search/memory/evaluate";
+import { narrowAll } from "../../../lib/search/memory/evaluate";
+import { QueryView, scopeMask } from "../../../lib/search/memory/query-view";
 import { TenantIndex } from "../../../lib/search/memory/tenant-index";
 import { toSearchRequest } from "../../../lib/search/params";
 
