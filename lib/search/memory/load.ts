@@ -38,9 +38,10 @@ export async function documentCount(db: Db, tenantId: string): Promise<number> {
  * being served), then the changes committed meanwhile. The version is read first: every page sees
  * at least that state, and the catch-up applies whatever came after.
  */
-export async function loadTenantIndex(db: Db, tenantId: string): Promise<TenantIndex> {
+export async function loadTenantIndex(db: Db, tenantId: string, count?: number): Promise<TenantIndex> {
   const version = await searchVersionOf(db, tenantId);
-  const ix = new TenantIndex(tenantId, Math.max(1024, await documentCount(db, tenantId)));
+  // The count sizes the columns once (the caller may have it already); more documents just grow them.
+  const ix = new TenantIndex(tenantId, Math.max(1024, count ?? (await documentCount(db, tenantId))));
   let after = "00000000-0000-0000-0000-000000000000";
   for (;;) {
     const rows = rowsOf<Record<string, unknown>>(await db.execute(sql`select ${COLUMNS} from ${FROM}

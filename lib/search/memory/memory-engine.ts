@@ -157,7 +157,7 @@ export class MemorySearchEngine implements SearchEngine {
         return;
       }
       const t0 = performance.now();
-      const ix = await loadTenantIndex(db, tenantId);
+      const ix = await loadTenantIndex(db, tenantId, n);
       this.tenants.set(tenantId, { kind: "ready", ix, refreshing: null });
       this.evict(tenantId);
       logger().info({ tenantId, documents: ix.count, ms: Math.round(performance.now() - t0) }, "search: in-memory index loaded");

@@ -87,13 +87,6 @@ export class TextIndex {
     return out;
   }
 
-  /** Bytes of the arena and postings (lexeme strings and the id map come on top). */
-  bytes(): number {
-    let n = this.arena.byteLength + this.start.byteLength;
-    for (const p of this.postings) n += p.length * 8;
-    return n;
-  }
-
   private lexId(lexeme: string): number {
     let id = this.idOf.get(lexeme);
     if (id === undefined) {
