@@ -81,6 +81,8 @@ async function main() {
     chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
   let failed = 0;
+  let audited = 0;
+  const notAudited: string[] = [];
   try {
     for (const locale of LOCALES) {
       for (const p of pages) {
@@ -89,6 +91,14 @@ async function main() {
           ? `${new URL(PRICING).origin}${prefix}${new URL(PRICING).pathname}${p.path}`
           : `${SITE}${prefix}${p.path === "/" && prefix ? "" : p.path}`;
         const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: Object.keys(TARGET) });
+        if (result!.lhr.runtimeError) {
+          // A site page that Lighthouse cannot load (a 404, a 500) fails: these pages must answer 200.
+          console.log(`${locale.padEnd(5)} ${p.name.padEnd(9)} NOT AUDITED: ${result!.lhr.runtimeError.code} (${url})`);
+          notAudited.push(url);
+          failed++;
+          continue;
+        }
+        audited++;
         const cats = result!.lhr.categories;
         const scores = Object.fromEntries(Object.keys(TARGET).map((k) => [k, Math.round((cats[k]?.score ?? 0) * 100)]));
         const misses = Object.keys(TARGET).filter((k) => scores[k] < TARGET[k]);
@@ -112,8 +122,10 @@ async function main() {
       if (result!.lhr.runtimeError) {
         // Lighthouse audits only 2xx pages: the 401/410 state pages are checked by axe in e2e/share-pages.spec.ts.
         console.log(`share ${new URL(url).pathname.padEnd(40)} not audited: ${result!.lhr.runtimeError.code}`);
+        notAudited.push(url);
         continue;
       }
+      audited++;
       const cats = result!.lhr.categories;
       const audits = result!.lhr.audits;
       const perf = Math.round((cats.performance?.score ?? 0) * 100);
@@ -129,7 +141,13 @@ async function main() {
   } finally {
     chrome.kill();
   }
-  console.log(failed ? `${failed} page(s) below a target.` : "Every page meets every target.");
+  // Says what was measured: "every page meets" only when pages were audited at all.
+  const skipped = notAudited.length ? `; ${notAudited.length} not audited (not a 2xx page)` : "";
+  if (failed) console.log(`${failed} page(s) below a target or not audited; ${audited} audited${skipped}.`);
+  else if (!audited) {
+    console.log(`No page was audited${skipped}: nothing measured.`);
+    process.exitCode = 1;
+  } else console.log(`All ${audited} audited page(s) meet every target${skipped}.`);
 }
 
 main().catch((err) => {
