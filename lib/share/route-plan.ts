@@ -1,15 +1,11 @@
 import type { ItineraryStop, MeetingPoint, RouteCache } from "../../db/schema";
+import { haversineMeters } from "../geo/distance";
 
 type Point = { latitude: number; longitude: number };
 
 /** Great-circle distance in metres (haversine); straight lines are what the cache promises. */
 export function distanceMeters(a: Point, b: Point): number {
-  const R = 6_371_000;
-  const rad = (d: number) => (d * Math.PI) / 180;
-  const dLat = rad(b.latitude - a.latitude);
-  const dLng = rad(b.longitude - a.longitude);
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(rad(a.latitude)) * Math.cos(rad(b.latitude)) * Math.sin(dLng / 2) ** 2;
-  return 2 * R * Math.asin(Math.sqrt(h));
+  return haversineMeters(a.latitude, a.longitude, b.latitude, b.longitude);
 }
 
 const pointOf = (p: { latitude: number | null; longitude: number | null } | null | undefined): Point | null =>

@@ -6,8 +6,9 @@ import { sql, type SQL } from "drizzle-orm";
 import type { GeoShape } from "./ast";
 import { planar } from "./geo";
 
-/** Typesense measures on S2's sphere; same radius here so borderline points agree. */
-export const EARTH_RADIUS_M = 6371010;
+import { EARTH_RADIUS_M } from "../../geo/distance";
+
+export { EARTH_RADIUS_M };
 
 const f8 = (n: number) => sql`${n}::double precision`;
 

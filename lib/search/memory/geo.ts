@@ -3,19 +3,12 @@
  * sort-sql.ts), so both engines keep and order the same documents.
  */
 import type { GeoShape } from "../filter";
-import { EARTH_RADIUS_M } from "../filter/compile-geo";
+import { EARTH_RADIUS_M, haversineMeters } from "../../geo/distance";
 import { planar } from "../filter/geo";
 import type { QueryView } from "./query-view";
 
-/** PostgreSQL's `radians()`: the degrees times one constant (RADIANS_PER_DEGREE), so both round alike. */
-const RADIANS_PER_DEGREE = Math.PI / 180;
-const rad = (d: number) => d * RADIANS_PER_DEGREE;
-
 /** The haversine distance of compile-geo.ts / sort-sql.ts, in metres. */
-export function haversine(lat1: number, lng1: number, lat2: number, lng2: number, clamp: boolean): number {
-  const s = Math.sin(rad(lat2 - lat1) / 2) ** 2 + Math.cos(rad(lat1)) * Math.cos(rad(lat2)) * Math.sin(rad(lng2 - lng1) / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(clamp ? Math.min(1, Math.sqrt(s)) : Math.sqrt(s));
-}
+export const haversine = haversineMeters;
 
 /** Whether a slot's point is inside a shape (a circle by haversine, a polygon by the even-odd rule). */
 export function geoTest(view: QueryView, s: GeoShape): (i: number) => boolean {

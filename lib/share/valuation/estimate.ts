@@ -8,6 +8,7 @@
  * comparables' robust spread (MAD, unweighted) inflated for the uncertainty of a median of K values;
  * the range is the point times exp(± Z · sd); confidence is 1 − sd, bucketed.
  */
+import { haversineMeters } from "../../geo/distance";
 
 /** What the distance compares on both sides: place, size and layout. */
 type Features = {
@@ -54,13 +55,7 @@ export const TYPE_GROUPS: Record<string, string> = {
 };
 export const typeGroup = (t: string) => TYPE_GROUPS[t] ?? t;
 
-const toRad = (d: number) => (d * Math.PI) / 180;
-export function km(aLat: number, aLng: number, bLat: number, bLng: number): number {
-  const dLat = toRad(bLat - aLat);
-  const dLng = toRad(bLng - aLng);
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(toRad(aLat)) * Math.cos(toRad(bLat)) * Math.sin(dLng / 2) ** 2;
-  return 12_742 * Math.asin(Math.min(1, Math.sqrt(h)));
-}
+export const km = (aLat: number, aLng: number, bLat: number, bLng: number): number => haversineMeters(aLat, aLng, bLat, bLng) / 1000;
 
 export function band(d: number | null, sameNeighborhood: boolean): DistanceBand {
   if (d === null) return sameNeighborhood ? "under_1km" : "over_5km";
