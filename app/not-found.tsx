@@ -1,15 +1,26 @@
+import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { getTranslations } from "next-intl/server";
 import { SITE_LOCALES } from "@/lib/sites/render/host-routing";
+
+/** The site's locale the proxy set on this request; only a known one (it ends up in a link). */
+async function siteLocale() {
+  const header = (await headers()).get("x-next-intl-locale");
+  return SITE_LOCALES.find((l) => l === header);
+}
+
+/** The tab says what happened, in the visitor's language, instead of the service's name. */
+export async function generateMetadata(): Promise<Metadata> {
+  if (!(await siteLocale())) return { title: "Page not found" };
+  return { title: (await getTranslations("notFound"))("title") };
+}
 
 /**
  * Any address no route matches. On a site's host (the proxy sets its locale) the message is the
  * site's, translated; on the service's own host a short English page. Both have a `<main>`.
  */
 export default async function NotFound() {
-  // The proxy sets it on a site's requests; only a known locale is used (it ends up in a link).
-  const header = (await headers()).get("x-next-intl-locale");
-  const locale = SITE_LOCALES.find((l) => l === header);
+  const locale = await siteLocale();
   if (locale) {
     const t = await getTranslations("notFound");
     return (

@@ -140,6 +140,7 @@ test("an address no page matches is a server-rendered 404 in the site's language
     expect(res?.status(), path).toBe(404);
     expect(await page.locator("html").getAttribute("lang")).toBe(lang);
     await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toHaveText(title);
+    await expect(page, path).toHaveTitle(title);
     expect(await page.getByRole("link", { name: /./ }).last().getAttribute("href")).toBe(home);
     await withJs.goto(`${ORIGIN}${path}`);
     expect((await new AxeBuilder({ page: withJs }).analyze()).violations.map((v) => v.id), path).toEqual([]);
