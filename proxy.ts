@@ -1,37 +1,94 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { routeRequest, serviceHostSet } from "@/lib/sites/render/host-routing";
+import { routeRequest, serviceHostSet, DEFAULT_LOCALE } from "@/lib/sites/render/host-routing";
+import { checkSitePage } from "@/lib/sites/render/page-check";
+import { LOOKUP_HEADER } from "@/lib/sites/render/lookup-handoff";
+import { logger } from "@/lib/log/logger";
 
 /**
- * Host -> site routing for the rendered sites (issue #15): pure rewrites, no database (see
- * `lib/sites/render/host-routing.ts`). The service's own hosts pass through untouched.
+ * Host -> site routing for the rendered sites (issue #15): rewrites decided by pure helpers
+ * (`lib/sites/render/host-routing.ts`), then, for a site page, a check that its site (and its
+ * listing, on a listing page) exists (`lib/sites/render/page-check.ts`): what does not is sent to
+ * an address no route matches, whose 404 page Next.js renders on the server. The service's own
+ * hosts pass through untouched.
  */
 const serviceHosts = serviceHostSet(process.env.SERVICE_HOSTS);
 
-export function proxy(req: NextRequest) {
+/** Request headers only the proxy sets; a client's copies are dropped on every request. */
+const OWN_HEADERS = ["x-next-intl-locale", "x-site-path", "x-site-missing", LOOKUP_HEADER];
+
+/** Matches no route: Next.js renders the root not-found page (app/not-found.tsx) there, on the server. */
+const UNMATCHED = "/_site-missing";
+
+/**
+ * True when the path is not valid percent-encoding (`%E0%A4%A`, a lone `%`): Next.js fails with a
+ * bare 500 when it decodes such a path's parameters, before any route of ours runs.
+ */
+function undecodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+export async function proxy(req: NextRequest) {
+  // API paths come here only when they hold a '%' (see the matcher): refused or passed untouched.
+  if (/^\/(?:site\/)?api(?:\/|$)/.test(req.nextUrl.pathname)) {
+    if (!undecodable(req.nextUrl.pathname)) return NextResponse.next();
+    return NextResponse.json(
+      { error: { code: "invalid_request", message: "The path is not valid percent-encoding: a '%' must start a UTF-8 escape such as %C3%A3; send '%' itself as %25." } },
+      { status: 400, headers: { "cache-control": "no-store" } },
+    );
+  }
   const decision = routeRequest({ host: req.headers.get("host"), pathname: req.nextUrl.pathname, serviceHosts });
   if (decision.kind === "pass") {
     // The service's own pages: the site headers are ours to set, never a client's.
-    if (!req.headers.has("x-next-intl-locale") && !req.headers.has("x-site-path")) return NextResponse.next();
+    if (!OWN_HEADERS.some((h) => req.headers.has(h))) return NextResponse.next();
     const clean = new Headers(req.headers);
-    clean.delete("x-next-intl-locale");
-    clean.delete("x-site-path");
+    OWN_HEADERS.forEach((h) => clean.delete(h));
     return NextResponse.next({ request: { headers: clean } });
   }
   const url = req.nextUrl.clone();
   url.pathname = decision.pathname;
   if (decision.kind === "redirect") return NextResponse.redirect(url, 308);
   const headers = new Headers(req.headers);
+  OWN_HEADERS.forEach((h) => headers.delete(h));
   // next-intl reads the request's locale from this header; the root layout sets <html lang> from it.
   if (decision.locale) headers.set("x-next-intl-locale", decision.locale);
-  else headers.delete("x-next-intl-locale");
   // The page's address in the site without its locale prefix: the language switcher links to it.
   if (decision.sitePath) headers.set("x-site-path", decision.sitePath + req.nextUrl.search);
-  else headers.delete("x-site-path");
+  // Such a path names nothing on a site: its 404 page, rendered at an address Next.js does not decode.
+  if (decision.site && undecodable(req.nextUrl.pathname)) {
+    headers.set("x-site-missing", "page");
+    url.pathname = UNMATCHED;
+    return NextResponse.rewrite(url, { request: { headers } });
+  }
+  if (decision.site) {
+    const check = await checkSitePage(decision.site.key, decision.site.locale, decision.sitePath ?? "/").catch((err) => {
+      // The page itself then answers (and reports) what the check could not learn.
+      logger().warn({ err, path: req.nextUrl.pathname }, "site page check failed; rendering the page");
+      return null;
+    });
+    if (check && !check.found) {
+      headers.set("x-site-missing", check.missing);
+      // A language the tenant has not enabled: the 404 speaks the site's default language.
+      if (check.missing === "locale") headers.set("x-next-intl-locale", DEFAULT_LOCALE);
+      url.pathname = UNMATCHED;
+      return NextResponse.rewrite(url, { request: { headers } });
+    }
+    if (check?.lookup) headers.set(LOOKUP_HEADER, check.lookup);
+  }
   return NextResponse.rewrite(url, { request: { headers } });
 }
 
 export const config = {
-  // Never the API (same on every host, no added latency), Next's assets, or static files; the
-  // two per-site files are named explicitly (also under a preview's `/s/{siteId}`).
-  matcher: ["/((?!api(?:/|$)|site/api(?:/|$)|_next/|_vercel|.*\\..*).*)", "/sitemap.xml", "/robots.txt", "/s/:id/sitemap.xml", "/s/:id/robots.txt"],
+  // Never the API (same on every host, no added latency) unless its path holds a '%' (which may
+  // not decode), Next's assets, or static files; the two per-site files are named explicitly
+  // (also under a preview's `/s/{siteId}`).
+  matcher: [
+    "/((?!api(?:/|$)|site/api(?:/|$)|_next/|_vercel|.*\\..*).*)",
+    "/((?:site/)?api/.*%.*)",
+    "/sitemap.xml", "/robots.txt", "/s/:id/sitemap.xml", "/s/:id/robots.txt",
+  ],
 };

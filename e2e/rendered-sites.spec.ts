@@ -147,6 +147,38 @@ test("an address no page matches is a server-rendered 404 in the site's language
   }
 });
 
+test("an unknown site, listing or language answers a 404 rendered on the server, readable without JavaScript", async ({ browser }) => {
+  const page = await noJs(browser);
+  // [address, html lang, heading, link home or null]
+  const cases = [
+    [`http://nobody-e2e.localhost:${PORT}/imoveis`, "pt-BR", "Site não encontrado", null],
+    [`${ORIGIN}/imovel/NOPE123`, "pt-BR", "Página não encontrada", "/"],
+    [`${ORIGIN}/en/imovel/NOPE123/some-slug`, "en", "Page not found", "/en"],
+    // Not valid percent-encoding: no such listing (it used to be a 500).
+    [`${ORIGIN}/imovel/%E0%A4%A`, "pt-BR", "Página não encontrada", "/"],
+    // A language the tenant has not enabled: the site's own language.
+    [`http://${MONO_HOST}:${PORT}/en/imovel/X1`, "pt-BR", "Página não encontrada", "/"],
+  ] as const;
+  for (const [url, lang, title, home] of cases) {
+    const res = await page.goto(url);
+    expect(res?.status(), url).toBe(404);
+    expect(await page.locator("html").getAttribute("lang"), url).toBe(lang);
+    await expect(page.getByRole("main").getByRole("heading", { level: 1 }), url).toHaveText(title);
+    await expect(page, url).toHaveTitle(title);
+    if (home) expect(await page.getByRole("main").getByRole("link").getAttribute("href"), url).toBe(home);
+    else expect(await page.getByRole("main").getByRole("link").count(), url).toBe(0);
+  }
+  // Undecodable addresses are a 404 page too, and a JSON 400 on the API, not Next.js's bare 500.
+  for (const path of ["/imoveis/%E0%A4%A", "/blog/%E0%A4%A", "/%E0%A4%A"]) expect((await page.goto(`${ORIGIN}${path}`))?.status(), path).toBe(404);
+  for (const path of ["/api/v1/real-estate/listings/%E0%A4%A", "/api/sites/%E0%A4%A/config"]) {
+    const res = await page.request.get(`http://localhost:${PORT}${path}`);
+    expect(res.status(), path).toBe(400);
+    expect((await res.json()).error.code, path).toBe("invalid_request");
+  }
+  // A valid escape on the API still reaches its route (here: no key, 401).
+  expect((await page.request.get(`http://localhost:${PORT}/api/v1/real-estate/listings/AP%201`)).status()).toBe(401);
+});
+
 test("an unpublished site is previewed under /s/{id} with noindex", async ({ page }) => {
   const res = await page.goto(`/s/${setup.draftSiteId}`);
   expect(res?.status()).toBe(200);

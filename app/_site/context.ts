@@ -1,14 +1,12 @@
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { getDb, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import type { SiteRow } from "@/db/schema";
-import { DomainError } from "@/lib/errors/domain-errors";
-import { loadPublicSite, siteByDomain } from "@/lib/sites/load-site";
-import { publicConfig } from "@/lib/sites/public-config";
-import { domainCandidates, parseSiteKey, SITE_LOCALES, type SiteKey, type SiteLocale } from "@/lib/sites/render/host-routing";
+import { parseSiteKey, type SiteKey, type SiteLocale } from "@/lib/sites/render/host-routing";
+import { isSiteLocale, orNull, resolveSite, type PublicSiteConfig } from "@/lib/sites/render/resolve-site";
 
-export type PublicSiteConfig = Awaited<ReturnType<typeof publicConfig>>;
+export type { PublicSiteConfig };
 
 /** Everything a rendered page needs to know about the site it is on. */
 export type SiteView = {
@@ -27,8 +25,6 @@ export type SiteView = {
   name: string;
 };
 
-const isLocale = (v: string): v is SiteLocale => (SITE_LOCALES as readonly string[]).includes(v);
-
 /**
  * The site a request is for, through the same `lib/sites` functions as `/api/sites` (their rows
  * and configurations are cached a few seconds per process). By host: an active, published site;
@@ -44,22 +40,10 @@ export const loadSiteView = cache(async (siteSegment: string, localeSegment: str
 /** The same, null when there is no such site (route handlers answer their own 404). */
 export async function findSiteView(siteSegment: string, localeSegment: string): Promise<SiteView | null> {
   const key = parseSiteKey(siteSegment);
-  if (!key || !isLocale(localeSegment)) return null;
-  const db = await getDb();
-  let row: SiteRow | null = null;
-  if (key.kind === "domain") {
-    for (const d of domainCandidates(key.host)) {
-      row = await siteByDomain(db, d);
-      if (row) break;
-    }
-    if (!row || !row.active || !row.published) return null;
-  } else {
-    row = await orNull(loadPublicSite(db, key.siteId));
-    if (!row) return null;
-  }
-  const config = await publicConfig(db, row);
-  const languages = config.tenantConfig.supportedLanguages.filter(isLocale);
-  if (!languages.includes(localeSegment)) return null;
+  if (!key || !isSiteLocale(localeSegment)) return null;
+  const site = await resolveSite(key, localeSegment);
+  if (typeof site === "string") return null;
+  const { db, row, config, languages } = site;
   const h = await headers();
   const host = h.get("host") ?? "localhost";
   const proto = h.get("x-forwarded-proto")?.split(",")[0]?.trim() || (/^(localhost|127\.|\[::1\])|\.localhost(:\d+)?$/.test(host) ? "http" : "https");
@@ -72,15 +56,8 @@ export async function findSiteView(siteSegment: string, localeSegment: string): 
   };
 }
 
-/** A lib/ verb's "not found" becomes the not-found page; every other error propagates. */
-export async function orNull<T>(p: Promise<T>): Promise<T | null> {
-  try {
-    return await p;
-  } catch (err) {
-    if (err instanceof DomainError && (err.kind === "not_found" || err.kind === "invalid")) return null;
-    throw err;
-  }
-}
+/** A lib/ verb's "not found" (or an invalid reference) as null; every other error propagates. */
+export { orNull };
 
 export async function orNotFound<T>(p: Promise<T>): Promise<T> {
   const v = await orNull(p);

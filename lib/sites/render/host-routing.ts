@@ -100,8 +100,27 @@ const SITE_FILES: Record<string, string> = { "/sitemap.xml": "/sitemap", "/robot
 
 export type RouteDecision =
   | { kind: "pass" }
-  | { kind: "rewrite"; pathname: string; locale: SiteLocale | null; sitePath?: string }
+  /** `site`: a page of a site (not its sitemap or robots file), which the proxy checks before it renders. */
+  | { kind: "rewrite"; pathname: string; locale: SiteLocale | null; sitePath?: string; site?: { key: SiteKey; locale: SiteLocale } }
   | { kind: "redirect"; pathname: string };
+
+/**
+ * The listing reference of a listing page's address (`/imovel/{code}[/{slug}]`), decoded (as it
+ * was sent when it is not valid percent-encoding: no listing has such a code); null for any other page.
+ */
+export function listingRefOf(rest: string): string | null {
+  const m = /^\/imovel\/([^/]+)(?:\/|$)/.exec(rest);
+  return m ? decodeSegment(m[1]) : null;
+}
+
+/** `decodeURIComponent`, or the segment unchanged when it is not valid percent-encoding (never throws). */
+export function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 
 /** The internal path of a site page (or of a site file, with `locale` null). */
 export function internalPath(key: SiteKey, locale: SiteLocale | null, rest: string): string {
@@ -148,7 +167,7 @@ export function routeRequest(input: { host: string | null; pathname: string; ser
     const m = pathname.match(/^\/s\/([^/]+)(\/.*)?$/);
     if (!m) return { kind: "pass" };
     if (!UUID.test(m[1])) return { kind: "rewrite", pathname: `${SITE_RENDER_PREFIX}/-/${DEFAULT_LOCALE}`, locale: DEFAULT_LOCALE };
-    const key: SiteKey = { kind: "preview", siteId: m[1] };
+    const key: SiteKey = { kind: "preview", siteId: m[1].toLowerCase() };
     return toSite(key, m[2] ?? "/", `/s/${m[1]}`);
   }
   return toSite({ kind: "domain", host }, pathname || "/", "");
@@ -158,7 +177,7 @@ function toSite(key: SiteKey, path: string, base: string): RouteDecision {
   if (Object.prototype.hasOwnProperty.call(SITE_FILES, path)) return { kind: "rewrite", pathname: internalPath(key, null, SITE_FILES[path]), locale: null };
   const { locale, rest, redirectTo } = splitLocale(path);
   if (redirectTo !== undefined) return { kind: "redirect", pathname: `${base}${redirectTo === "/" && base ? "" : redirectTo}` || "/" };
-  return { kind: "rewrite", pathname: internalPath(key, locale, rest), locale, sitePath: rest };
+  return { kind: "rewrite", pathname: internalPath(key, locale, rest), locale, sitePath: rest, site: { key, locale } };
 }
 
 /**

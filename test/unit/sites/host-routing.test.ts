@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
-  domainCandidates, encodeSiteKey, hostWithoutPort, internalPath, isServiceHost, normalizeHost, parseSiteKey, routeRequest, serviceHostSet, splitLocale,
+  decodeSegment, domainCandidates, encodeSiteKey, hostWithoutPort, internalPath, isServiceHost, listingRefOf, normalizeHost, parseSiteKey, routeRequest, serviceHostSet,
+  splitLocale,
 } from "../../../lib/sites/render/host-routing";
 
 const hosts = serviceHostSet("crm.example.com, API.example.com:8080");
@@ -71,8 +72,14 @@ describe("routeRequest", () => {
     expect(route(null, "/")).toEqual({ kind: "pass" });
   });
   it("rewrites a site host's pages with their locale", () => {
-    expect(route("demo.localhost:3000", "/")).toEqual({ kind: "rewrite", pathname: "/site-render/d~demo.localhost%3A3000/pt-BR", locale: "pt-BR", sitePath: "/" });
-    expect(route("Demo.localhost:3000", "/en/imoveis/sp")).toEqual({ kind: "rewrite", pathname: "/site-render/d~demo.localhost%3A3000/en/imoveis/sp", locale: "en", sitePath: "/imoveis/sp" });
+    expect(route("demo.localhost:3000", "/")).toEqual({
+      kind: "rewrite", pathname: "/site-render/d~demo.localhost%3A3000/pt-BR", locale: "pt-BR", sitePath: "/",
+      site: { key: { kind: "domain", host: "demo.localhost:3000" }, locale: "pt-BR" },
+    });
+    expect(route("Demo.localhost:3000", "/en/imoveis/sp")).toEqual({
+      kind: "rewrite", pathname: "/site-render/d~demo.localhost%3A3000/en/imoveis/sp", locale: "en", sitePath: "/imoveis/sp",
+      site: { key: { kind: "domain", host: "demo.localhost:3000" }, locale: "en" },
+    });
     expect(route("agency.com", "/es")).toMatchObject({ pathname: "/site-render/d~agency.com/es" });
   });
   it("serves sitemap.xml and robots.txt per site without a locale", () => {
@@ -80,8 +87,12 @@ describe("routeRequest", () => {
     expect(route("localhost", `/s/${ID}/robots.txt`)).toEqual({ kind: "rewrite", pathname: `/site-render/p~${ID}/robots`, locale: null });
   });
   it("previews a site by id on the service host", () => {
-    expect(route("localhost:3000", `/s/${ID}`)).toEqual({ kind: "rewrite", pathname: `/site-render/p~${ID}/pt-BR`, locale: "pt-BR", sitePath: "/" });
-    expect(route("localhost:3000", `/s/${ID.toUpperCase()}/en/imovel/AP1`)).toEqual({ kind: "rewrite", pathname: `/site-render/p~${ID}/en/imovel/AP1`, locale: "en", sitePath: "/imovel/AP1" });
+    expect(route("localhost:3000", `/s/${ID}`)).toEqual({
+      kind: "rewrite", pathname: `/site-render/p~${ID}/pt-BR`, locale: "pt-BR", sitePath: "/", site: { key: { kind: "preview", siteId: ID }, locale: "pt-BR" },
+    });
+    expect(route("localhost:3000", `/s/${ID.toUpperCase()}/en/imovel/AP1`)).toEqual({
+      kind: "rewrite", pathname: `/site-render/p~${ID}/en/imovel/AP1`, locale: "en", sitePath: "/imovel/AP1", site: { key: { kind: "preview", siteId: ID }, locale: "en" },
+    });
     expect(route("localhost:3000", "/s/not-a-uuid")).toMatchObject({ kind: "rewrite", pathname: "/site-render/-/pt-BR" });
   });
   it("redirects /pt-BR/... to the unprefixed address", () => {
@@ -123,5 +134,21 @@ describe("share pages on every host (issue #16)", () => {
   it("leaves other one-letter paths alone and hides the internal route", () => {
     expect(routeRequest({ host: "localhost:3000", pathname: `/x/${T}`, serviceHosts: hosts })).toEqual({ kind: "pass" });
     expect(routeRequest({ host: "localhost:3000", pathname: `/share-render/pt-BR/p/${T}`, serviceHosts: hosts })).toEqual({ kind: "rewrite", pathname: "/share-render/-/p/-", locale: null });
+  });
+});
+
+describe("listingRefOf and decodeSegment", () => {
+  it("finds a listing page's reference, decoded, and nothing on other pages", () => {
+    expect(listingRefOf("/imovel/AP1")).toBe("AP1");
+    expect(listingRefOf("/imovel/AP%201/apartamento-no-centro")).toBe("AP 1");
+    expect(listingRefOf("/imovel/")).toBeNull();
+    expect(listingRefOf("/imoveis/sp")).toBeNull();
+    expect(listingRefOf("/")).toBeNull();
+    expect(listingRefOf("/blog/imovel/AP1")).toBeNull();
+  });
+  it("keeps a segment that is not valid percent-encoding as sent instead of throwing", () => {
+    expect(decodeSegment("%E0%A4%A")).toBe("%E0%A4%A");
+    expect(listingRefOf("/imovel/%E0%A4%A")).toBe("%E0%A4%A");
+    expect(decodeSegment("s%C3%A3o-paulo")).toBe("são-paulo");
   });
 });

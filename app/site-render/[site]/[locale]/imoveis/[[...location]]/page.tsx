@@ -10,6 +10,7 @@ import { Breadcrumb } from "@/app/_site/components/breadcrumb";
 import { MetaPixelEvent } from "@/app/_site/components/meta-pixel";
 import { searchSite } from "@/lib/sites/public-search";
 import { slugify, validateLocationPath } from "@/lib/sites/locations";
+import { decodeSegment } from "@/lib/sites/render/host-routing";
 import { isFiltered, parseCatalogue, PER_PAGE, searchBody, stateParams, type CatalogueState, type PlaceFilter } from "@/lib/sites/render/catalogue-query";
 import { cache } from "react";
 
@@ -20,7 +21,7 @@ type Crumb = { slug: string; name: string; type: string; path: string };
 /** The location of a location page, validated by the sites' locations logic (invalid: 404). */
 const placeOf = cache(async (site: SiteView, segments: string[]): Promise<{ place: PlaceFilter; crumbs: Crumb[] } | null> => {
   if (!segments.length) return { place: {}, crumbs: [] };
-  const v = await validateLocationPath(site.db, site.row, { path: segments.map((s) => decodeURIComponent(s)).join("/"), baseRoute: "imoveis" });
+  const v = await validateLocationPath(site.db, site.row, { path: segments.map(decodeSegment).join("/"), baseRoute: "imoveis" });
   if (!v.valid) return null;
   const crumbs = v.breadcrumb as Crumb[];
   // Only the canonical spelling is a page: `/imoveis/SP` is not `/imoveis/sp`.

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { notFound, permanentRedirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { cache } from "react";
@@ -15,7 +16,10 @@ import { LocationMap } from "@/app/_site/components/location-map";
 import { JsonLd } from "@/app/_site/components/json-ld";
 import { MetaPixelEvent } from "@/app/_site/components/meta-pixel";
 import { Paragraphs } from "@/app/_site/components/rich-text";
-import { findPropertyDetail } from "@/lib/sites/property-detail";
+import { findPropertyDetail, type FoundDetail } from "@/lib/sites/property-detail";
+import { LOOKUP_HEADER, takeOver } from "@/lib/sites/render/lookup-handoff";
+import { listingLookupKey } from "@/lib/sites/render/page-check";
+import { decodeSegment } from "@/lib/sites/render/host-routing";
 import { recordSiteView } from "@/lib/share/record-access";
 import { brokerOfHit } from "@/lib/sites/brokers";
 import { similarToHit, toListingCard } from "@/lib/sites/similar";
@@ -29,7 +33,12 @@ type Doc = Record<string, unknown>;
  * The listing as the public API serves it: the allow-listed detail document. Found here without
  * counting a view: metadata and page both read it, and only the rendered page counts (once).
  */
-const found = cache(async (site: SiteView, code: string) => orNull(findPropertyDetail(site.db, site.row, decodeURIComponent(code))));
+const found = cache(async (site: SiteView, code: string): Promise<FoundDetail | null> => {
+  const ref = decodeSegment(code);
+  // The proxy looked it up already to answer a missing listing with a server-rendered 404 (page-check.ts).
+  const handed = takeOver<FoundDetail | null>((await headers()).get(LOOKUP_HEADER), listingLookupKey(site.row.id, ref));
+  return handed ?? orNull(findPropertyDetail(site.db, site.row, ref));
+});
 const detail = async (site: SiteView, code: string) => (await found(site, code))?.doc ?? null;
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
