@@ -7,6 +7,7 @@ import { zodIssues } from "../http/errors";
 import { recordEvent } from "../outbox/record-event";
 import { reindexTypology } from "../search/index-listings";
 import { ImportBodySchema, ImportBuildingSchema, ImportTypologySchema, ImportUnitSchema, type ImportResult } from "./import-schemas";
+import { errorText } from "../errors/error-text";
 
 /**
  * `POST /api/webhooks/channels/{pathToken}/buildings/import`: developments from a developer's or
@@ -27,7 +28,7 @@ export async function importBuildings(db: DbOrTx, tenantId: string, body: unknow
     try {
       results.push(...(await inTenantTransaction(db, tenantId, (tx) => upsertBuilding(tx, tenantId, parsed.data, path))));
     } catch (err) {
-      results.push({ kind: "building", path, externalId: parsed.data.externalId, id: null, status: "error", message: (err as Error).message.slice(0, 500) });
+      results.push({ kind: "building", path, externalId: parsed.data.externalId, id: null, status: "error", message: errorText(err, 500) });
     }
   }
   return { results };

@@ -15,11 +15,12 @@ export function logger(): Logger {
   return g.__crmLogger;
 }
 
-function withoutParams<T extends Record<string, unknown>>(e: T): T {
+export function withoutParams<T extends Record<string, unknown>>(e: T): T {
   const out: Record<string, unknown> = { ...e };
   delete out.params;
   if (typeof out.message === "string") out.message = out.message.replace(/\nparams:[\s\S]*$/, "\nparams: [redacted]");
-  if (typeof out.stack === "string") out.stack = out.stack.replace(/\nparams:[^\n]*/, "\nparams: [redacted]");
+  // In the stack the message (parameters included, over as many lines as they hold) ends where the frames start.
+  if (typeof out.stack === "string") out.stack = out.stack.replace(/\nparams:[\s\S]*?(?=\n\s+at |$)/, "\nparams: [redacted]");
   if (out.cause && typeof out.cause === "object") out.cause = withoutParams(out.cause as Record<string, unknown>);
   return out as T;
 }

@@ -8,6 +8,8 @@ import { logger } from "../log/logger";
 import { applyEsignatureNotification } from "./esignature-notifications";
 import { parseNotification } from "./payloads";
 import { applyPaymentNotification } from "./payment-notifications";
+import { errorText } from "../errors/error-text";
+import { storableJson } from "../util/storable-text";
 
 const STALE_CLAIM_SECONDS = 120;
 /** A notification whose processing throws (a database hiccup, a bug) is tried again this many times in all. */
@@ -48,7 +50,7 @@ export async function processProviderNotifications(db: Db, limit: number): Promi
       const final = attempts >= MAX_ATTEMPTS;
       await db
         .update(providerNotifications)
-        .set({ status: final ? "failed" : "received", error: String((err as Error).message ?? err).slice(0, 1000), processedAt: final ? new Date() : null })
+        .set({ status: final ? "failed" : "received", error: errorText(err), processedAt: final ? new Date() : null })
         .where(eq(providerNotifications.id, row.id));
     }
   }
@@ -64,7 +66,7 @@ async function processOne(db: Db, row: Claimed): Promise<void> {
       .limit(1);
     if (!provider) return; // deleted: its notifications went with it
     const actor: IntegrationActor = { kind: "integration", tenantId: row.tenant_id, integration: "provider", id: provider.id };
-    const parsed = parseNotification(provider.kind, JSON.parse(row.body));
+    const parsed = parseNotification(provider.kind, storableJson(JSON.parse(row.body)));
     const result: Applied =
       parsed.kind === "payment"
         ? await applyPaymentNotification(tx, actor, parsed.payment)

@@ -10,6 +10,7 @@ import { providerNotificationReceived } from "./job";
 import { describeIssues, parseNotification } from "./payloads";
 import { PROVIDER_TOKEN_PATTERN } from "./settings";
 import { verifyProviderRequest } from "./verify";
+import { storableJson } from "../util/storable-text";
 
 export const MAX_NOTIFICATION_BYTES = 256 * 1024;
 
@@ -38,7 +39,7 @@ export async function receiveProviderNotification(db: DbOrTx, pathToken: string,
   const base = { tenantId: provider.tenantId, providerId: provider.id, body: text };
   let parsed;
   try {
-    parsed = parseNotification(provider.kind, JSON.parse(text));
+    parsed = parseNotification(provider.kind, storableJson(JSON.parse(text)));
   } catch (err) {
     const why = err instanceof z.ZodError ? describeIssues(err) : "the body is not valid JSON";
     const message = `Malformed ${provider.kind === "payment" ? "payment" : "e-signature"} notification: ${why}.`;

@@ -12,6 +12,7 @@ import { parseLead, type ParsedLead } from "../leads/inbound/parse-lead";
 import { findNeighborhood } from "./valuation/comparables";
 import { PricingProfileShape } from "./price-estimate";
 import { openPricingTool, requireCity } from "./pricing-link";
+import { storableJson } from "../util/storable-text";
 
 /** The marketing channel pricing leads arrive through: one per tenant, created with the first lead. */
 export const PRICING_CHANNEL_KIND = "pricing_tool";
@@ -107,7 +108,8 @@ async function pricingChannel(tx: Tx, tenantId: string): Promise<MarketingChanne
  */
 export async function capturePricingLead(db: Db, token: string, body: unknown, headers: Headers): Promise<z.infer<typeof PricingLeadAcceptedSchema>> {
   const tenant = await openPricingTool(db, token);
-  const b = PricingLeadBody.parse(body);
+  // The HTML form's values are not read through readJson: a NUL or lone surrogate is cleaned here.
+  const b = PricingLeadBody.parse(storableJson(body));
   const place = await requireCity(db, tenant.id, b.property.city);
   const type = typeOf(tenant, b.property.propertyType);
   const nb = await findNeighborhood(db, { tenantId: tenant.id, networkIds: [], terminalStages: [], place }, b.property.neighborhood);

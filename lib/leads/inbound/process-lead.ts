@@ -13,6 +13,7 @@ import { UUID_PATTERN } from "../../schemas/uuid";
 import { loadTenant } from "../../tenants/load-tenant";
 import { captureListing } from "./capture-listing";
 import type { ParsedLead } from "./parse-lead";
+import { errorText } from "../../errors/error-text";
 
 /** A lead claimed this long ago and still `processing` belongs to a worker that died: take it over. */
 const staleClaimSeconds = () => config().LEAD_CLAIM_TIMEOUT_SECONDS;
@@ -96,7 +97,7 @@ export async function finishClaimed(db: DbOrTx, claimed: Claimed): Promise<LeadO
 }
 
 async function markFailed(db: DbOrTx, leadId: string, err: unknown): Promise<LeadOutcome> {
-  const message = (err as Error).message?.slice(0, 1000) ?? String(err);
+  const message = errorText(err);
   const [lead] = await db
     .update(inboundLeads)
     .set({ status: "failed", error: message, processedAt: new Date() })

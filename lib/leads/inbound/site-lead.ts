@@ -6,6 +6,7 @@ import { invalid, unavailable } from "../../errors/domain-errors";
 import { sendJobEvent } from "../../jobs/dispatch";
 import { leadReceived } from "./lead-job";
 import { parseLead } from "./parse-lead";
+import { storableJson } from "../../util/storable-text";
 
 /**
  * The lead form of a rendered site (issue #15). A site posts to its own address (`/lead`), and
@@ -43,7 +44,8 @@ export async function siteChannel(db: DbOrTx, site: SiteRow): Promise<MarketingC
 }
 
 export async function receiveSiteLead(db: DbOrTx, site: SiteRow, input: unknown, meta: { userAgent?: string | null } = {}): Promise<SiteLeadResult> {
-  const form = SiteLeadForm.parse(input);
+  // A NUL or lone surrogate (only a script sends them) is cleaned: PostgreSQL cannot store them.
+  const form = SiteLeadForm.parse(storableJson(input));
   if (form.website) return { status: "dropped" };
   if (!form.email && !form.phone) throw invalid("email or phone: send at least one way to reach you", "contact_missing");
   if (form.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email)) throw invalid("email: not an e-mail address", "invalid_email");

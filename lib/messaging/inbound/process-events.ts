@@ -19,6 +19,8 @@ import { adapterFor } from "../providers/adapter-for";
 import type { InboundEvent, ProviderMessage } from "../providers/types";
 import { parseWahaWebhook } from "../providers/waha";
 import { parseCloudWebhook } from "../providers/whatsapp-cloud";
+import { errorText } from "../../errors/error-text";
+import { storableJson } from "../../util/storable-text";
 
 const STALE_CLAIM_SECONDS = 120;
 /** A webhook whose processing failed is tried again (after a claim's stale time) up to this many times in all. */
@@ -55,7 +57,8 @@ export async function processMessagingEvents(db: Db, limit: number): Promise<{ c
       processed++;
     } catch (err) {
       failed++;
-      const error = String((err as Error).message ?? err).slice(0, 1000);
+      // Without the query's parameters (personal data; a NUL among them made this update fail too).
+      const error = errorText(err);
       // A body that is not JSON never will be; anything else (a database hiccup, a deploy) may pass
       // next time: the row stays claimed, so the stale-claim rule retries it after STALE_CLAIM_SECONDS.
       const final = err instanceof SyntaxError || Number(row.attempts) >= MAX_ATTEMPTS;
@@ -70,7 +73,9 @@ export async function processMessagingEvents(db: Db, limit: number): Promise<{ c
 }
 
 function parse(channel: MessagingChannelRow, body: string): InboundEvent[] {
-  const json = JSON.parse(body) as Record<string, unknown>;
+  // A provider's junk (a NUL in a chat id, a lone surrogate in a name) is cleaned, not fatal: the
+  // event is still a message, and PostgreSQL cannot store those characters.
+  const json = storableJson(JSON.parse(body) as Record<string, unknown>);
   return channel.provider === "whatsapp_cloud" ? parseCloudWebhook(json) : parseWahaWebhook(json);
 }
 

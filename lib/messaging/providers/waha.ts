@@ -149,8 +149,10 @@ export function parseWahaWebhook(body: Record<string, unknown>): InboundEvent[] 
     case "message.any": {
       const message = toMessage(p);
       if (!message) return [];
-      const chatId = String(message.fromMe ? p.to : p.from);
-      if (!chatId || chatId === "undefined") return [];
+      // Only a string names a chat: a null or an object would become the chat "null" or "[object Object]".
+      const raw = message.fromMe ? p.to : p.from;
+      const chatId = typeof raw === "string" ? raw : typeof raw === "number" ? String(raw) : "";
+      if (!chatId) return [];
       return [{ type: "message", chatId, fromMe: message.fromMe, message }];
     }
     case "message.ack":

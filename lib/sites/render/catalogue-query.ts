@@ -4,6 +4,7 @@
  * hand-edited or stale URL still renders a catalogue. Values travel as backtick-quoted filter
  * values; a backtick inside one cannot be quoted and is removed.
  */
+import { storableText } from "../../util/storable-text";
 
 export type SortKey = "newest" | "price_asc" | "price_desc" | "area_desc";
 export const SORTS: Record<SortKey, string> = {
@@ -47,7 +48,13 @@ function small(v: string, max: number): number | undefined {
   const n = Number(v);
   return v && Number.isInteger(n) && n >= 1 && n <= max ? n : undefined;
 }
-const text = (v: string, max = 120) => (v ? v.replace(/`/g, "").slice(0, max).trim() || undefined : undefined);
+/** Free text: no backquote (the filter's quote), control characters or text PostgreSQL cannot store. */
+const text = (v: string, max = 120) => (v ? storableText(v).replace(/[`\p{Cc}]/gu, "").slice(0, max).trim() || undefined : undefined);
+/** A place name: free text with at least one letter or digit (a filter value of only punctuation is empty to the search). */
+const place = (v: string) => {
+  const t = text(v);
+  return t && /[\p{L}\p{N}]/u.test(t) ? t : undefined;
+};
 const slugLike = (v: string) => (/^[a-z0-9_-]{1,60}$/.test(v) ? v : undefined);
 
 export function parseCatalogue(raw: Raw): CatalogueState {
@@ -62,9 +69,10 @@ export function parseCatalogue(raw: Raw): CatalogueState {
     bedrooms: small(one(raw.bedrooms), 10),
     minArea: small(one(raw.minArea), 100_000),
     maxArea: small(one(raw.maxArea), 100_000),
-    city: text(one(raw.city)),
-    neighborhood: text(one(raw.neighborhood)),
-    sort: sort in SORTS ? sort : "newest",
+    city: place(one(raw.city)),
+    neighborhood: place(one(raw.neighborhood)),
+    // Own keys only: `constructor` or `__proto__` are "in" any object.
+    sort: Object.hasOwn(SORTS, sort) ? sort : "newest",
     page: small(one(raw.page), MAX_PAGE) ?? 1,
   };
   if (s.minPrice && s.maxPrice && s.minPrice > s.maxPrice) [s.minPrice, s.maxPrice] = [s.maxPrice, s.minPrice];

@@ -215,6 +215,22 @@ describe("POST /api/webhooks/channels/{pathToken}", () => {
   });
 });
 
+describe("characters PostgreSQL cannot store", () => {
+  it("cleans a NUL or lone surrogate in any field instead of refusing the lead (it used to be a 500 or a 400), and keeps the raw body", async () => {
+    const c = await channel(t);
+    const raw = '{"contactName":"Ana\\u0000 Lima","email":"ana@example.com","originLeadId":"o\\ud800-1","address":{"street":"Rua \\ud800"},"price":"\\ud800","visitDate":"\\u0000"}';
+    const res = await post(c.pathToken, null, { raw });
+    expect(res).toEqual({ status: 202, body: { ok: true, accepted: true } });
+    const [stored] = await leadRows(c.id);
+    expect(stored.rawBody).toBe(raw);
+    expect(stored.originLeadId).toBe("o\uFFFD-1");
+    expect(stored.lead).toMatchObject({ contactName: "Ana Lima", contactEmail: "ana@example.com" });
+    expect(JSON.stringify(stored.lead)).not.toMatch(/\\u0000|\\ud800/);
+    expect((await processLead(await getDb(), stored.id)).status).toBe("processed");
+    expect((await dealsOf(c.id))[0].title).toContain("Ana Lima");
+  });
+});
+
 describe("the sweep (process-leads-cron, no event)", () => {
   it("processes a lead left received and a lead whose worker died mid-processing, once each", async () => {
     const c = await channel(t);

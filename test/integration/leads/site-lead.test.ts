@@ -63,6 +63,15 @@ describe("site leads", () => {
     expect((await db.select().from(inboundLeads).where(eq(inboundLeads.channelId, website))).length).toBe(before);
   });
 
+  it("clean a NUL or lone surrogate from any field instead of failing (it used to be a 500)", async () => {
+    const db = await getDb();
+    const r = await receiveSiteLead(db, siteA, { name: "Ana\u0000 Souza", email: "ana@example.com", phone: "11 98765\u0000-4321", message: "Oi \ud800", landingPage: "/imovel/AP1\u0000" });
+    expect(r.status).toBe("stored");
+    const [lead] = await db.select().from(inboundLeads).where(eq(inboundLeads.id, (r as { leadId: string }).leadId));
+    expect(lead.lead).toMatchObject({ contactName: "Ana Souza", contactPhone: "+5511987654321" });
+    expect(JSON.stringify(lead.lead)).not.toMatch(/\\u0000|\\ud800/);
+  });
+
   it("drop a bot's lead (honeypot filled) quietly", async () => {
     const db = await getDb();
     expect(await receiveSiteLead(db, siteA, { name: "Bot", email: "bot@example.com", website: "http://spam.example" })).toEqual({ status: "dropped" });

@@ -185,6 +185,13 @@ describe("the contact step", () => {
     expect(sent.html).not.toContain("Maria");
   });
 
+  it("a NUL in a contact field is cleaned and the lead stored, not a 503 'busy' page", async () => {
+    const r = await open(tokenA, {}, { form: { ...answers, name: "Nul\u0000 Nome", email: "nul@example.com", phone: "(11) 91234-5679", intent: "sell", consent: "yes", street: "R\u0000", complement: "\u0000" } });
+    expect(r.status).toBe(303);
+    const rows = await (await getDb()).select().from(inboundLeads).where(eq(inboundLeads.tenantId, a.tenantId));
+    expect(rows.map((x) => (x.lead as any).contactName)).toContain("Nul Nome");
+  });
+
   it("answers lost on the way: back to the step that needs them (303), nothing stored", async () => {
     const r = await open(tokenA, {}, { form: { city: "sao-paulo-sp", name: "X", email: "x@example.com", intent: "value", consent: "yes" } });
     expect(r.status).toBe(303);

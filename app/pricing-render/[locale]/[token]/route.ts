@@ -14,6 +14,7 @@ import { checkAnswers, checkContact, leadBody, openPricingPage, readAnswers, ste
 import { SITE_LOCALES, serviceHostSet, type SiteLocale } from "@/lib/sites/render/host-routing";
 import { loadTenant } from "@/lib/tenants/load-tenant";
 import { basePath, cityPage, contactPage, estimatePage, neighborhoodPage, profilePage, sentPage, statusPage, typeLabel, type Frame, type Notice } from "@/app/_pricing/views";
+import { storableText } from "@/lib/util/storable-text";
 
 /**
  * The pricing tool `/c/{token}` (and `/en/c/…`, `/es/c/…`; the proxy rewrites them here on every
@@ -123,6 +124,7 @@ function failure(o: Opened, err: unknown): Response {
 async function render(req: Request, o: Opened): Promise<Response> {
   const { db, tool, frame: f } = o;
   const url = new URL(req.url);
+  url.search = storableParams(url.searchParams).toString();
   const a = readAnswers(url.searchParams);
   const s = tool.tenant.settings;
   const checked = checkAnswers(a, { cities: tool.cities, propertyTypes: s.propertyTypes });
@@ -169,7 +171,7 @@ export async function POST(req: Request, ctx: Ctx): Promise<Response> {
   try {
     let data: URLSearchParams;
     try {
-      data = new URLSearchParams((await req.text()).slice(0, 20_000));
+      data = storableParams(new URLSearchParams((await req.text()).slice(0, 20_000)));
     } catch {
       data = new URLSearchParams();
     }
@@ -204,4 +206,9 @@ export async function POST(req: Request, ctx: Ctx): Promise<Response> {
   } catch (err) {
     return failure(o, err);
   }
+}
+
+/** A visitor's answers as PostgreSQL can store and compare them: a NUL or lone surrogate (only a script sends them) is cleaned. */
+function storableParams(p: URLSearchParams): URLSearchParams {
+  return new URLSearchParams([...p].map(([k, v]) => [storableText(k), storableText(v)]));
 }

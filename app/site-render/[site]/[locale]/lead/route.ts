@@ -1,6 +1,7 @@
 import { findSiteView } from "@/app/_site/context";
 import { DomainError } from "@/lib/errors/domain-errors";
 import { clientAddress } from "@/lib/http/client-address";
+import { translateDbError } from "@/lib/http/db-errors";
 import { consumeRateLimit } from "@/lib/http/rate-limit";
 import { receiveSiteLead } from "@/lib/leads/inbound/site-lead";
 import { logger } from "@/lib/log/logger";
@@ -30,10 +31,12 @@ export async function POST(req: Request, ctx: { params: Promise<{ site: string; 
   try {
     await receiveSiteLead(site.db, site.row, { ...form, locale }, { userAgent: req.headers.get("user-agent") });
     return back(site.base, landing, "sent");
-  } catch (err) {
+  } catch (raw) {
+    // Database refusals are named as the API names them (a value it cannot store: invalid; down: unavailable).
+    const err = translateDbError(raw);
     if (err instanceof ZodError || (err instanceof DomainError && err.kind === "invalid")) return back(site.base, landing, "invalid");
     if (err instanceof DomainError && err.kind === "unavailable") {
-      logger().warn({ site: site.row.id, err: err.message }, "site lead not accepted");
+      logger().warn({ site: site.row.id, reason: err.message }, "site lead not accepted");
       return back(site.base, landing, "unavailable");
     }
     throw err;
