@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { routeRequest, serviceHostSet, DEFAULT_LOCALE } from "@/lib/sites/render/host-routing";
+import { DEFAULT_LOCALE, encodeSiteKey, routeRequest, serviceHostSet } from "@/lib/sites/render/host-routing";
 import { checkSitePage } from "@/lib/sites/render/page-check";
 import { LOOKUP_HEADER } from "@/lib/sites/render/lookup-handoff";
 import { logger } from "@/lib/log/logger";
@@ -14,7 +14,7 @@ import { logger } from "@/lib/log/logger";
 const serviceHosts = serviceHostSet(process.env.SERVICE_HOSTS);
 
 /** Request headers only the proxy sets; a client's copies are dropped on every request. */
-const OWN_HEADERS = ["x-next-intl-locale", "x-site-path", "x-site-missing", LOOKUP_HEADER];
+const OWN_HEADERS = ["x-next-intl-locale", "x-site-path", "x-site-missing", "x-site-key", LOOKUP_HEADER];
 
 /** Matches no route: Next.js renders the root not-found page (app/not-found.tsx) there, on the server. */
 const UNMATCHED = "/_site-missing";
@@ -58,6 +58,8 @@ export async function proxy(req: NextRequest) {
   if (decision.locale) headers.set("x-next-intl-locale", decision.locale);
   // The page's address in the site without its locale prefix: the language switcher links to it.
   if (decision.sitePath) headers.set("x-site-path", decision.sitePath + req.nextUrl.search);
+  // Which site this is, for a 404 that Next.js renders outside the site's layout (app/not-found.tsx frames it).
+  if (decision.site) headers.set("x-site-key", encodeSiteKey(decision.site.key));
   // Such a path names nothing on a site: its 404 page, rendered at an address Next.js does not decode.
   if (decision.site && undecodable(req.nextUrl.pathname)) {
     headers.set("x-site-missing", "page");

@@ -141,13 +141,13 @@ test("an address no page matches is a server-rendered 404 in the site's language
     expect(await page.locator("html").getAttribute("lang")).toBe(lang);
     await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toHaveText(title);
     await expect(page, path).toHaveTitle(title);
-    expect(await page.getByRole("link", { name: /./ }).last().getAttribute("href")).toBe(home);
+    expect(await page.getByRole("main").getByRole("link", { name: /./ }).last().getAttribute("href")).toBe(home);
     await withJs.goto(`${ORIGIN}${path}`);
     expect((await new AxeBuilder({ page: withJs }).analyze()).violations.map((v) => v.id), path).toEqual([]);
   }
 });
 
-test("an unknown site, listing or language answers a 404 rendered on the server, readable without JavaScript", async ({ browser }) => {
+test("an unknown site, listing or language answers a 404 rendered on the server, readable without JavaScript", async ({ browser, page: withJs }) => {
   const page = await noJs(browser);
   // [address, html lang, heading, link home or null]
   const cases = [
@@ -165,8 +165,13 @@ test("an unknown site, listing or language answers a 404 rendered on the server,
     expect(await page.locator("html").getAttribute("lang"), url).toBe(lang);
     await expect(page.getByRole("main").getByRole("heading", { level: 1 }), url).toHaveText(title);
     await expect(page, url).toHaveTitle(title);
-    if (home) expect(await page.getByRole("main").getByRole("link").getAttribute("href"), url).toBe(home);
-    else expect(await page.getByRole("main").getByRole("link").count(), url).toBe(0);
+    if (home) {
+      // Within the site's own frame: its header, and links to its catalogue and home.
+      await expect(page.locator("header").first(), url).toBeVisible();
+      expect(await page.getByRole("main").getByRole("link").evaluateAll((as) => as.map((a) => a.getAttribute("href"))), url).toEqual([`${home === "/" ? "" : home}/imoveis`, home]);
+    } else expect(await page.getByRole("main").getByRole("link").count(), url).toBe(0);
+    await withJs.goto(url);
+    expect((await new AxeBuilder({ page: withJs }).analyze()).violations.map((v) => v.id), url).toEqual([]);
   }
   // Undecodable addresses are a 404 page too, and a JSON 400 on the API, not Next.js's bare 500.
   for (const path of ["/imoveis/%E0%A4%A", "/blog/%E0%A4%A", "/%E0%A4%A"]) expect((await page.goto(`${ORIGIN}${path}`))?.status(), path).toBe(404);
