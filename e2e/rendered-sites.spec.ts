@@ -154,6 +154,9 @@ test("an unknown site, listing or language answers a 404 rendered on the server,
     [`http://nobody-e2e.localhost:${PORT}/imoveis`, "pt-BR", "Site não encontrado", null],
     [`${ORIGIN}/imovel/NOPE123`, "pt-BR", "Página não encontrada", "/"],
     [`${ORIGIN}/en/imovel/NOPE123/some-slug`, "en", "Page not found", "/en"],
+    // A place the site has no listings in, and a place in another spelling than its canonical one.
+    [`${ORIGIN}/imoveis/sp/campinas`, "pt-BR", "Página não encontrada", "/"],
+    [`${ORIGIN}/es/imoveis/SP`, "es", "Página no encontrada", "/es"],
     // Not valid percent-encoding: no such listing (it used to be a 500).
     [`${ORIGIN}/imovel/%E0%A4%A`, "pt-BR", "Página não encontrada", "/"],
     // A language the tenant has not enabled: the site's own language.

@@ -7,14 +7,15 @@
  */
 import { findPropertyDetail, type FoundDetail } from "../property-detail";
 import { listingRefOf, type SiteKey } from "./host-routing";
+import { locationPageOf, locationSegmentsOf } from "./location-page";
 import { handOver } from "./lookup-handoff";
 import { orNull, resolveSite } from "./resolve-site";
 
 export type PageCheck =
   /** Render the page; `lookup` is the handed-over listing lookup's token, if one was made. */
   | { found: true; lookup?: string }
-  /** No such site, a language its tenant has not enabled, or no such (published) listing. */
-  | { found: false; missing: "site" | "locale" | "listing" };
+  /** No such site, a language its tenant has not enabled, no such (published) listing, or no such place. */
+  | { found: false; missing: "site" | "locale" | "listing" | "page" };
 
 /** The handover key of a listing lookup: the page asks for the same one. */
 export const listingLookupKey = (siteId: string, ref: string) => `listing:${siteId}:${ref}`;
@@ -22,6 +23,8 @@ export const listingLookupKey = (siteId: string, ref: string) => `listing:${site
 export async function checkSitePage(key: SiteKey, locale: string, rest: string): Promise<PageCheck> {
   const site = await resolveSite(key, locale);
   if (typeof site === "string") return { found: false, missing: site };
+  const segments = locationSegmentsOf(rest);
+  if (segments) return (await locationPageOf(site.db, site.row, segments)) ? { found: true } : { found: false, missing: "page" };
   const ref = listingRefOf(rest);
   if (ref === null) return { found: true };
   const lookup = orNull(findPropertyDetail(site.db, site.row, ref));

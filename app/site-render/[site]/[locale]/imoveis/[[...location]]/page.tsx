@@ -9,26 +9,15 @@ import { propertyTypeOptions, TypeSelects } from "@/app/_site/components/search-
 import { Breadcrumb } from "@/app/_site/components/breadcrumb";
 import { MetaPixelEvent } from "@/app/_site/components/meta-pixel";
 import { searchSite } from "@/lib/sites/public-search";
-import { slugify, validateLocationPath } from "@/lib/sites/locations";
-import { decodeSegment } from "@/lib/sites/render/host-routing";
+import { slugify } from "@/lib/sites/locations";
+import { locationPageOf, type Crumb } from "@/lib/sites/render/location-page";
 import { isFiltered, parseCatalogue, PER_PAGE, searchBody, stateParams, type CatalogueState, type PlaceFilter } from "@/lib/sites/render/catalogue-query";
 import { cache } from "react";
 
 type Params = { site: string; locale: string; location?: string[] };
 type Props = { params: Promise<Params>; searchParams: Promise<Record<string, string | string[] | undefined>> };
-type Crumb = { slug: string; name: string; type: string; path: string };
-
 /** The location of a location page, validated by the sites' locations logic (invalid: 404). */
-const placeOf = cache(async (site: SiteView, segments: string[]): Promise<{ place: PlaceFilter; crumbs: Crumb[] } | null> => {
-  if (!segments.length) return { place: {}, crumbs: [] };
-  const v = await validateLocationPath(site.db, site.row, { path: segments.map(decodeSegment).join("/"), baseRoute: "imoveis" });
-  if (!v.valid) return null;
-  const crumbs = v.breadcrumb as Crumb[];
-  // Only the canonical spelling is a page: `/imoveis/SP` is not `/imoveis/sp`.
-  if (crumbs.map((c) => c.slug).join("/") !== segments.join("/")) return null;
-  const street = crumbs.find((c) => c.type === "street")?.name ?? null;
-  return { place: { ...v.matches, street }, crumbs };
-});
+const placeOf = cache((site: SiteView, segments: string[]) => locationPageOf(site.db, site.row, segments));
 
 const placeName = (crumbs: Crumb[]) => [...crumbs].reverse().slice(0, 2).map((c) => c.name).join(", ");
 
