@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { DEFAULT_LOCALE, encodeSiteKey, routeRequest, serviceHostSet } from "@/lib/sites/render/host-routing";
 import { checkSitePage } from "@/lib/sites/render/page-check";
-import { LOOKUP_HEADER } from "@/lib/sites/render/lookup-handoff";
+import { LOOKUP_HEADER, PROXY_MARK_HEADER, proxyMark } from "@/lib/sites/render/lookup-handoff";
 import { logger } from "@/lib/log/logger";
 
 /**
@@ -14,7 +14,7 @@ import { logger } from "@/lib/log/logger";
 const serviceHosts = serviceHostSet(process.env.SERVICE_HOSTS);
 
 /** Request headers only the proxy sets; a client's copies are dropped on every request. */
-const OWN_HEADERS = ["x-next-intl-locale", "x-site-path", "x-site-missing", "x-site-key", LOOKUP_HEADER];
+const OWN_HEADERS = ["x-next-intl-locale", "x-site-path", "x-site-missing", "x-site-key", LOOKUP_HEADER, PROXY_MARK_HEADER];
 
 /** Matches no route: Next.js renders the root not-found page (app/not-found.tsx) there, on the server. */
 const UNMATCHED = "/_site-missing";
@@ -42,7 +42,8 @@ export async function proxy(req: NextRequest) {
     );
   }
   const decision = routeRequest({ host: req.headers.get("host"), pathname: req.nextUrl.pathname, serviceHosts });
-  if (decision.kind === "pass") {
+  const broken = undecodable(req.nextUrl.pathname);
+  if (decision.kind === "pass" && !broken) {
     // The service's own pages: the site headers are ours to set, never a client's.
     if (!OWN_HEADERS.some((h) => req.headers.has(h))) return NextResponse.next();
     const clean = new Headers(req.headers);
@@ -50,24 +51,32 @@ export async function proxy(req: NextRequest) {
     return NextResponse.next({ request: { headers: clean } });
   }
   const url = req.nextUrl.clone();
-  url.pathname = decision.pathname;
-  if (decision.kind === "redirect") return NextResponse.redirect(url, 308);
+  if (decision.kind === "redirect" && !broken) {
+    url.pathname = decision.pathname;
+    return NextResponse.redirect(url, 308);
+  }
   const headers = new Headers(req.headers);
   OWN_HEADERS.forEach((h) => headers.delete(h));
-  // next-intl reads the request's locale from this header; the root layout sets <html lang> from it.
-  if (decision.locale) headers.set("x-next-intl-locale", decision.locale);
-  // The page's address in the site without its locale prefix: the language switcher links to it.
-  if (decision.sitePath) headers.set("x-site-path", decision.sitePath + req.nextUrl.search);
-  // Which site this is, for a 404 that Next.js renders outside the site's layout (app/not-found.tsx frames it).
-  if (decision.site) headers.set("x-site-key", encodeSiteKey(decision.site.key));
-  // Such a path names nothing on a site: its 404 page, rendered at an address Next.js does not decode.
-  if (decision.site && undecodable(req.nextUrl.pathname)) {
-    headers.set("x-site-missing", "page");
-    url.pathname = UNMATCHED;
+  headers.set(PROXY_MARK_HEADER, proxyMark());
+  const to = (pathname: string) => {
+    url.pathname = pathname;
     return NextResponse.rewrite(url, { request: { headers } });
+  };
+  const rewrite = decision.kind === "rewrite" ? decision : null;
+  // next-intl reads the request's locale from this header; the root layout sets <html lang> from it.
+  if (rewrite?.locale) headers.set("x-next-intl-locale", rewrite.locale);
+  // The page's address in the site without its locale prefix: the language switcher links to it.
+  if (rewrite?.sitePath) headers.set("x-site-path", rewrite.sitePath + req.nextUrl.search);
+  // Which site this is, for a 404 that Next.js renders outside the site's layout (app/not-found.tsx frames it).
+  if (rewrite?.site) headers.set("x-site-key", encodeSiteKey(rewrite.site.key));
+  // Such a path names nothing (on a site, the service, a share link): the 404 page, at an address
+  // Next.js does not decode.
+  if (broken) {
+    if (rewrite?.site) headers.set("x-site-missing", "page");
+    return to(UNMATCHED);
   }
-  if (decision.site) {
-    const check = await checkSitePage(decision.site.key, decision.site.locale, decision.sitePath ?? "/").catch((err) => {
+  if (rewrite?.site) {
+    const check = await checkSitePage(rewrite.site.key, rewrite.site.locale, rewrite.sitePath ?? "/").catch((err) => {
       // The page itself then answers (and reports) what the check could not learn.
       logger().warn({ err, path: req.nextUrl.pathname }, "site page check failed; rendering the page");
       return null;
@@ -76,12 +85,11 @@ export async function proxy(req: NextRequest) {
       headers.set("x-site-missing", check.missing);
       // A language the tenant has not enabled: the 404 speaks the site's default language.
       if (check.missing === "locale") headers.set("x-next-intl-locale", DEFAULT_LOCALE);
-      url.pathname = UNMATCHED;
-      return NextResponse.rewrite(url, { request: { headers } });
+      return to(UNMATCHED);
     }
     if (check?.lookup) headers.set(LOOKUP_HEADER, check.lookup);
   }
-  return NextResponse.rewrite(url, { request: { headers } });
+  return to(rewrite!.pathname);
 }
 
 export const config = {

@@ -177,7 +177,7 @@ test("an unknown site, listing or language answers a 404 rendered on the server,
     expect((await new AxeBuilder({ page: withJs }).analyze()).violations.map((v) => v.id), url).toEqual([]);
   }
   // Undecodable addresses are a 404 page too, and a JSON 400 on the API, not Next.js's bare 500.
-  for (const path of ["/imoveis/%E0%A4%A", "/blog/%E0%A4%A", "/%E0%A4%A"]) expect((await page.goto(`${ORIGIN}${path}`))?.status(), path).toBe(404);
+  for (const path of ["/imoveis/%E0%A4%A", "/blog/%E0%A4%A", "/%E0%A4%A", "/c/%E0%A4%A", "/p/abc%ZZ", "/en/p/abc%ZZ/l/x"]) expect((await page.goto(`${ORIGIN}${path}`))?.status(), path).toBe(404);
   for (const path of ["/api/v1/real-estate/listings/%E0%A4%A", "/api/sites/%E0%A4%A/config"]) {
     const res = await page.request.get(`http://localhost:${PORT}${path}`);
     expect(res.status(), path).toBe(400);
@@ -185,6 +185,21 @@ test("an unknown site, listing or language answers a 404 rendered on the server,
   }
   // A valid escape on the API still reaches its route (here: no key, 401).
   expect((await page.request.get(`http://localhost:${PORT}/api/v1/real-estate/listings/AP%201`)).status()).toBe(401);
+});
+
+test("the proxy's own headers count for nothing when a client sends them", async ({ browser }) => {
+  const forged = await browser.newContext({
+    extraHTTPHeaders: { "x-site-key": "d~sites-e2e.localhost", "x-next-intl-locale": "en", "x-site-missing": "listing", "x-site-lookup": "00000000-0000-0000-0000-000000000000", "x-site-proxy": "guess" },
+  });
+  const page = await forged.newPage();
+  // A listing page renders as usual.
+  expect((await page.goto(`${ORIGIN}${setup.salePath}`))?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Apartamento de 3 quartos em Pinheiros");
+  // A path the proxy never sees (a file name): the plain 404, not a site's frame named by the client.
+  expect((await page.goto(`${ORIGIN}/missing-file.php`))?.status()).toBe(404);
+  await expect(page.locator(".site-header")).toHaveCount(0);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
+  await forged.close();
 });
 
 test("an unpublished site is previewed under /s/{id} with noindex", async ({ page }) => {

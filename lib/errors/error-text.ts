@@ -9,8 +9,9 @@ import { storableText } from "../util/storable-text";
 export function errorText(err: unknown, max = 1000): string {
   const message = err instanceof Error ? err.message : String(err);
   const cause = err instanceof Error && err.cause instanceof Error ? ` (${err.cause.message})` : "";
-  return storableText(withoutParams(message) + withoutParams(cause)).slice(0, max);
+  // Cut first: a cut can split a surrogate pair, which storableText then mends.
+  return storableText((withoutQueryParams(message) + withoutQueryParams(cause)).slice(0, max));
 }
 
 /** A query error's text without its bind parameters: they follow `\nparams:` to the end of the message. */
-export const withoutParams = (message: string) => message.replace(/\nparams:[\s\S]*$/, "");
+export const withoutQueryParams = (message: string) => message.replace(/\nparams:[\s\S]*$/, "");

@@ -33,6 +33,7 @@ export function translateDbError(err: unknown): unknown {
   // Safety nets: input checks should catch these first and name the field.
   if (pg?.code === "22021" || pg?.code === "22P05") return invalid("A text value contains characters that cannot be stored (such as NUL).");
   if (pg?.code === "22003") return invalid("A number is out of the range this field can store.");
+  if (pg?.code === "22P02") return invalid("A value is not in the form this field stores (such as text that is not valid JSON or an id that is not a UUID).");
   if (pg?.code === "40P01" || pg?.code === "40001") {
     return conflict("The request collided with a concurrent change to the same records; retry it.");
   }

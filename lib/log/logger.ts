@@ -1,5 +1,6 @@
 import pino, { type Logger } from "pino";
 import { config } from "../config";
+import { withoutQueryParams } from "../errors/error-text";
 
 const g = globalThis as unknown as { __crmLogger?: Logger };
 
@@ -18,9 +19,18 @@ export function logger(): Logger {
 export function withoutParams<T extends Record<string, unknown>>(e: T): T {
   const out: Record<string, unknown> = { ...e };
   delete out.params;
-  if (typeof out.message === "string") out.message = out.message.replace(/\nparams:[\s\S]*$/, "\nparams: [redacted]");
-  // In the stack the message (parameters included, over as many lines as they hold) ends where the frames start.
-  if (typeof out.stack === "string") out.stack = out.stack.replace(/\nparams:[\s\S]*?(?=\n\s+at |$)/, "\nparams: [redacted]");
+  if (typeof out.message === "string") {
+    const redacted = paramsRedacted(out.message);
+    // The stack starts with the message, parameters included over as many lines as they hold:
+    // replaced whole, whatever the parameters contain.
+    if (typeof out.stack === "string") out.stack = out.stack.includes(out.message) ? out.stack.replace(out.message, redacted) : paramsRedacted(out.stack);
+    out.message = redacted;
+  } else if (typeof out.stack === "string") out.stack = paramsRedacted(out.stack);
   if (out.cause && typeof out.cause === "object") out.cause = withoutParams(out.cause as Record<string, unknown>);
   return out as T;
 }
+
+const paramsRedacted = (text: string) => {
+  const bare = withoutQueryParams(text);
+  return bare === text ? text : `${bare}\nparams: [redacted]`;
+};

@@ -8,15 +8,30 @@ const NUL = /\u0000/g;
 /** In `u` mode a pair is one code point, so only an unpaired surrogate matches. */
 const LONE_SURROGATE = /\p{Cs}/gu;
 
+const storable = (s: string) => !s.includes("\u0000") && !/\p{Cs}/u.test(s);
+
 export function storableText(s: string): string {
-  return s.replace(NUL, "").replace(LONE_SURROGATE, "\uFFFD");
+  return storable(s) ? s : s.replace(NUL, "").replace(LONE_SURROGATE, "\uFFFD");
 }
 
-/** The same through a parsed JSON value (strings and keys, at any depth); iterative, so depth cannot exhaust the stack. */
+/**
+ * An identifier (a dedupe key such as a lead's `originLeadId`) as storable text that stays
+ * distinct: cleaning would make `o\ud800` and `o\ud801` one key, so such a value is kept as its
+ * JSON string literal instead (`"o\ud800"`, escapes written out); a storable value is unchanged.
+ */
+export function storableKey(s: string): string {
+  return storable(s) ? s : JSON.stringify(s);
+}
+
+/**
+ * The same through a parsed JSON value (strings and keys, at any depth); iterative, so depth
+ * cannot exhaust the stack. A key that becomes `__proto__` once cleaned is dropped: setting it
+ * would change the object's prototype.
+ */
 export function storableJson<T>(value: T): T {
   const fix = (v: unknown): unknown => (typeof v === "string" ? storableText(v) : v);
-  const root = { v: fix(value) as unknown };
-  const stack: unknown[] = [root.v];
+  const root = fix(value);
+  const stack: unknown[] = [root];
   while (stack.length) {
     const v = stack.pop();
     if (Array.isArray(v)) {
@@ -29,11 +44,14 @@ export function storableJson<T>(value: T): T {
       for (const k of Object.keys(o)) {
         const key = storableText(k);
         const x = fix(o[k]);
-        if (key !== k) delete o[k];
+        if (key !== k) {
+          delete o[k];
+          if (key === "__proto__") continue;
+        }
         o[key] = x;
         stack.push(x);
       }
     }
   }
-  return root.v as T;
+  return root as T;
 }

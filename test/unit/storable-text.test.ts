@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { errorText } from "../../lib/errors/error-text";
 import { withoutParams } from "../../lib/log/logger";
 import { parseCatalogue } from "../../lib/sites/render/catalogue-query";
-import { storableJson, storableText } from "../../lib/util/storable-text";
+import { storableJson, storableKey, storableText } from "../../lib/util/storable-text";
 
 describe("storableText and storableJson", () => {
   it("drops NUL and replaces lone surrogates, keeping pairs and other text", () => {
@@ -35,6 +35,21 @@ describe("errorText and the logger keep a failed query's parameters out", () => 
     expect(out.stack).not.toContain("maria@example.com");
     expect(out.stack).not.toContain("second line");
     expect(out.stack).toMatch(/\n\s+at /);
+    // A parameter that looks like a stack frame does not end the redaction early.
+    const tricky = new DrizzleQueryError("select $1", ["x\n    at secret-value@example.com"], new Error("boom"));
+    expect(withoutParams({ message: tricky.message, stack: tricky.stack }).stack).not.toContain("secret-value");
+  });
+  it("keeps a dedupe key distinct instead of cleaning it", () => {
+    expect(storableKey("o\ud800")).not.toBe(storableKey("o\ud801"));
+    expect(storableKey("a\u0000b")).not.toBe(storableKey("ab"));
+    expect(storableKey("portal-1")).toBe("portal-1");
+    expect(storableText(storableKey("o\ud800"))).toBe(storableKey("o\ud800"));
+  });
+  it("drops a key that would become __proto__ instead of changing the prototype", () => {
+    const v = storableJson(JSON.parse('{"__proto__\\u0000":{"admin":true},"a":1}')) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(v)).toBe(Object.prototype);
+    expect((v as { admin?: boolean }).admin).toBeUndefined();
+    expect(v).toEqual({ a: 1 });
   });
 });
 
@@ -43,6 +58,8 @@ describe("catalogue values that the search would refuse are dropped", () => {
     for (const bad of ["-", ".", "!!", "\u0000", "\u200b", "..\\..", "\u0085"]) expect(parseCatalogue({ city: bad, neighborhood: bad }), JSON.stringify(bad)).toMatchObject({ city: undefined, neighborhood: undefined });
     expect(parseCatalogue({ city: "São\u0000 Paulo" }).city).toBe("São Paulo");
     expect(parseCatalogue({ neighborhood: "Vila-Madalena" }).neighborhood).toBe("Vila-Madalena");
+    // A control character separates words (a tab typed into the search box).
+    expect(parseCatalogue({ q: "casa\tpraia" }).q).toBe("casa praia");
   });
   it("takes only its own sort keys, not an object's inherited ones", () => {
     for (const bad of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]) expect(parseCatalogue({ sort: bad }).sort, bad).toBe("newest");

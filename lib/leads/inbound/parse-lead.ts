@@ -1,5 +1,6 @@
 import { toE164 } from "../../contacts/phone";
 import { isValidCpf } from "../../contacts/cpf";
+import { storableJson, storableKey } from "../../util/storable-text";
 
 /**
  * The inbound lead of spec 2 §2.9, read leniently: every field is optional, aliases are folded,
@@ -130,7 +131,11 @@ export function parseLead(body: Body, headerDestination: string | null): ParsedL
   const destination = dest === "listing" || dest === "deal" ? dest : null;
   if (dest && !destination) keep("destination", dest);
 
-  return {
+  // Storable once cut to length (a cut can split an emoji's surrogate pair): junk never blocks a
+  // lead. The dedupe keys stay distinct instead of cleaned (storableKey).
+  const originLeadId = text(body.originLeadId)?.slice(0, 200);
+  const externalId = text(body.externalId)?.slice(0, 200);
+  return storableJson({
     contactName: text(first(body, "contactName", "name", "ownerName"))?.slice(0, 120) ?? null,
     contactEmail: validEmail,
     contactPhone: phone,
@@ -148,10 +153,10 @@ export function parseLead(body: Body, headerDestination: string | null): ParsedL
     visit,
     attribution,
     destination,
-    originLeadId: text(body.originLeadId)?.slice(0, 200) ?? null,
-    externalId: text(body.externalId)?.slice(0, 200) ?? null,
     invalid,
-  };
+    originLeadId: originLeadId ? storableKey(originLeadId) : null,
+    externalId: externalId ? storableKey(externalId) : null,
+  });
 }
 
 function isAbsoluteUrl(v: string): boolean {

@@ -8,7 +8,6 @@ import { sendJobEvent } from "../../jobs/dispatch";
 import { leadReceived } from "./lead-job";
 import { parseLead } from "./parse-lead";
 import { processLead } from "./process-lead";
-import { storableJson } from "../../util/storable-text";
 
 export const MAX_LEAD_BYTES = 256 * 1024;
 /** How long a sync request waits for a lead another worker is processing before answering 202. */
@@ -32,9 +31,9 @@ export async function receiveLead(db: DbOrTx, pathToken: string, req: Request): 
   if (channel.secret) verifySignature(channel.secret, req.headers, raw);
   let body: unknown;
   try {
-    // Junk never blocks a lead (spec 2 §2.9): a NUL or a lone surrogate in a field is cleaned
-    // (PostgreSQL cannot store them); the raw body keeps exactly what was sent.
-    body = storableJson(JSON.parse(raw.toString("utf8")));
+    // The raw body keeps exactly what was sent; parseLead makes the parsed lead storable (a NUL or
+    // lone surrogate is junk that never blocks a lead, spec 2 §2.9).
+    body = JSON.parse(raw.toString("utf8"));
   } catch {
     throw invalid("The body is not valid JSON: send the lead as a JSON object.", "invalid_json");
   }

@@ -48,8 +48,8 @@ function small(v: string, max: number): number | undefined {
   const n = Number(v);
   return v && Number.isInteger(n) && n >= 1 && n <= max ? n : undefined;
 }
-/** Free text: no backquote (the filter's quote), control characters or text PostgreSQL cannot store. */
-const text = (v: string, max = 120) => (v ? storableText(v).replace(/[`\p{Cc}]/gu, "").slice(0, max).trim() || undefined : undefined);
+/** Free text: no backquote (the filter's quote), a control character as a space, storable (cut first: a cut can split a pair). */
+const text = (v: string, max = 120) => (v ? storableText(v.slice(0, max)).replace(/`/g, "").replace(/\p{Cc}+/gu, " ").trim() || undefined : undefined);
 /** A place name: free text with at least one letter or digit (a filter value of only punctuation is empty to the search). */
 const place = (v: string) => {
   const t = text(v);

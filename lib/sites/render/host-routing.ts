@@ -1,15 +1,15 @@
 /**
- * How a request reaches a rendered site (issue #15), as pure functions `proxy.ts` calls. The proxy
- * never reads the database (it may run apart from the server, and the embedded database admits one
- * opener): it only rewrites the request to the internal route
- * `/site-render/{siteKey}/{locale}/{path}`, and the page resolves the site key through `lib/sites`
- * (whose rows are cached a few seconds per process), answering 404 for an unknown site.
+ * How a request reaches a rendered site (issue #15), as pure functions `proxy.ts` calls to rewrite
+ * it to the internal route `/site-render/{siteKey}/{locale}/{path}`. The proxy then checks that the
+ * site (and a listing or place) exists (page-check.ts, reading the database in the server's
+ * process); the page resolves the site key through `lib/sites` (rows cached a few seconds per process).
  *
  * - A site's own host (`demo.localhost:3000`, `www.agency.com.br`): every path is the site's.
  * - The service's own hosts (localhost, loopback, `SERVICE_HOSTS`): `/s/{siteId}/...` previews a
  *   site (published or not, with noindex); every other path is the service's (home page, docs).
  * - `/en/...` and `/es/...` pick the locale; Portuguese has no prefix (`/pt-BR/x` redirects to `/x`).
- * - `/api/**` never reaches the proxy (its matcher), so the API is the same on every host.
+ * - `/api/**` reaches the proxy only when its path holds a `%` (refused if it does not decode), so
+ *   the API is the same on every host.
  */
 
 export const SITE_RENDER_PREFIX = "/site-render";

@@ -27,10 +27,19 @@ export function handOver(key: string, value: Promise<unknown>, now = Date.now())
 }
 
 /** The value handed over under `token` for this `key`, once; null when there is none (or another key's). */
-export function takeOver<T>(token: string | null | undefined, key: string): Promise<T> | null {
+export function takeOver<T>(token: string | null | undefined, key: string, now = Date.now()): Promise<T> | null {
   if (!token) return null;
   const e = entries.get(token);
   if (!e || e.key !== key) return null;
   entries.delete(token);
-  return e.value as Promise<T>;
+  return now - e.at < TTL_MS ? (e.value as Promise<T>) : null;
 }
+
+/**
+ * A value only this process knows, which the proxy puts on the requests it rewrote: the 404 page
+ * trusts the site headers only next to it. Paths the proxy does not see (files: its matcher skips
+ * names with a dot) reach the 404 page with whatever headers the client sent.
+ */
+const mark = ((globalThis as unknown as { __siteProxyMark?: string }).__siteProxyMark ??= randomUUID());
+export const PROXY_MARK_HEADER = "x-site-proxy";
+export const proxyMark = () => mark;

@@ -223,11 +223,22 @@ describe("characters PostgreSQL cannot store", () => {
     expect(res).toEqual({ status: 202, body: { ok: true, accepted: true } });
     const [stored] = await leadRows(c.id);
     expect(stored.rawBody).toBe(raw);
-    expect(stored.originLeadId).toBe("o\uFFFD-1");
+    // A dedupe key is kept distinct (its JSON literal), not cleaned: o\ud800 and o\ud801 stay two leads.
+    expect(stored.originLeadId).toBe('"o\\ud800-1"');
+    const second = await post(c.pathToken, null, { raw: raw.replace("o\\ud800-1", "o\\ud801-1") });
+    expect(second).toEqual({ status: 202, body: { ok: true, accepted: true } });
+    expect((await leadRows(c.id)).map((r) => r.originLeadId).sort()).toEqual(['"o\\ud800-1"', '"o\\ud801-1"']);
     expect(stored.lead).toMatchObject({ contactName: "Ana Lima", contactEmail: "ana@example.com" });
-    expect(JSON.stringify(stored.lead)).not.toMatch(/\\u0000|\\ud800/);
     expect((await processLead(await getDb(), stored.id)).status).toBe("processed");
     expect((await dealsOf(c.id))[0].title).toContain("Ana Lima");
+  });
+
+  it("cuts a long name without leaving half an emoji behind (a lone surrogate PostgreSQL refuses)", async () => {
+    const c = await channel(t);
+    const res = await post(c.pathToken, { contactName: "a".repeat(119) + "😀 Silva", email: "emoji@example.com" });
+    expect(res.status).toBe(202);
+    const [stored] = await leadRows(c.id);
+    expect((stored.lead as any).contactName).toBe("a".repeat(119) + "\uFFFD");
   });
 });
 

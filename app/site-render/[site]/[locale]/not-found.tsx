@@ -1,17 +1,21 @@
 import { getTranslations } from "next-intl/server";
-import { headers } from "next/headers";
+import { proxiedSite } from "@/app/_site/proxied-site";
+import { NotFoundBody } from "@/app/_site/components/not-found-body";
 
-/** A page of the site that does not exist (unknown listing, location, entry): within the site's chrome. */
+/**
+ * A page of a site that does not exist, found while rendering it (a CMS entry, a development):
+ * inside the site's layout, so only its body. Its HTML is filled in by JavaScript (Next.js 16,
+ * vercel/next.js#62228); what the proxy can check before rendering goes to app/not-found.tsx instead.
+ */
 export default async function PageNotFound() {
+  const { locale, site } = await proxiedSite();
+  if (site) return <NotFoundBody site={site} />;
   const t = await getTranslations("notFound");
-  const locale = (await headers()).get("x-next-intl-locale");
   return (
     <div className="notfound wrap">
       <h1>{t("title")}</h1>
       <p className="muted">{t("text")}</p>
-      <p>
-        <a className="btn" href={locale && locale !== "pt-BR" ? `/${locale}` : "/"}>{t("home")}</a>
-      </p>
+      <p><a className="btn" href={locale && locale !== "pt-BR" ? `/${locale}` : "/"}>{t("home")}</a></p>
     </div>
   );
 }
