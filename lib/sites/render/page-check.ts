@@ -6,15 +6,17 @@
  * so the proxy sends what it knows is missing there instead (docs/decisions.md).
  */
 import { findPropertyDetail, type FoundDetail } from "../property-detail";
-import { listingRefOf, type SiteKey } from "./host-routing";
+import { publicCollection, publicEntry } from "../../cms/public-cms";
+import { siteBuilding } from "../developments";
+import { decodeSegment, listingRefOf, type SiteKey } from "./host-routing";
 import { locationPageOf, locationSegmentsOf } from "./location-page";
 import { handOver } from "./lookup-handoff";
-import { orNull, resolveSite } from "./resolve-site";
+import { orNull, resolveSite, type ResolvedSite } from "./resolve-site";
 
 export type PageCheck =
   /** Render the page; `lookup` is the handed-over listing lookup's token, if one was made. */
   | { found: true; lookup?: string }
-  /** No such site, a language its tenant has not enabled, no such (published) listing, or no such place. */
+  /** No such site, a language its tenant has not enabled, no such (published) listing, or no such page (a place, an entry, a development). */
   | { found: false; missing: "site" | "locale" | "listing" | "page" };
 
 /** The handover key of a listing lookup: the page asks for the same one. */
@@ -26,8 +28,31 @@ export async function checkSitePage(key: SiteKey, locale: string, rest: string):
   const segments = locationSegmentsOf(rest);
   if (segments) return (await locationPageOf(site.db, site.row, segments)) ? { found: true } : { found: false, missing: "page" };
   const ref = listingRefOf(rest);
-  if (ref === null) return { found: true };
+  if (ref === null) return (await otherPageExists(site, rest)) ? { found: true } : { found: false, missing: "page" };
   const lookup = orNull(findPropertyDetail(site.db, site.row, ref));
   if (!(await lookup)) return { found: false, missing: "listing" };
   return { found: true, lookup: handOver(listingLookupKey(site.row.id, ref), lookup satisfies Promise<FoundDetail | null>) };
+}
+
+/** Addresses with a page of their own (the `[collection]` route never sees them). */
+const OWN_ROUTES = new Set(["imoveis", "imovel", "contato", "lead", "empreendimento"]);
+
+/**
+ * The site's other pages, asked as their pages ask: a development (where the tenant shows them), a
+ * CMS collection or an extra page (one segment), a CMS entry (two). Anything else is left to the
+ * page; a doubt always renders it (its own `notFound()` still answers 404), never a wrong 404.
+ */
+async function otherPageExists({ db, row, config }: ResolvedSite, rest: string): Promise<boolean> {
+  const parts = rest.split("/").filter(Boolean).map(decodeSegment);
+  if (parts[0] === "empreendimento" && parts.length === 2) {
+    return config.tenantConfig.primaryMarketEnabled && (await orNull(siteBuilding(db, row, parts[1]))) !== null;
+  }
+  if (!parts.length || OWN_ROUTES.has(parts[0]) || parts.length > 2) return true;
+  // An extra page of the site under any spelling of its path (a translated one too).
+  const pages = (config.configuration.otherConfigs as Record<string, unknown> | null)?.pages;
+  const path = `/${parts.join("/")}`;
+  if (Array.isArray(pages) && pages.some((p) => p && typeof p === "object" && Object.entries(p).some(([k, v]) => k.startsWith("path") && v === path))) return true;
+  const collection = await orNull(publicCollection(db, row, parts[0]));
+  if (parts.length === 1) return collection !== null;
+  return collection !== null && (await orNull(publicEntry(db, row, parts[0], parts[1]))) !== null;
 }

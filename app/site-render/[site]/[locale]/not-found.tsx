@@ -3,9 +3,9 @@ import { proxiedSite } from "@/app/_site/proxied-site";
 import { NotFoundBody } from "@/app/_site/components/not-found-body";
 
 /**
- * A page of a site that does not exist, found while rendering it (a CMS entry, a development):
- * inside the site's layout, so only its body. Its HTML is filled in by JavaScript (Next.js 16,
- * vercel/next.js#62228); what the proxy can check before rendering goes to app/not-found.tsx instead.
+ * A page of a site found missing while rendering it (the proxy checked before, so only when it
+ * went away in between, or the check failed): inside the site's layout, so only its body. Its HTML
+ * is filled in by JavaScript (Next.js 16, vercel/next.js#62228); app/not-found.tsx is the usual 404.
  */
 export default async function PageNotFound() {
   const { locale, site } = await proxiedSite();
