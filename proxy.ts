@@ -1,7 +1,8 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { DEFAULT_LOCALE, encodeSiteKey, routeRequest, serviceHostSet } from "@/lib/sites/render/host-routing";
 import { checkSitePage } from "@/lib/sites/render/page-check";
-import { LOOKUP_HEADER, PROXY_MARK_HEADER, proxyMark } from "@/lib/sites/render/lookup-handoff";
+import { LOOKUP_HEADER } from "@/lib/sites/render/lookup-handoff";
+import { PROXY_MARK_HEADER, proxyMark } from "@/lib/sites/render/proxy-mark";
 import { logger } from "@/lib/log/logger";
 
 /**

@@ -1,5 +1,5 @@
 import { headers } from "next/headers";
-import { PROXY_MARK_HEADER, proxyMark } from "@/lib/sites/render/lookup-handoff";
+import { PROXY_MARK_HEADER, proxyMark } from "@/lib/sites/render/proxy-mark";
 import { SITE_LOCALES, type SiteLocale } from "@/lib/sites/render/host-routing";
 import { findSiteView, type SiteView } from "./context";
 
