@@ -95,10 +95,11 @@ export async function proxy(req: NextRequest) {
 
 export const config = {
   // Never the API (same on every host, no added latency) unless its path holds a '%' (which may
-  // not decode), Next's assets, or static files; the two per-site files are named explicitly
-  // (also under a preview's `/s/{siteId}`).
+  // not decode), Next's assets, or static files (a path ending in a file type's extension; any
+  // other dot is a page's, as in a listing code `AP.123`); the two per-site files are named
+  // explicitly (also under a preview's `/s/{siteId}`). Next.js needs this list as a literal.
   matcher: [
-    "/((?!api(?:/|$)|site/api(?:/|$)|_next/|_vercel|.*\\..*).*)",
+    "/((?!api(?:/|$)|site/api(?:/|$)|_next/|_vercel|.*\\.(?:svg|png|jpe?g|gif|webp|avif|ico|js|mjs|css|map|txt|xml|json|webmanifest|woff2?|ttf|otf|pdf|mp4|webm)$).*)",
     "/((?:site/)?api/.*%.*)",
     "/sitemap.xml", "/robots.txt", "/s/:id/sitemap.xml", "/s/:id/robots.txt",
   ],

@@ -195,8 +195,8 @@ test("the proxy's own headers count for nothing when a client sends them", async
   // A listing page renders as usual.
   expect((await page.goto(`${ORIGIN}${setup.salePath}`))?.status()).toBe(200);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Apartamento de 3 quartos em Pinheiros");
-  // A path the proxy never sees (a file name): the plain 404, not a site's frame named by the client.
-  expect((await page.goto(`${ORIGIN}/missing-file.php`))?.status()).toBe(404);
+  // A path the proxy never sees (a static file's name): the plain 404, not a site's frame named by the client.
+  expect((await page.goto(`${ORIGIN}/missing-file.png`))?.status()).toBe(404);
   await expect(page.locator(".site-header")).toHaveCount(0);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
   await forged.close();

@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 
 /**
  * A value only this process knows, which the proxy puts on the requests it rewrote: the 404 page
- * trusts the site headers only next to it. Paths the proxy does not see (files: its matcher skips
- * names with a dot) reach the 404 page with whatever headers the client sent.
+ * trusts the site headers only next to it. Paths the proxy does not see (static files: its matcher
+ * skips names ending in a file type's extension) reach the 404 page with whatever headers the
+ * client sent.
  */
 const mark = ((globalThis as unknown as { __siteProxyMark?: string }).__siteProxyMark ??= randomUUID());
 export const PROXY_MARK_HEADER = "x-site-proxy";
