@@ -1,5 +1,6 @@
 import { DomainError, invalid } from "../errors/domain-errors";
 import { fieldLabel, type InputLocation } from "./errors";
+import { hasLoneSurrogate } from "../util/storable-text";
 
 const MAX_BODY_BYTES = 1_000_000;
 /** Deepest nesting of arrays and objects a body may have; real payloads stay under 10. */
@@ -126,12 +127,9 @@ export function assertStorable(value: unknown, path: (string | number)[], locati
   }
 }
 
-/** In `u` mode a pair is one code point, so only an unpaired surrogate matches. */
-const LONE_SURROGATE = /\p{Cs}/u;
-
 function assertText(s: string, at: (string | number)[], location: InputLocation): void {
   if (s.includes("\u0000")) throw invalid(`${fieldLabel(location, at)}: must not contain NUL (\\u0000) characters.`);
-  if (LONE_SURROGATE.test(s)) throw invalid(`${fieldLabel(location, at)}: contains a lone UTF-16 surrogate (such as \\ud800), which is not valid Unicode text.`);
+  if (hasLoneSurrogate(s)) throw invalid(`${fieldLabel(location, at)}: contains a lone UTF-16 surrogate (such as \\ud800), which is not valid Unicode text.`);
 }
 
 const tooLarge = () => new DomainError("too_large", "payload_too_large", `Request body is larger than ${MAX_BODY_BYTES} bytes.`);

@@ -8,7 +8,10 @@ const NUL = /\u0000/g;
 /** In `u` mode a pair is one code point, so only an unpaired surrogate matches. */
 const LONE_SURROGATE = /\p{Cs}/gu;
 
-const storable = (s: string) => !s.includes("\u0000") && !/\p{Cs}/u.test(s);
+/** True when `s` holds an unpaired UTF-16 surrogate (a pair is one code point in `u` mode). */
+export const hasLoneSurrogate = (s: string) => /\p{Cs}/u.test(s);
+
+const storable = (s: string) => !s.includes("\u0000") && !hasLoneSurrogate(s);
 
 export function storableText(s: string): string {
   return storable(s) ? s : s.replace(NUL, "").replace(LONE_SURROGATE, "\uFFFD");
@@ -24,8 +27,8 @@ export function storableKey(s: string): string {
 }
 
 /**
- * The same through a parsed JSON value (strings and keys, at any depth); iterative, so depth
- * cannot exhaust the stack. A key that becomes `__proto__` once cleaned is dropped: setting it
+ * The same through a parsed JSON value (strings and keys, at any depth), cleaned in place (pass a
+ * value of your own, such as a freshly parsed body); iterative, so depth cannot exhaust the stack. A key that becomes `__proto__` once cleaned is dropped: setting it
  * would change the object's prototype.
  */
 export function storableJson<T>(value: T): T {
