@@ -3,7 +3,7 @@ import { PROXY_MARK_HEADER, proxyMark } from "@/lib/sites/render/proxy-mark";
 import { SITE_LOCALES, type SiteLocale } from "@/lib/sites/render/host-routing";
 import { findSiteView, type SiteView } from "./context";
 
-export type ProxiedSite = { locale: SiteLocale | null; missing: string | null; site: SiteView | null; path: string };
+export type ProxiedSite = { locale: SiteLocale | null; missing: string | null; key: string | null; site: SiteView | null; path: string };
 
 /**
  * What the proxy said about this request (proxy.ts), for the 404 pages that render outside a
@@ -12,12 +12,15 @@ export type ProxiedSite = { locale: SiteLocale | null; missing: string | null; s
  */
 export async function proxiedSite(): Promise<ProxiedSite> {
   const h = await headers();
-  if (h.get(PROXY_MARK_HEADER) !== proxyMark()) return { locale: null, missing: null, site: null, path: "/" };
+  if (h.get(PROXY_MARK_HEADER) !== proxyMark()) return { locale: null, missing: null, key: null, site: null, path: "/" };
   const header = h.get("x-next-intl-locale");
   const locale = SITE_LOCALES.find((l) => l === header) ?? null;
   const key = h.get("x-site-key");
   const missing = h.get("x-site-missing");
-  // No site (or the database failing now): the caller's plain page, never an error on a 404.
-  const site = locale && key && missing !== "site" ? await findSiteView(key, locale).catch(() => null) : null;
-  return { locale, missing, site, path: h.get("x-site-path") || "/" };
+  // Next.js renders a page's not-found boundaries along with every page (unseen unless it turns
+  // out missing): the site is looked up only when the proxy sent the request to the 404, so a
+  // found page does not pay for a second site frame. No site (or the database failing now): the
+  // caller's plain page, never an error on a 404.
+  const site = locale && key && missing && missing !== "site" ? await findSiteView(key, locale).catch(() => null) : null;
+  return { locale, missing, key, site, path: h.get("x-site-path") || "/" };
 }

@@ -47,7 +47,9 @@ async function otherPageExists({ db, row, config }: ResolvedSite, rest: string):
   if (parts[0] === "empreendimento" && parts.length === 2) {
     return config.tenantConfig.primaryMarketEnabled && (await orNull(siteBuilding(db, row, parts[1]))) !== null;
   }
-  if (!parts.length || OWN_ROUTES.has(parts[0]) || parts.length > 2) return true;
+  // Deeper than any route (the catalogue's and listings' addresses never come here): no page.
+  if (parts.length > 2) return false;
+  if (!parts.length || OWN_ROUTES.has(parts[0])) return true;
   // An extra page of the site under any spelling of its path (a translated one too).
   const pages = (config.configuration.otherConfigs as Record<string, unknown> | null)?.pages;
   const path = `/${parts.join("/")}`;

@@ -59,7 +59,9 @@ describe("checkSitePage", () => {
     expect(await checkSitePage({ kind: "domain", host: "nobody.example.com" }, "pt-BR", "/")).toEqual({ found: false, missing: "site" });
     expect(await checkSitePage(keyA, "es", "/")).toEqual({ found: false, missing: "locale" });
   });
-  it("leaves deeper addresses to the page (no route matches them: a 404 anyway)", async () => {
-    expect(await checkSitePage(keyA, "pt-BR", "/a/b/c")).toEqual({ found: true });
+  it("sends addresses deeper than any route to the 404, even under an existing entry; the catalogue checks its own", async () => {
+    for (const rest of ["/a/b/c", "/blog/ola/mais", "/contato/a/b", "/empreendimento/x/y"]) expect(await checkSitePage(keyA, "pt-BR", rest), rest).toEqual({ found: false, missing: "page" });
+    // Its catalogue pages are validated as places (`/imoveis/xx` above), a listing's slug is free.
+    expect(await checkSitePage(keyA, "pt-BR", "/imoveis/a/b/c/d/e")).toEqual({ found: false, missing: "page" });
   });
 });

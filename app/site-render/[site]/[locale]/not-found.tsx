@@ -1,4 +1,5 @@
 import { getTranslations } from "next-intl/server";
+import { loadSiteView } from "@/app/_site/context";
 import { proxiedSite } from "@/app/_site/proxied-site";
 import { NotFoundBody } from "@/app/_site/components/not-found-body";
 
@@ -8,7 +9,9 @@ import { NotFoundBody } from "@/app/_site/components/not-found-body";
  * is filled in by JavaScript (Next.js 16, vercel/next.js#62228); app/not-found.tsx is the usual 404.
  */
 export default async function PageNotFound() {
-  const { locale, site } = await proxiedSite();
+  const { locale, key } = await proxiedSite();
+  // The layout's own lookup (memoised per request): this boundary renders with every page.
+  const site = locale && key ? await loadSiteView(key, locale).catch(() => null) : null;
   if (site) return <NotFoundBody site={site} />;
   const t = await getTranslations("notFound");
   return (
