@@ -28,8 +28,9 @@ export function storableKey(s: string): string {
 
 /**
  * The same through a parsed JSON value (strings and keys, at any depth), cleaned in place (pass a
- * value of your own, such as a freshly parsed body); iterative, so depth cannot exhaust the stack. A key that becomes `__proto__` once cleaned is dropped: setting it
- * would change the object's prototype.
+ * value of your own, such as a freshly parsed body); iterative, so depth cannot exhaust the stack.
+ * A key that becomes `__proto__` once cleaned is dropped: setting it would change the object's
+ * prototype.
  */
 export function storableJson<T>(value: T): T {
   const fix = (v: unknown): unknown => (typeof v === "string" ? storableText(v) : v);
