@@ -1,6 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { api } from "./api";
-import { E2E_OPERATOR_TOKEN } from "./constants";
+import { api, newTenant } from "./api";
 
 /**
  * Site addresses that hold a dot (issue #15): a listing code may contain '.', so its page must go
@@ -14,12 +13,7 @@ const CODE = "AP.2024.7";
 const SLUG = "apartamento-com-ponto-no-codigo";
 
 test.beforeAll(async ({ request }) => {
-  const tenant = await request.post("/api/admin/tenants", {
-    headers: { authorization: `Bearer ${E2E_OPERATOR_TOKEN}` },
-    data: { name: "Imobiliária Pontos", owner: { name: "Owner", email: "owner@dots-e2e.example.com" } },
-  });
-  expect(tenant.status()).toBe(201);
-  const key = (await tenant.json()).apiKey as string;
+  const key = await newTenant(request, "Imobiliária Pontos", "owner@dots-e2e.example.com");
   await api(request, key, "post", "/api/v1/real-estate/properties", {
     property: { type: "apartment", bedrooms: 2, totalArea: "70.00", media: [{ url: "/demo/living-room-01.svg", isPrimary: true }] },
     location: { street: "Rua Augusta", neighborhood: "Consolação", city: "São Paulo", state: "SP" },
