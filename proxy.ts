@@ -95,11 +95,13 @@ export async function proxy(req: NextRequest) {
 
 export const config = {
   // Never the API (same on every host, no added latency) unless its path holds a '%' (which may
-  // not decode), Next's assets, or static files (a path ending in a file type's extension; any
-  // other dot is a page's, as in a listing code `AP.123`); the two per-site files are named
-  // explicitly (also under a preview's `/s/{siteId}`). Next.js needs this list as a literal.
+  // not decode), Next's assets, or static files: a path ending in a file type's extension, except
+  // a listing's (`/imovel/lote-12.pdf`: a listing code may hold a dot; also under `/en`, `/s/{id}`)
+  // and the internal routes' (which the proxy turns away). Any other dot is a page's. The two
+  // per-site files are named explicitly (also under a preview's `/s/{siteId}`). Next.js needs
+  // this list as a literal.
   matcher: [
-    "/((?!api(?:/|$)|site/api(?:/|$)|_next/|_vercel|.*\\.(?:svg|png|jpe?g|gif|webp|avif|ico|js|mjs|css|map|txt|xml|json|webmanifest|woff2?|ttf|otf|pdf|mp4|webm)$).*)",
+    "/((?!api(?:/|$)|site/api(?:/|$)|_next/|_vercel|(?!(?:[^/]+/)?(?:[^/]+/)?(?:[^/]+/)?imovel/|(?:site|share|pricing)-render(?:/|$)).*\\.(?:svg|png|jpe?g|gif|webp|avif|ico|js|mjs|css|map|txt|xml|json|webmanifest|woff2?|ttf|otf|pdf|mp4|webm)$).*)",
     "/((?:site/)?api/.*%.*)",
     "/sitemap.xml", "/robots.txt", "/s/:id/sitemap.xml", "/s/:id/robots.txt",
   ],

@@ -19,7 +19,33 @@ test.beforeAll(async ({ request }) => {
     location: { street: "Rua Augusta", neighborhood: "Consolação", city: "São Paulo", state: "SP" },
     listings: [{ title: "Apartamento com ponto no código", type: "sale", price: "650000.00", stage: "active", listingCode: CODE }],
   });
+  // A title without letters has no slug: the listing's address ends in its code, here a file-like one.
+  await api(request, key, "post", "/api/v1/real-estate/properties", {
+    property: { type: "land", totalArea: "300.00" },
+    location: { street: "Rua Harmonia", neighborhood: "Vila Madalena", city: "São Paulo", state: "SP" },
+    listings: [{ title: "!!!", type: "sale", price: "400000.00", stage: "active", listingCode: "lote-12.pdf" }],
+  });
   await api(request, key, "post", "/api/v1/sites", { name: "Pontos", domain: HOST, published: true });
+});
+
+test("a listing whose code ends like a file name opens at its slug-less address", async ({ page }) => {
+  await page.goto(`${ORIGIN}/imoveis`);
+  await expect(page.locator('a[href="/imovel/lote-12.pdf"]').first()).toBeVisible();
+  const res = await page.goto(`${ORIGIN}/imovel/lote-12.pdf`);
+  expect(res?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("!!!");
+});
+
+test("addresses no page serves are 404 pages rendered on the server; internal routes are not addresses", async ({ browser, request }) => {
+  const noJs = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+  for (const path of ["/contato/x", "/imovel", "/a/b/c"]) {
+    expect((await noJs.goto(`${ORIGIN}${path}`))?.status(), path).toBe(404);
+    await expect(noJs.getByRole("heading", { level: 1 }), path).toHaveText("Página não encontrada");
+  }
+  // The internal route of this site's listing, asked for directly with a file-like tail, is an unknown site.
+  const internal = await request.get(`/site-render/d~${HOST}%3A${PORT}/pt-BR/imovel/${CODE}/x.png`);
+  expect(internal.status()).toBe(404);
+  expect(await internal.text()).not.toContain("Apartamento com ponto no código");
 });
 
 test("a listing whose code holds dots opens from the catalogue, with and without its slug", async ({ page }) => {

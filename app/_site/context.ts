@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import type { Db } from "@/db/client";
 import type { SiteRow } from "@/db/schema";
-import { parseSiteKey, type SiteKey, type SiteLocale } from "@/lib/sites/render/host-routing";
+import { decodeSegment, parseSiteKey, type SiteKey, type SiteLocale } from "@/lib/sites/render/host-routing";
 import { isSiteLocale, orNull, resolveSite, type PublicSiteConfig } from "@/lib/sites/render/resolve-site";
 
 export type { PublicSiteConfig };
@@ -31,8 +31,13 @@ export type SiteView = {
  * by preview id: an active site, published or not. Unknown, or a locale the tenant has not
  * enabled: the not-found page. Memoised per request (React `cache`).
  */
-export const loadSiteView = cache(async (siteSegment: string, localeSegment: string): Promise<SiteView> => {
-  const view = await findSiteView(siteSegment, localeSegment);
+export const loadSiteView = (siteSegment: string, localeSegment: string): Promise<SiteView> =>
+  // One key for one site: the route's segment arrives percent-encoded (`d~host%3A3000`), the
+  // proxy's header (`x-site-key`, read by the 404 boundary) does not.
+  loadSiteViewOnce(decodeSegment(siteSegment), localeSegment);
+
+const loadSiteViewOnce = cache(async (siteKey: string, localeSegment: string): Promise<SiteView> => {
+  const view = await findSiteView(siteKey, localeSegment);
   if (!view) notFound();
   return view;
 });

@@ -61,6 +61,7 @@ async function main() {
       where s.domain = ${HOST} and l.visibility = 'public' and l.stage = 'active' order by l.id limit ${2 * REQUESTS}`),
   ).map((r) => `/imovel/${encodeURIComponent(r.code)}/${slugify(r.title).slice(0, 80).replace(/-+$/, "")}`);
   await closeDb();
+  if (paths.length < 2) throw new Error(`The bench site has ${paths.length} active public listings: it needs at least 2 (BENCH_LISTINGS).`);
   if (process.env.BENCH_LOAD_ONLY) return console.log("Loaded (BENCH_LOAD_ONLY): run again with BENCH_REUSE=1 to measure.");
 
   const ceiling = await bareNode(REQUESTS, CLIENTS);

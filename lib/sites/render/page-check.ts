@@ -36,6 +36,7 @@ export async function checkSitePage(key: SiteKey, locale: string, rest: string):
 
 /** Addresses with a page of their own (the `[collection]` route never sees them). */
 const OWN_ROUTES = new Set(["imoveis", "imovel", "contato", "lead", "empreendimento"]);
+const ONE_SEGMENT_ROUTES = new Set(["contato", "lead"]);
 
 /**
  * The site's other pages, asked as their pages ask: a development (where the tenant shows them), a
@@ -49,11 +50,14 @@ async function otherPageExists({ db, row, config }: ResolvedSite, rest: string):
   }
   // Deeper than any route (the catalogue's and listings' addresses never come here): no page.
   if (parts.length > 2) return false;
-  if (!parts.length || OWN_ROUTES.has(parts[0])) return true;
-  // An extra page of the site under any spelling of its path (a translated one too).
+  if (!parts.length) return true;
+  // The contact page and the lead form's endpoint have one segment; `/imovel` and
+  // `/empreendimento` need a code or an id (handled above), and none takes a second segment.
+  if (OWN_ROUTES.has(parts[0])) return parts.length === 1 && ONE_SEGMENT_ROUTES.has(parts[0]);
+  // An extra page of the site at its `path`, in every language, as its page finds it (app/_site/pages.ts).
   const pages = (config.configuration.otherConfigs as Record<string, unknown> | null)?.pages;
   const path = `/${parts.join("/")}`;
-  if (Array.isArray(pages) && pages.some((p) => p && typeof p === "object" && Object.entries(p).some(([k, v]) => k.startsWith("path") && v === path))) return true;
+  if (Array.isArray(pages) && pages.some((p) => p && typeof p === "object" && (p as Record<string, unknown>).path === path)) return true;
   const collection = await orNull(publicCollection(db, row, parts[0]));
   if (parts.length === 1) return collection !== null;
   return collection !== null && (await orNull(publicEntry(db, row, parts[0], parts[1]))) !== null;

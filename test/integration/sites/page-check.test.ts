@@ -42,11 +42,12 @@ beforeAll(async () => {
 });
 
 describe("checkSitePage", () => {
-  it("renders what exists: home, catalogue, contact, an extra page by any spelling of its path, a collection, a published entry", async () => {
-    for (const rest of ["/", "/imoveis", "/contato", "/sobre", "/about", "/blog", "/blog/ola"]) expect(await checkSitePage(keyA, "pt-BR", rest), rest).toEqual({ found: true });
+  it("renders what exists: home, catalogue, contact, the lead endpoint, an extra page at its path, a collection, a published entry", async () => {
+    for (const rest of ["/", "/imoveis", "/contato", "/lead", "/sobre", "/blog", "/blog/ola"]) expect(await checkSitePage(keyA, "pt-BR", rest), rest).toEqual({ found: true });
   });
   it("sends what does not exist to the 404: a page, an entry, a development, a listing, a place", async () => {
-    for (const [rest, missing] of [["/nada", "page"], ["/blog/nada", "page"], ["/nada/ola", "page"], ["/empreendimento/00000000-0000-0000-0000-000000000000", "page"], ["/imovel/NOPE1", "listing"], ["/imoveis/xx", "page"]]) {
+    // `/about` is the extra page's `path_en`, not an address: its page is served at `path` only.
+    for (const [rest, missing] of [["/nada", "page"], ["/blog/nada", "page"], ["/nada/ola", "page"], ["/about", "page"], ["/contato/x", "page"], ["/lead/x", "page"], ["/imovel", "page"], ["/empreendimento", "page"], ["/empreendimento/00000000-0000-0000-0000-000000000000", "page"], ["/imovel/NOPE1", "listing"], ["/imoveis/xx", "page"]]) {
       expect(await checkSitePage(keyA, "pt-BR", rest), rest).toEqual({ found: false, missing });
     }
   });
