@@ -24,7 +24,8 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { browserName: "chromium" } }],
   webServer: {
     // Default bind (never -H 127.0.0.1: next-intl redirect loop, see STACK-NOTES).
-    command: `rm -rf .e2e-data && npx next start -p ${PORT}`,
+    // `npm start`, as users run it: the launcher with its one web process on the embedded database.
+    command: `rm -rf .e2e-data && npm start -- -p ${PORT}`,
     // Ready means migrated, database answering and the job runner started: no test races the boot.
     url: `http://localhost:${PORT}/api/health/ready`,
     reuseExistingServer: false,

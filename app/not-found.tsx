@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { getTranslations } from "next-intl/server";
+import { getTranslations } from "@/app/_site/translations";
 import { proxiedSite } from "@/app/_site/proxied-site";
 import { SiteFrame } from "@/app/_site/components/site-frame";
 import { NotFoundBody } from "@/app/_site/components/not-found-body";

@@ -90,6 +90,11 @@ const ConfigSchema = z.object({
    * NOTIFY (`worker`), or nowhere (`off`, tests).
    */
   JOBS_RUNNER: z.enum(["embedded", "inngest", "worker", "off"]).optional(),
+  /**
+   * Web processes `npm start` runs on PostgreSQL, sharing the port (default: one per core); the
+   * embedded database admits one (lib/server/cluster-plan.ts).
+   */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

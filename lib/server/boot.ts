@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import { dbDriver } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
 import { ensureOperatorToken } from "../auth/operator-token";
@@ -45,6 +46,8 @@ async function doBoot(): Promise<void> {
   const mode = jobsMode();
   if (mode === "embedded") startEmbeddedRunner();
   else log.info({ mode }, JOBS_WHERE[mode]);
+  // Under `npm start`'s launcher: booted (and migrated), so the other processes may start.
+  if (cluster.isWorker) process.send?.({ crmBooted: true });
 }
 
 /** What `instrumentation.ts` calls: a server that cannot boot (no database) stops with one clear line instead of answering 500s. */

@@ -1,5 +1,6 @@
 import { closeDb } from "../../db/client";
 import { settleAfterCommit } from "../../db/transaction";
+import { settleAccesses } from "../share/record-access";
 import { logger } from "../log/logger";
 import { inFlightRequests, startDraining, waitForIdle } from "./lifecycle";
 
@@ -27,7 +28,7 @@ export async function gracefulShutdown(signal: string, deps: ShutdownDeps): Prom
   const idle = await waitForIdle(left());
   if (!idle) log.warn({ inFlight: inFlightRequests() }, "shutdown bound reached with requests still in flight");
   const stopRunner = deps.stopRunner ?? (async () => g.__crmRunner?.stop());
-  const finished = await within(left(), Promise.all([stopRunner(), settleAfterCommit()]));
+  const finished = await within(left(), Promise.all([stopRunner(), settleAfterCommit(), settleAccesses()]));
   if (!finished) log.warn("shutdown bound reached while background work was running; it resumes from the database at the next start");
   await within(Math.max(left(), 1000), (deps.closeDb ?? closeDb)());
   log.info("shutdown complete");

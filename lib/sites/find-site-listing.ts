@@ -1,30 +1,29 @@
-import { and, eq, sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { jsonColumn, rowsOf } from "../../db/rows";
-import { listings, type SiteRow } from "../../db/schema";
+import type { SiteRow } from "../../db/schema";
 import { notFound } from "../errors/domain-errors";
 import type { SearchHit } from "../search/engine";
 import { FILTER_SCHEMA } from "../search/fields";
 import { compileFilter } from "../search/filter";
 import { scopeSql } from "../search/postgres/scope-sql";
 import { UUID_PATTERN } from "../schemas/uuid";
-import { siteCatalogue } from "./site-catalogue";
+import { siteCatalogue, type SiteCatalogue } from "./site-catalogue";
 
 /** Listing codes are short and plain; anything else cannot name a listing. */
 const CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,39}$/;
 
 export const propertyNotFound = () => notFound("Property not found");
 
-/** A listing id from a UUID, or from a listing code of the site's tenant (codes are unique per tenant). */
-async function listingIdOf(db: DbOrTx, site: SiteRow, ref: string): Promise<string | null> {
-  if (UUID_PATTERN.test(ref)) return ref.toLowerCase();
+/**
+ * The listing id a reference names, as SQL: a UUID as it is, a listing code of the site's tenant
+ * (codes are unique per tenant) through a subquery, so the lookup stays one statement; null when
+ * the reference cannot name a listing.
+ */
+function listingIdSql(site: SiteRow, ref: string): SQL | null {
+  if (UUID_PATTERN.test(ref)) return sql`${ref.toLowerCase()}::uuid`;
   if (!CODE_PATTERN.test(ref)) return null;
-  const [row] = await db
-    .select({ id: listings.id })
-    .from(listings)
-    .where(and(eq(listings.tenantId, site.tenantId), sql`upper(${listings.listingCode}) = ${ref.toUpperCase()}`))
-    .limit(1);
-  return row?.id ?? null;
+  return sql`(select l.id from listings l where l.tenant_id = ${site.tenantId}::uuid and upper(l.listing_code) = ${ref.toUpperCase()} limit 1)`;
 }
 
 /**
@@ -32,13 +31,13 @@ async function listingIdOf(db: DbOrTx, site: SiteRow, ref: string): Promise<stri
  * its UUID), or null. It is checked with exactly the predicates of the site's search (the
  * engine's scope SQL and the site's criteria) on the search table, by primary key: the detail
  * page, the broker card and the similar listings can never show a listing the search would not,
- * and a lookup costs two index reads instead of a whole search.
+ * and a lookup is one statement of two index reads instead of a whole search.
  */
-export async function findSiteListing(db: DbOrTx, site: SiteRow, ref: string): Promise<SearchHit | null> {
-  const id = await listingIdOf(db, site, ref);
+export async function findSiteListing(db: DbOrTx, site: SiteRow, ref: string, catalogue?: SiteCatalogue): Promise<SearchHit | null> {
+  const id = listingIdSql(site, ref);
   if (!id) return null;
-  const { scope, criteria } = await siteCatalogue(db, site);
-  const where = [sql`d.listing_id = ${id}::uuid`, scopeSql(scope), ...criteria.map((c) => compileFilter(c, FILTER_SCHEMA))];
+  const { scope, criteria } = catalogue ?? (await siteCatalogue(db, site));
+  const where = [sql`d.listing_id = ${id}`, scopeSql(scope), ...criteria.map((c) => compileFilter(c, FILTER_SCHEMA))];
   const res = await db.execute(sql`
     select d.tenant_id, x.doc from search_documents d join search_texts x on x.listing_id = d.listing_id
     where ${sql.join(where, sql` AND `)} limit 1`);

@@ -5,6 +5,7 @@ import type { SearchHit } from "../search/engine";
 import { findSiteListing, propertyNotFound } from "./find-site-listing";
 import { toPublicDocument } from "./public-document";
 import { recordSiteView } from "../share/record-access";
+import { siteCatalogue, type SiteCatalogue } from "./site-catalogue";
 import { shortlistListing } from "../share/shortlist-listing";
 
 export const PropertyDetailQuery = z.strictObject({
@@ -15,7 +16,8 @@ export const PropertyDetailQuery = z.strictObject({
     .meta({ description: "A shortlist shared by a live link: its listings can be seen while unpublished, with the tenant's sharing rules applied." }),
 });
 
-export type FoundDetail = { doc: Record<string, unknown>; listingId: string | null; hit: SearchHit | null };
+/** `catalogue`: the site's search scope the listing was found in, for the page's similar listings. */
+export type FoundDetail = { doc: Record<string, unknown>; listingId: string | null; hit: SearchHit | null; catalogue: SiteCatalogue };
 
 /**
  * The detail document (spec 2 §2.2) without counting a view, or 404 `Property not found`.
@@ -23,10 +25,11 @@ export type FoundDetail = { doc: Record<string, unknown>; listingId: string | nu
  * partner's listing shown on this site is not this tenant's to count.
  */
 export async function findPropertyDetail(db: Db, site: SiteRow, ref: string, q: z.infer<typeof PropertyDetailQuery> = {}): Promise<FoundDetail> {
-  const hit = await findSiteListing(db, site, ref);
+  const catalogue = await siteCatalogue(db, site);
+  const hit = await findSiteListing(db, site, ref, catalogue);
   const doc = hit ? toPublicDocument(hit.document, { detail: true }) : q.shortlistId ? await shortlistListing(db, site, ref, q.shortlistId) : null;
   if (!doc) throw propertyNotFound();
-  return { doc, listingId: typeof doc.id === "string" && (!hit || !hit.isNetworkListing) ? doc.id : null, hit };
+  return { doc, listingId: typeof doc.id === "string" && (!hit || !hit.isNetworkListing) ? doc.id : null, hit, catalogue };
 }
 
 /** `GET /api/sites/{siteId}/property/{id}`: the detail document (spec 2 §2.2), or 404 `Property not found`. */

@@ -7,7 +7,7 @@ import type { FilterNode } from "../search/filter";
 import { toSearchRequest } from "../search/params";
 import { searchEngine } from "../search/search-engine";
 import { findSiteListing } from "./find-site-listing";
-import { siteCatalogue } from "./site-catalogue";
+import { siteCatalogue, type SiteCatalogue } from "./site-catalogue";
 
 export const MAX_SIMILAR = 12;
 export const SimilarQuery = z.strictObject({
@@ -39,14 +39,15 @@ export async function similarListings(db: DbOrTx, site: SiteRow, ref: string, q:
  * through `toListingCard`'s allow-list.
  */
 export async function similarDocuments(db: DbOrTx, site: SiteRow, ref: string, limit: number): Promise<Doc[]> {
-  const refHit = await findSiteListing(db, site, ref);
-  return refHit ? similarToHit(db, site, refHit, limit) : [];
+  const catalogue = await siteCatalogue(db, site);
+  const refHit = await findSiteListing(db, site, ref, catalogue);
+  return refHit ? similarToHit(db, site, refHit, limit, catalogue) : [];
 }
 
 /** `similarDocuments` for a listing the caller has already found (`findSiteListing`'s hit). */
-export async function similarToHit(db: DbOrTx, site: SiteRow, refHit: SearchHit, limit: number): Promise<Doc[]> {
+export async function similarToHit(db: DbOrTx, site: SiteRow, refHit: SearchHit, limit: number, catalogue?: SiteCatalogue): Promise<Doc[]> {
   const r = refHit.document as Doc;
-  const { scope, criteria } = await siteCatalogue(db, site);
+  const { scope, criteria } = catalogue ?? (await siteCatalogue(db, site));
   // The reference is dropped in code, not by an `id:!=` clause: the candidate searches are then the
   // same for every listing of a type and city, so the search cache serves them across pages.
   const base: FilterNode[] = [...criteria];

@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
+import { READY_LINE } from "../../lib/server/cluster-plan";
 import type { AddressInfo } from "node:net";
 import postgres from "postgres";
 
@@ -93,22 +94,33 @@ export async function scratchDatabase(name: string, reuse: boolean): Promise<str
   return u.toString();
 }
 
-/** `next start` of the production build on the database, once it answers its readiness probe. */
-export async function startServer(port: number, env: Record<string, string>): Promise<{ base: string; stop: () => Promise<void> }> {
-  const server: ChildProcess = spawn("npx", ["next", "start", "-p", String(port)], {
+/**
+ * `npm start` of the production build on the database (the launcher: one web process per core on
+ * PostgreSQL unless `WEB_CONCURRENCY` says otherwise), once every web process has booted and the
+ * readiness probe answers, so no keep-alive client is handed to a process still starting.
+ */
+export async function startServer(port: number, env: Record<string, string>): Promise<{ base: string; stop: () => Promise<void>; web: number }> {
+  const server: ChildProcess = spawn("node_modules/.bin/tsx", ["lib/server/start-cli.ts", "-p", String(port)], {
     env: { ...process.env, LOG_LEVEL: "warn", NODE_ENV: "production", PUBLIC_RATE_LIMITS: "off", ...env },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", "pipe", "inherit"],
     detached: true,
+  });
+  let web = 0;
+  server.stdout!.on("data", (d: Buffer) => {
+    const m = d.toString().match(new RegExp(`${READY_LINE}: (\\d+) web process`));
+    if (m) web = Number(m[1]);
   });
   const base = `http://localhost:${port}`;
   const ready = () => fetch(`${base}/api/health/ready`).then((r) => r.ok, () => false);
-  for (let i = 0; i < 120 && server.exitCode === null && !(await ready()); i++) await new Promise((r) => setTimeout(r, 500));
+  for (let i = 0; i < 120 && server.exitCode === null && !(web && (await ready())); i++) await new Promise((r) => setTimeout(r, 500));
   // A server that did not start (port taken, build missing) must not let another one be measured.
-  if (server.exitCode !== null || !(await ready())) {
+  if (server.exitCode !== null || !web || !(await ready())) {
     throw new Error(`The server on port ${port} did not become ready: is the port free and the build current (npm run build)?`);
   }
+  console.log(`Server: npm start with ${web} web process(es) (WEB_CONCURRENCY=${env.WEB_CONCURRENCY ?? process.env.WEB_CONCURRENCY ?? "unset: one per core"})`);
   return {
     base,
+    web,
     stop: async () => {
       try {
         process.kill(-server.pid!, "SIGTERM");

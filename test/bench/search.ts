@@ -8,7 +8,6 @@
  *   BENCH_HTTP_ONLY=1 BENCH_REUSE=1 ...            # the HTTP runs only, on the loaded database
  *   BENCH_HTTP_REQUESTS=2000                       # timed HTTP requests per run (after as many untimed)
  */
-import { spawn } from "node:child_process";
 import os from "node:os";
 import { SingleBar, Presets } from "cli-progress";
 import { sql } from "drizzle-orm";
@@ -25,7 +24,7 @@ import { CachedSearchEngine } from "../../lib/search/cached-engine";
 import { scopeVersion } from "../../lib/search/index-version";
 import { PostgresSearchEngine } from "../../lib/search/postgres/postgres-engine";
 import { createTenant } from "../../lib/tenants/create-tenant";
-import { fmt, loadClient } from "./http-load";
+import { fmt, loadClient, startServer } from "./http-load";
 import { HOODS, generateListingsSql } from "./search-data";
 import { ceilingQuery } from "./search-ceiling";
 import { loadOrama, ORAMA_GAPS, oramaQuery, oramaSearch } from "./search-orama";
@@ -273,21 +272,9 @@ async function httpRun(dbUrl: string | undefined, apiKey: string, cacheTtlMs: st
     console.log("HTTP: skipped (needs DATABASE_URL: the embedded database cannot be shared with a server process).");
     return;
   }
-  const server = spawn("npx", ["next", "start", "-p", String(HTTP_PORT)], {
-    env: { ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: "warn", JOBS_RUNNER: "off", NODE_ENV: "production", SEARCH_CACHE_TTL_MS: cacheTtlMs },
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
+  const server = await startServer(HTTP_PORT, { DATABASE_URL: dbUrl, JOBS_RUNNER: "off", SEARCH_CACHE_TTL_MS: cacheTtlMs });
   try {
-    const base = `http://localhost:${HTTP_PORT}`;
-    for (let i = 0; i < 120; i++) {
-      try {
-        if ((await fetch(`${base}/`)).ok) break;
-      } catch {
-        /* not up yet */
-      }
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    const base = server.base;
     const urls = httpMix(HTTP_REQUESTS);
     const headers = { authorization: `Bearer ${apiKey}` };
     for (const u of urls.slice(0, 50)) await (await fetch(base + u, { headers })).text(); // warm-up
@@ -307,8 +294,7 @@ async function httpRun(dbUrl: string | undefined, apiKey: string, cacheTtlMs: st
     const failures = r.failures + warm.failures;
     if (failures) console.log(`  ${failures} requests did not answer 200`);
   } finally {
-    process.kill(-server.pid!, "SIGTERM");
-    await new Promise((r) => setTimeout(r, 1500));
+    await server.stop();
   }
 }
 

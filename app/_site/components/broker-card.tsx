@@ -1,4 +1,4 @@
-import { getTranslations } from "next-intl/server";
+import { getTranslations } from "@/app/_site/translations";
 import type { BrokerCard as Card } from "@/lib/sites/brokers";
 
 /** The public broker card (spec 2 §2.5): photo, name, CRECI, phone and WhatsApp. Never the e-mail. */

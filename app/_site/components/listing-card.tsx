@@ -1,4 +1,4 @@
-import { getTranslations } from "next-intl/server";
+import { getTranslations } from "@/app/_site/translations";
 import type { SiteView } from "../context";
 import { fallbackLang, formatMoney, formatNumber, localized, num, str } from "../format";
 import { href, listingPath } from "../links";

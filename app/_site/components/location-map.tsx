@@ -1,4 +1,4 @@
-import { getTranslations } from "next-intl/server";
+import { getTranslations } from "@/app/_site/translations";
 
 /**
  * The listing's place at the public precision (coordinates rounded to 3 decimals, about 100 m):

@@ -1,4 +1,4 @@
-import { getTranslations } from "next-intl/server";
+import { getTranslations } from "@/app/_site/translations";
 import type { SiteView } from "../context";
 import { typeLabel } from "./listing-card";
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { getTranslations } from "next-intl/server";
+import { getTranslations } from "@/app/_site/translations";
 import type { SiteView } from "../context";
 import { SiteFooter, SiteHeader } from "./chrome";
 import { MetaPixelBase } from "./meta-pixel";

@@ -1,4 +1,4 @@
-import { getTranslations } from "next-intl/server";
+import { getTranslations } from "@/app/_site/translations";
 import "@/app/_site/site.css";
 
 /** No published site answers at this host (or preview id): a plain 404 page. */

@@ -1,4 +1,4 @@
-import { getTranslations } from "next-intl/server";
+import { getTranslations } from "@/app/_site/translations";
 import { loadSiteView } from "@/app/_site/context";
 import { proxiedSite } from "@/app/_site/proxied-site";
 import { NotFoundBody } from "@/app/_site/components/not-found-body";

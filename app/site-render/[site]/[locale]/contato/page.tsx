@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { getTranslations } from "next-intl/server";
+import { getTranslations } from "@/app/_site/translations";
 import { loadSiteView } from "@/app/_site/context";
 import { pageMetadata } from "@/app/_site/metadata";
 import { LeadForm } from "@/app/_site/components/lead-form";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getTranslations } from "next-intl/server";
+import { getTranslations } from "@/app/_site/translations";
 import { cache } from "react";
 import { loadSiteView, orNull, type SiteView } from "@/app/_site/context";
 import { pageMetadata } from "@/app/_site/metadata";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound, permanentRedirect } from "next/navigation";
-import { getTranslations } from "next-intl/server";
+import { getTranslations } from "@/app/_site/translations";
 import { cache } from "react";
 import { loadSiteView, orNull, type SiteView } from "@/app/_site/context";
 import { pageMetadata } from "@/app/_site/metadata";
@@ -73,14 +73,14 @@ export default async function ListingPage({ params, searchParams }: Props) {
   }
   // A view of the seller report: the page at its canonical address, not the redirect, the metadata
   // or a broker's preview of an unpublished site.
-  const { listingId, hit } = (await found(site, code))!;
+  const { listingId, hit, catalogue } = (await found(site, code))!;
   if (listingId && !site.preview) recordSiteView(site.db, site.row.tenantId, listingId);
   const t = await getTranslations("listing");
   const ts = await getTranslations("search");
   const tb = await getTranslations("business");
   const id = String(doc.id);
   // The listing found once serves the broker card and the similar listings (no second lookup).
-  const [broker, similar] = hit ? await Promise.all([brokerOfHit(site.db, site.row, hit), similarToHit(site.db, site.row, hit, 3)]) : [null, []];
+  const [broker, similar] = hit ? await Promise.all([brokerOfHit(site.db, site.row, hit), similarToHit(site.db, site.row, hit, 3, catalogue)]) : [null, []];
   const title = localized(doc, "title", site.locale);
   const description = localized(doc, "description", site.locale);
   const price = num(doc.price);

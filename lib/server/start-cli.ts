@@ -1,0 +1,137 @@
+/**
+ * `npm start`: serves the production build with one web process per core on PostgreSQL (one on
+ * the embedded database), as a Node cluster sharing the port, plus a jobs worker beside them when
+ * the jobs would otherwise run in every web process (lib/server/cluster-plan.ts). Arguments go to
+ * `next start` (`npm start -- -p 3100`).
+ *
+ * The first web process boots as a single server would (database check, migrations, operator
+ * token); the others start once it listens, so migrations never run twice at once. A process that
+ * dies after it started is restarted; one that fails to start stops everything with its exit code
+ * (a wrong DATABASE_URL is one line, not a restart loop). SIGTERM or Ctrl-C stops them all
+ * gracefully: each finishes its in-flight requests and running job (lib/server/shutdown.ts).
+ */
+import cluster, { type Worker } from "node:cluster";
+import { fork, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import os from "node:os";
+import { config } from "../config";
+import { jobsMode } from "../jobs/mode";
+import { logger } from "../log/logger";
+import { clusterPlan, READY_LINE, shouldRestart, type ClusterPlan } from "./cluster-plan";
+
+const c = (() => {
+  try {
+    return config();
+  } catch (err) {
+    console.error(`Server not started: ${(err as Error).message}`);
+    process.exit(1);
+  }
+})();
+const plan: ClusterPlan = (() => {
+  const p = clusterPlan({
+    postgres: Boolean(c.DATABASE_URL),
+    requested: c.WEB_CONCURRENCY,
+    cores: os.availableParallelism(),
+    jobs: jobsMode(),
+    jobsExplicit: Boolean(c.JOBS_RUNNER),
+  });
+  if (typeof p !== "string") return p;
+  console.error(`Server not started: ${p}`);
+  process.exit(1);
+})();
+
+const log = logger().child({ component: "launcher" });
+const baseEnv = { NEXT_MANUAL_SIG_HANDLE: "true", ...(plan.webJobsRunner ? { JOBS_RUNNER: plan.webJobsRunner } : {}) };
+// Web processes run `next start` itself, without this launcher's TypeScript loader.
+cluster.setupPrimary({ exec: createRequire(import.meta.url).resolve("next/dist/bin/next"), args: ["start", ...process.argv.slice(2)], execArgv: [] });
+
+let shuttingDown = false;
+let restStarted = false;
+let exitCode = 0;
+const restarts: number[] = [];
+const ready = new Set<number>();
+let jobs: ChildProcess | undefined;
+
+function forkWeb(env: Record<string, string>): Worker {
+  const w = cluster.fork({ ...baseEnv, ...env });
+  // Booted: listening, database checked and migrated, job runner chosen (lib/server/boot.ts).
+  w.on("message", (m: unknown) => {
+    if (!m || typeof m !== "object" || !("crmBooted" in m) || ready.has(w.id)) return;
+    ready.add(w.id);
+    if (!restStarted) startRest();
+    // Printed like Next.js's own "Ready" line, whatever LOG_LEVEL: scripts wait for it (test/bench/http-load.ts).
+    if (ready.size === plan.web) console.log(`${READY_LINE}: ${plan.web} web process${plan.web > 1 ? "es share" : " on"} the port${plan.jobsWorker ? "; a jobs worker runs the background work" : ""}`);
+  });
+  return w;
+}
+
+/** Once the first web process has booted (and migrated): the other web processes and the jobs worker. */
+function startRest() {
+  restStarted = true;
+  for (let i = 1; i < plan.web; i++) forkWeb({ MIGRATE_ON_START: "false" });
+  if (plan.jobsWorker) startJobsWorker();
+}
+
+function startJobsWorker() {
+  let started = false;
+  const child = fork(createRequire(import.meta.url).resolve("./jobs-worker-cli.ts"), [], { execArgv: process.execArgv, stdio: ["ignore", "pipe", "inherit", "ipc"] });
+  child.stdout!.on("data", (d: Buffer) => {
+    process.stdout.write(d);
+    if (!started && d.toString().includes("jobs worker listening")) started = true;
+  });
+  child.on("exit", (code, signal) => {
+    jobs = undefined;
+    if (shuttingDown) return maybeExit();
+    if (shouldRestart({ shuttingDown, wasReady: started, recentRestarts: recent() })) {
+      log.error({ code, signal }, "the jobs worker died: starting it again");
+      restarts.push(Date.now());
+      startJobsWorker();
+    } else stopAll(code || 1, `the jobs worker stopped (${signal ?? `exit code ${code}`}) before it started`);
+  });
+  jobs = child;
+}
+
+const recent = () => restarts.filter((t) => Date.now() - t < 60_000).length;
+
+cluster.on("exit", (w, code, signal) => {
+  const wasReady = ready.delete(w.id);
+  if (shuttingDown) return maybeExit();
+  if (shouldRestart({ shuttingDown, wasReady, recentRestarts: recent() })) {
+    log.error({ pid: w.process.pid, code, signal }, "a web process died: starting another");
+    restarts.push(Date.now());
+    forkWeb({ MIGRATE_ON_START: "false" });
+    return;
+  }
+  // It printed why (Server not started: ...); the launcher only stops the rest.
+  stopAll(code || 1, wasReady ? "web processes keep dying" : undefined);
+});
+
+function stopAll(code: number, why?: string) {
+  if (why) log.error(`stopping: ${why}`);
+  exitCode ||= code;
+  shutdown("SIGTERM");
+}
+
+function shutdown(signal: NodeJS.Signals) {
+  if (!shuttingDown) {
+    shuttingDown = true;
+    // Past each process's own bound (SHUTDOWN_TIMEOUT_MS), whatever is left is killed.
+    setTimeout(() => {
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGKILL");
+      jobs?.kill("SIGKILL");
+    }, c.SHUTDOWN_TIMEOUT_MS + 5_000).unref();
+  }
+  // Ctrl-C reaches every process of the terminal already; an orchestrator's SIGTERM reaches only
+  // this one. Each process ignores a repeated signal, so passing it on is always safe.
+  for (const w of Object.values(cluster.workers ?? {})) w?.process.kill(signal);
+  jobs?.kill(signal);
+  maybeExit();
+}
+
+function maybeExit() {
+  if (Object.keys(cluster.workers ?? {}).length === 0 && !jobs) process.exit(exitCode);
+}
+
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));
+forkWeb({});
