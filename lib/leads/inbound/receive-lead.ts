@@ -1,6 +1,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
+import { LRUCache } from "lru-cache";
 import type { DbOrTx } from "../../../db/client";
+import { rowsOf } from "../../../db/rows";
 import { inboundLeads, marketingChannelInstances, type InboundLeadRow, type MarketingChannelInstanceRow } from "../../../db/schema";
 import { DomainError, forbidden, invalid, notFound, unauthorized } from "../../errors/domain-errors";
 import { readCappedBody } from "../../http/read-json";
@@ -20,42 +22,39 @@ type Answer = { status: number; body: Record<string, unknown> };
 export type SyncMode = "none" | "deal" | "assignment";
 
 /**
+ * Channels recently seen, by path token: a hint that saves the channel's read on most posts. A
+ * hint is never trusted on its own: the lead is stored only if the channel still has that token,
+ * is active and has the same secret, destinations and intake settings (checked by the insert
+ * itself), so a rotated token, a deactivation or a new secret takes effect at once, as without it.
+ */
+const channelHints = new LRUCache<string, MarketingChannelInstanceRow>({ max: 1000, ttl: 60_000 });
+
+/**
  * `POST /api/webhooks/channels/{pathToken}` (spec 2 §4, §2.9): authenticate, parse leniently,
  * store the lead (raw body, headers, parsed fields) and only then answer. A repeated
  * `originLeadId` of the channel never becomes a second lead: the unique index decides, so 50
  * simultaneous posts of one lead store one row.
  */
 export async function receiveLead(db: DbOrTx, pathToken: string, req: Request): Promise<Answer> {
-  const channel = await channelByToken(db, pathToken);
+  const hint = channelHints.get(pathToken);
+  let channel = hint ?? (await channelByToken(db, pathToken));
   const raw = await readCappedBody(req, MAX_LEAD_BYTES, () => new DomainError("too_large", "payload_too_large", `The lead is larger than ${MAX_LEAD_BYTES / 1024} KB.`));
-  if (channel.secret) verifySignature(channel.secret, req.headers, raw);
-  let body: unknown;
+  let attempt: Stored | null;
   try {
-    // The raw body keeps exactly what was sent; parseLead makes the parsed lead storable (a NUL or
-    // lone surrogate is junk that never blocks a lead, spec 2 §2.9).
-    body = JSON.parse(raw.toString("utf8"));
-  } catch {
-    throw invalid("The body is not valid JSON: send the lead as a JSON object.", "invalid_json");
+    attempt = await storeLead(db, channel, raw, req.headers, Boolean(hint));
+  } catch (err) {
+    // Refused by what the hint said (its secret or destinations may have changed): decide again on the channel as it is.
+    if (!hint || !(err instanceof DomainError)) throw err;
+    attempt = null;
   }
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw invalid("The body must be a JSON object with the lead's fields.", "invalid_json");
-  const lead = parseLead(body as Record<string, unknown>, req.headers.get("x-inbound-destination"));
-  const destination = lead.destination ?? "deal";
-  if (!channel.destinations[destination]) throw forbidden(`The destination '${destination}' is not enabled on this channel.`, "destination_disabled");
-
-  const headers = Object.fromEntries(KEPT_HEADERS.flatMap((h) => (req.headers.get(h) ? [[h, req.headers.get(h)!.slice(0, 500)]] : [])));
-  const [stored] = await db
-    .insert(inboundLeads)
-    .values({
-      tenantId: channel.tenantId,
-      channelId: channel.id,
-      originLeadId: lead.originLeadId,
-      destination,
-      rawBody: raw.toString("utf8"),
-      headers,
-      lead: lead as unknown as Record<string, unknown>,
-    })
-    .onConflictDoNothing({ target: [inboundLeads.channelId, inboundLeads.originLeadId], where: sql`origin_lead_id IS NOT NULL` })
-    .returning({ id: inboundLeads.id });
+  if (!attempt) {
+    // The hinted channel changed (or the lead is a repeat): the channel as it is now decides.
+    channelHints.delete(pathToken);
+    channel = await channelByToken(db, pathToken);
+    attempt = (await storeLead(db, channel, raw, req.headers, false))!;
+  }
+  channelHints.set(pathToken, channel);
+  const { stored, lead } = attempt;
   const sync = syncMode(new URL(req.url).searchParams.get("sync"), channel);
   if (!stored) return repeatAnswer(db, channel, lead.originLeadId!);
   // Committed: from here the lead cannot be lost. Wake the processing, or do it now for sync (no
@@ -66,6 +65,62 @@ export async function receiveLead(db: DbOrTx, pathToken: string, req: Request): 
     return { status: 202, body: { ok: true, accepted: true } };
   }
   return syncAnswer(db, stored.id, sync);
+}
+
+type Stored = { stored: { id: string } | undefined; lead: ReturnType<typeof parseLead> };
+
+/**
+ * Verifies, parses and stores the lead on this channel. With `guarded`, the channel is a hint and
+ * the insert happens only if the channel is unchanged; nothing stored then means "decide again"
+ * (null), since a repeat and a changed channel both store nothing.
+ */
+async function storeLead(db: DbOrTx, channel: MarketingChannelInstanceRow, raw: Buffer, reqHeaders: Headers, guarded: boolean): Promise<Stored | null> {
+  if (channel.secret) verifySignature(channel.secret, reqHeaders, raw);
+  let body: unknown;
+  try {
+    // The raw body keeps exactly what was sent; parseLead makes the parsed lead storable (a NUL or
+    // lone surrogate is junk that never blocks a lead, spec 2 §2.9).
+    body = JSON.parse(raw.toString("utf8"));
+  } catch {
+    throw invalid("The body is not valid JSON: send the lead as a JSON object.", "invalid_json");
+  }
+  if (!body || typeof body !== "object" || Array.isArray(body)) throw invalid("The body must be a JSON object with the lead's fields.", "invalid_json");
+  const lead = parseLead(body as Record<string, unknown>, reqHeaders.get("x-inbound-destination"));
+  const destination = lead.destination ?? "deal";
+  if (!channel.destinations[destination]) throw forbidden(`The destination '${destination}' is not enabled on this channel.`, "destination_disabled");
+
+  const headers = Object.fromEntries(KEPT_HEADERS.flatMap((h) => (reqHeaders.get(h) ? [[h, reqHeaders.get(h)!.slice(0, 500)]] : [])));
+  const values = {
+    tenantId: channel.tenantId,
+    channelId: channel.id,
+    originLeadId: lead.originLeadId,
+    destination,
+    rawBody: raw.toString("utf8"),
+    headers,
+    lead: lead as unknown as Record<string, unknown>,
+  };
+  if (!guarded) {
+    const [stored] = await db
+      .insert(inboundLeads)
+      .values(values)
+      .onConflictDoNothing({ target: [inboundLeads.channelId, inboundLeads.originLeadId], where: sql`origin_lead_id IS NOT NULL` })
+      .returning({ id: inboundLeads.id });
+    return { stored, lead };
+  }
+  const [stored] = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      insert into inbound_leads (tenant_id, channel_id, origin_lead_id, destination, raw_body, headers, lead)
+      select ${values.tenantId}::uuid, ${values.channelId}::uuid, ${values.originLeadId}, ${destination}, ${values.rawBody}, ${JSON.stringify(headers)}::jsonb, ${JSON.stringify(values.lead)}::jsonb
+      where exists (
+        select 1 from marketing_channel_instances c
+        where c.id = ${channel.id}::uuid and c.path_token = ${channel.pathToken} and c.active
+          and c.secret is not distinct from ${channel.secret}
+          and c.destinations = ${JSON.stringify(channel.destinations)}::jsonb
+          and c.lead_intake_config = ${JSON.stringify(channel.leadIntakeConfig)}::jsonb)
+      on conflict (channel_id, origin_lead_id) where origin_lead_id is not null do nothing
+      returning id`),
+  );
+  return stored ? { stored, lead } : null;
 }
 
 export async function channelByToken(db: DbOrTx, pathToken: string): Promise<MarketingChannelInstanceRow> {

@@ -118,6 +118,28 @@ describe("POST /api/webhooks/channels/{pathToken}", () => {
     expect((await post(c.pathToken, null, { raw })).status).toBe(202);
   });
 
+  it("takes a channel's changes on the next post, whatever the channel was on the posts before (a new secret, destinations, deactivation)", async () => {
+    const c = await channel(t);
+    const raw = JSON.stringify({ name: "Bia", phone: "11 97777-6666" });
+    // Posts without a secret: this process has now seen the channel as it was.
+    expect((await post(c.pathToken, null, { raw })).status).toBe(202);
+    await call(secretRoute.POST, "POST", "/x", { key: t.key, params: { id: c.id }, body: { secret: "the-second-channel-secret" } });
+    expect((await post(c.pathToken, null, { raw })).status).toBe(401);
+    expect((await post(c.pathToken, null, { raw, headers: { authorization: "Bearer the-second-channel-secret" } })).status).toBe(202);
+    await call(secretRoute.POST, "POST", "/x", { key: t.key, params: { id: c.id }, body: { secret: "the-third-channel-secret" } });
+    expect((await post(c.pathToken, null, { raw, headers: { authorization: "Bearer the-second-channel-secret" } })).status).toBe(401);
+    // Destinations: refused while off, taken as soon as it is on, refused again once off.
+    const auth = { authorization: "Bearer the-third-channel-secret" };
+    expect((await post(c.pathToken, { name: "Dono", destination: "listing" }, { headers: auth })).status).toBe(403);
+    await call(channelRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: c.id }, body: { destinations: { deal: true, listing: true } } });
+    expect((await post(c.pathToken, { name: "Dono", destination: "listing" }, { headers: auth })).status).toBe(202);
+    await call(channelRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: c.id }, body: { destinations: { deal: true, listing: false } } });
+    expect((await post(c.pathToken, { name: "Dono", destination: "listing" }, { headers: auth })).status).toBe(403);
+    await call(channelRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: c.id }, body: { active: false } });
+    expect((await post(c.pathToken, { name: "Bia" }, { headers: auth })).status).toBe(404);
+    expect(await leadRows(c.id)).toHaveLength(3);
+  });
+
   it("stores the lead before answering 202, keeps junk as text, and processing makes one attributed, distributed deal", async () => {
     const c = await channel(t);
     const res = await post(c.pathToken, {
