@@ -87,13 +87,14 @@ export const searchRemovals = pgTable(
   (t) => [index("search_removals_tenant_version_idx").on(t.tenant_id, t.search_version), index("search_removals_removed_at_idx").on(t.removed_at)],
 );
 
-/** The wide half: the stored hit document, full text and long strings. */
+/** The wide half: full text and long strings, and what the columns cannot give back of a document (lib/search/stored-document.ts). */
 export const searchTexts = pgTable(
   "search_texts",
   {
     listing_id: uuid("listing_id").primaryKey().references(() => searchDocuments.listing_id, { onDelete: "cascade" }),
     tenant_id: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    doc: jsonb("doc").$type<Record<string, unknown>>().notNull(),
+    /** The document's fields beside its columns (photos, labels, exact decimals); null when none. */
+    extras: jsonb("extras").$type<Record<string, unknown>>(),
     /** Normalized title, address and code, for trigram typo tolerance. */
     search_text: text("search_text").notNull(),
     ...fieldColumns(true),
@@ -128,5 +129,5 @@ const wideColumns = (f: SearchField) => (f.type === "string" || f.type === "stri
  */
 export function searchIndexViewSql(): string {
   const wide = SEARCH_FIELDS.filter((f) => f.wide).flatMap(wideColumns).map((c) => `x.${c}`).join(", ");
-  return `CREATE VIEW search_index AS SELECT d.*, x.doc, x.search_text, ${wide}, t.tsv, t.tenant_id AS tsv_tenant_id FROM search_documents d LEFT JOIN search_texts x ON x.listing_id = d.listing_id LEFT JOIN search_tsv t ON t.listing_id = d.listing_id;`;
+  return `CREATE VIEW search_index AS SELECT d.*, x.extras, x.search_text, ${wide}, t.tsv, t.tenant_id AS tsv_tenant_id FROM search_documents d LEFT JOIN search_texts x ON x.listing_id = d.listing_id LEFT JOIN search_tsv t ON t.listing_id = d.listing_id;`;
 }

@@ -34,7 +34,7 @@ export function buildSearchDocument(s: DocumentSources): Record<string, unknown>
   const available = s.units?.available ?? null;
   const tr = l.translations;
 
-  return {
+  return withDerivedFields({
     id: l.id,
     title: l.title,
     description: l.description ?? "",
@@ -43,7 +43,6 @@ export function buildSearchDocument(s: DocumentSources): Record<string, unknown>
     title_es: tr.es?.title ?? "",
     description_es: tr.es?.description ?? "",
     price,
-    priceFormatted: price === null ? null : brl.format(price),
     priceVisibility: l.priceVisibility,
     listingType: l.type,
     listingCode: l.listingCode,
@@ -66,10 +65,7 @@ export function buildSearchDocument(s: DocumentSources): Record<string, unknown>
     location_state: p.state,
     location_latitude: p.latitude,
     location_longitude: p.longitude,
-    primaryImageUrl: photos[0]?.url ?? null,
     imageUrls: photos.map((m) => m.url),
-    ...(photos.length ? { imageOrigins: photos.map(() => "original") } : {}),
-    hasProviderStagedPhotos: false,
     videoUrl: p.videoUrl,
     tourUrl: p.virtualTourUrl,
     photoCount: photos.length,
@@ -112,6 +108,22 @@ export function buildSearchDocument(s: DocumentSources): Record<string, unknown>
     createdAt: epoch(l.createdAt),
     updatedAt: epoch(l.updatedAt),
     publishedAt: epoch(l.publishedAt),
+  });
+}
+
+/** Fields of the document that follow from its others; not stored (lib/search/stored-document.ts puts them back). */
+export const DERIVED_FIELDS = ["priceFormatted", "primaryImageUrl", "imageOrigins", "hasProviderStagedPhotos"] as const;
+
+/** Adds the derived fields: the formatted price, the cover photo, the photos' origins. */
+export function withDerivedFields(doc: Record<string, unknown>): Record<string, unknown> {
+  const price = typeof doc.price === "number" ? doc.price : null;
+  const images = Array.isArray(doc.imageUrls) ? (doc.imageUrls as string[]) : [];
+  return {
+    ...doc,
+    priceFormatted: price === null ? null : brl.format(price),
+    primaryImageUrl: images[0] ?? null,
+    ...(images.length ? { imageOrigins: images.map(() => "original") } : {}),
+    hasProviderStagedPhotos: false,
   };
 }
 

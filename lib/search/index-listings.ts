@@ -8,6 +8,7 @@ import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, TEXT_WEIGHTS, tokensOf
 import { normalizeElement, normalizeTokens } from "./filter";
 import { bumpSearchVersion } from "./index-version";
 import { noteIndexed } from "./index-sync";
+import { documentExtras } from "./stored-document";
 
 const BATCH = 200;
 
@@ -30,16 +31,57 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
   if (!ids.length) return 0;
   // Writers pass the settings they already loaded; other callers read them here.
   const tenantSettings = settings ?? (await loadTenant(tx, tenantId)).settings;
+  const built = await buildDocuments(tx, tenantId, ids, tenantSettings);
+  const gone = ids.filter((id) => !built.some((b) => b.listing.id === id));
+  if (gone.length) {
+    await tx.delete(searchDocuments).where(and(eq(searchDocuments.tenant_id, tenantId), inArray(searchDocuments.listing_id, gone)));
+  }
+  if (!built.length) return 0;
+  const values = built.map(({ listing: l, property: p, doc, networkIds }) => {
+    const { narrow, wide, tsv } = documentColumns(doc);
+    return {
+      narrow: {
+        ...narrow,
+        listing_id: l.id,
+        tenant_id: tenantId,
+        assigned_to_id: p.assignedToId,
+        created_by_id: l.createdById,
+        property_created_by_id: p.createdById,
+        network_ids: networkIds,
+        on_air: l.stage === tenantSettings.listingWorkflow.activeStageId,
+      },
+      wide: { ...wide, listing_id: l.id, tenant_id: tenantId, extras: documentExtras(doc) },
+      tsv: { listing_id: l.id, tenant_id: tenantId, tsv, created_at: doc.createdAt ?? null },
+    };
+  });
+  const narrow = values.map((v) => v.narrow);
+  const wide = values.map((v) => v.wide);
+  await tx
+    .insert(searchDocuments)
+    .values(narrow as never)
+    .onConflictDoUpdate({ target: searchDocuments.listing_id, set: excludedSet(Object.keys(narrow[0]).filter((k) => k !== "listing_id")) });
+  await tx
+    .insert(searchTexts)
+    .values(wide as never)
+    .onConflictDoUpdate({ target: searchTexts.listing_id, set: excludedSet(Object.keys(wide[0]).filter((k) => k !== "listing_id")) });
+  await tx
+    .insert(searchTsv)
+    .values(values.map((v) => v.tsv) as never)
+    .onConflictDoUpdate({ target: searchTsv.listing_id, set: excludedSet(["tenant_id", "tsv", "created_at"]) });
+  return values.length;
+}
+
+/**
+ * The search documents of these listings of one tenant (those that exist), with what the index
+ * rows keep beside them, from the listings and everything a document reads.
+ */
+export async function buildDocuments(tx: DbOrTx, tenantId: string, ids: string[], settings: TenantSettings) {
   const rows = await tx
     .select({ l: listings, p: properties })
     .from(listings)
     .innerJoin(properties, and(eq(properties.id, listings.propertyId), eq(properties.tenantId, tenantId)))
     .where(and(eq(listings.tenantId, tenantId), inArray(listings.id, ids)));
-  const gone = ids.filter((id) => !rows.some((r) => r.l.id === id));
-  if (gone.length) {
-    await tx.delete(searchDocuments).where(and(eq(searchDocuments.tenant_id, tenantId), inArray(searchDocuments.listing_id, gone)));
-  }
-  if (!rows.length) return 0;
+  if (!rows.length) return [];
 
   const propertyIds = [...new Set(rows.map((r) => r.p.id))];
   const typologyIds = [...new Set(rows.map((r) => r.l.typologyId).filter((x): x is string => Boolean(x)))];
@@ -63,7 +105,7 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
     ? await tx.select().from(buildings).where(and(eq(buildings.tenantId, tenantId), inArray(buildings.id, buildingIds)))
     : [];
 
-  const values = rows.map(({ l, p }) => {
+  return rows.map(({ l, p }) => {
     const typology = typologyRows.find((t) => t.id === l.typologyId) ?? null;
     const building = buildingRows.find((b) => b.id === (typology?.buildingId ?? p.buildingId)) ?? null;
     const doc = buildSearchDocument({
@@ -73,39 +115,10 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
       typology,
       building,
       units: typology ? unitStats(unitRows.filter((u) => u.typologyId === typology.id)) : null,
-      settings: tenantSettings,
+      settings,
     });
-    const { narrow, wide, tsv } = documentColumns(doc);
-    return {
-      narrow: {
-        ...narrow,
-        listing_id: l.id,
-        tenant_id: tenantId,
-        assigned_to_id: p.assignedToId,
-        created_by_id: l.createdById,
-        property_created_by_id: p.createdById,
-        network_ids: shares.filter((x) => x.listingId === l.id).map((x) => x.networkId),
-        on_air: l.stage === tenantSettings.listingWorkflow.activeStageId,
-      },
-      wide: { ...wide, listing_id: l.id, tenant_id: tenantId, doc },
-      tsv: { listing_id: l.id, tenant_id: tenantId, tsv, created_at: doc.createdAt ?? null },
-    };
+    return { listing: l, property: p, doc, networkIds: shares.filter((x) => x.listingId === l.id).map((x) => x.networkId) };
   });
-  const narrow = values.map((v) => v.narrow);
-  const wide = values.map((v) => v.wide);
-  await tx
-    .insert(searchDocuments)
-    .values(narrow as never)
-    .onConflictDoUpdate({ target: searchDocuments.listing_id, set: excludedSet(Object.keys(narrow[0]).filter((k) => k !== "listing_id")) });
-  await tx
-    .insert(searchTexts)
-    .values(wide as never)
-    .onConflictDoUpdate({ target: searchTexts.listing_id, set: excludedSet(Object.keys(wide[0]).filter((k) => k !== "listing_id")) });
-  await tx
-    .insert(searchTsv)
-    .values(values.map((v) => v.tsv) as never)
-    .onConflictDoUpdate({ target: searchTsv.listing_id, set: excludedSet(["tenant_id", "tsv", "created_at"]) });
-  return values.length;
 }
 
 /** Every listing of these properties (a property change reaches all its listings). */

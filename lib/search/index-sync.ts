@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "../../db/client";
-import { jsonColumn, rowsOf } from "../../db/rows";
+import { rowsOf } from "../../db/rows";
 import { afterCommit } from "../../db/transaction";
 import { markIndexChanged } from "./index-version";
 import { searchIndexWriter, type SearchIndexWriter } from "./index-writer";
+import { docColumns, documentFromRow } from "./stored-document";
 
 /**
  * PostgreSQL's search documents are the source of truth. After the transaction that changed them
@@ -61,17 +62,17 @@ export async function pushAllDocuments(
   return total;
 }
 
-type IndexRow = {
-  listing_id: string; doc: unknown; assigned_to_id: string | null; created_by_id: string | null;
+type IndexRow = Record<string, unknown> & {
+  listing_id: string; assigned_to_id: string | null; created_by_id: string | null;
   property_created_by_id: string | null; network_ids: string[]; on_air: boolean;
 };
 
-const INDEX_ROW_COLUMNS = sql`listing_id, doc, assigned_to_id, created_by_id, property_created_by_id, network_ids, on_air`;
+const INDEX_ROW_COLUMNS = sql`${docColumns("search_index")}, assigned_to_id, created_by_id, property_created_by_id, network_ids, on_air`;
 
 /** Rows of `search_index` as the writer's `{doc, access}` pairs. */
 function toIndexed(tenantId: string, rows: IndexRow[]) {
   return rows.map((r) => ({
-    doc: jsonColumn<Record<string, unknown>>(r.doc),
+    doc: documentFromRow(r),
     access: {
       tenantId, assignedToId: r.assigned_to_id, createdById: r.created_by_id, propertyCreatedById: r.property_created_by_id,
       networkIds: r.network_ids, onAir: r.on_air,

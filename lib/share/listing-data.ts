@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { jsonColumn, rowsOf } from "../../db/rows";
-import { listings, media, members, properties, searchTexts, type ListingRow, type MediaRow, type PropertyRow } from "../../db/schema";
+import { rowsOf } from "../../db/rows";
+import { listings, media, members, properties, type ListingRow, type MediaRow, type PropertyRow } from "../../db/schema";
+import { docColumns, documentFromRow } from "../search/stored-document";
 import { toBrokerCard, type BrokerCard } from "../sites/brokers";
 import { toPublicDocument } from "../sites/public-document";
 import type { TenantSettings } from "../tenants/settings-schema";
@@ -13,13 +14,16 @@ export type ListingData = { listing: ListingRow; property: PropertyRow; doc: Rec
 export async function loadListings(db: DbOrTx, tenantId: string, ids: string[]): Promise<Map<string, ListingData>> {
   const out = new Map<string, ListingData>();
   if (!ids.length) return out;
-  const rows = await db
-    .select({ listing: listings, property: properties, doc: searchTexts.doc })
-    .from(listings)
-    .innerJoin(properties, and(eq(properties.id, listings.propertyId), eq(properties.tenantId, tenantId)))
-    .leftJoin(searchTexts, eq(searchTexts.listing_id, listings.id))
-    .where(and(eq(listings.tenantId, tenantId), inArray(listings.id, ids)));
-  for (const r of rows) out.set(r.listing.id, { listing: r.listing, property: r.property, doc: r.doc ? jsonColumn<Record<string, unknown>>(r.doc) : {} });
+  const [rows, docs] = await Promise.all([
+    db
+      .select({ listing: listings, property: properties })
+      .from(listings)
+      .innerJoin(properties, and(eq(properties.id, listings.propertyId), eq(properties.tenantId, tenantId)))
+      .where(and(eq(listings.tenantId, tenantId), inArray(listings.id, ids))),
+    db.execute(sql`select ${docColumns("d")} from search_index d where d.tenant_id = ${tenantId}::uuid and d.listing_id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`),
+  ]);
+  const byId = new Map(rowsOf<Record<string, unknown>>(docs).map((r) => [String(r.listing_id), documentFromRow(r)]));
+  for (const r of rows) out.set(r.listing.id, { listing: r.listing, property: r.property, doc: byId.get(r.listing.id) ?? {} });
   return out;
 }
 

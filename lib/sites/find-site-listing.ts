@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { jsonColumn, rowsOf } from "../../db/rows";
+import { rowsOf } from "../../db/rows";
+import { docColumns, documentFromRow } from "../search/stored-document";
 import type { SiteRow } from "../../db/schema";
 import { notFound } from "../errors/domain-errors";
 import type { SearchHit } from "../search/engine";
@@ -39,9 +40,9 @@ export async function findSiteListing(db: DbOrTx, site: SiteRow, ref: string, ca
   const { scope, criteria } = catalogue ?? (await siteCatalogue(db, site));
   const where = [sql`d.listing_id = ${id}`, scopeSql(scope), ...criteria.map((c) => compileFilter(c, FILTER_SCHEMA))];
   const res = await db.execute(sql`
-    select d.tenant_id, x.doc from search_documents d join search_texts x on x.listing_id = d.listing_id
+    select d.tenant_id, ${docColumns("d")} from search_index d
     where ${sql.join(where, sql` AND `)} limit 1`);
-  const [row] = rowsOf<{ tenant_id: string; doc: unknown }>(res);
+  const [row] = rowsOf<Record<string, unknown>>(res);
   if (!row) return null;
-  return { document: jsonColumn<Record<string, unknown>>(row.doc), highlights: [], highlight: {}, isNetworkListing: row.tenant_id !== site.tenantId };
+  return { document: documentFromRow(row), highlights: [], highlight: {}, isNetworkListing: row.tenant_id !== site.tenantId };
 }

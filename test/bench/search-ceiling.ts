@@ -6,6 +6,9 @@
  */
 import type postgres from "postgres";
 import type { RawSearchParams } from "../../lib/search/params";
+import { DOC_COLUMN_NAMES } from "../../lib/search/stored-document";
+
+const DOC_COLUMN_LIST = DOC_COLUMN_NAMES.join(", ");
 
 type Sql = postgres.Sql;
 type Ids = { listing_id: string }[];
@@ -17,7 +20,8 @@ const dist = (lat: number, lng: number) =>
 
 async function docs(sql: Sql, rows: Ids) {
   if (!rows.length) return [];
-  return sql`select listing_id, doc from search_texts where listing_id = any(${rows.map((r) => r.listing_id)}::uuid[])`;
+  // The stored document's columns, as they are (the engine builds the document from them).
+  return sql`select ${sql.unsafe(DOC_COLUMN_LIST)} from search_index where listing_id = any(${rows.map((r) => r.listing_id)}::uuid[])`;
 }
 
 /** Runs one query of the mix as hand-written SQL; returns the total it found. */

@@ -19,6 +19,7 @@ import { rowsOf } from "../../db/rows";
 import type { SearchEngine, SearchScope } from "../../lib/search/engine";
 import { MemorySearchEngine } from "../../lib/search/memory/memory-engine";
 import { reindexListings } from "../../lib/search/index-listings";
+import { docColumns, documentFromRow } from "../../lib/search/stored-document";
 import { toSearchRequest, type RawSearchParams } from "../../lib/search/params";
 import { CachedSearchEngine } from "../../lib/search/cached-engine";
 import { scopeVersion } from "../../lib/search/index-version";
@@ -163,9 +164,7 @@ const p50p95 = (t: number[]) => {
 async function sideBySide(db: Db, dbUrl: string | undefined, scope: SearchScope) {
   if (!dbUrl) return console.log("Side by side: skipped (needs DATABASE_URL).");
   const client = postgres(dbUrl, { max: 4, onnotice: () => {} });
-  const docs = rowsOf<{ doc: unknown }>(await db.execute(sql`select doc from search_texts where tenant_id = ${scope.tenantId}::uuid`)).map(
-    (r) => (typeof r.doc === "string" ? JSON.parse(r.doc) : r.doc) as Record<string, unknown>,
-  );
+  const docs = rowsOf<Record<string, unknown>>(await db.execute(sql`select ${docColumns("d")} from search_index d where d.tenant_id = ${scope.tenantId}::uuid`)).map(documentFromRow);
   const n = docs.length;
   const orama = await loadOrama(docs);
   docs.length = 0;

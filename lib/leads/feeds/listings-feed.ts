@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "../../../db/client";
-import { jsonColumn, rowsOf } from "../../../db/rows";
+import { rowsOf } from "../../../db/rows";
 import type { MarketingChannelInstanceRow } from "../../../db/schema";
 import { FILTER_SCHEMA } from "../../search/fields";
+import { docColumns, documentFromRow } from "../../search/stored-document";
 import { compileFilter, parseFilter, ParseError, toDomainError } from "../../search/filter";
 import { typedFilters } from "../../search/listing-search";
 import { scopeSql } from "../../search/postgres/scope-sql";
@@ -52,14 +53,13 @@ export async function listingsFeed(db: DbOrTx, channel: MarketingChannelInstance
   const after = decodeCursor(q.cursor);
   const where = [scopeSql(scope), ...filters.map((f) => compileFilter(f, FILTER_SCHEMA)), after ? sql`d.listing_id > ${after}::uuid` : sql`true`];
   const res = await db.execute(sql`
-    select d.listing_id, x.doc, coalesce(s.slot, 'standard') as slot
-    from search_documents d
-    join search_texts x on x.listing_id = d.listing_id
+    select ${docColumns("d")}, coalesce(s.slot, 'standard') as slot
+    from search_index d
     left join channel_listing_slots s on s.channel_instance_id = ${channel.id}::uuid and s.listing_id = d.listing_id
     where ${sql.join(where, sql` AND `)}
     order by d.listing_id limit ${q.limit + 1}`);
-  const rows = rowsOf<{ listing_id: string; doc: unknown; slot: string }>(res);
+  const rows = rowsOf<Record<string, unknown> & { listing_id: string; slot: string }>(res);
   const page = rows.slice(0, q.limit);
-  const items: FeedItem[] = page.map((r) => ({ ...toPublicDocument(jsonColumn<Record<string, unknown>>(r.doc), { detail: true }), slot: r.slot }));
+  const items: FeedItem[] = page.map((r) => ({ ...toPublicDocument(documentFromRow(r), { detail: true }), slot: r.slot }));
   return { items, nextCursor: rows.length > q.limit ? encodeCursor(page[page.length - 1].listing_id) : null };
 }

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { jsonColumn, rowsOf } from "../../../db/rows";
+import { rowsOf } from "../../../db/rows";
 import type { FacetCount, SearchHit, SearchRequest, SearchResult, SearchScope } from "../engine";
 import { highlightText } from "../highlight";
+import { docColumns, documentFromRow } from "../stored-document";
 import { maskDocument, priceMaskOf } from "../price-visibility";
 
 /** A page row: the listing, its tenant, its rank (text searches) and distance (geo sorts). */
@@ -56,6 +57,6 @@ export async function searchResult(
 /** Stored documents of the page's hits, read by primary key. */
 export async function documents(db: Db, ids: string[]): Promise<Map<string, Record<string, unknown>>> {
   if (!ids.length) return new Map();
-  const res = await db.execute(sql`select listing_id, doc from search_texts where listing_id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
-  return new Map(rowsOf<{ listing_id: string; doc: unknown }>(res).map((r) => [r.listing_id, jsonColumn<Record<string, unknown>>(r.doc)]));
+  const res = await db.execute(sql`select ${docColumns("d")} from search_index d where d.listing_id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+  return new Map(rowsOf<Record<string, unknown>>(res).map((r) => [String(r.listing_id), documentFromRow(r)]));
 }
