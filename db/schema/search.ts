@@ -55,15 +55,11 @@ export const searchDocuments = pgTable(
   },
   (t) => [
     index("search_tenant_version_idx").on(t.tenant_id, t.search_version),
-    // The covering "hot" index (tenant, newest first, with the common filter and facet columns in
-    // INCLUDE) is created by migration 0021: drizzle cannot declare INCLUDE columns.
-    // Shaped after the common searches: type + price ceiling, city (+ price order), state, neighborhood.
-    index("search_tenant_price_idx").on(t.tenant_id, sql`price`),
-    index("search_tenant_type_price_idx").on(t.tenant_id, sql`listing_type_tok`, sql`price`),
-    index("search_tenant_city_idx").on(t.tenant_id, sql`location_city_tok`, sql`price`),
-    index("search_tenant_hood_idx").on(t.tenant_id, sql`location_neighborhood_tok`),
-    index("search_tenant_lat_idx").on(t.tenant_id, sql`location_latitude`),
-    index("search_tenant_published_idx").on(t.tenant_id, sql`published_at desc`),
+    // A tenant's documents newest first (the default order, NULLS LAST as the ORDER BY says, so a
+    // page stops after per_page rows). Large tenants are searched in memory (lib/search/memory), so
+    // the filter-shaped and covering indexes this table had cost every write and 870 bytes a listing
+    // for the searches left to PostgreSQL: small tenants, partner networks, exclusions and phrases.
+    index("search_tenant_created_idx").on(t.tenant_id, sql`created_at desc nulls last`, sql`listing_id desc`),
     index("search_networks_idx").using("gin", t.network_ids),
     // The pricing tool's comparables: one city's priced sale listings of a tenant, by latitude band.
     index("search_valuation_idx")

@@ -29,8 +29,10 @@ export function indexChangedSince(tenantId: string, since: number): boolean {
  * Bumps the tenant's search version in the transaction that changes its documents: cached
  * results are checked against it, so no process serves a result older than the last commit.
  */
-export async function bumpSearchVersion(tx: DbOrTx, tenantId: string): Promise<void> {
-  await tx.execute(sql`update tenants set search_version = search_version + 1 where id = ${tenantId}::uuid`);
+export async function bumpSearchVersion(tx: DbOrTx, tenantId: string): Promise<unknown> {
+  // The tenant's settings come back with it: the indexer needs them, and this saves it a read.
+  const [row] = rowsOf<{ settings: unknown }>(await tx.execute(sql`update tenants set search_version = search_version + 1 where id = ${tenantId}::uuid returning settings`));
+  return row?.settings;
 }
 
 /** The versions a scope depends on: its tenant's, and those of the tenants sharing to its networks. */

@@ -10,11 +10,17 @@ const parsed = new Map<string, { raw: string; settings: TenantSettings }>();
 export async function loadTenant(db: DbOrTx, tenantId: string): Promise<TenantRow> {
   const [row] = await db.select().from(tenants).where(eq(tenants.id, tenantId)).limit(1);
   if (!row) throw notFound("Tenant not found.");
-  const raw = JSON.stringify(row.settings);
-  const hit = parsed.get(row.id);
-  if (hit && hit.raw === raw) return { ...row, settings: hit.settings };
+  return { ...row, settings: tenantSettingsOf(row.id, row.settings) };
+}
+
+/** A tenant's stored settings (the `settings` column as read), parsed once while they stay the same. */
+export function tenantSettingsOf(tenantId: string, stored: unknown): TenantSettings {
+  const value = typeof stored === "string" ? JSON.parse(stored) : stored;
+  const raw = JSON.stringify(value);
+  const hit = parsed.get(tenantId);
+  if (hit && hit.raw === raw) return hit.settings;
   // Settings written before a key existed get that key's default.
-  const settings = TenantSettingsSchema.parse(row.settings);
-  parsed.set(row.id, { raw, settings });
-  return { ...row, settings };
+  const settings = TenantSettingsSchema.parse(value);
+  parsed.set(tenantId, { raw, settings });
+  return settings;
 }
