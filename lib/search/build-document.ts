@@ -114,17 +114,15 @@ export function buildSearchDocument(s: DocumentSources): Record<string, unknown>
 /** Fields of the document that follow from its others; not stored (lib/search/stored-document.ts puts them back). */
 export const DERIVED_FIELDS = ["priceFormatted", "primaryImageUrl", "imageOrigins", "hasProviderStagedPhotos"] as const;
 
-/** Adds the derived fields: the formatted price, the cover photo, the photos' origins. */
+/** Adds the derived fields to `doc` (changed in place and returned): the formatted price, the cover photo, the photos' origins. */
 export function withDerivedFields(doc: Record<string, unknown>): Record<string, unknown> {
   const price = typeof doc.price === "number" ? doc.price : null;
   const images = Array.isArray(doc.imageUrls) ? (doc.imageUrls as string[]) : [];
-  return {
-    ...doc,
-    priceFormatted: price === null ? null : brl.format(price),
-    primaryImageUrl: images[0] ?? null,
-    ...(images.length ? { imageOrigins: images.map(() => "original") } : {}),
-    hasProviderStagedPhotos: false,
-  };
+  doc.priceFormatted = price === null ? null : brl.format(price);
+  doc.primaryImageUrl = images[0] ?? null;
+  if (images.length) doc.imageOrigins = images.map(() => "original");
+  doc.hasProviderStagedPhotos = false;
+  return doc;
 }
 
 /** 0-100 completeness of the ad: what portals reward (photos, text, area, price, location). */

@@ -46,15 +46,21 @@ export function docColumns(alias: string): SQL {
   return sql.raw(DOC_COLUMN_NAMES.map((c) => `${alias}.${c}`).join(", "));
 }
 
+/** Each search field with its column and whether it is a number, worked out once. */
+const FIELD_COLUMNS = SEARCH_FIELDS.map((f) => ({ name: f.name, column: columnOf(f.name), numeric: f.type === "int32" || f.type === "int64" || f.type === "float" }));
+
 /** The document as `buildSearchDocument` made it, from a row of `docColumns`. */
 export function documentFromRow(row: Record<string, unknown>): Record<string, unknown> {
-  const extras = row.extras == null ? {} : jsonColumn<Record<string, unknown>>(row.extras);
+  const extras = row.extras == null ? null : jsonColumn<Record<string, unknown>>(row.extras);
   const doc: Record<string, unknown> = { id: row.listing_id, location_latitude: num(row[LAT_COLUMN]), location_longitude: num(row[LNG_COLUMN]) };
-  for (const f of SEARCH_FIELDS) {
-    const v = row[columnOf(f.name)] ?? null;
-    doc[f.name] = f.type === "int32" || f.type === "int64" || f.type === "float" ? num(v) : v;
+  for (const f of FIELD_COLUMNS) {
+    const v = row[f.column] ?? null;
+    doc[f.name] = f.numeric ? num(v) : v;
   }
-  Object.assign(doc, DEFAULTS, extras);
+  doc.imageUrls = [];
+  doc.videoUrl = null;
+  doc.tourUrl = null;
+  if (extras) for (const k in extras) doc[k] = extras[k];
   return inJsonbOrder(withDerivedFields(doc));
 }
 

@@ -54,6 +54,33 @@ export function loadClient(clients: number) {
   return { send, hammer };
 }
 
+/**
+ * `n` requests sent on a fixed schedule of `rate` a second over `clients` connections (open loop:
+ * each is due at its time whatever the answers before it). Latency counts from the due time, so a
+ * request that waited for a free connection counts its wait (no coordinated omission).
+ */
+export async function paced(send: (i: number) => Promise<Answer>, n: number, rate: number, clients: number, ok: (status: number) => boolean = (s) => s === 200) {
+  const times: number[] = [];
+  let failures = 0;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < n) {
+        const i = next++;
+        const due = started + (i * 1000) / rate;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        const res = await send(i);
+        if (!ok(res.status)) failures++;
+        times.push(performance.now() - due);
+      }
+    }),
+  );
+  const endedAt = performance.now();
+  return { ...percentiles(times), rps: n / ((endedAt - started) / 1000), failures, endedAt };
+}
+
 export function percentiles(times: number[]): { p50: number; p95: number; p99: number } {
   const sorted = [...times].sort((a, b) => a - b);
   const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];

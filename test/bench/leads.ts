@@ -22,7 +22,7 @@ import { createChannel } from "../../lib/leads/marketing-channels";
 import { createMember } from "../../lib/tenants/members";
 import { createTenant } from "../../lib/tenants/create-tenant";
 import { spawn } from "node:child_process";
-import { fmt, loadClient, percentiles, scratchDatabase, startServer } from "./http-load";
+import { fmt, loadClient, paced, percentiles, scratchDatabase, startServer } from "./http-load";
 
 const LEADS = Number(process.env.BENCH_LEADS ?? 5000);
 const SYNC = Number(process.env.BENCH_SYNC ?? 300);
@@ -127,9 +127,9 @@ async function main() {
     // 4. A portal posting at 500 leads/s (open loop: each post is sent on schedule, whatever the
     //    answers before it), processed as they come: the acks' latency at the target rate.
     const RATE = 500;
-    const paced = await pacedPosts(send, url, LEADS, RATE, (i) => lead("c", i));
-    const pacedEnd = await drained();
-    console.log(`4. ${LEADS} posts at ${RATE} leads/s from ${CLIENTS} clients, processed as they come: sent at ${paced.rps.toFixed(0)}/s, ack p50 ${paced.p50.toFixed(1)} ms, p95 ${paced.p95.toFixed(1)} ms, p99 ${paced.p99.toFixed(1)} ms${paced.failures ? `, ${paced.failures} not accepted` : ""}; all processed ${((pacedEnd - paced.endedAt) / 1000).toFixed(1)} s after the last post`);
+    const steady = await paced((i) => send(url, { method: "POST", body: lead("c", i) }), LEADS, RATE, CLIENTS, accepted);
+    const steadyEnd = await drained();
+    console.log(`4. ${LEADS} posts at ${RATE} leads/s from ${CLIENTS} clients, processed as they come: sent at ${steady.rps.toFixed(0)}/s, ack p50 ${steady.p50.toFixed(1)} ms, p95 ${steady.p95.toFixed(1)} ms, p99 ${steady.p99.toFixed(1)} ms${steady.failures ? `, ${steady.failures} not accepted` : ""}; all processed ${((steadyEnd - steady.endedAt) / 1000).toFixed(1)} s after the last post`);
 
     const times: number[] = [];
     for (let i = 0; i < SYNC; i++) {
@@ -148,30 +148,6 @@ async function main() {
     await worker?.stop();
     await server.stop();
   }
-}
-
-/** `n` posts sent on a fixed schedule of `rate` a second over `CLIENTS` connections (open loop). */
-async function pacedPosts(send: ReturnType<typeof loadClient>["send"], url: string, n: number, rate: number, body: (i: number) => string) {
-  const times: number[] = [];
-  let failures = 0;
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (next < n) {
-        const i = next++;
-        const due = started + (i * 1000) / rate;
-        const wait = due - performance.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        // Latency from the post's scheduled time: a post sent late because the ones before were slow counts its wait.
-        const res = await send(url, { method: "POST", body: body(i) });
-        if (res.status !== 202 && res.status !== 200) failures++;
-        times.push(performance.now() - due);
-      }
-    }),
-  );
-  const endedAt = performance.now();
-  return { ...percentiles(times), rps: n / ((endedAt - started) / 1000), failures, endedAt };
 }
 
 main().catch((err) => {

@@ -14,7 +14,7 @@ import { sql } from "drizzle-orm";
 import { closeDb } from "../../db/client";
 import { rowsOf } from "../../db/rows";
 import { slugify } from "../../lib/sites/locations";
-import { bareNode, fmt, loadClient, startServer } from "./http-load";
+import { bareNode, fmt, loadClient, paced, percentiles, startServer } from "./http-load";
 import { HOODS } from "./search-data";
 import { prepareSiteBench } from "./site-data";
 
@@ -58,7 +58,7 @@ async function main() {
   // Listing pages at their canonical address (code + slug of the title), as search engines and links reach them.
   const paths = rowsOf<{ code: string; title: string }>(
     await db.execute(sql`select l.listing_code as code, l.title from listings l join sites s on s.tenant_id = l.tenant_id
-      where s.domain = ${HOST} and l.visibility = 'public' and l.stage = 'active' order by l.id limit ${2 * REQUESTS}`),
+      where s.domain = ${HOST} and l.visibility = 'public' and l.stage = 'active' order by l.id limit ${3 * REQUESTS + 300}`),
   ).map((r) => `/imovel/${encodeURIComponent(r.code)}/${slugify(r.title).slice(0, 80).replace(/-+$/, "")}`);
   await closeDb();
   if (paths.length < 2) throw new Error(`The bench site has ${paths.length} active public listings: it needs at least 2 (BENCH_LISTINGS).`);
@@ -75,7 +75,7 @@ async function main() {
     // Each run is timed after an untimed pass of as many requests (a fresh server's first few
     // thousand run partly unoptimized by V8's JIT); the listing pages of the timed pass are other
     // listings than the untimed pass's, each asked once, so no cache of a page's data helps.
-    const half = Math.floor(paths.length / 2);
+    const half = Math.min(REQUESTS, Math.floor(paths.length / 3));
     const runs: [string, string, (i: number) => string, (i: number) => string][] = [
       ["listing page /imovel/{code}/{slug}", "≥ 150 pages/s, p50 ≤ 30 ms", (i) => paths[half + (i % half)], (i) => paths[i % half]],
       ["catalogue /imoveis (200-URL filter mix, search result cache on)", "≥ 100 pages/s", (i) => mix[i % mix.length], (i) => mix[i % mix.length]],
@@ -85,6 +85,21 @@ async function main() {
       const r = await c.hammer(REQUESTS, path);
       console.log(`${name} (${CLIENTS} clients, target ${target}; untimed pass first: ${warm.rps.toFixed(0)} pages/s): ${fmt(r)}; ${((r.rps / ceiling.rps) * 100).toFixed(0)} % of bare Node`);
     }
+    // Latency of a listing page: one at a time, and when the site serves 150 a second (open loop
+    // from the same 10 clients, latency counted from each request's due time). Listings not asked before.
+    const fresh = paths.slice(2 * half);
+    const single = await (async () => {
+      const times: number[] = [];
+      for (let i = 0; i < 300; i++) {
+        const t0 = performance.now();
+        await c.get(fresh[i % fresh.length]);
+        times.push(performance.now() - t0);
+      }
+      return percentiles(times);
+    })();
+    console.log(`listing page one at a time (300 pages): p50 ${single.p50.toFixed(1)} ms, p95 ${single.p95.toFixed(1)} ms, p99 ${single.p99.toFixed(1)} ms (target p50 ≤ 30 ms)`);
+    const steady = await paced((i) => c.get(fresh[(300 + i) % fresh.length]), REQUESTS, 150, CLIENTS);
+    console.log(`listing page at a steady 150 pages/s (${CLIENTS} clients, open loop): sent at ${steady.rps.toFixed(0)}/s, p50 ${steady.p50.toFixed(1)} ms, p95 ${steady.p95.toFixed(1)} ms, p99 ${steady.p99.toFixed(1)} ms${steady.failures ? `, ${steady.failures} not 200` : ""}`);
   } finally {
     await server.stop();
   }
