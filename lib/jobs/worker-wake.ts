@@ -12,6 +12,8 @@ export type Wake = { name: string; data?: unknown };
 
 /** Per event name: a NOTIFY is on its way, and whether more work came while it was. */
 const inFlight = new Map<string, { again: boolean }>();
+/** A NOTIFY that has not gone out by then (a connection hanging) no longer holds back the next ones. */
+const NOTIFY_SLOT_MS = 5_000;
 
 /**
  * Tells the jobs worker that work is waiting. Best effort, like every job event: the work is
@@ -31,11 +33,15 @@ export function wakeWorker(name: string, data: unknown): void {
   if (Buffer.byteLength(payload) > MAX_PAYLOAD) payload = JSON.stringify({ name } satisfies Wake);
   const state = { again: false };
   inFlight.set(name, state);
+  const release = () => {
+    clearTimeout(timer);
+    if (inFlight.get(name) !== state) return;
+    inFlight.delete(name);
+    if (state.again) wakeWorker(name, undefined);
+  };
+  const timer = setTimeout(release, NOTIFY_SLOT_MS).unref();
   void getDb()
     .then((db) => db.execute(sql`select pg_notify(${WAKE_CHANNEL}, ${payload})`))
     .catch((err) => logger().warn({ err, event: name }, "could not wake the jobs worker; its schedule will run the work"))
-    .finally(() => {
-      inFlight.delete(name);
-      if (state.again) wakeWorker(name, undefined);
-    });
+    .finally(release);
 }

@@ -29,11 +29,13 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
     for (let i = 0; i < ids.length; i += BATCH) n += await reindexListings(tx, tenantId, ids.slice(i, i + BATCH), s);
     return n;
   }
-  // The version bump is sent first (it takes the tenant's row lock), with the reads after it in
-  // the same round trip; writers pass the settings they loaded, others take the bump's.
-  const bump = bumpSearchVersion(tx, tenantId).then((stored) => settings ?? settingsOfBump(tenantId, stored));
-  if (!ids.length) return (await bump, 0);
-  const [built, tenantSettings] = await Promise.all([buildDocuments(tx, tenantId, ids, bump), bump]);
+  // The version bump comes first and alone: it takes the tenant's row lock, so two transactions
+  // reindexing the same listing read its rows one after the other, and the later commit writes the
+  // later document. Writers pass the settings they loaded; others take the ones the bump returns.
+  const stored = await bumpSearchVersion(tx, tenantId);
+  const tenantSettings = settings ?? settingsOfBump(tenantId, stored);
+  if (!ids.length) return 0;
+  const built = await buildDocuments(tx, tenantId, ids, tenantSettings);
   const gone = ids.filter((id) => !built.some((b) => b.listing.id === id));
   if (gone.length) {
     await tx.delete(searchDocuments).where(and(eq(searchDocuments.tenant_id, tenantId), inArray(searchDocuments.listing_id, gone)));
@@ -68,9 +70,9 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
  * The search documents of these listings of one tenant (those that exist), with what the index
  * rows keep beside them, from the listings and everything a document reads.
  */
-export async function buildDocuments(tx: DbOrTx, tenantId: string, ids: string[], tenantSettings: TenantSettings | Promise<TenantSettings>) {
+export async function buildDocuments(tx: DbOrTx, tenantId: string, ids: string[], settings: TenantSettings) {
   // Sent together (one round trip on PostgreSQL): the listings, their properties' photos and their network shares.
-  const [rows, mediaRows, shares, settings] = await Promise.all([
+  const [rows, mediaRows, shares] = await Promise.all([
     tx
       .select({ l: listings, p: properties })
       .from(listings)
@@ -80,15 +82,15 @@ export async function buildDocuments(tx: DbOrTx, tenantId: string, ids: string[]
       .select({ m: media })
       .from(media)
       .innerJoin(listings, and(eq(listings.propertyId, media.propertyId), eq(listings.tenantId, tenantId), inArray(listings.id, ids)))
-      .where(eq(media.tenantId, tenantId))
-      .then((r) => [...new Map(r.map(({ m }) => [m.id, m])).values()]),
+      .where(eq(media.tenantId, tenantId)),
     tx
       .select({ listingId: networkListings.listingId, networkId: networkListings.networkId })
       .from(networkListings)
       .where(and(eq(networkListings.tenantId, tenantId), inArray(networkListings.listingId, ids))),
-    tenantSettings,
   ]);
   if (!rows.length) return [];
+  // A property's photos come once per listing of it that was asked for: once each.
+  const photos = [...new Map(mediaRows.map(({ m }) => [m.id, m])).values()];
 
   const typologyIds = [...new Set(rows.map((r) => r.l.typologyId).filter((x): x is string => Boolean(x)))];
   const [typologyRows, unitRows] = await Promise.all([
@@ -112,7 +114,7 @@ export async function buildDocuments(tx: DbOrTx, tenantId: string, ids: string[]
     const doc = buildSearchDocument({
       listing: l,
       property: p,
-      media: mediaRows.filter((m) => m.propertyId === p.id),
+      media: photos.filter((m) => m.propertyId === p.id),
       typology,
       building,
       units: typology ? unitStats(unitRows.filter((u) => u.typologyId === typology.id)) : null,

@@ -41,9 +41,15 @@ export function documentExtras(doc: Record<string, unknown>): Record<string, unk
 /** The columns of `search_index` that `documentFromRow` reads. */
 export const DOC_COLUMN_NAMES: readonly string[] = ["listing_id", LAT_COLUMN, LNG_COLUMN, ...SEARCH_FIELDS.map((f) => columnOf(f.name)), "extras"];
 
-/** `DOC_COLUMN_NAMES` of `search_index` as `alias`, for a select list. */
+const REAL_COLUMNS = new Set(SEARCH_FIELDS.filter((f) => f.type === "float").map((f) => columnOf(f.name)));
+
+/**
+ * `DOC_COLUMN_NAMES` of `search_index` as `alias`, for a select list. The `real` columns come as
+ * `float8`, whose text is exact for the values read from them (integers up to 2^24) whatever the
+ * session's `extra_float_digits`.
+ */
 export function docColumns(alias: string): SQL {
-  return sql.raw(DOC_COLUMN_NAMES.map((c) => `${alias}.${c}`).join(", "));
+  return sql.raw(DOC_COLUMN_NAMES.map((c) => (REAL_COLUMNS.has(c) ? `${alias}.${c}::float8 as ${c}` : `${alias}.${c}`)).join(", "));
 }
 
 /** Each search field with its column and whether it is a number, worked out once. */

@@ -35,12 +35,21 @@ export function clusterPlan(i: PlanInput): ClusterPlan | string {
     }
     return { web: 1, jobsWorker: false };
   }
-  const web = i.requested ?? Math.max(1, i.cores);
+  // One per core by default, at most DEFAULT_MAX_WEB: the core count a container sees may be its
+  // host's, and each process holds its own connections and in-memory search indexes.
+  const web = i.requested ?? Math.min(DEFAULT_MAX_WEB, Math.max(1, i.cores));
   // Several web processes each running every job would race each other for the same rows (safe, as
   // every job claims its work, but wasteful): one jobs worker takes the work, woken by NOTIFY. An
   // explicit JOBS_RUNNER (embedded in each, an external worker, Inngest, off) is kept as given.
   const jobsWorker = web > 1 && i.jobs === "embedded" && !i.jobsExplicit;
   return { web, jobsWorker, webJobsRunner: jobsWorker ? "worker" : undefined };
+}
+
+export const DEFAULT_MAX_WEB = 4;
+
+/** The default pool (20 connections) shared out among the web processes, at least 5 each. */
+export function webPoolSize(web: number): number {
+  return Math.max(5, Math.floor(20 / Math.max(1, web)));
 }
 
 /** Restart a process that died after it had started, but not one that keeps dying at once. */

@@ -23,7 +23,17 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     void started.then((worker) => gracefulShutdown(signal, { timeoutMs: config().SHUTDOWN_TIMEOUT_MS, stopRunner: worker?.stop ?? (async () => {}) }));
   });
 }
-started = startJobsWorker().catch((err: Error) => {
-  console.error(`Jobs worker not started: ${err.message}`);
-  process.exit(1);
-});
+started = startJobsWorker().then(
+  (worker) => {
+    // Started by `npm start`'s launcher: tell it, and stop if the launcher goes away.
+    if (process.send) {
+      process.send({ crmJobsWorker: "started" });
+      process.once("disconnect", () => process.emit("SIGTERM"));
+    }
+    return worker;
+  },
+  (err: Error) => {
+    console.error(`Jobs worker not started: ${err.message}`);
+    process.exit(1);
+  },
+);

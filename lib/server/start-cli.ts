@@ -5,7 +5,7 @@
  * `next start` (`npm start -- -p 3100`).
  *
  * The first web process boots as a single server would (database check, migrations, operator
- * token); the others start once it listens, so migrations never run twice at once. A process that
+ * token); the others start once it has booted, so migrations never run twice at once. A process that
  * dies after it started is restarted; one that fails to start stops everything with its exit code
  * (a wrong DATABASE_URL is one line, not a restart loop). SIGTERM or Ctrl-C stops them all
  * gracefully: each finishes its in-flight requests and running job (lib/server/shutdown.ts).
@@ -17,7 +17,7 @@ import os from "node:os";
 import { config } from "../config";
 import { jobsMode } from "../jobs/mode";
 import { logger } from "../log/logger";
-import { clusterPlan, READY_LINE, shouldRestart, type ClusterPlan } from "./cluster-plan";
+import { clusterPlan, READY_LINE, shouldRestart, webPoolSize, type ClusterPlan } from "./cluster-plan";
 
 const c = (() => {
   try {
@@ -41,7 +41,12 @@ const plan: ClusterPlan = (() => {
 })();
 
 const log = logger().child({ component: "launcher" });
-const baseEnv = { NEXT_MANUAL_SIG_HANDLE: "true", ...(plan.webJobsRunner ? { JOBS_RUNNER: plan.webJobsRunner } : {}) };
+const baseEnv: Record<string, string> = {
+  NEXT_MANUAL_SIG_HANDLE: "true",
+  ...(plan.webJobsRunner ? { JOBS_RUNNER: plan.webJobsRunner } : {}),
+  // The pool size is per process: unless it is set, the default's connections are shared out.
+  ...(process.env.DATABASE_POOL_SIZE ? {} : { DATABASE_POOL_SIZE: String(webPoolSize(plan.web)) }),
+};
 // Web processes run `next start` itself, without this launcher's TypeScript loader. Rendering a
 // page makes much short-lived garbage: a 64 MB young generation (V8's default is 16) collects it
 // less often and promotes less of it (listing pages 141-148 -> 156-168 a second in the site-pages
@@ -51,22 +56,41 @@ cluster.setupPrimary({ exec: createRequire(import.meta.url).resolve("next/dist/b
 
 let shuttingDown = false;
 let restStarted = false;
-let exitCode = 0;
+let announced = false;
 const restarts: number[] = [];
-const ready = new Set<number>();
+/** Web processes alive (forked, not yet exited), and those that have booted. */
+const live = new Set<Worker>();
+const booted = new Set<Worker>();
 let jobs: ChildProcess | undefined;
 
-function forkWeb(env: Record<string, string>): Worker {
+function forkWeb(env: Record<string, string>): void {
+  if (shuttingDown) return;
   const w = cluster.fork({ ...baseEnv, ...env });
+  live.add(w);
   // Booted: listening, database checked and migrated, job runner chosen (lib/server/boot.ts).
   w.on("message", (m: unknown) => {
-    if (!m || typeof m !== "object" || !("crmBooted" in m) || ready.has(w.id)) return;
-    ready.add(w.id);
+    if (!m || typeof m !== "object" || !("crmBooted" in m) || booted.has(w) || shuttingDown) return;
+    booted.add(w);
     if (!restStarted) startRest();
-    // Printed like Next.js's own "Ready" line, whatever LOG_LEVEL: scripts wait for it (test/bench/http-load.ts).
-    if (ready.size === plan.web) console.log(`${READY_LINE}: ${plan.web} web process${plan.web > 1 ? "es share" : " on"} the port${plan.jobsWorker ? "; a jobs worker runs the background work" : ""}`);
+    if (!announced && booted.size === plan.web) {
+      announced = true;
+      // Printed like Next.js's own "Ready" line, whatever LOG_LEVEL: scripts wait for it (test/bench/http-load.ts).
+      console.log(`${READY_LINE}: ${plan.web} web process${plan.web > 1 ? "es share" : " on"} the port${plan.jobsWorker ? "; a jobs worker runs the background work" : ""}`);
+    }
   });
-  return w;
+  w.on("exit", (code, signal) => {
+    live.delete(w);
+    const wasReady = booted.delete(w);
+    if (shuttingDown) return maybeExit();
+    if (shouldRestart({ shuttingDown, wasReady, recentRestarts: recent() })) {
+      log.error({ pid: w.process.pid, code, signal }, "a web process died: starting another");
+      restarts.push(Date.now());
+      forkWeb({ MIGRATE_ON_START: "false" });
+      return;
+    }
+    // It printed why (Server not started: ...); the launcher only stops the rest.
+    stopAll(code || 1, wasReady ? "web processes keep dying" : undefined);
+  });
 }
 
 /** Once the first web process has booted (and migrated): the other web processes and the jobs worker. */
@@ -77,42 +101,30 @@ function startRest() {
 }
 
 function startJobsWorker() {
+  if (shuttingDown) return;
   let started = false;
-  const child = fork(createRequire(import.meta.url).resolve("./jobs-worker-cli.ts"), [], { execArgv: process.execArgv, stdio: ["ignore", "pipe", "inherit", "ipc"] });
-  child.stdout!.on("data", (d: Buffer) => {
-    process.stdout.write(d);
-    if (!started && d.toString().includes("jobs worker listening")) started = true;
+  const child = fork(createRequire(import.meta.url).resolve("./jobs-worker-cli.ts"), [], { execArgv: process.execArgv });
+  // It says so over IPC once it listens for wake-ups (lib/server/jobs-worker-cli.ts), whatever LOG_LEVEL.
+  child.on("message", (m: unknown) => {
+    if (m && typeof m === "object" && "crmJobsWorker" in m) started = true;
   });
   child.on("exit", (code, signal) => {
-    jobs = undefined;
+    if (jobs === child) jobs = undefined;
     if (shuttingDown) return maybeExit();
     if (shouldRestart({ shuttingDown, wasReady: started, recentRestarts: recent() })) {
       log.error({ code, signal }, "the jobs worker died: starting it again");
       restarts.push(Date.now());
       startJobsWorker();
-    } else stopAll(code || 1, `the jobs worker stopped (${signal ?? `exit code ${code}`}) before it started`);
+    } else stopAll(code || 1, `the jobs worker stopped (${signal ?? `exit code ${code}`})${started ? " again and again" : " before it started"}`);
   });
   jobs = child;
 }
 
 const recent = () => restarts.filter((t) => Date.now() - t < 60_000).length;
 
-cluster.on("exit", (w, code, signal) => {
-  const wasReady = ready.delete(w.id);
-  if (shuttingDown) return maybeExit();
-  if (shouldRestart({ shuttingDown, wasReady, recentRestarts: recent() })) {
-    log.error({ pid: w.process.pid, code, signal }, "a web process died: starting another");
-    restarts.push(Date.now());
-    forkWeb({ MIGRATE_ON_START: "false" });
-    return;
-  }
-  // It printed why (Server not started: ...); the launcher only stops the rest.
-  stopAll(code || 1, wasReady ? "web processes keep dying" : undefined);
-});
-
 function stopAll(code: number, why?: string) {
   if (why) log.error(`stopping: ${why}`);
-  exitCode ||= code;
+  if (!process.exitCode) process.exitCode = code;
   shutdown("SIGTERM");
 }
 
@@ -121,19 +133,19 @@ function shutdown(signal: NodeJS.Signals) {
     shuttingDown = true;
     // Past each process's own bound (SHUTDOWN_TIMEOUT_MS), whatever is left is killed.
     setTimeout(() => {
-      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGKILL");
+      for (const w of live) w.process.kill("SIGKILL");
       jobs?.kill("SIGKILL");
     }, c.SHUTDOWN_TIMEOUT_MS + 5_000).unref();
   }
   // Ctrl-C reaches every process of the terminal already; an orchestrator's SIGTERM reaches only
   // this one. Each process ignores a repeated signal, so passing it on is always safe.
-  for (const w of Object.values(cluster.workers ?? {})) w?.process.kill(signal);
+  for (const w of live) w.process.kill(signal);
   jobs?.kill(signal);
   maybeExit();
 }
 
 function maybeExit() {
-  if (Object.keys(cluster.workers ?? {}).length === 0 && !jobs) process.exit(exitCode);
+  if (live.size === 0 && !jobs) process.exit();
 }
 
 process.on("SIGTERM", () => shutdown("SIGTERM"));

@@ -6,7 +6,16 @@ import { hashClient } from "./secrets";
 
 export type Visit = { client: string; userAgent: string | null; referrer: string | null };
 
-const pending = new Set<Promise<void>>();
+type ViewRow = { tenantId: string; listingId: string; day: string; views: number; retried?: boolean };
+/**
+ * Writes in flight and site views not written yet, per database handle. Kept on `globalThis`: the
+ * server's bundles (pages, route handlers, instrumentation's shutdown) each load their own copy of
+ * this module, and the shutdown must flush what the pages gathered.
+ */
+type AccessState = { pending: Set<Promise<void>>; unwritten: Map<Db, Map<string, ViewRow>>; timer?: NodeJS.Timeout };
+const g = globalThis as unknown as { __crmAccesses?: AccessState };
+const state: AccessState = (g.__crmAccesses ??= { pending: new Set(), unwritten: new Map() });
+const pending = state.pending;
 
 /**
  * Records an open after the answer is built, without the visitor waiting for it: the insert and
@@ -29,11 +38,6 @@ export function recordAccess(db: Db, link: ShareLinkRow, visit: Visit): void {
 
 /** How long site views gather in memory before one statement writes them. */
 export const SITE_VIEW_FLUSH_MS = 1000;
-
-/** Per database handle: views not written yet, by tenant, listing and day (UTC). */
-const unwritten = new Map<Db, Map<string, { tenantId: string; listingId: string; day: string; views: number }>>();
-let flushTimer: NodeJS.Timeout | undefined;
-
 /**
  * Counts an open of a listing's detail on a site (the site half of a seller report's `views`).
  * A popular site opens many listing pages a second: the counts gather in memory and one upsert
@@ -41,32 +45,46 @@ let flushTimer: NodeJS.Timeout | undefined;
  * per page. A process that dies loses at most that second of counts (docs/decisions.md).
  */
 export function recordSiteView(db: Db, tenantId: string, listingId: string): void {
-  const day = new Date().toISOString().slice(0, 10);
-  let forDb = unwritten.get(db);
-  if (!forDb) unwritten.set(db, (forDb = new Map()));
-  const key = `${listingId}|${day}`;
-  const row = forDb.get(key);
-  if (row) row.views++;
-  else forDb.set(key, { tenantId, listingId, day, views: 1 });
-  flushTimer ??= setTimeout(() => void flushSiteViews(), SITE_VIEW_FLUSH_MS);
+  gather(db, { tenantId, listingId, day: new Date().toISOString().slice(0, 10), views: 1 });
 }
 
-/** Writes the gathered site views now; rows of listings deleted meanwhile are skipped. */
+function gather(db: Db, v: ViewRow): void {
+  let forDb = state.unwritten.get(db);
+  if (!forDb) state.unwritten.set(db, (forDb = new Map()));
+  const key = `${v.listingId}|${v.day}`;
+  const row = forDb.get(key);
+  if (row) row.views += v.views;
+  else forDb.set(key, { ...v });
+  // Not held open by the timer: a stopping process flushes through settleAccesses().
+  state.timer ??= setTimeout(() => void flushSiteViews(), SITE_VIEW_FLUSH_MS).unref();
+}
+
+/**
+ * Writes the gathered site views now, in listing order (so web processes flushing at the same
+ * moment lock rows in the same order and never deadlock); rows of listings deleted meanwhile are
+ * skipped. A batch that fails is gathered again once, then dropped with a log line.
+ */
 function flushSiteViews(): Promise<void> {
-  clearTimeout(flushTimer);
-  flushTimer = undefined;
-  for (const [db, rows] of unwritten) {
-    unwritten.delete(db);
-    const batch = [...rows.values()].map((r) => ({ tenant_id: r.tenantId, listing_id: r.listingId, day: r.day, views: r.views }));
+  clearTimeout(state.timer);
+  state.timer = undefined;
+  for (const [db, rows] of state.unwritten) {
+    state.unwritten.delete(db);
+    const batch = [...rows.values()];
+    const json = batch.map((r) => ({ tenant_id: r.tenantId, listing_id: r.listingId, day: r.day, views: r.views }));
     const p = db
       .execute(sql`
         insert into listing_site_views (tenant_id, listing_id, day, views)
         select v.tenant_id, v.listing_id, v.day, v.views
-        from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as v(tenant_id uuid, listing_id uuid, day date, views int)
+        from jsonb_to_recordset(${JSON.stringify(json)}::jsonb) as v(tenant_id uuid, listing_id uuid, day date, views int)
         join listings l on l.id = v.listing_id and l.tenant_id = v.tenant_id
+        order by v.listing_id, v.day
         on conflict (listing_id, day) do update set views = listing_site_views.views + excluded.views`)
       .then(() => undefined)
-      .catch((err) => logger().error({ err, listings: batch.length }, "site views not recorded"))
+      .catch((err: unknown) => {
+        const again = batch.filter((r) => !r.retried);
+        logger().warn({ err, listings: batch.length, retrying: again.length }, again.length ? "site views not recorded; retrying once" : "site views not recorded");
+        for (const r of again) gather(db, { ...r, retried: true });
+      })
       .finally(() => pending.delete(p));
     pending.add(p);
   }
@@ -80,4 +98,6 @@ async function settlePending(): Promise<void> {
 /** Writes what was gathered and waits for accesses being written (tests, graceful shutdown). */
 export async function settleAccesses(): Promise<void> {
   await flushSiteViews();
+  // A failed batch gathered again for its retry: write it now rather than after the process is gone.
+  if (state.unwritten.size) await flushSiteViews();
 }

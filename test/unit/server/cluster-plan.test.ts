@@ -1,11 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { clusterPlan, shouldRestart, type PlanInput } from "../../../lib/server/cluster-plan";
+import { clusterPlan, DEFAULT_MAX_WEB, shouldRestart, webPoolSize, type PlanInput } from "../../../lib/server/cluster-plan";
 
 const base: PlanInput = { postgres: true, requested: undefined, cores: 4, jobs: "embedded", jobsExplicit: false };
 
 describe("npm start's process layout", () => {
   it("on PostgreSQL: one web process per core, and one jobs worker instead of a runner in each", () => {
     expect(clusterPlan(base)).toEqual({ web: 4, jobsWorker: true, webJobsRunner: "worker" });
+  });
+
+  it("at most four by default (a container may see its host's cores), any number when asked", () => {
+    expect(clusterPlan({ ...base, cores: 64 })).toMatchObject({ web: DEFAULT_MAX_WEB });
+    expect(clusterPlan({ ...base, cores: 64, requested: 12 })).toMatchObject({ web: 12 });
+  });
+
+  it("shares the default pool of 20 connections among the web processes, at least 5 each", () => {
+    expect([1, 2, 3, 4, 8].map(webPoolSize)).toEqual([20, 10, 6, 5, 5]);
   });
 
   it("WEB_CONCURRENCY overrides the core count; one web process keeps its own runner", () => {
