@@ -6,6 +6,7 @@
  *   npm run bench:lighthouse                       # SITE_URL=http://demo.localhost:3000 by default
  *   SITE_URL=http://demo.localhost:3332 LH_LOCALES=pt-BR,en,es npm run bench:lighthouse
  *   PRICING_URL=http://localhost:3000/c/<token> npm run bench:lighthouse   # the pricing tool's steps
+ *   LH_EXTRA_PATHS=/contato,/blog npm run bench:lighthouse                 # more site pages beside the four
  *
  * Targets (issue #15): performance ≥ 95, accessibility 100, best practices ≥ 95, SEO 100. The
  * pricing tool (issue #16) has the same targets except SEO, which is not measured: its pages are
@@ -76,6 +77,8 @@ async function discoverPricing(base: string): Promise<{ name: string; path: stri
 
 async function main() {
   const pages = process.env.LH_ONLY === "share" ? [] : PRICING ? await discoverPricing(PRICING) : await discover();
+  // More site pages to audit beside the four targets (`LH_EXTRA_PATHS=/contato,/blog`), named by their path.
+  if (!PRICING && process.env.LH_ONLY !== "share") for (const path of (process.env.LH_EXTRA_PATHS ?? "").split(",").map((x) => x.trim()).filter(Boolean)) pages.push({ name: path, path });
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
