@@ -193,7 +193,16 @@ function settingsOfBump(tenantId: string, stored: unknown): TenantSettings {
 function upsertSql(table: PgTable, rows: Record<string, unknown>[]): SQL {
   const columns = getTableColumns(table) as Record<string, PgColumn>;
   const keys = Object.keys(rows[0]);
-  const head = upsertHeads.get(keys.join(",") + "|" + getTableName(table)) ?? cacheHead(table, keys);
+  const shape = `${getTableName(table)}|${keys.join(",")}`;
+  let head = upsertHeads.get(shape);
+  if (!head) {
+    const names = keys.map((k) => `"${columns[k].name}"`);
+    head = {
+      insert: sql.raw(`insert into "${getTableName(table)}" (${names.join(", ")}) values `),
+      conflict: sql.raw(` on conflict ("listing_id") do update set ${names.filter((n) => n !== '"listing_id"').map((n) => `${n} = excluded.${n}`).join(", ")}`),
+    };
+    upsertHeads.set(shape, head);
+  }
   const tuples = rows.map((r) => {
     const vals = keys.map((k) => {
       const v = r[k];
@@ -206,17 +215,8 @@ function upsertSql(table: PgTable, rows: Record<string, unknown>[]): SQL {
   return sql`${head.insert}${sql.join(tuples, sql`, `)}${head.conflict}`;
 }
 
+/** The statement's fixed text per table and set of columns (the rows of a document always have the same keys). */
 const upsertHeads = new Map<string, { insert: SQL; conflict: SQL }>();
-function cacheHead(table: PgTable, keys: string[]) {
-  const columns = getTableColumns(table) as Record<string, PgColumn>;
-  const names = keys.map((k) => `"${columns[k].name}"`);
-  const head = {
-    insert: sql.raw(`insert into "${getTableName(table)}" (${names.join(", ")}) values `),
-    conflict: sql.raw(` on conflict ("listing_id") do update set ${names.filter((n) => n !== '"listing_id"').map((n) => `${n} = excluded.${n}`).join(", ")}`),
-  };
-  upsertHeads.set(keys.join(",") + "|" + getTableName(table), head);
-  return head;
-}
 
 /** Every listing of a tenant, in batches (settings relabel; the reindex command). */
 export async function reindexTenant(tx: DbOrTx, tenantId: string, onBatch?: (done: number) => void): Promise<number> {

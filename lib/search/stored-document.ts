@@ -7,7 +7,7 @@ import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS } from "./fields";
  * A search document is stored as its typed columns (which filters, facets and sorts read anyway)
  * plus `search_texts.extras`: only what the columns cannot give back exactly. Keeping the whole
  * document as JSON beside its columns cost 1.6 KB a listing, a third of the search tables
- * (docs/decisions.md). Reading a document is `documentFromRow` over `DOC_COLUMNS`.
+ * (docs/decisions.md). Reading a document is `documentFromRow` over `docColumns`.
  */
 
 /** Stored as columns: every search field, the coordinates, and the id (the row's key). */
@@ -15,7 +15,9 @@ const IN_COLUMNS = new Set<string>(["id", "location_latitude", "location_longitu
 const DERIVED = new Set<string>(DERIVED_FIELDS);
 /** Values an extra field has when it is absent from `extras`. */
 const DEFAULTS: Record<string, unknown> = { imageUrls: [], videoUrl: null, tourUrl: null };
-const FLOATS = SEARCH_FIELDS.filter((f) => f.type === "float").map((f) => f.name);
+/** Each search field with its column and kind of value, worked out once. */
+const FIELD_COLUMNS = SEARCH_FIELDS.map((f) => ({ name: f.name, column: columnOf(f.name), float: f.type === "float", numeric: f.type === "int32" || f.type === "int64" || f.type === "float" }));
+const FLOATS = FIELD_COLUMNS.filter((f) => f.float);
 
 /**
  * A float column is `real` (Typesense compares floats in 32 bits, and so do our filters): an
@@ -31,17 +33,17 @@ export function documentExtras(doc: Record<string, unknown>): Record<string, unk
     if (k in DEFAULTS && JSON.stringify(v) === JSON.stringify(DEFAULTS[k])) continue;
     out[k] = v;
   }
-  for (const k of FLOATS) {
-    const v = doc[k];
-    if (typeof v === "number" && !exactInReal(v)) out[k] = v;
+  for (const { name } of FLOATS) {
+    const v = doc[name];
+    if (typeof v === "number" && !exactInReal(v)) out[name] = v;
   }
   return Object.keys(out).length ? out : null;
 }
 
 /** The columns of `search_index` that `documentFromRow` reads. */
-export const DOC_COLUMN_NAMES: readonly string[] = ["listing_id", LAT_COLUMN, LNG_COLUMN, ...SEARCH_FIELDS.map((f) => columnOf(f.name)), "extras"];
+export const DOC_COLUMN_NAMES: readonly string[] = ["listing_id", LAT_COLUMN, LNG_COLUMN, ...FIELD_COLUMNS.map((f) => f.column), "extras"];
 
-const REAL_COLUMNS = new Set(SEARCH_FIELDS.filter((f) => f.type === "float").map((f) => columnOf(f.name)));
+const REAL_COLUMNS = new Set(FLOATS.map((f) => f.column));
 
 /**
  * `DOC_COLUMN_NAMES` of `search_index` as `alias`, for a select list. The `real` columns come as
@@ -52,9 +54,6 @@ export function docColumns(alias: string): SQL {
   return sql.raw(DOC_COLUMN_NAMES.map((c) => (REAL_COLUMNS.has(c) ? `${alias}.${c}::float8 as ${c}` : `${alias}.${c}`)).join(", "));
 }
 
-/** Each search field with its column and whether it is a number, worked out once. */
-const FIELD_COLUMNS = SEARCH_FIELDS.map((f) => ({ name: f.name, column: columnOf(f.name), numeric: f.type === "int32" || f.type === "int64" || f.type === "float" }));
-
 /** The document as `buildSearchDocument` made it, from a row of `docColumns`. */
 export function documentFromRow(row: Record<string, unknown>): Record<string, unknown> {
   const extras = row.extras == null ? null : jsonColumn<Record<string, unknown>>(row.extras);
@@ -63,9 +62,7 @@ export function documentFromRow(row: Record<string, unknown>): Record<string, un
     const v = row[f.column] ?? null;
     doc[f.name] = f.numeric ? num(v) : v;
   }
-  doc.imageUrls = [];
-  doc.videoUrl = null;
-  doc.tourUrl = null;
+  for (const [k, v] of Object.entries(DEFAULTS)) doc[k] = Array.isArray(v) ? [...v] : v;
   if (extras) for (const k in extras) doc[k] = extras[k];
   return inJsonbOrder(withDerivedFields(doc));
 }

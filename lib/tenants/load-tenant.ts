@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
+import { jsonColumn } from "../../db/rows";
 import { tenants, type TenantRow } from "../../db/schema";
 import { notFound } from "../errors/domain-errors";
 import { TenantSettingsSchema, type TenantSettings } from "./settings-schema";
@@ -15,7 +16,7 @@ export async function loadTenant(db: DbOrTx, tenantId: string): Promise<TenantRo
 
 /** A tenant's stored settings (the `settings` column as read), parsed once while they stay the same. */
 export function tenantSettingsOf(tenantId: string, stored: unknown): TenantSettings {
-  const value = typeof stored === "string" ? JSON.parse(stored) : stored;
+  const value = jsonColumn(stored);
   const raw = JSON.stringify(value);
   const hit = parsed.get(tenantId);
   if (hit && hit.raw === raw) return hit.settings;

@@ -43,8 +43,9 @@ export async function receiveLead(db: DbOrTx, pathToken: string, req: Request): 
   try {
     attempt = await storeLead(db, channel, raw, req.headers, Boolean(hint));
   } catch (err) {
-    // Refused by what the hint said (its secret or destinations may have changed): decide again on the channel as it is.
-    if (!hint || !(err instanceof DomainError)) throw err;
+    // Refused by what the hint said (its secret or destinations may have changed): decide again
+    // on the channel as it is. A body that is not JSON is refused whatever the channel.
+    if (!hint || !(err instanceof DomainError) || (err.kind !== "unauthorized" && err.kind !== "forbidden")) throw err;
     attempt = null;
   }
   if (!attempt) {
@@ -90,37 +91,23 @@ async function storeLead(db: DbOrTx, channel: MarketingChannelInstanceRow, raw: 
   if (!channel.destinations[destination]) throw forbidden(`The destination '${destination}' is not enabled on this channel.`, "destination_disabled");
 
   const headers = Object.fromEntries(KEPT_HEADERS.flatMap((h) => (reqHeaders.get(h) ? [[h, reqHeaders.get(h)!.slice(0, 500)]] : [])));
-  const values = {
-    tenantId: channel.tenantId,
-    channelId: channel.id,
-    originLeadId: lead.originLeadId,
-    destination,
-    rawBody: raw.toString("utf8"),
-    headers,
-    lead: lead as unknown as Record<string, unknown>,
-  };
-  if (!guarded) {
-    const [stored] = await db
-      .insert(inboundLeads)
-      .values(values)
-      .onConflictDoNothing({ target: [inboundLeads.channelId, inboundLeads.originLeadId], where: sql`origin_lead_id IS NOT NULL` })
-      .returning({ id: inboundLeads.id });
-    return { stored, lead };
-  }
-  const [stored] = rowsOf<{ id: string }>(
-    await db.execute(sql`
-      insert into inbound_leads (tenant_id, channel_id, origin_lead_id, destination, raw_body, headers, lead)
-      select ${values.tenantId}::uuid, ${values.channelId}::uuid, ${values.originLeadId}, ${destination}, ${values.rawBody}, ${JSON.stringify(headers)}::jsonb, ${JSON.stringify(values.lead)}::jsonb
-      where exists (
-        select 1 from marketing_channel_instances c
+  // A hinted channel stores the lead only if it is still as the hint says.
+  const unchanged = guarded
+    ? sql`exists (select 1 from marketing_channel_instances c
         where c.id = ${channel.id}::uuid and c.path_token = ${channel.pathToken} and c.active
           and c.secret is not distinct from ${channel.secret}
           and c.destinations = ${JSON.stringify(channel.destinations)}::jsonb
-          and c.lead_intake_config = ${JSON.stringify(channel.leadIntakeConfig)}::jsonb)
+          and c.lead_intake_config = ${JSON.stringify(channel.leadIntakeConfig)}::jsonb)`
+    : sql`true`;
+  const [stored] = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      insert into inbound_leads (tenant_id, channel_id, origin_lead_id, destination, raw_body, headers, lead)
+      select ${channel.tenantId}::uuid, ${channel.id}::uuid, ${lead.originLeadId}, ${destination}, ${raw.toString("utf8")}, ${JSON.stringify(headers)}::jsonb, ${JSON.stringify(lead)}::jsonb
+      where ${unchanged}
       on conflict (channel_id, origin_lead_id) where origin_lead_id is not null do nothing
       returning id`),
   );
-  return stored ? { stored, lead } : null;
+  return stored || !guarded ? { stored, lead } : null;
 }
 
 export async function channelByToken(db: DbOrTx, pathToken: string): Promise<MarketingChannelInstanceRow> {
