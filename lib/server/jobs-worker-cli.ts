@@ -9,7 +9,6 @@ process.env.NEXT_MANUAL_SIG_HANDLE ??= "true";
 process.env.JOBS_RUNNER = "embedded";
 
 const { config } = await import("../config");
-if (process.env.JOBS_NICE_EXPERIMENT) (await import("node:os")).setPriority(Number(process.env.JOBS_NICE_EXPERIMENT));
 const { gracefulShutdown } = await import("./shutdown");
 const { startJobsWorker } = await import("./jobs-worker");
 
