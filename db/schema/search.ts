@@ -15,9 +15,11 @@ function fieldColumns(wide: boolean): Record<string, PgColumnBuilderBase> {
     const c = columnOf(f.name);
     if (f.type === "string") {
       cols[c] = text(c);
-      cols[tokensOf(f)] = text(tokensOf(f)).array();
+      // Space-joined, NULL when derived from the value (storedTokens in lib/search/filter/normalize.ts).
+      cols[tokensOf(f)] = text(tokensOf(f));
     } else if (f.type === "string[]") {
       cols[c] = text(c).array();
+      // NULL when every element is derived from the value (storedElements).
       cols[tokensOf(f)] = text(tokensOf(f)).array();
     } else if (f.type === "int32") cols[c] = integer(c);
     else if (f.type === "int64") cols[c] = bigint(c, { mode: "number" });
@@ -63,7 +65,7 @@ export const searchDocuments = pgTable(
     index("search_networks_idx").using("gin", t.network_ids),
     // The pricing tool's comparables: one city's priced sale listings of a tenant, by latitude band.
     index("search_valuation_idx")
-      .on(t.tenant_id, sql`location_city_tok`, sql`location_latitude`)
+      .on(t.tenant_id, sql`location_city`, sql`location_latitude`)
       .where(sql`listing_type = 'sale' and price > 0 and total_area > 0`),
   ],
 );

@@ -60,7 +60,7 @@ export const FILTER_SCHEMA: FilterSchema = Object.freeze({
   ...Object.fromEntries(
     SEARCH_FIELDS.map((f) => [
       f.name,
-      f.type === "string" || f.type === "string[]" ? { type: f.type, column: columnOf(f.name), tokens: tokensOf(f) } : { type: f.type, column: columnOf(f.name) },
+      f.type === "string" || f.type === "string[]" ? { type: f.type, column: columnOf(f.name), tokens: tokensOf(f), derived: true } : { type: f.type, column: columnOf(f.name) },
     ]),
   ),
   [GEO_FIELD]: { type: "geopoint", column: LAT_COLUMN, lat: LAT_COLUMN, lng: LNG_COLUMN },

@@ -7,7 +7,7 @@ import { notFound } from "../errors/domain-errors";
 import type { TenantSettings } from "../tenants/settings-schema";
 import { buildSearchDocument, type UnitStats } from "./build-document";
 import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, TEXT_WEIGHTS, tokensOf } from "./fields";
-import { normalizeElement, normalizeTokens } from "./filter";
+import { normalizeTokens, storedElements, storedTokens } from "./filter";
 import { bumpSearchVersion } from "./index-version";
 import { noteIndexed } from "./index-sync";
 import { documentExtras } from "./stored-document";
@@ -164,8 +164,8 @@ export function documentColumns(doc: Record<string, unknown>): { narrow: Record<
     const target = f.wide ? cols : narrow;
     const v = doc[f.name] ?? null;
     target[columnOf(f.name)] = v;
-    if (f.type === "string") target[tokensOf(f)] = v === null ? null : normalizeTokens(String(v));
-    if (f.type === "string[]") target[tokensOf(f)] = v === null ? null : (v as string[]).map(normalizeElement);
+    if (f.type === "string") target[tokensOf(f)] = v === null ? null : storedTokens(String(v));
+    if (f.type === "string[]") target[tokensOf(f)] = v === null ? null : storedElements(v as string[]);
   }
   const text = (w: string) =>
     Object.entries(TEXT_WEIGHTS)

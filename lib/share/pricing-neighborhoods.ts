@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../db/client";
 import { rowsOf } from "../../db/rows";
-import { normalizeTokens } from "../search/filter/normalize";
 import { openPricingTool, requireCity } from "./pricing-link";
 import type { CityPlace } from "./pricing-link";
 
@@ -19,8 +18,6 @@ export const NeighborhoodsSchema = z
 const MIN_SIMILARITY = 0.3;
 const LIMIT = 10;
 
-const cityTok = (c: CityPlace) => sql`ARRAY[${sql.join(normalizeTokens(c.city).map((t) => sql`${t}`), sql`, `)}]::text[]`;
-
 /**
  * Canonical neighbourhood names of the tenant's listings in a city, matching what was typed
  * accent- and case-insensitively (unaccent) as a prefix of the name or of one of its words, or
@@ -33,7 +30,7 @@ export async function suggestNeighborhoods(db: DbOrTx, tenantId: string, city: C
       with n as (
         select d.location_neighborhood as name, count(*) as c, lower(unaccent(d.location_neighborhood)) as key
         from search_documents d
-        where d.tenant_id = ${tenantId}::uuid and d.location_city_tok = ${cityTok(city)} and d.location_city = ${city.city}
+        where d.tenant_id = ${tenantId}::uuid and d.location_city = ${city.city}
           and coalesce(d.location_neighborhood, '') <> ''
         group by d.location_neighborhood
       ), t as (select lower(unaccent(${q}::text)) as k)

@@ -6,6 +6,7 @@
  */
 import type postgres from "postgres";
 import type { RawSearchParams } from "../../lib/search/params";
+import { PUNCTUATION_SQL } from "../../lib/search/filter";
 import { DOC_COLUMN_NAMES } from "../../lib/search/stored-document";
 
 const DOC_COLUMN_LIST = DOC_COLUMN_NAMES.join(", ");
@@ -14,7 +15,10 @@ type Sql = postgres.Sql;
 type Ids = { listing_id: string }[];
 
 const bt = (s: string) => s.replace(/`/g, "");
-const tokens = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().split(/\s+/).filter(Boolean);
+const words = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().split(/\s+/).filter(Boolean);
+const tokens = (s: string) => words(s).join(" ");
+/** A field's tokens as stored: the copy, or derived from the value (lib/search/filter/normalize.ts, storedTokens). */
+const tok = (column: string) => `coalesce(${column}_tok, lower(translate(${column} collate "C", ${PUNCTUATION_SQL}, '')))`;
 const dist = (lat: number, lng: number) =>
   `(2 * 6371010 * asin(sqrt(power(sin(radians(location_latitude - ${lat}) / 2), 2) + cos(radians(${lat})) * cos(radians(location_latitude)) * power(sin(radians(location_longitude - ${lng}) / 2), 2))))`;
 
@@ -31,9 +35,9 @@ export async function ceilingQuery(sql: Sql, tenant: string, p: RawSearchParams)
   const offset = (Number(p.page ?? 1) - 1) * limit;
   let m: RegExpMatchArray | null;
   if (p.q !== "*") {
-    const words = tokens(String(p.q));
+    const ws = words(String(p.q));
     const labels = String(p.query_by).includes("description") ? "ABC" : "AB";
-    const q = words.map((w, i) => `${w}:${i === words.length - 1 ? "*" : ""}${labels}`).join(" & ");
+    const q = ws.map((w, i) => `${w}:${i === ws.length - 1 ? "*" : ""}${labels}`).join(" & ");
     if (!f) {
       const rows = await sql`select listing_id, count(*) over () as found from (
           select listing_id, created_at, ts_rank_cd(tsv, to_tsquery('pt_unaccent', ${q})) as rank from search_tsv
@@ -62,18 +66,18 @@ export async function ceilingQuery(sql: Sql, tenant: string, p: RawSearchParams)
   let count: Promise<{ n: string }[]>;
   if ((m = f.match(/^bedrooms:>=(\d+) && price:<(\d+) && listingType:=sale$/))) {
     const [b, pr] = [Number(m[1]), Number(m[2])];
-    page = sql`select listing_id from search_documents where tenant_id = ${tenant} and bedrooms >= ${b} and price < ${pr} and listing_type_tok = '{sale}'
+    page = sql`select listing_id from search_documents where tenant_id = ${tenant} and bedrooms >= ${b} and price < ${pr} and ${sql.unsafe(tok("listing_type"))} = 'sale'
       order by created_at desc nulls last, listing_id desc limit ${limit} offset ${offset}` as never;
-    count = sql`select count(*) as n from search_documents where tenant_id = ${tenant} and bedrooms >= ${b} and price < ${pr} and listing_type_tok = '{sale}'` as never;
+    count = sql`select count(*) as n from search_documents where tenant_id = ${tenant} and bedrooms >= ${b} and price < ${pr} and ${sql.unsafe(tok("listing_type"))} = 'sale'` as never;
   } else if ((m = f.match(/^location_city:=(`[^`]+`) && hasPhotos:true && totalArea:\[50\.\.(\d+)\]$/))) {
     const [city, area] = [tokens(bt(m[1])), Number(m[2])];
-    page = sql`select listing_id from search_documents where tenant_id = ${tenant} and location_city_tok = ${city} and has_photos and total_area between 50 and ${area}
+    page = sql`select listing_id from search_documents where tenant_id = ${tenant} and ${sql.unsafe(tok("location_city"))} = ${city} and has_photos and total_area between 50 and ${area}
       order by created_at desc nulls last, listing_id desc limit ${limit} offset ${offset}` as never;
-    count = sql`select count(*) as n from search_documents where tenant_id = ${tenant} and location_city_tok = ${city} and has_photos and total_area between 50 and ${area}` as never;
+    count = sql`select count(*) as n from search_documents where tenant_id = ${tenant} and ${sql.unsafe(tok("location_city"))} = ${city} and has_photos and total_area between 50 and ${area}` as never;
   } else if ((m = f.match(/^location_neighborhood:=\[(`[^`]+`), (`[^`]+`)\] && bedrooms:\[2\.\.4\] && propertyType:!=studio$/))) {
     const [a, b] = [tokens(bt(m[1])), tokens(bt(m[2]))];
-    const where = sql`tenant_id = ${tenant} and (location_neighborhood_tok = ${a} or location_neighborhood_tok = ${b}) and bedrooms between 2 and 4
-      and property_type_tok is distinct from '{studio}'`;
+    const where = sql`tenant_id = ${tenant} and (${sql.unsafe(tok("location_neighborhood"))} = ${a} or ${sql.unsafe(tok("location_neighborhood"))} = ${b}) and bedrooms between 2 and 4
+      and ${sql.unsafe(tok("property_type"))} is distinct from 'studio'`;
     page = sql`select listing_id from search_documents where ${where} order by created_at desc nulls last, listing_id desc limit ${limit} offset ${offset}` as never;
     count = sql`select count(*) as n from search_documents where ${where}` as never;
   } else if ((m = f.match(/^location:\(([-\d.]+), ([-\d.]+), (\d+) km\)$/))) {
@@ -85,21 +89,21 @@ export async function ceilingQuery(sql: Sql, tenant: string, p: RawSearchParams)
     count = sql`select count(*) as n from search_documents where ${where}` as never;
   } else if ((m = f.match(/^location_state:=(\w+)$/))) {
     const st = tokens(m[1]);
-    page = sql`select listing_id from search_documents where tenant_id = ${tenant} and location_state_tok = ${st}
+    page = sql`select listing_id from search_documents where tenant_id = ${tenant} and ${sql.unsafe(tok("location_state"))} = ${st}
       order by created_at desc nulls last, listing_id desc limit ${limit} offset ${offset}` as never;
     // Facets, total and stats in one pass, as the engine does.
     const groups = sql`select grouping(location_city, bedrooms, property_type) as g, count(*) as n,
         min(bedrooms), max(bedrooms), sum(bedrooms), avg(bedrooms) from search_documents
-      where tenant_id = ${tenant} and location_state_tok = ${st}
+      where tenant_id = ${tenant} and ${sql.unsafe(tok("location_state"))} = ${st}
       group by grouping sets ((location_city), (bedrooms), (property_type), ())`;
     const [rows, g] = await Promise.all([page, groups]);
     await docs(sql, rows);
     return Number(g.find((r) => Number(r.g) === 7)?.n ?? 0);
   } else if ((m = f.match(/^location_city:=(`[^`]+`)$/)) && p.sort_by === "price:asc") {
     const city = tokens(bt(m[1]));
-    page = sql`select listing_id from search_documents where tenant_id = ${tenant} and location_city_tok = ${city}
+    page = sql`select listing_id from search_documents where tenant_id = ${tenant} and ${sql.unsafe(tok("location_city"))} = ${city}
       order by price asc nulls last, created_at desc nulls last, listing_id desc limit ${limit} offset ${offset}` as never;
-    count = sql`select count(*) as n from search_documents where tenant_id = ${tenant} and location_city_tok = ${city}` as never;
+    count = sql`select count(*) as n from search_documents where tenant_id = ${tenant} and ${sql.unsafe(tok("location_city"))} = ${city}` as never;
   } else {
     throw new Error(`ceilingQuery: no hand-written SQL for ${JSON.stringify(p)}`);
   }

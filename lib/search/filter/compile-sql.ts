@@ -15,6 +15,7 @@ import type { BoolLeaf, FilterNode, IdLeaf, NumberItem, NumberLeaf, StringLeaf, 
 import { compileGeoShape } from "./compile-geo";
 import { ParseError, toDomainError } from "./errors";
 import { parseFilter } from "./parser";
+import { ASCII_PUNCTUATION } from "./normalize";
 import { lookupField, type FilterField, type FilterSchema } from "./schema";
 
 /** Parse + compile. `undefined` for an empty filter; a bad filter throws the 400 DomainError (`invalid_filter`). */
@@ -62,12 +63,29 @@ function anyOf(parts: SQL[]): SQL {
 }
 
 function compileString(leaf: StringLeaf, f: FilterField): SQL {
-  const col = ident(required(f.tokens, leaf.field, "tokens"));
+  const col = f.derived ? derivedTokensSql(leaf.fieldType, ident(f.column), ident(required(f.tokens, leaf.field, "tokens"))) : ident(required(f.tokens, leaf.field, "tokens"));
   const one = (v: StringValue) =>
     leaf.match === "exact" ? exact(leaf.fieldType, col, v) : contains(leaf.fieldType, col, v);
   const positive = anyOf(leaf.values.map(one));
   return leaf.negate ? complement(positive) : positive;
 }
+
+/**
+ * A compactly stored field's tokens as the `text[]` the comparisons below read: the stored copy, or
+ * the value itself lowercased with its ASCII punctuation deleted when no copy was needed
+ * (`storedTokens`: only ASCII values, where collation "C" lowercases exactly as JavaScript does).
+ * `string[]` values are joined on U+001F and split back: an element holding it is never derived.
+ */
+export function derivedTokensSql(type: StringLeaf["fieldType"], value: SQL, stored: SQL): SQL {
+  return type === "string"
+    ? sql`string_to_array(coalesce(${stored}, ${derivedSql(value)}), ' ')`
+    : sql`coalesce(${stored}, string_to_array(${derivedSql(sql`array_to_string(${value}, chr(31))`)}, chr(31)))`;
+}
+
+/** `derivedTokens` (normalize.ts) in SQL. */
+export const derivedSql = (value: SQL) => sql`lower(translate(${value} collate "C", ${sql.raw(PUNCTUATION_SQL)}, ''))`;
+/** ASCII_PUNCTUATION as an SQL expression; the backslash as chr(92), whatever `standard_conforming_strings` says. */
+export const PUNCTUATION_SQL = `('${ASCII_PUNCTUATION.replace("\\", "").replaceAll("'", "''")}' || chr(92))`;
 
 /**
  * Tokens travel as ONE text parameter split back in SQL. Safe because a token never contains a space (space is

@@ -81,3 +81,34 @@ function cut(token: string): string {
   const chars = Array.from(token);
   return chars.length <= MAX_TOKEN_CHARS ? token : chars.slice(0, MAX_TOKEN_CHARS).join("");
 }
+
+/**
+ * How a field's tokens are stored (`<field>_tok`, space-joined `text`): NULL when PostgreSQL can
+ * derive them from the value itself (`derivedTokensSql`: lowercased, ASCII punctuation deleted),
+ * which holds for most values (`sale`, `Rio de Janeiro`, `AP-1042`, `Av. Paulista`). Only the
+ * others (accents, repeated spaces, tabs) keep a copy: about 1 KB a listing less (issue 12).
+ */
+export function storedTokens(value: string): string | null {
+  const joined = normalizeTokens(value).join(" ");
+  return isDerivable(value, joined) ? null : joined;
+}
+
+/** The `<field>_elems` column: each element's tokens joined by a space, or NULL when every element is derivable. */
+export function storedElements(values: string[]): string[] | null {
+  const elems = values.map(normalizeElement);
+  return elems.every((e, i) => e !== "" && isDerivable(values[i], e)) ? null : elems;
+}
+
+/** The ASCII punctuation the tokenizer deletes (every printable ASCII character but letters, digits and space). */
+export const ASCII_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
+const PUNCTUATION_RE = new RegExp(`[${ASCII_PUNCTUATION.replace(/[\\\]^-]/g, "\\$&")}]`, "g");
+
+/** What `derivedTokensSql` gives for an ASCII value, in JavaScript: the two must agree exactly. */
+export const derivedTokens = (value: string) => value.replace(PUNCTUATION_RE, "").toLowerCase();
+
+function isDerivable(value: string, joined: string): boolean {
+  // ASCII only: PostgreSQL's `lower` under collation "C" and JavaScript's agree on ASCII alone.
+  return ASCII.test(value) && derivedTokens(value) === joined;
+}
+
+const ASCII = /^[\x00-\x7f]*$/;

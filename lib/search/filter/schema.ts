@@ -21,6 +21,11 @@ export type FilterField = {
    * `string[]`: text[] column where each element is `normalizeElement(element)` (its tokens joined by one space).
    */
   tokens?: string;
+  /**
+   * The tokens are stored compactly (`storedTokens`/`storedElements` in normalize.ts): `string`, a
+   * space-joined `text` column; both, NULL when they are derived from the value `column` holds.
+   */
+  derived?: boolean;
   /** `geopoint`: numeric columns with the latitude / longitude in degrees. */
   lat?: string;
   lng?: string;

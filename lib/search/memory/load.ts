@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Db } from "../../../db/client";
 import { rowsOf } from "../../../db/rows";
-import { columnOf, LAT_COLUMN, LNG_COLUMN, tokensOf } from "../fields";
+import { columnOf, LAT_COLUMN, LNG_COLUMN } from "../fields";
 import { MEMORY_FIELDS, TenantIndex } from "./tenant-index";
 
 const PAGE = 5_000;
@@ -10,7 +10,8 @@ const PAGE = 5_000;
 /** The columns an in-memory index reads from `search_documents` (as `d`), and the vector of `search_tsv` (as `t`). */
 const COLUMNS = sql.raw(
   ["listing_id", "assigned_to_id", "created_by_id", "property_created_by_id", LAT_COLUMN, LNG_COLUMN,
-    ...MEMORY_FIELDS.flatMap((f) => (f.type === "string" || f.type === "string[]" ? [columnOf(f.name), tokensOf(f)] : [columnOf(f.name)]))]
+    // Not the token columns: the index tokenizes each distinct value itself (Dictionary.code).
+    ...MEMORY_FIELDS.map((f) => columnOf(f.name))]
     .map((c) => `d."${c}"`).concat("t.tsv::text as tsv").join(", "),
 );
 /** Documents and their vectors are written in one transaction (index-listings.ts), so a version stamp covers both. */

@@ -1,5 +1,6 @@
 import { TextIndex } from "./text-index";
-import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, tokensOf, type SearchField } from "../fields";
+import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, type SearchField } from "../fields";
+import { normalizeElement, normalizeTokens } from "../filter/normalize";
 
 /**
  * One tenant's search documents held in memory, column by column: numbers in typed arrays (NaN for
@@ -11,24 +12,31 @@ import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, tokensOf, type SearchF
  */
 
 /** A distinct string value: its raw text (facets) and normalized tokens (filters). */
-export type DictEntry = { raw: string; tokens: string[]; joined: string };
+export type DictEntry = { raw: string; tokens: string[]; joined: string; /** An array element's normalizeElement, once. */ element?: string };
 
 export class Dictionary {
   readonly entries: DictEntry[] = [];
   private readonly index = new Map<string, number>();
 
-  code(raw: string, tokens: string[]): number {
-    const joined = tokens.join(" ");
-    const key = `${raw}\u0000${joined}`;
-    let c = this.index.get(key);
+  /**
+   * The code of a value, its tokens computed once per distinct value: the stored token columns
+   * are NULL for most values (storedTokens), and the tokenizer is the same function either way.
+   */
+  code(raw: string, tokenize: (raw: string) => string[]): number {
+    let c = this.index.get(raw);
     if (c === undefined) {
       c = this.entries.length;
-      this.entries.push({ raw, tokens, joined });
-      this.index.set(key, c);
+      const tokens = tokenize(raw);
+      this.entries.push({ raw, tokens, joined: tokens.join(" ") });
+      this.index.set(raw, c);
     }
     return c;
   }
 }
+
+const noTokens = () => [];
+/** An array element's filter entry: its tokens joined (normalizeElement), keyed by that text. */
+const elementTokens = (joined: string) => joined.split(" ");
 
 export type NumberColumn = { kind: "number"; field: SearchField; values: Float64Array };
 export type BoolColumn = { kind: "bool"; field: SearchField; values: Int8Array };
@@ -137,13 +145,14 @@ export class TenantIndex {
       if (c.kind === "number") c.values[i] = c.field.type === "float" ? real(v) : num(v);
       else if (c.kind === "bool") c.values[i] = v === null || v === undefined ? -1 : v === true || v === "t" || v === "true" ? 1 : 0;
       else if (c.kind === "string") {
-        const toks = textArray(row[tokensOf(c.field)]);
-        c.codes[i] = v === null || v === undefined ? -1 : c.dict.code(String(v), toks ?? []);
+        c.codes[i] = v === null || v === undefined ? -1 : c.dict.code(String(v), normalizeTokens);
       } else {
         const raw = textArray(v);
-        const elems = textArray(row[tokensOf(c.field)]);
-        c.raw[i] = raw ? raw.map((r) => c.rawDict.code(r, [])) : null;
-        c.elems[i] = elems ? elems.map((e) => c.elemDict.code(e, e.split(" "))) : null;
+        c.raw[i] = raw ? raw.map((r) => c.rawDict.code(r, noTokens)) : null;
+        c.elems[i] = c.raw[i]?.map((code) => {
+          const e = c.rawDict.entries[code];
+          return c.elemDict.code((e.element ??= normalizeElement(e.raw)), elementTokens);
+        }) ?? null;
       }
     }
     this.createdAt[i] = (this.columns.get("createdAt") as NumberColumn).values[i];

@@ -1,22 +1,23 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client";
 import { rowsOf } from "../../../db/rows";
-import { normalizeTokens } from "../../search/filter/normalize";
+import { derivedTokensSql, normalizeTokens } from "../../search/filter";
 import { TYPE_GROUPS, typeGroup, type Candidate } from "./estimate";
 
 /** How many candidates the database hands over for the exact ranking (by a cheaper score). */
 const PREFETCH = 150;
 
 const textArray = (v: string[]) => (v.length ? sql`ARRAY[${sql.join(v.map((x) => sql`${x}`), sql`, `)}]::text[]` : sql`'{}'::text[]`);
+const hoodTokens = derivedTokensSql("string", sql`d.location_neighborhood`, sql`d.location_neighborhood_tok`);
 const uuidArray = (ids: string[]) => sql`ARRAY[${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)}]::uuid[]`;
 
 export type Place = { city: string; state: string | null };
 export type Where = { tenantId: string; networkIds: string[]; terminalStages: string[]; place: Place };
 
-/** Same city (its token column leads an index with the tenant), sale, a public price and an area. */
+/** Same city (it leads an index with the tenant), sale, a public price and an area. */
 function base(w: Where): SQL {
   const state = w.place.state ? sql` and d.location_state = ${w.place.state}` : sql``;
-  return sql`d.location_city_tok = ${textArray(normalizeTokens(w.place.city))} and d.location_city = ${w.place.city}${state}
+  return sql`d.location_city = ${w.place.city}${state}
     and d.listing_type = 'sale' and d.price > 0 and d.total_area > 0 and d.price_visibility = 'public' and d.visibility = 'public'
     and not coalesce(d.is_primary_market, false)`;
 }
@@ -46,7 +47,7 @@ export async function findNeighborhood(db: DbOrTx, w: Where, typed: string): Pro
              percentile_cont(0.5) within group (order by d.location_latitude) as lat,
              percentile_cont(0.5) within group (order by d.location_longitude) as lng
       from search_documents d
-      where d.tenant_id = ${w.tenantId}::uuid and d.location_neighborhood_tok = ${textArray(tok)} and d.location_city = ${w.place.city}`),
+      where d.tenant_id = ${w.tenantId}::uuid and ${hoodTokens} = ${textArray(tok)} and d.location_city = ${w.place.city}`),
   );
   const r = rows[0];
   if (!r?.name) return null;

@@ -1,0 +1,120 @@
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb, type Db } from "../../../db/client";
+import { rowsOf } from "../../../db/rows";
+import { inTransaction } from "../../../db/transaction";
+import type { SearchEngine, SearchScope } from "../../../lib/search/engine";
+import { storedElements, storedTokens } from "../../../lib/search/filter";
+import { reindexListings } from "../../../lib/search/index-listings";
+import { MemorySearchEngine } from "../../../lib/search/memory/memory-engine";
+import { toSearchRequest } from "../../../lib/search/params";
+import { PostgresSearchEngine } from "../../../lib/search/postgres/postgres-engine";
+import { generateListingsSql } from "../../bench/search-data";
+import { makeTenant, type TestTenant } from "../../helpers/factories";
+
+/**
+ * String filters are case-, accent- and punctuation-insensitive whether a value's tokens are
+ * stored (accents, punctuation other than `-`, repeated spaces) or derived in SQL from the value
+ * (plain ASCII), through PostgreSQL and the in-memory engine alike.
+ */
+let db: Db;
+let t: TestTenant;
+let codes: string[];
+const pg = new PostgresSearchEngine(getDb);
+const failing: SearchEngine = { name: "postgres", search: async () => { throw new Error("fell back to PostgreSQL"); } };
+
+/** Listing i (by code order) gets these property values. */
+const PLACES: { city: string; hood: string; street: string; features: string[] }[] = [
+  { city: "São Paulo", hood: "Vila  Madalena", street: "Rua Bela Cintra", features: ["balcony", "air-conditioning"] },
+  { city: "Rio de Janeiro", hood: "Barra-da-Tijuca", street: "Av. Atlântica, 1702", features: ["Piscina", "Espaço gourmet", "gourmet_balcony"] },
+  { city: "SAO PAULO", hood: "Vila Madalena", street: "rua bela cintra", features: ["private_pool"] },
+  { city: "Niterói", hood: "Icaraí", street: "Rua Moreira César", features: [] },
+  { city: "rio de janeiro", hood: "Barra da Tijuca", street: "Rua   Dias Ferreira", features: ["AIR CONDITIONING"] },
+];
+
+beforeAll(async () => {
+  db = await getDb();
+  t = await makeTenant();
+  await db.execute(generateListingsSql(t.tenantId, t.ownerId, PLACES.length));
+  const rows = rowsOf<{ id: string; code: string; property_id: string }>(
+    await db.execute(sql`select id, listing_code as code, property_id from listings where tenant_id = ${t.tenantId}::uuid order by listing_code`),
+  );
+  codes = [];
+  for (const [i, r] of rows.entries()) {
+    const p = PLACES[i];
+    // Codes with punctuation and capitals (derived, not stored).
+    const code = i === 0 ? `AP-10${i}` : i === 1 ? `CA/20${i}` : r.code;
+    codes.push(code);
+    await db.execute(sql`update properties set city = ${p.city}, neighborhood = ${p.hood}, street = ${p.street}, features = ${JSON.stringify(p.features)}::jsonb where id = ${r.property_id}::uuid`);
+    await db.execute(sql`update listings set listing_code = ${code} where id = ${r.id}::uuid`);
+  }
+  await inTransaction(db, (tx) => reindexListings(tx, t.tenantId, rows.map((r) => r.id)));
+}, 60_000);
+
+const scope = (): SearchScope => ({ tenantId: t.tenantId, access: { kind: "all" }, networkIds: [] });
+
+async function codesFound(engine: SearchEngine, filter: string): Promise<string[]> {
+  const r = await engine.search(scope(), toSearchRequest({ q: "*", filter_by: filter, per_page: 50 }, { maxPerPage: 250 }));
+  return r.hits.map((h) => String(h.document.listingCode)).sort();
+}
+
+describe("compactly stored tokens", () => {
+  it("keeps a copy only of the tokens PostgreSQL cannot derive from the value", () => {
+    expect(storedTokens("sale")).toBeNull();
+    expect(storedTokens("Rio de Janeiro")).toBeNull();
+    expect(storedTokens("AP-1042")).toBeNull();
+    expect(storedTokens("São Paulo")).toBe("sao paulo");
+    expect(storedTokens("Vila  Madalena")).toBe("vila madalena");
+    expect(storedTokens("Av. Atlântica, 1702")).toBe("av atlantica 1702");
+    expect(storedTokens("CA/201")).toBeNull();
+    expect(storedTokens("Av. Paulista, 1000")).toBeNull();
+    expect(storedTokens("a - b")).toBe("a b");
+    expect(storedTokens("Rua\tX")).toBe("ruax");
+    expect(storedElements(["balcony", "Air-Conditioning"])).toBeNull();
+    expect(storedElements(["Piscina", "Espaço gourmet"])).toEqual(["piscina", "espaco gourmet"]);
+    expect(storedElements(["a", ""])).toEqual(["a", ""]);
+    expect(storedElements([])).toBeNull();
+  });
+
+  it("stores NULL for the derived ones in the tables", async () => {
+    const rows = rowsOf<{ city: string; city_tok: string | null; hood_tok: string | null; code_tok: string | null }>(
+      await db.execute(sql`select location_city as city, location_city_tok as city_tok, location_neighborhood_tok as hood_tok, listing_code_tok as code_tok
+        from search_documents where tenant_id = ${t.tenantId}::uuid order by listing_code`),
+    );
+    const byCity = Object.fromEntries(rows.map((r) => [r.city, r]));
+    expect(byCity["Rio de Janeiro"].city_tok).toBeNull();
+    expect(byCity["São Paulo"].city_tok).toBe("sao paulo");
+    expect(byCity["São Paulo"].hood_tok).toBe("vila madalena");
+    expect(byCity["SAO PAULO"].hood_tok).toBeNull();
+    expect(byCity["Niterói"].city_tok).toBe("niteroi");
+  });
+
+  for (const [name, engine] of [["PostgreSQL", () => pg], ["the in-memory engine", () => new MemorySearchEngine(failing, getDb, { minDocs: 0, maxDocs: 1_000 })]] as const) {
+    it(`matches stored and derived tokens alike through ${name}`, async () => {
+      const e = engine();
+      if (e instanceof MemorySearchEngine) await e.preload(t.tenantId);
+      const [c0, c1, c2, c3, c4] = codes;
+      const sorted = (...c: string[]) => [...c].sort();
+      expect(await codesFound(e, "location_city:=sao paulo")).toEqual(sorted(c0, c2));
+      expect(await codesFound(e, "location_city:=`Rio de Janeiro`")).toEqual(sorted(c1, c4));
+      expect(await codesFound(e, "location_city:=NITEROI")).toEqual([c3]);
+      expect(await codesFound(e, "location_city:!=`São Paulo`")).toEqual(sorted(c1, c3, c4));
+      expect(await codesFound(e, "location_neighborhood:=`vila madalena`")).toEqual(sorted(c0, c2));
+      // `Barra-da-Tijuca` is one token (the dash joins), `Barra da Tijuca` three.
+      expect(await codesFound(e, "location_neighborhood:=barradatijuca")).toEqual([c1]);
+      expect(await codesFound(e, "location_neighborhood:tijuca")).toEqual([c4]);
+      expect(await codesFound(e, "location_street:cintra")).toEqual(sorted(c0, c2));
+      expect(await codesFound(e, "location_street:=`rua dias ferreira`")).toEqual([c4]);
+      expect(await codesFound(e, "location_street:=av atlantica*")).toEqual([c1]);
+      expect(await codesFound(e, "location_street:mor*")).toEqual([c3]);
+      expect(await codesFound(e, "listingCode:=ap100")).toEqual([c0]);
+      expect(await codesFound(e, "listingCode:=`AP-100`")).toEqual([c0]);
+      expect(await codesFound(e, "listingCode:=ca201")).toEqual([c1]);
+      expect(await codesFound(e, "propertyFeatures:=airconditioning")).toEqual([c0]);
+      expect(await codesFound(e, "propertyFeatures:=[privatepool, `AIR CONDITIONING`]")).toEqual(sorted(c2, c4));
+      expect(await codesFound(e, "propertyFeatures:=`espaço gourmet`")).toEqual([c1]);
+      expect(await codesFound(e, "propertyFeatures:=gourmetbalcony")).toEqual([c1]);
+      expect(await codesFound(e, "propertyFeatures:!=balcony")).toEqual(sorted(c1, c2, c3, c4));
+    });
+  }
+});
