@@ -1,7 +1,7 @@
 import { and, count, eq, getTableColumns, getTableName, inArray, SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../db/client";
-import { buildings, listings, media, networkListings, properties, searchDocuments, searchTexts, searchTsv, typologies, units } from "../../db/schema";
+import { buildings, listings, media, networkListings, properties, searchDocuments, searchTexts, typologies, units } from "../../db/schema";
 import { loadTenant, tenantSettingsOf } from "../tenants/load-tenant";
 import { notFound } from "../errors/domain-errors";
 import type { TenantSettings } from "../tenants/settings-schema";
@@ -54,15 +54,14 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
         network_ids: networkIds,
         on_air: l.stage === tenantSettings.listingWorkflow.activeStageId,
       },
-      wide: { ...wide, listing_id: l.id, tenant_id: tenantId, extras: documentExtras(doc) },
-      tsv: { listing_id: l.id, tenant_id: tenantId, tsv, created_at: doc.createdAt ?? null },
+      wide: { ...wide, listing_id: l.id, tenant_id: tenantId, extras: documentExtras(doc), tsv, created_at: doc.createdAt ?? null },
     };
   });
   const narrow = values.map((v) => v.narrow);
   const wide = values.map((v) => v.wide);
-  // One statement, one round trip: the three upserts as data-modifying CTEs (the texts' and vectors'
-  // foreign keys to the documents are checked at the end of the statement, when all three are in).
-  await tx.execute(sql`with documents as (${upsertSql(searchDocuments, narrow)}), texts as (${upsertSql(searchTexts, wide)}) ${upsertSql(searchTsv, values.map((v) => v.tsv))}`);
+  // One statement, one round trip: both upserts, the first as a data-modifying CTE (the texts'
+  // foreign key to the documents is checked at the end of the statement, when both are in).
+  await tx.execute(sql`with documents as (${upsertSql(searchDocuments, narrow)}) ${upsertSql(searchTexts, wide)}`);
   return values.length;
 }
 

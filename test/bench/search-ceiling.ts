@@ -6,7 +6,7 @@
  */
 import type postgres from "postgres";
 import type { RawSearchParams } from "../../lib/search/params";
-import { PUNCTUATION_SQL } from "../../lib/search/filter";
+import { DERIVED_SQL_HEAD, DERIVED_SQL_TAIL } from "../../lib/search/filter";
 import { DOC_COLUMN_NAMES } from "../../lib/search/stored-document";
 
 const DOC_COLUMN_LIST = DOC_COLUMN_NAMES.join(", ");
@@ -18,7 +18,7 @@ const bt = (s: string) => s.replace(/`/g, "");
 const words = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().split(/\s+/).filter(Boolean);
 const tokens = (s: string) => words(s).join(" ");
 /** A field's tokens as stored: the copy, or derived from the value (lib/search/filter/normalize.ts, storedTokens). */
-const tok = (column: string) => `coalesce(${column}_tok, lower(translate(${column} collate "C", ${PUNCTUATION_SQL}, '')))`;
+const tok = (column: string) => `coalesce(${column}_tok, ${DERIVED_SQL_HEAD}${column}${DERIVED_SQL_TAIL})`;
 const dist = (lat: number, lng: number) =>
   `(2 * 6371010 * asin(sqrt(power(sin(radians(location_latitude - ${lat}) / 2), 2) + cos(radians(${lat})) * cos(radians(location_latitude)) * power(sin(radians(location_longitude - ${lng}) / 2), 2))))`;
 
@@ -40,7 +40,7 @@ export async function ceilingQuery(sql: Sql, tenant: string, p: RawSearchParams)
     const q = ws.map((w, i) => `${w}:${i === ws.length - 1 ? "*" : ""}${labels}`).join(" & ");
     if (!f) {
       const rows = await sql`select listing_id, count(*) over () as found from (
-          select listing_id, created_at, ts_rank_cd(tsv, to_tsquery('pt_unaccent', ${q})) as rank from search_tsv
+          select listing_id, created_at, ts_rank_cd(tsv, to_tsquery('pt_unaccent', ${q})) as rank from search_texts
           where tenant_id = ${tenant} and tsv @@ to_tsquery('pt_unaccent', ${q})) c
         order by rank desc, created_at desc nulls last, listing_id desc limit ${limit} offset ${offset}`;
       await docs(sql, rows as unknown as Ids);
@@ -49,12 +49,12 @@ export async function ceilingQuery(sql: Sql, tenant: string, p: RawSearchParams)
     // bedrooms:>=2 with a neighborhood facet: candidates from the vectors, filter on the documents.
     const [rows, facets] = await Promise.all([
       sql`select c.listing_id, count(*) over () as found from (
-          select listing_id, ts_rank_cd(tsv, to_tsquery('pt_unaccent', ${q})) as rank from search_tsv
+          select listing_id, ts_rank_cd(tsv, to_tsquery('pt_unaccent', ${q})) as rank from search_texts
           where tenant_id = ${tenant} and tsv @@ to_tsquery('pt_unaccent', ${q})) c
         join search_documents d on d.listing_id = c.listing_id
         where d.tenant_id = ${tenant} and d.bedrooms >= 2
         order by c.rank desc, d.created_at desc nulls last, d.listing_id desc limit ${limit} offset ${offset}`,
-      sql`select d.location_neighborhood, count(*) from search_tsv t join search_documents d on d.listing_id = t.listing_id
+      sql`select d.location_neighborhood, count(*) from search_texts t join search_documents d on d.listing_id = t.listing_id
         where t.tenant_id = ${tenant} and t.tsv @@ to_tsquery('pt_unaccent', ${q}) and d.tenant_id = ${tenant} and d.bedrooms >= 2
         group by 1 order by 2 desc limit 10`,
     ]);

@@ -212,7 +212,7 @@ async function sideBySide(db: Db, dbUrl: string | undefined, scope: SearchScope)
 /** Size of the search tables and their indexes per listing, and the cost of a listing update with its document. */
 async function sizeAndWrites(db: Db, scope: SearchScope) {
   const [s] = rowsOf<{ bytes: string; n: string }>(await db.execute(sql`
-    select (select sum(pg_total_relation_size(c.oid)) from pg_class c where c.relname in ('search_documents', 'search_texts', 'search_tsv')) as bytes,
+    select (select sum(pg_total_relation_size(c.oid)) from pg_class c where c.relname in ('search_documents', 'search_texts')) as bytes,
            (select count(*) from search_documents) as n`));
   console.log(`Search tables + indexes: ${(Number(s.bytes) / 1024 / 1024).toFixed(0)} MB for ${s.n} listings, ${(Number(s.bytes) / Number(s.n) / 1024).toFixed(2)} KB per listing`);
   const ids = rowsOf<{ id: string }>(await db.execute(sql`select id from listings where tenant_id = ${scope.tenantId}::uuid order by id limit 60`)).map((r) => r.id);

@@ -15,7 +15,7 @@ import type { BoolLeaf, FilterNode, IdLeaf, NumberItem, NumberLeaf, StringLeaf, 
 import { compileGeoShape } from "./compile-geo";
 import { ParseError, toDomainError } from "./errors";
 import { parseFilter } from "./parser";
-import { ASCII_PUNCTUATION } from "./normalize";
+import { ASCII_PUNCTUATION, FOLD_FROM, FOLD_TO } from "./normalize";
 import { lookupField, type FilterField, type FilterSchema } from "./schema";
 
 /** Parse + compile. `undefined` for an empty filter; a bad filter throws the 400 DomainError (`invalid_filter`). */
@@ -72,8 +72,8 @@ function compileString(leaf: StringLeaf, f: FilterField): SQL {
 
 /**
  * A compactly stored field's tokens as the `text[]` the comparisons below read: the stored copy, or
- * the value itself lowercased with its ASCII punctuation deleted when no copy was needed
- * (`storedTokens`: only ASCII values, where collation "C" lowercases exactly as JavaScript does).
+ * the value itself with its accents folded, lowercased and its ASCII punctuation deleted when no
+ * copy was needed (`storedTokens`, which checks that JavaScript and this SQL agree on the value).
  * `string[]` values are joined on U+001F and split back: an element holding it is never derived.
  */
 export function derivedTokensSql(type: StringLeaf["fieldType"], value: SQL, stored: SQL): SQL {
@@ -83,9 +83,14 @@ export function derivedTokensSql(type: StringLeaf["fieldType"], value: SQL, stor
 }
 
 /** `derivedTokens` (normalize.ts) in SQL. */
-export const derivedSql = (value: SQL) => sql`lower(translate(${value} collate "C", ${sql.raw(PUNCTUATION_SQL)}, ''))`;
-/** ASCII_PUNCTUATION as an SQL expression; the backslash as chr(92), whatever `standard_conforming_strings` says. */
-export const PUNCTUATION_SQL = `('${ASCII_PUNCTUATION.replace("\\", "").replaceAll("'", "''")}' || chr(92))`;
+export const derivedSql = (value: SQL) => sql`${sql.raw(DERIVED_SQL_HEAD)}${value}${sql.raw(DERIVED_SQL_TAIL)}`;
+const lit = (s: string) => `'${s.replaceAll("'", "''")}'`;
+/**
+ * The SQL around the value, fixed text: the accents and punctuation as literals (the backslash as
+ * chr(92), whatever `standard_conforming_strings` says). Exported for the migration and benchmarks.
+ */
+export const DERIVED_SQL_HEAD = "lower(translate(";
+export const DERIVED_SQL_TAIL = `, ${lit(FOLD_FROM + ASCII_PUNCTUATION.replace("\\", ""))} || chr(92), ${lit(FOLD_TO)}) collate "C")`;
 
 /**
  * Tokens travel as ONE text parameter split back in SQL. Safe because a token never contains a space (space is

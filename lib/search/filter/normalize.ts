@@ -84,9 +84,9 @@ function cut(token: string): string {
 
 /**
  * How a field's tokens are stored (`<field>_tok`, space-joined `text`): NULL when PostgreSQL can
- * derive them from the value itself (`derivedTokensSql`: lowercased, ASCII punctuation deleted),
- * which holds for most values (`sale`, `Rio de Janeiro`, `AP-1042`, `Av. Paulista`). Only the
- * others (accents, repeated spaces, tabs) keep a copy: about 1 KB a listing less (issue 12).
+ * derive them from the value itself (`derivedTokensSql`: accents folded, lowercased, ASCII
+ * punctuation deleted), which holds for most values (`sale`, `São Paulo`, `AP-1042`, `Av.
+ * Paulista`, a description). Only the others (repeated spaces, tabs, other scripts) keep a copy.
  */
 export function storedTokens(value: string): string | null {
   const joined = normalizeTokens(value).join(" ");
@@ -101,14 +101,30 @@ export function storedElements(values: string[]): string[] | null {
 
 /** The ASCII punctuation the tokenizer deletes (every printable ASCII character but letters, digits and space). */
 export const ASCII_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
-const PUNCTUATION_RE = new RegExp(`[${ASCII_PUNCTUATION.replace(/[\\\]^-]/g, "\\$&")}]`, "g");
+/**
+ * Precomposed accented Latin letters and the ASCII letter the tokenizer spells each in (a test
+ * checks every pair against `normalizeTokens`): Portuguese and Spanish text derives too.
+ */
+export const FOLD_FROM = "áàâãäåéèêëíìîïóòôõöúùûüýÿçñÁÀÂÃÄÅÉÈÊËÍÌÎÏÓÒÔÕÖÚÙÛÜÝÇÑ";
+export const FOLD_TO = "aaaaaaeeeeiiiiooooouuuuyycnaaaaaaeeeeiiiiooooouuuuycn";
 
-/** What `derivedTokensSql` gives for an ASCII value, in JavaScript: the two must agree exactly. */
-export const derivedTokens = (value: string) => value.replace(PUNCTUATION_RE, "").toLowerCase();
-
-function isDerivable(value: string, joined: string): boolean {
-  // ASCII only: PostgreSQL's `lower` under collation "C" and JavaScript's agree on ASCII alone.
-  return ASCII.test(value) && derivedTokens(value) === joined;
+/**
+ * What `derivedSql` (compile-sql.ts) gives for a value made of ASCII and FOLD_FROM, in JavaScript:
+ * `lower(translate(value, FOLD_FROM || ASCII_PUNCTUATION, FOLD_TO) collate "C")`. The two must agree exactly.
+ */
+export function derivedTokens(value: string): string {
+  let out = "";
+  for (const ch of value) {
+    const i = FOLD_FROM.indexOf(ch);
+    if (i >= 0) out += FOLD_TO[i];
+    else if (!ASCII_PUNCTUATION.includes(ch)) out += ch;
+  }
+  return out.toLowerCase();
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+function isDerivable(value: string, joined: string): boolean {
+  // Only characters both sides treat alike: PostgreSQL's `lower` under collation "C" changes
+  // ASCII letters alone, so every other character must be one translate() spells in ASCII.
+  for (const ch of value) if (ch.charCodeAt(0) > 0x7f && !FOLD_FROM.includes(ch)) return false;
+  return derivedTokens(value) === joined;
+}

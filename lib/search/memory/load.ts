@@ -7,7 +7,7 @@ import { MEMORY_FIELDS, TenantIndex } from "./tenant-index";
 
 const PAGE = 5_000;
 
-/** The columns an in-memory index reads from `search_documents` (as `d`), and the vector of `search_tsv` (as `t`). */
+/** The columns an in-memory index reads from `search_documents` (as `d`), and the vector of `search_texts` (as `t`). */
 const COLUMNS = sql.raw(
   ["listing_id", "assigned_to_id", "created_by_id", "property_created_by_id", LAT_COLUMN, LNG_COLUMN,
     // Not the token columns: the index tokenizes each distinct value itself (Dictionary.code).
@@ -15,7 +15,7 @@ const COLUMNS = sql.raw(
     .map((c) => `d."${c}"`).concat("t.tsv::text as tsv").join(", "),
 );
 /** Documents and their vectors are written in one transaction (index-listings.ts), so a version stamp covers both. */
-const FROM = sql.raw("search_documents d left join search_tsv t on t.listing_id = d.listing_id");
+const FROM = sql.raw("search_documents d left join search_texts t on t.listing_id = d.listing_id");
 
 export async function searchVersionOf(db: Db, tenantId: string): Promise<number> {
   return (await searchStateOf(db, tenantId)).version;

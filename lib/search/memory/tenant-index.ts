@@ -82,7 +82,7 @@ export class TenantIndex {
    * thousand word operations instead of a pass over every document (evaluate.ts).
    */
   private readonly bitsets = new Map<string, Uint32Array[]>();
-  /** The documents' full-text vectors (`search_tsv`), for text queries. */
+  /** The documents' full-text vectors (`search_texts.tsv`), for text queries. */
   readonly text = new TextIndex();
   /** The tenant's search version the index reflects (rows written up to it are applied). */
   version = -1;

@@ -23,7 +23,7 @@ const OUT_OF_TTL_MS = 5_000;
 /**
  * Whether the text-only path applies: the tenant's own listings with every access, no filter, and
  * the default order (relevance, then newest). The tenant's documents and vectors are written
- * together (`reindexListings`), so `search_tsv.tenant_id` is the document's tenant.
+ * together (`reindexListings`), so `search_texts.tenant_id` is the document's tenant.
  */
 function textOnly(scope: SearchScope, req: SearchRequest, hidden: SQL | null): boolean {
   return scope.access.kind === "all" && !scope.networkIds.length && !scope.publicOnly && !hidden && !req.filters.length
@@ -49,10 +49,10 @@ export class PostgresSearchEngine implements SearchEngine {
     const tsq = textQuery(req);
     // Naming the tenant on the vectors' side lets the (tenant, tsv) index skip other tenants' matches.
     const tsvTenant = scope.networkIds.length ? sql`` : sql` AND d.tsv_tenant_id = ${scope.tenantId}::uuid`;
-    // The page ranks candidates read from the vectors' table alone, so its sort never carries the vectors
+    // The page ranks candidates read from the text table alone, so its sort never carries the vectors
     // (`offset 0` keeps PostgreSQL from pulling the subquery up and sorting the wide rows again).
     const candidates = tsq
-      ? sql`(select t.listing_id, ts_rank_cd(t.tsv, ${tsq}) as rank from search_tsv t
+      ? sql`(select t.listing_id, ts_rank_cd(t.tsv, ${tsq}) as rank from search_texts t
           where t.tsv @@ ${tsq}${scope.networkIds.length ? sql`` : sql` AND t.tenant_id = ${scope.tenantId}::uuid`} offset 0) c`
       : undefined;
     let text: TextMatch | null = tsq ? { where: sql`d.tsv @@ ${tsq}${tsvTenant}`, rank: sql`ts_rank_cd(d.tsv, ${tsq})`, candidates } : null;
@@ -112,7 +112,7 @@ export class PostgresSearchEngine implements SearchEngine {
 
   /**
    * Text over the tenant's own listings with no filter, access rule or sort other than relevance and
-   * recency: the vectors' table alone answers it (it carries the tenant and the creation time), so the
+   * recency: the text table alone answers it (it carries the tenant and the creation time), so the
    * ranked matches are never joined to the documents.
    */
   private async textOnlyPage(db: Db, tenantId: string, tsq: SQL, req: SearchRequest) {
@@ -120,13 +120,13 @@ export class PostgresSearchEngine implements SearchEngine {
     const res = await db.execute(sql`
       select d.listing_id, d.tenant_id, d.rank, null::float8 as geo_m, count(*) over () as found from (
         select t.listing_id, t.tenant_id, t.created_at, ts_rank_cd(t.tsv, ${tsq}) as rank
-        from search_tsv t where t.tenant_id = ${tenantId}::uuid and t.tsv @@ ${tsq}
+        from search_texts t where t.tenant_id = ${tenantId}::uuid and t.tsv @@ ${tsq}
       ) d
       order by ${orderBySql(req.sort)}
       limit ${req.perPage} offset ${(req.page - 1) * req.perPage}`);
     const rows = rowsOf<HitRow & { found: number | string }>(res);
     const total = () =>
-      db.execute(sql`select count(*) as n from search_tsv t where t.tenant_id = ${tenantId}::uuid and t.tsv @@ ${tsq}`).then((r) => Number(rowsOf<{ n: number | string }>(r)[0].n));
+      db.execute(sql`select count(*) as n from search_texts t where t.tenant_id = ${tenantId}::uuid and t.tsv @@ ${tsq}`).then((r) => Number(rowsOf<{ n: number | string }>(r)[0].n));
     return { rows, found: await this.windowTotal(db, rows, req, total) };
   }
 

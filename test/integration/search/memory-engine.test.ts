@@ -284,7 +284,7 @@ describe("text ranked in memory as ts_rank_cd ranks it", () => {
     let ranked = 0;
     for (const input of queries) {
       const rows = rowsOf<{ q: string; id: string; r: number }>(await db.execute(sql`select to_tsquery('pt_unaccent', ${input})::text as q, t.listing_id as id, ts_rank_cd(t.tsv, to_tsquery('pt_unaccent', ${input})) as r
-        from search_tsv t where t.tenant_id = ${t.tenantId}::uuid and t.tsv @@ to_tsquery('pt_unaccent', ${input})`));
+        from search_texts t where t.tenant_id = ${t.tenantId}::uuid and t.tsv @@ to_tsquery('pt_unaccent', ${input})`));
       expect(rows.length, input).toBeGreaterThan(0);
       const ops = parseTsquery(rows[0].q)!;
       expect(ops, rows[0].q).not.toBeNull();
