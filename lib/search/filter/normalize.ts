@@ -84,8 +84,8 @@ function cut(token: string): string {
 
 /**
  * How a field's tokens are stored (`<field>_tok`, space-joined `text`): NULL when PostgreSQL can
- * derive them from the value itself (`derivedTokensSql`: accents folded, lowercased, ASCII
- * punctuation deleted), which holds for most values (`sale`, `São Paulo`, `AP-1042`, `Av.
+ * derive them from the value itself (`derivedTokensSql`: accents folded, lowercased, punctuation
+ * deleted), which holds for most values (`sale`, `São Paulo`, `AP-1042`, `Av.
  * Paulista`, a description). Only the others (repeated spaces, tabs, other scripts) keep a copy.
  */
 export function storedTokens(value: string): string | null {
@@ -96,35 +96,33 @@ export function storedTokens(value: string): string | null {
 /** The `<field>_elems` column: each element's tokens joined by a space, or NULL when every element is derivable. */
 export function storedElements(values: string[]): string[] | null {
   const elems = values.map(normalizeElement);
-  return elems.every((e, i) => e !== "" && isDerivable(values[i], e)) ? null : elems;
+  // An element holding U+001F (the separator the SQL joins them on) or no token keeps the copy.
+  return elems.every((e, i) => e !== "" && !values[i].includes("\u001f") && isDerivable(values[i], e)) ? null : elems;
 }
 
-/** The ASCII punctuation the tokenizer deletes (every printable ASCII character but letters, digits and space). */
-export const ASCII_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
 /**
- * Precomposed accented Latin letters and the ASCII letter the tokenizer spells each in (a test
- * checks every pair against `normalizeTokens`): Portuguese and Spanish text derives too.
+ * Precomposed accented Latin letters and the ASCII letter the tokenizer spells each in. PostgreSQL's
+ * `unaccent` spells them the same (lowercase aside); a test checks every pair against both.
  */
 export const FOLD_FROM = "áàâãäåéèêëíìîïóòôõöúùûüýÿçñÁÀÂÃÄÅÉÈÊËÍÌÎÏÓÒÔÕÖÚÙÛÜÝÇÑ";
 export const FOLD_TO = "aaaaaaeeeeiiiiooooouuuuyycnaaaaaaeeeeiiiiooooouuuuycn";
 
 /**
  * What `derivedSql` (compile-sql.ts) gives for a value made of ASCII and FOLD_FROM, in JavaScript:
- * `lower(translate(value, FOLD_FROM || ASCII_PUNCTUATION, FOLD_TO) collate "C")`. The two must agree exactly.
+ * `lower(regexp_replace(unaccent(value), '[^A-Za-z0-9 ]', '', 'g') collate "C")`. The two must agree exactly.
  */
 export function derivedTokens(value: string): string {
   let out = "";
   for (const ch of value) {
     const i = FOLD_FROM.indexOf(ch);
-    if (i >= 0) out += FOLD_TO[i];
-    else if (!ASCII_PUNCTUATION.includes(ch)) out += ch;
+    const c = i >= 0 ? FOLD_TO[i] : ch;
+    if (c === " " || isAsciiAlnum(c.charCodeAt(0))) out += c;
   }
   return out.toLowerCase();
 }
 
 function isDerivable(value: string, joined: string): boolean {
-  // Only characters both sides treat alike: PostgreSQL's `lower` under collation "C" changes
-  // ASCII letters alone, so every other character must be one translate() spells in ASCII.
+  // Only characters both sides treat alike: ASCII, and the letters `unaccent` spells in ASCII.
   for (const ch of value) if (ch.charCodeAt(0) > 0x7f && !FOLD_FROM.includes(ch)) return false;
   return derivedTokens(value) === joined;
 }

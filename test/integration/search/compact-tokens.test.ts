@@ -4,7 +4,8 @@ import { getDb, type Db } from "../../../db/client";
 import { rowsOf } from "../../../db/rows";
 import { inTransaction } from "../../../db/transaction";
 import type { SearchEngine, SearchScope } from "../../../lib/search/engine";
-import { normalizeTokens, storedElements, storedTokens } from "../../../lib/search/filter";
+import { derivedTokens, derivedTokensSql, normalizeTokens, storedElements, storedTokens } from "../../../lib/search/filter";
+import { derivedSql } from "../../../lib/search/filter/compile-sql";
 import { FOLD_FROM, FOLD_TO } from "../../../lib/search/filter/normalize";
 import { reindexListings } from "../../../lib/search/index-listings";
 import { MemorySearchEngine } from "../../../lib/search/memory/memory-engine";
@@ -68,7 +69,8 @@ describe("compactly stored tokens", () => {
     expect(storedTokens("Vila  Madalena")).toBe("vila madalena");
     expect(storedTokens(DECOMPOSED)).toBe("sao paulo");
     expect(storedTokens("a - b")).toBe("a b");
-    expect(storedTokens("Rua\tX")).toBe("ruax");
+    expect(storedTokens("Rua\tX")).toBeNull();
+    expect(storedTokens("Rua\nX")).toBe("rua x");
     expect(storedTokens("Αθήνα")).not.toBeNull();
     expect(storedElements(["balcony", "Air-Conditioning", "Espaço gourmet"])).toBeNull();
     expect(storedElements(["Piscina", "Espaço  gourmet"])).toEqual(["piscina", "espaco gourmet"]);
@@ -79,6 +81,22 @@ describe("compactly stored tokens", () => {
   it("folds each accented letter as the tokenizer does", () => {
     expect([...FOLD_FROM].length).toBe([...FOLD_TO].length);
     for (const [i, ch] of [...FOLD_FROM].entries()) expect(normalizeTokens(ch), ch).toEqual([FOLD_TO[i]]);
+  });
+
+  it("derives in SQL exactly what JavaScript predicts, for every character it allows", async () => {
+    const ascii = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join("");
+    const values = [FOLD_FROM, ascii, `${ascii}\n\t`, "Av. Paulista, 1.000 - Bela Vista", "AP-1042/B", "Ação & Reação", "SÃO JOÃO DEL-REI"];
+    for (const v of values) {
+      const [r] = rowsOf<{ d: string }>(await db.execute(sql`select ${derivedSql(sql`${v}::text`)} as d`));
+      expect(r.d, JSON.stringify(v)).toBe(derivedTokens(v));
+    }
+    const arrays = [["Ar-condicionado", "Espaço gourmet"], ["a\u001fb", "c"], []];
+    for (const a of arrays) {
+      const [r] = rowsOf<{ d: string[] }>(await db.execute(sql`select ${derivedTokensSql("string[]", (a.length ? sql`ARRAY[${sql.join(a.map((x) => sql`${x}`), sql`, `)}]::text[]` : sql`'{}'::text[]`), sql`null::text[]`)} as d`));
+      const predicted = storedElements(a) === null ? a.map(derivedTokens) : null;
+      if (predicted) expect(r.d, JSON.stringify(a)).toEqual(predicted);
+      else expect(a.some((e) => e.includes("\u001f"))).toBe(true);
+    }
   });
 
   it("stores NULL for the derived ones in the tables", async () => {
