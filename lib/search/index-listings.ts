@@ -8,6 +8,7 @@ import type { TenantSettings } from "../tenants/settings-schema";
 import { buildSearchDocument, type UnitStats } from "./build-document";
 import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, TEXT_WEIGHTS, tokensOf } from "./fields";
 import { normalizeTokens, storedElements, storedTokens } from "./filter";
+import { derivationAgrees } from "./derivation-check";
 import { bumpSearchVersion } from "./index-version";
 import { noteIndexed } from "./index-sync";
 import { documentExtras } from "./stored-document";
@@ -41,8 +42,9 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
     await tx.delete(searchDocuments).where(and(eq(searchDocuments.tenant_id, tenantId), inArray(searchDocuments.listing_id, gone)));
   }
   if (!built.length) return 0;
+  const derive = await derivationAgrees(tx);
   const values = built.map(({ listing: l, property: p, doc, networkIds }) => {
-    const { narrow, wide, tsv } = documentColumns(doc);
+    const { narrow, wide, tsv } = documentColumns(doc, derive);
     return {
       narrow: {
         ...narrow,
@@ -153,7 +155,7 @@ function unitStats(rows: { status: string; n: number }[]): UnitStats {
  * The typed and token columns of a document, split into the narrow table (filters, counts,
  * facets) and the wide one (long text, the full-text vector, the trigram text).
  */
-export function documentColumns(doc: Record<string, unknown>): { narrow: Record<string, unknown>; wide: Record<string, unknown>; tsv: SQL } {
+export function documentColumns(doc: Record<string, unknown>, derive = true): { narrow: Record<string, unknown>; wide: Record<string, unknown>; tsv: SQL } {
   const narrow: Record<string, unknown> = {
     [LAT_COLUMN]: doc.location_latitude ?? null,
     [LNG_COLUMN]: doc.location_longitude ?? null,
@@ -163,8 +165,8 @@ export function documentColumns(doc: Record<string, unknown>): { narrow: Record<
     const target = f.wide ? cols : narrow;
     const v = doc[f.name] ?? null;
     target[columnOf(f.name)] = v;
-    if (f.type === "string") target[tokensOf(f)] = v === null ? null : storedTokens(String(v));
-    if (f.type === "string[]") target[tokensOf(f)] = v === null ? null : storedElements(v as string[]);
+    if (f.type === "string") target[tokensOf(f)] = v === null ? null : storedTokens(String(v), derive);
+    if (f.type === "string[]") target[tokensOf(f)] = v === null ? null : storedElements(v as string[], derive);
   }
   const text = (w: string) =>
     Object.entries(TEXT_WEIGHTS)

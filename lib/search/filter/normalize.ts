@@ -4,7 +4,10 @@
  * Typesense never compares raw strings: the stored value and the filter value both go through the same
  * tokenizer, which is what makes `:=` case-, accent- and punctuation-insensitive. This module is that
  * tokenizer. It MUST stay pure and deterministic: the `<field>_tok` / `<field>_elems` columns are written
- * with it, and every string filter compares against those columns, so any change here requires a re-index.
+ * with it (or left NULL where SQL derives the same tokens, `storedTokens` below), PostgreSQL filters
+ * compare against them and the in-memory index tokenizes values with it directly, so any change
+ * here requires a re-index, and a change to what it does with accents or punctuation must change
+ * FOLD_FROM/FOLD_TO and DERIVED_SQL_* (compile-sql.ts) with it (test/integration/search/compact-tokens.test.ts).
  */
 
 /** Typesense cuts each filter token at 100 characters; we cut stored tokens the same way so they still match. */
@@ -88,14 +91,15 @@ function cut(token: string): string {
  * deleted), which holds for most values (`sale`, `São Paulo`, `AP-1042`, `Av.
  * Paulista`, a description). Only the others (repeated spaces, tabs, other scripts) keep a copy.
  */
-export function storedTokens(value: string): string | null {
+export function storedTokens(value: string, derive = true): string | null {
   const joined = normalizeTokens(value).join(" ");
-  return isDerivable(value, joined) ? null : joined;
+  return derive && isDerivable(value, joined) ? null : joined;
 }
 
 /** The `<field>_elems` column: each element's tokens joined by a space, or NULL when every element is derivable. */
-export function storedElements(values: string[]): string[] | null {
+export function storedElements(values: string[], derive = true): string[] | null {
   const elems = values.map(normalizeElement);
+  if (!derive) return elems;
   // An element holding U+001F (the separator the SQL joins them on) or no token keeps the copy.
   return elems.every((e, i) => e !== "" && !values[i].includes("\u001f") && isDerivable(values[i], e)) ? null : elems;
 }
