@@ -44,7 +44,7 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
   if (!built.length) return 0;
   const derive = await derivationAgrees(tx);
   const values = built.map(({ listing: l, property: p, doc, networkIds }) => {
-    const { narrow, wide, tsv } = documentColumns(doc, derive);
+    const { narrow, wide } = documentColumns(doc, derive);
     return {
       narrow: {
         ...narrow,
@@ -56,7 +56,7 @@ export async function reindexListings(tx: DbOrTx, tenantId: string, listingIds: 
         network_ids: networkIds,
         on_air: l.stage === tenantSettings.listingWorkflow.activeStageId,
       },
-      wide: { ...wide, listing_id: l.id, tenant_id: tenantId, extras: documentExtras(doc), tsv, created_at: doc.createdAt ?? null },
+      wide: { ...wide, listing_id: l.id, tenant_id: tenantId, extras: documentExtras(doc) },
     };
   });
   const narrow = values.map((v) => v.narrow);
@@ -155,7 +155,7 @@ function unitStats(rows: { status: string; n: number }[]): UnitStats {
  * The typed and token columns of a document, split into the narrow table (filters, counts,
  * facets) and the wide one (long text, the full-text vector, the trigram text).
  */
-export function documentColumns(doc: Record<string, unknown>, derive = true): { narrow: Record<string, unknown>; wide: Record<string, unknown>; tsv: SQL } {
+export function documentColumns(doc: Record<string, unknown>, derive = true): { narrow: Record<string, unknown>; wide: Record<string, unknown> } {
   const narrow: Record<string, unknown> = {
     [LAT_COLUMN]: doc.location_latitude ?? null,
     [LNG_COLUMN]: doc.location_longitude ?? null,
@@ -174,10 +174,11 @@ export function documentColumns(doc: Record<string, unknown>, derive = true): { 
       .map(([name]) => (Array.isArray(doc[name]) ? (doc[name] as string[]).join(" ") : String(doc[name] ?? "")))
       .concat(w === "D" ? [String(doc.propertyTypeLabel ?? "")] : [])
       .join(" ");
-  const tsv = sql`setweight(to_tsvector('pt_unaccent', ${text("A")}), 'A') || setweight(to_tsvector('pt_unaccent', ${text("B")}), 'B')
+  cols.tsv = sql`setweight(to_tsvector('pt_unaccent', ${text("A")}), 'A') || setweight(to_tsvector('pt_unaccent', ${text("B")}), 'B')
     || setweight(to_tsvector('pt_unaccent', ${text("C")}), 'C') || setweight(to_tsvector('pt_unaccent', ${text("D")}), 'D')`;
+  cols.created_at = doc.createdAt ?? null;
   cols.search_text = normalizeTokens([doc.title, doc.listingCode, doc.location_neighborhood, doc.location_city, doc.location_street].filter(Boolean).join(" ")).join(" ");
-  return { narrow, wide: cols, tsv };
+  return { narrow, wide: cols };
 }
 
 function settingsOfBump(tenantId: string, stored: unknown): TenantSettings {

@@ -78,11 +78,11 @@ function compileString(leaf: StringLeaf, f: FilterField): SQL {
 export function derivedTokensSql(type: StringLeaf["fieldType"], value: SQL, stored: SQL): SQL {
   return type === "string"
     ? sql`string_to_array(coalesce(${stored}, ${derivedSql(value)}), ' ')`
-    : sql`coalesce(${stored}, string_to_array(${sql.raw(DERIVED_SQL_HEAD)}array_to_string(${value}, chr(31))${sql.raw(DERIVED_ELEMENTS_SQL_TAIL)}, chr(31)))`;
+    : sql`coalesce(${stored}, string_to_array(${derivedSql(sql`array_to_string(${value}, chr(31))`, DERIVED_ELEMENTS_SQL_TAIL)}, chr(31)))`;
 }
 
 /** `derivedTokens` (normalize.ts) in SQL. */
-export const derivedSql = (value: SQL) => sql`${sql.raw(DERIVED_SQL_HEAD)}${value}${sql.raw(DERIVED_SQL_TAIL)}`;
+export const derivedSql = (value: SQL, tail = DERIVED_SQL_TAIL) => sql`${sql.raw(DERIVED_SQL_HEAD)}${value}${sql.raw(tail)}`;
 /**
  * The SQL around the value, fixed text (exported for the migration and the benchmarks). `unaccent`
  * and a regular expression cost ~0.7 µs a row; a `translate` of the 85 accents and punctuation
