@@ -12,11 +12,13 @@ export function installClientAddressHeader(): void {
   if (proto.__crmStamped) return;
   const emit = proto.emit;
   proto.emit = function (this: http.Server, event: string, ...args: unknown[]) {
-    if (event === "request") {
-      const req = args[0] as http.IncomingMessage;
-      req.headers[CLIENT_ADDRESS_HEADER] = req.socket?.remoteAddress ?? "unknown";
-    }
+    if (event === "request") stampClientAddress(args[0] as http.IncomingMessage);
     return emit.call(this, event, ...args);
   };
   proto.__crmStamped = true;
+}
+
+/** The socket's address under our header, over any value the client sent (idempotent). */
+export function stampClientAddress(req: http.IncomingMessage): void {
+  req.headers[CLIENT_ADDRESS_HEADER] = req.socket?.remoteAddress ?? "unknown";
 }

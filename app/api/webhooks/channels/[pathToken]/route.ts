@@ -1,14 +1,15 @@
-import { receiveLead } from "@/lib/leads/inbound/receive-lead";
+import { postLead } from "@/lib/leads/inbound/lead-webhook";
 import { otherMethods } from "@/lib/http/method-not-allowed";
-import { json, noStore, run, type Segment } from "@/lib/http/run";
+import type { Segment } from "@/lib/http/run";
 
 
-/** A marketing channel posts a lead here (spec 2 §4): stored before any 2xx, processed in the background. */
-export function POST(req: Request, segment: Segment<{ pathToken: string }>): Promise<Response> {
-  return run(req, segment, noStore, async ({ db, params }) => {
-    const answer = await receiveLead(db, params.pathToken, req);
-    return json(answer.body, answer.status);
-  });
+/**
+ * A marketing channel posts a lead here (spec 2 §4): stored before any 2xx, processed in the
+ * background. Under `npm start` on PostgreSQL most posts never reach this route: the server's
+ * direct lane answers them with the same function (lib/leads/inbound/intake-lane.ts).
+ */
+export async function POST(req: Request, segment: Segment<{ pathToken: string }>): Promise<Response> {
+  return postLead(req, (await segment.params).pathToken);
 }
 
 /** Other methods answer a JSON 405 with `Allow`, and OPTIONS lists the real ones. */
