@@ -31,8 +31,11 @@ async function serve(req: http.IncomingMessage, res: http.ServerResponse, pathTo
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
+    try {
+      for (const v of [value].flat()) headers.append(name, v);
+    } catch {
+      // A header Node parsed but the Web `Headers` refuses is left out, as it cannot matter to a lead.
+    }
   }
   const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, { method: "POST", headers, body: body as Uint8Array<ArrayBuffer> });
   const response = await postLead(request, pathToken);
