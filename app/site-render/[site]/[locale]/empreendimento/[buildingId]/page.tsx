@@ -73,8 +73,12 @@ export default async function DevelopmentPage({ params, searchParams }: Props) {
               {num(ty.basePrice) !== null && <p className="price" style={{ margin: "8px 0" }}>{t("from", { price: formatMoney(site.locale, num(ty.basePrice)!) })}</p>}
               <table className="units">
                 <caption className="sr-only">{t("units")} — {ty.name}</caption>
-                <thead><tr>{statuses.map((k) => <th key={k} scope="col">{t(k)}</th>)}</tr></thead>
-                <tbody><tr>{statuses.map((k) => <td key={k}>{"unitStats" in ty ? ty.unitStats[k] : 0}</td>)}</tr></tbody>
+                {/* One row per status: five counts side by side broke their headers mid-word on phones. */}
+                <tbody>
+                  {statuses.map((k) => (
+                    <tr key={k}><th scope="row">{t(k)}</th><td>{"unitStats" in ty ? ty.unitStats[k] : 0}</td></tr>
+                  ))}
+                </tbody>
               </table>
               {ty.listings.length > 0 && (
                 <p style={{ margin: "10px 0 0" }}>
