@@ -37,7 +37,9 @@ async function serve(req: http.IncomingMessage, res: http.ServerResponse, pathTo
       // A header Node parsed but the Web `Headers` refuses is left out, as it cannot matter to a lead.
     }
   }
-  const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, { method: "POST", headers, body: body as Uint8Array<ArrayBuffer> });
+  // The origin is fixed: the handler reads only the path and query (matched above), and a client's
+  // Host header may not even make a valid URL.
+  const request = new Request(`http://localhost${req.url}`, { method: "POST", headers, body: body as Uint8Array<ArrayBuffer> });
   const response = await postLead(request, pathToken);
   const out = Buffer.from(await response.arrayBuffer());
   const head: Record<string, string> = { "content-length": String(out.length) };

@@ -133,6 +133,20 @@ describe("the lead intake's direct lane", () => {
     expect((await leadRows()).length).toBe(before + 1);
   });
 
+  it("takes a lead whatever its Host header says (one that makes no URL included)", async () => {
+    const { port } = server.address() as AddressInfo;
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request({ host: "127.0.0.1", port, path: `/api/webhooks/channels/${channel.pathToken}`, method: "POST", headers: { host: "bad host name", "content-type": "application/json" } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.end(JSON.stringify({ name: "Host", originLeadId: "lane-host" }));
+    });
+    expect(status).toBe(202);
+    expect((await leadRows()).filter((r) => r.originLeadId === "lane-host")).toHaveLength(1);
+  });
+
   it("leaves every other request to the listener behind it", async () => {
     const p = channel.pathToken;
     const others = [
