@@ -13,4 +13,11 @@ export async function register() {
     const { installInngestTransport } = await import("./inngest/transport");
     installInngestTransport();
   }
+  // Last: until here Next.js holds incoming requests, so no lead is answered before the database is
+  // migrated and the job transport is in place. Not under `next dev`, whose reloads would leave the
+  // lane running the code it started with.
+  if (process.env.NODE_ENV !== "development") {
+    const [{ addDirectRoute }, { leadIntakeLane }] = await Promise.all([import("./lib/server/direct-lane"), import("./lib/leads/inbound/intake-lane")]);
+    addDirectRoute(leadIntakeLane);
+  }
 }

@@ -6,10 +6,8 @@ import { config } from "../config";
 import { startEmbeddedRunner } from "../jobs/embedded-runner";
 import { jobsMode, jobsModeProblem } from "../jobs/mode";
 import { logger } from "../log/logger";
-import { leadIntakeLane } from "../leads/inbound/intake-lane";
 import { installClientAddressHeader } from "./client-address-header";
 import { checkDatabase } from "./database-check";
-import { addDirectRoute } from "./direct-lane";
 import { installShutdownHandlers } from "./shutdown";
 
 const JOBS_WHERE = {
@@ -33,8 +31,6 @@ async function doBoot(): Promise<void> {
   const problem = jobsModeProblem(jobsMode(), c.DATABASE_URL ? "postgres" : "pglite");
   if (problem) throw new Error(problem);
   installClientAddressHeader();
-  // Not under `next dev`, whose reloads would leave the lane running the code it started with.
-  if (process.env.NODE_ENV !== "development") addDirectRoute(leadIntakeLane);
   const token = ensureOperatorToken();
   if (token.created) {
     // Printed once, on the start that generated it; afterwards it is only in the file.

@@ -15,7 +15,7 @@ import { getDb } from "../../../db/client";
 import { deals, inboundLeads } from "../../../db/schema";
 import { leadIntakeLane } from "../../../lib/leads/inbound/intake-lane";
 import { addDirectRoute } from "../../../lib/server/direct-lane";
-import { resetLifecycleForTests, startDraining } from "../../../lib/server/lifecycle";
+import { inFlightRequests, resetLifecycleForTests, startDraining } from "../../../lib/server/lifecycle";
 import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
 
@@ -91,6 +91,40 @@ describe("the lead intake's direct lane", () => {
     expect((await leadRows()).filter((r) => r.originLeadId === "lane-1")).toHaveLength(1);
   });
 
+  it("keeps the socket's address as the lead's X-Forwarded-For when no proxy sent one, as Next.js does", async () => {
+    expect((await lanePost(`/api/webhooks/channels/${channel.pathToken}`, JSON.stringify({ name: "Direct", originLeadId: "lane-xff" }))).status).toBe(202);
+    const [row] = (await leadRows()).filter((r) => r.originLeadId === "lane-xff");
+    expect((row.headers as Record<string, string>)["x-forwarded-for"]).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
+  });
+
+  it("counts a post as in flight from its first byte, so a graceful shutdown waits for a slow upload", async () => {
+    const { port } = server.address() as AddressInfo;
+    const body = JSON.stringify({ name: "Slow upload", originLeadId: "lane-slow" });
+    let answered: (status: number) => void;
+    const status = new Promise<number>((ok) => (answered = ok));
+    const req = http.request({ host: "127.0.0.1", port, path: `/api/webhooks/channels/${channel.pathToken}`, method: "POST", headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) } }, (res) => {
+      res.resume();
+      answered(res.statusCode ?? 0);
+    });
+    req.write(body.slice(0, 10));
+    await expect.poll(() => inFlightRequests()).toBe(1);
+    req.end(body.slice(10));
+    expect(await status).toBe(202);
+    await expect.poll(() => inFlightRequests()).toBe(0);
+  });
+
+  it("stores nothing and counts nothing for a client that leaves in the middle of its body, and goes on serving", async () => {
+    const { port } = server.address() as AddressInfo;
+    const req = http.request({ host: "127.0.0.1", port, path: `/api/webhooks/channels/${channel.pathToken}`, method: "POST", headers: { "content-type": "application/json", "content-length": "1000" } });
+    req.on("error", () => {});
+    req.write('{"name":"Gone","originLeadId":"lane-gone"');
+    await expect.poll(() => inFlightRequests()).toBe(1);
+    req.destroy();
+    await expect.poll(() => inFlightRequests()).toBe(0);
+    expect((await leadRows()).filter((r) => r.originLeadId === "lane-gone")).toHaveLength(0);
+    expect((await lanePost(`/api/webhooks/channels/${channel.pathToken}`, JSON.stringify({ name: "Next one" }))).status).toBe(202);
+  });
+
   it("answers sync=deal with the deal it made", async () => {
     const res = await lanePost(`/api/webhooks/channels/${channel.pathToken}?sync=deal`, JSON.stringify({ name: "Bia", phone: "11 97777-6666", originLeadId: "lane-sync" }));
     expect(res.status).toBe(200);
@@ -158,6 +192,9 @@ describe("the lead intake's direct lane", () => {
       lanePost(`/api/webhooks/channels/not-a-token`, "{}"),
       lanePost(`/api/webhooks/payments/${p}`, "{}"),
       lanePost(`/x/api/webhooks/channels/${p}`, "{}"),
+      lanePost(`//api/webhooks/channels/${p}`, "{}"),
+      fetch(`${base}/api/webhooks/channels/${p}`, { method: "PUT", body: "{}" }),
+      fetch(`${base}/api/webhooks/channels/${p}`, { method: "HEAD" }),
     ];
     for (const res of await Promise.all(others)) expect(res.status).toBe(NEXT);
   });

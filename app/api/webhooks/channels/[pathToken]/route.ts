@@ -5,8 +5,9 @@ import type { Segment } from "@/lib/http/run";
 
 /**
  * A marketing channel posts a lead here (spec 2 §4): stored before any 2xx, processed in the
- * background. Under `npm start` on PostgreSQL most posts never reach this route: the server's
- * direct lane answers them with the same function (lib/leads/inbound/intake-lane.ts).
+ * background. Under `next start` (`npm start`, `npm run demo`) posts reach this route only while
+ * the server boots: afterwards its direct lane answers them with the same function
+ * (lib/leads/inbound/intake-lane.ts).
  */
 export async function POST(req: Request, segment: Segment<{ pathToken: string }>): Promise<Response> {
   return postLead(req, (await segment.params).pathToken);
