@@ -17,7 +17,7 @@ export async function register() {
   // migrated and the job transport is in place. Not under `next dev`, whose reloads would leave the
   // lane running the code it started with.
   if (process.env.NODE_ENV !== "development") {
-    const [{ addDirectRoute }, { leadIntakeLane }] = await Promise.all([import("./lib/server/direct-lane"), import("./lib/leads/inbound/intake-lane")]);
+    const [{ addDirectRoute }, { leadIntakeLane }] = await Promise.all([import("./lib/server/before-next"), import("./lib/leads/inbound/intake-lane")]);
     addDirectRoute(leadIntakeLane);
   }
 }

@@ -6,7 +6,7 @@ import { config } from "../config";
 import { startEmbeddedRunner } from "../jobs/embedded-runner";
 import { jobsMode, jobsModeProblem } from "../jobs/mode";
 import { logger } from "../log/logger";
-import { installClientAddressHeader } from "./client-address-header";
+import { installBeforeNext } from "./before-next";
 import { checkDatabase } from "./database-check";
 import { installShutdownHandlers } from "./shutdown";
 
@@ -30,7 +30,7 @@ async function doBoot(): Promise<void> {
   // Before the database is opened: a refused mode must not leave the embedded one open or migrated.
   const problem = jobsModeProblem(jobsMode(), c.DATABASE_URL ? "postgres" : "pglite");
   if (problem) throw new Error(problem);
-  installClientAddressHeader();
+  installBeforeNext();
   const token = ensureOperatorToken();
   if (token.created) {
     // Printed once, on the start that generated it; afterwards it is only in the file.

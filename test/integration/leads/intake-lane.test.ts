@@ -14,7 +14,7 @@ import * as webhookRoute from "../../../app/api/webhooks/channels/[pathToken]/ro
 import { getDb } from "../../../db/client";
 import { deals, inboundLeads } from "../../../db/schema";
 import { leadIntakeLane } from "../../../lib/leads/inbound/intake-lane";
-import { addDirectRoute } from "../../../lib/server/direct-lane";
+import { addDirectRoute } from "../../../lib/server/before-next";
 import { inFlightRequests, resetLifecycleForTests, startDraining } from "../../../lib/server/lifecycle";
 import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
