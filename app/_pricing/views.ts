@@ -4,6 +4,7 @@ import type { PriceEstimate } from "@/lib/share/price-estimate";
 import type { PricingCity } from "@/lib/share/pricing-cities";
 import { answerParams, PRICING_STEPS, type Answers, type ContactForm, type FieldErrors, type PricingStep } from "@/lib/share/pricing-flow";
 import type { SiteLocale } from "@/lib/sites/render/host-routing";
+import { isSitePath } from "@/lib/util/site-path";
 import { html, raw, type Html } from "../_share/html";
 
 export type T = (key: string, values?: Record<string, string | number>) => string;
@@ -53,7 +54,7 @@ footer{padding:0 16px 32px;text-align:center;font-size:.85rem;color:#4f5b6b}`);
 
 function shell(f: Frame, title: string, body: Html, query = ""): string {
   const color = safeColor(f.brand.color);
-  const logo = f.brand.logo && /^(https?:\/\/|\/(?!\/))/i.test(f.brand.logo) ? f.brand.logo : null;
+  const logo = f.brand.logo && (/^https?:\/\//i.test(f.brand.logo) || isSitePath(f.brand.logo)) ? f.brand.logo : null;
   const langs =
     f.languages.length > 1
       ? html`<nav aria-label="${f.t("language")}"><ul class="langs">${f.languages.map(

@@ -1,3 +1,5 @@
+import { isSitePath } from "@/lib/util/site-path";
+
 /**
  * Markup for the share pages as strings: the pages answer with their own HTTP status (401, 403,
  * 410) and need no client runtime at all, so they are built without React. Every interpolated
@@ -36,6 +38,6 @@ export const raw = (s: string) => new Html(s);
 export function safeUrl(u: unknown): string | null {
   if (typeof u !== "string") return null;
   const v = u.trim();
-  if (/^https?:\/\//i.test(v) || /^tel:\+?[0-9]+$/i.test(v) || (v.startsWith("/") && !v.startsWith("//")) || v.startsWith("#")) return v;
+  if (/^https?:\/\//i.test(v) || /^tel:\+?[0-9]+$/i.test(v) || isSitePath(v) || v.startsWith("#")) return v;
   return null;
 }

@@ -2,6 +2,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { LRUCache } from "lru-cache";
 import { ImageResponse } from "next/og";
+import { outboundRequest } from "@/lib/outbound/outbound-request";
+import { isSitePath } from "@/lib/util/site-path";
 import { drawable, type OgContent } from "./og";
 
 const W = 1200;
@@ -16,13 +18,13 @@ const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 
 /**
  * An image for the card as a data URL: a site-relative path is read from `public/` (the demo's
- * photos), an http(s) address fetched with a short deadline. Anything that fails is left out:
- * the card renders without it rather than late.
+ * photos), an http(s) address fetched through the outbound guard with a short deadline. Anything
+ * that fails or is refused is left out: the card renders without it rather than late.
  */
 export async function imageData(src: string | null, timeoutMs = 1500): Promise<string | null> {
   if (!src) return null;
   try {
-    if (src.startsWith("/") && !src.startsWith("//")) {
+    if (isSitePath(src)) {
       const root = path.join(process.cwd(), "public");
       const file = path.normalize(path.join(root, decodeURIComponent(src.split(/[?#]/)[0])));
       if (!file.startsWith(root + path.sep)) return null;
@@ -32,11 +34,13 @@ export async function imageData(src: string | null, timeoutMs = 1500): Promise<s
       return buf.length <= MAX_IMAGE_BYTES ? `data:${type};base64,${buf.toString("base64")}` : null;
     }
     if (!/^https?:\/\//i.test(src)) return null;
-    const res = await fetch(src, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
-    const type = res.headers.get("content-type")?.split(";")[0].trim() ?? "";
-    if (!res.ok || !/^image\/(png|jpeg|webp|gif|svg\+xml)$/.test(type)) return null;
-    const buf = Buffer.from(await res.arrayBuffer());
-    return buf.length <= MAX_IMAGE_BYTES ? `data:${type};base64,${buf.toString("base64")}` : null;
+    // A logo or photo address is the tenant's: fetched through the outbound guard (no private
+    // address in production, at most 3 redirects each checked again, 4 MB, the same deadline).
+    const res = await outboundRequest(src, { purpose: "image", headers: { accept: "image/*" }, timeoutMs, maxBytes: MAX_IMAGE_BYTES, maxRedirects: 3 });
+    const header = res.headers["content-type"];
+    const type = (Array.isArray(header) ? header[0] : header)?.split(";")[0].trim().toLowerCase() ?? "";
+    if (res.status < 200 || res.status >= 300 || !/^image\/(png|jpeg|webp|gif|svg\+xml)$/.test(type)) return null;
+    return `data:${type};base64,${res.body.toString("base64")}`;
   } catch {
     return null;
   }

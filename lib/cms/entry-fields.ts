@@ -1,5 +1,6 @@
 import type { CmsField } from "../../db/schema";
 import { invalid } from "../errors/domain-errors";
+import { isSitePath } from "../util/site-path";
 
 const MAX_TEXT = 100_000;
 
@@ -39,7 +40,7 @@ function typeProblem(type: string, v: unknown): string | null {
       return typeof v === "string" && /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)) ? null : "must be an ISO date such as 2026-11-24";
     case "image":
     case "url":
-      return typeof v === "string" && (/^https?:\/\/\S+$/.test(v) || /^\/(?!\/)\S*$/.test(v)) && v.length <= 2000 ? null : "must be an http(s) URL or a path starting with /";
+      return typeof v === "string" && (/^https?:\/\/\S+$/.test(v) || isSitePath(v)) && v.length <= 2000 ? null : "must be an http(s) URL or a path starting with /";
     default:
       return null;
   }

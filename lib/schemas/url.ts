@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isSitePath } from "../util/site-path";
 
 /**
  * Links stored for display (photos, logos, avatars, videos). Only http(s): a `javascript:` or
@@ -12,5 +13,5 @@ export const HttpUrlSchema = z
 export const UrlOrPathSchema = z
   .string()
   .max(2000)
-  .refine((v) => (/^\/(?!\/)/.test(v) && !/[\s\\]/.test(v)) || HttpUrlSchema.safeParse(v).success, "must be an http(s) URL or a path starting with '/'")
+  .refine((v) => isSitePath(v) || HttpUrlSchema.safeParse(v).success, "must be an http(s) URL or a path starting with '/'")
   .meta({ format: "uri-reference" });

@@ -3,6 +3,7 @@ import type { SiteView } from "../context";
 import { translatedFields } from "../format";
 import { href } from "../links";
 import type { SiteLocale } from "@/lib/sites/render/host-routing";
+import { isSitePath } from "@/lib/util/site-path";
 
 const LOCALE_NAMES: Record<SiteLocale, string> = { "pt-BR": "Português", en: "English", es: "Español" };
 const LOCALE_SHORT: Record<SiteLocale, string> = { "pt-BR": "PT", en: "EN", es: "ES" };
@@ -12,7 +13,7 @@ type MenuItem = { label: string; href: string };
 /** A menu address the site can link to: its own paths (localized) or http(s) addresses; nothing else. */
 export function menuHref(site: SiteView, raw: string): string | null {
   const h = raw.trim();
-  if (h.startsWith("/") && !h.startsWith("//")) return href(site, h);
+  if (isSitePath(h)) return href(site, h);
   if (/^https?:\/\//i.test(h)) return h;
   if (/^(mailto|tel):/i.test(h)) return h;
   return null;

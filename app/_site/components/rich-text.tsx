@@ -1,4 +1,5 @@
 import { createElement, type ReactNode } from "react";
+import { isSitePath } from "@/lib/util/site-path";
 
 /**
  * Rich text from the page editor (HTML) rendered as React elements from an allow-list of tags:
@@ -22,7 +23,7 @@ const decode = (s: string) =>
 function safeHref(attrs: string): string | undefined {
   const m = attrs.match(/\bhref\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))/i);
   const v = decode((m?.[2] ?? m?.[3] ?? m?.[4] ?? "").trim());
-  if (/^(https?:|mailto:|tel:)/i.test(v) || (v.startsWith("/") && !v.startsWith("//")) || v.startsWith("#")) return v;
+  if (/^(https?:|mailto:|tel:)/i.test(v) || isSitePath(v) || v.startsWith("#")) return v;
   return undefined;
 }
 

@@ -4,6 +4,7 @@ import { href } from "../links";
 import { searchSite } from "@/lib/sites/public-search";
 import { publicEntries } from "@/lib/cms/public-cms";
 import { logger } from "@/lib/log/logger";
+import { isSitePath } from "@/lib/util/site-path";
 import { ListingGrid } from "../components/listing-card";
 import { SearchBar } from "../components/search-bar";
 import { LeadForm } from "../components/lead-form";
@@ -102,7 +103,7 @@ export function RichTextBlock({ p }: { p: P }) {
 
 export function ImageBlock({ p }: { p: P }) {
   const src = s(p.src ?? p.url, 2000);
-  if (!/^(https?:\/\/|\/(?!\/))/i.test(src)) return null;
+  if (!/^https?:\/\//i.test(src) && !isSitePath(src)) return null;
   const w = n(p.width, 1, 4000, 1200);
   const h = n(p.height, 1, 4000, 800);
   return (
@@ -154,7 +155,7 @@ export async function CmsListBlock({ p, ctx }: { p: P; ctx: BlockCtx }) {
 
 export function CtaBlock({ p, ctx }: { p: P; ctx: BlockCtx }) {
   const to = s(p.buttonHref, 2000) || "/imoveis";
-  const link = to.startsWith("/") && !to.startsWith("//") ? href(ctx.site, to) : /^https?:\/\//i.test(to) ? to : null;
+  const link = isSitePath(to) ? href(ctx.site, to) : /^https?:\/\//i.test(to) ? to : null;
   return (
     <section className="section">
       <div className="wrap">

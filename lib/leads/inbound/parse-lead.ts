@@ -1,5 +1,6 @@
 import { toE164 } from "../../contacts/phone";
 import { isValidCpf } from "../../contacts/cpf";
+import { isSitePath } from "../../util/site-path";
 import { storableJson, storableKey } from "../../util/storable-text";
 
 /**
@@ -118,9 +119,9 @@ export function parseLead(body: Body, headerDestination: string | null): ParsedL
     const siteDomain = text(body.siteDomain);
     const resolved = isAbsoluteUrl(landing)
       ? landing
-      : landing.startsWith("/") && !landing.startsWith("//") && siteDomain && /^[a-z0-9.-]+(:\d+)?$/i.test(siteDomain)
+      : isSitePath(landing) && siteDomain && /^[a-z0-9.-]+(:\d+)?$/i.test(siteDomain)
         ? `https://${siteDomain.toLowerCase()}${landing}`
-        : landing.startsWith("/") && !landing.startsWith("//")
+        : isSitePath(landing)
           ? landing
           : null;
     if (resolved) attribution.landingPage = resolved;

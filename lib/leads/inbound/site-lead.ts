@@ -6,6 +6,7 @@ import { invalid, unavailable } from "../../errors/domain-errors";
 import { sendJobEvent } from "../../jobs/dispatch";
 import { leadReceived } from "./lead-job";
 import { parseLead } from "./parse-lead";
+import { sitePathOr } from "../../util/site-path";
 import { storableJson } from "../../util/storable-text";
 
 /**
@@ -49,7 +50,7 @@ export async function receiveSiteLead(db: DbOrTx, site: SiteRow, input: unknown,
   if (form.website) return { status: "dropped" };
   if (!form.email && !form.phone) throw invalid("email or phone: send at least one way to reach you", "contact_missing");
   if (form.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email)) throw invalid("email: not an e-mail address", "invalid_email");
-  const landing = form.landingPage.startsWith("/") && !form.landingPage.startsWith("//") ? form.landingPage : "/";
+  const landing = sitePathOr(form.landingPage, "/");
   const channel = await siteChannel(db, site);
   if (!channel) throw unavailable("This site has no active website marketing channel to receive leads.", "site_channel_missing");
   if (!channel.destinations.deal) throw unavailable("The site's marketing channel does not accept deal leads.", "site_channel_missing");

@@ -5,6 +5,7 @@ import { translateDbError } from "@/lib/http/db-errors";
 import { consumeRateLimit } from "@/lib/http/rate-limit";
 import { receiveSiteLead } from "@/lib/leads/inbound/site-lead";
 import { logger } from "@/lib/log/logger";
+import { sitePathOr } from "@/lib/util/site-path";
 import { ZodError } from "zod";
 
 /**
@@ -24,7 +25,7 @@ export async function POST(req: Request, ctx: { params: Promise<{ site: string; 
   } catch {
     return back(site.base, "/", "invalid");
   }
-  const landing = typeof form.landingPage === "string" && form.landingPage.startsWith("/") && !form.landingPage.startsWith("//") ? form.landingPage : "/";
+  const landing = sitePathOr(form.landingPage, "/");
   // The same per-address limiter as /api/sites: a form flood is turned back before it is stored.
   const limit = await consumeRateLimit(site.db, "site_lead", clientAddress(req.headers));
   if (limit && !limit.allowed) return back(site.base, landing, "limited");

@@ -10,6 +10,7 @@ import { extraPages } from "@/app/_site/pages";
 import { PuckPage } from "@/app/_site/components/puck-page";
 import { Breadcrumb } from "@/app/_site/components/breadcrumb";
 import { JsonLd } from "@/app/_site/components/json-ld";
+import { isSitePath } from "@/lib/util/site-path";
 import { Paragraphs, RichText } from "@/app/_site/components/rich-text";
 import { publicCollection, publicEntry } from "@/lib/cms/public-cms";
 
@@ -62,7 +63,7 @@ export default async function EntryPage({ params, searchParams }: Props) {
             .map((d) => {
               const v = f[d.id];
               if (d.type === "richText" && typeof v === "string") return <RichText key={d.id} html={v} className="" />;
-              if (d.type === "image" && typeof v === "string" && /^(https?:\/\/|\/(?!\/))/.test(v)) {
+              if (d.type === "image" && typeof v === "string" && (/^https?:\/\//.test(v) || isSitePath(v))) {
                 // eslint-disable-next-line @next/next/no-img-element
                 return <img key={d.id} src={v} alt="" width={1200} height={800} loading="lazy" />;
               }
