@@ -1,9 +1,9 @@
-import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "../../db/client";
-import { listings } from "../../db/schema";
+import type { Actor } from "../context/actor";
 import { invalid } from "../errors/domain-errors";
 import { issuePath } from "../http/errors";
+import { firstUnreadableListing } from "../listings/readable-listings";
 import { UUID_PATTERN } from "../schemas/uuid";
 import type { CustomField, TenantSettings } from "../tenants/settings-schema";
 
@@ -29,12 +29,12 @@ const LeadListingItem = z.looseObject({ listingId: z.unknown() });
 
 /**
  * Validates `custom` against the typed preference keys and the tenant's custom fields, and keeps
- * only listing UUIDs of the tenant in `leadListings` (a listing code there is dropped).
+ * only listing UUIDs in `leadListings` (a listing code there is dropped), each one the actor can read.
  * A `null` value is kept: on update it removes the key.
  */
 export async function validateCustom(
   tx: DbOrTx,
-  tenantId: string,
+  actor: Actor,
   s: TenantSettings,
   custom: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
@@ -44,7 +44,7 @@ export async function validateCustom(
     if (value === null) {
       out[key] = null;
     } else if (key === "leadListings") {
-      out[key] = await leadListings(tx, tenantId, value, path);
+      out[key] = await leadListings(tx, actor, value, path);
     } else if (Object.hasOwn(PREFERENCES, key)) {
       out[key] = parse(PREFERENCES[key], value, path);
     } else {
@@ -79,19 +79,12 @@ function parse(schema: z.ZodType, value: unknown, path: string): unknown {
   throw invalid(`${path}${sub}: ${i.message}`);
 }
 
-async function leadListings(tx: DbOrTx, tenantId: string, value: unknown, path: string) {
+async function leadListings(tx: DbOrTx, actor: Actor, value: unknown, path: string) {
   const items = parse(z.array(LeadListingItem).max(100), value, path) as { listingId: unknown }[];
   const ids = [...new Set(items.map((i) => i.listingId).filter((id): id is string => typeof id === "string" && UUID_PATTERN.test(id)))].map((id) =>
     id.toLowerCase(),
   );
-  if (ids.length) {
-    const found = await tx
-      .select({ id: listings.id })
-      .from(listings)
-      .where(and(eq(listings.tenantId, tenantId), inArray(listings.id, ids)));
-    const known = new Set(found.map((f) => f.id));
-    const missing = ids.find((id) => !known.has(id));
-    if (missing) throw invalid(`${path}: listing ${missing} is not a listing of this tenant.`);
-  }
+  const missing = await firstUnreadableListing(tx, actor, ids);
+  if (missing) throw invalid(`${path}: no listing ${missing} in this tenant that this key can see.`);
   return ids.map((listingId) => ({ listingId }));
 }

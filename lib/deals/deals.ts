@@ -72,7 +72,7 @@ export async function writeNewDeal(tx: DbOrTx, actor: Actor, data: CreateDealInp
   if (channelId) checkChannel(channelId, known.channel?.id === channelId ? known.channel : await channelOf(tx, actor.tenantId, channelId));
   const explicit = await resolveAssignee(tx, actor.tenantId, data);
   if (explicit !== undefined && actor.kind === "member") assertMayAssign(actor, explicit);
-  const custom = dropNulls(await validateCustom(tx, actor.tenantId, s, data.custom ?? {}));
+  const custom = dropNulls(await validateCustom(tx, actor, s, data.custom ?? {}));
   const people = await resolveContacts(tx, actor.tenantId, data.contacts);
 
   let assignedToId = explicit;
@@ -183,7 +183,7 @@ async function applyData(tx: DbOrTx, actor: MemberActor, s: TenantSettings, curr
     next.assignedToId = assignee;
   }
   if (data.custom !== undefined) {
-    next.customData = dropNulls({ ...current.customData, ...(await validateCustom(tx, actor.tenantId, s, data.custom)) });
+    next.customData = dropNulls({ ...current.customData, ...(await validateCustom(tx, actor, s, data.custom)) });
   }
   return next;
 }

@@ -35,3 +35,10 @@ export function readableListingsWhere(actor: MemberActor): SQL | undefined {
 export function tenantListingsWhere(actor: MemberActor): SQL {
   return and(eq(listings.tenantId, actor.tenantId), eq(properties.tenantId, actor.tenantId), readableListingsWhere(actor))!;
 }
+
+/** `tenantListingsWhere` for any actor, as `canReadListing` decides: a visitor reads public listings only. */
+export function listingsReadableByWhere(actor: Actor): SQL {
+  if (actor.kind === "member") return tenantListingsWhere(actor);
+  const own = and(eq(listings.tenantId, actor.tenantId), eq(properties.tenantId, actor.tenantId))!;
+  return actor.kind === "visitor" ? and(own, eq(listings.visibility, "public"))! : own;
+}

@@ -1,11 +1,12 @@
 import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { dealDocuments, deals, listings, members, offers, type DealRow, type OfferRow } from "../../db/schema";
+import { dealDocuments, deals, members, offers, type DealRow, type OfferRow } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
 import type { MemberActor } from "../context/actor";
 import type { MemberCtx } from "../context/verb-context";
 import { dealAccessWhere } from "../deals/access";
 import { conflict, invalid, notFound } from "../errors/domain-errors";
+import { assertListingReadable } from "../listings/readable-listings";
 import type { Page } from "../schemas/paging";
 import { openTransaction } from "../transactions/transactions";
 import { recordOfferEvent } from "./offer-events";
@@ -51,7 +52,7 @@ export async function createOffer({ db, actor }: MemberCtx, input: unknown): Pro
   const data = CreateOfferSchema.parse(input);
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const deal = await dealForOffer(tx, actor, data.dealId);
-    if (data.listingId) await assertListing(tx, actor.tenantId, data.listingId);
+    if (data.listingId) await assertListingReadable(tx, actor, data.listingId);
     if (data.brokerId) await assertMember(tx, actor.tenantId, data.brokerId, "brokerId");
     const [row] = await tx
       .insert(offers)
@@ -150,11 +151,6 @@ async function dealForOffer(tx: DbOrTx, actor: MemberActor, dealId: string): Pro
   const [deal] = await tx.select().from(deals).where(and(eq(deals.id, dealId), eq(deals.tenantId, actor.tenantId), dealAccessWhere(actor))).limit(1);
   if (!deal) throw invalid(`dealId: no deal ${dealId} in this tenant that this key can see.`);
   return deal;
-}
-
-export async function assertListing(tx: DbOrTx, tenantId: string, listingId: string) {
-  const [l] = await tx.select({ id: listings.id }).from(listings).where(and(eq(listings.id, listingId), eq(listings.tenantId, tenantId))).limit(1);
-  if (!l) throw invalid(`listingId: no listing ${listingId} in this tenant.`);
 }
 
 export async function assertMember(tx: DbOrTx, tenantId: string, memberId: string, field: string) {

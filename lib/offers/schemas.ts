@@ -14,7 +14,7 @@ const Amount = DecimalString.refine((v) => Number(v) > 0, "must be greater than 
 export const CreateOfferSchema = z
   .strictObject({
     dealId: z.uuid(),
-    listingId: z.uuid().optional(),
+    listingId: z.uuid().optional().meta({ description: "A listing of the tenant that the key can read (else 400, as for an unknown id)." }),
     brokerId: z.uuid().optional().meta({ description: "Active member responsible; default the deal's responsible member, else the key's." }),
     amount: Amount,
     source: z.enum(API_SOURCES).default("crm"),

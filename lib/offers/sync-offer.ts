@@ -4,7 +4,8 @@ import { inTenantTransaction } from "../../db/transaction";
 import type { MemberCtx } from "../context/verb-context";
 import { invalid } from "../errors/domain-errors";
 import type { EventName } from "../outbox/event-names";
-import { assertListing, assertMember } from "./offers";
+import { assertListingReadable } from "../listings/readable-listings";
+import { assertMember } from "./offers";
 import { recordOfferEvent } from "./offer-events";
 import { SyncOfferSchema, serializeOffer, type Offer } from "./schemas";
 import { isOpenOffer } from "./state-machine";
@@ -32,7 +33,7 @@ export async function syncOffer({ db, actor }: MemberCtx, input: unknown): Promi
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const [deal] = await tx.select().from(deals).where(and(eq(deals.id, data.dealId), eq(deals.tenantId, actor.tenantId))).limit(1);
     if (!deal) throw invalid(`dealId: no deal ${data.dealId} in this tenant.`);
-    if (data.listingId) await assertListing(tx, actor.tenantId, data.listingId);
+    if (data.listingId) await assertListingReadable(tx, actor, data.listingId);
     if (data.brokerId) await assertMember(tx, actor.tenantId, data.brokerId, "brokerId");
     const [current] = await tx
       .select()

@@ -11,7 +11,7 @@ const TaskWritable = {
   title: z.string().trim().min(1).max(200),
   type: z.enum(TASK_TYPES),
   dealId: z.uuid().nullable().meta({ description: "A deal of the tenant the key can see." }),
-  listingId: z.uuid().nullable().meta({ description: "A listing of the tenant." }),
+  listingId: z.uuid().nullable().meta({ description: "A listing of the tenant that the key can read (else 400, as for an unknown id)." }),
   assigneeId: z.uuid().nullable().meta({ description: "An active member of the tenant. Default: the deal's responsible member, else the key's member." }),
   dueAt: IsoDateTime.nullable(),
   status: z.enum(TASK_STATUSES),

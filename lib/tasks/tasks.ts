@@ -1,11 +1,12 @@
 import { and, asc, count, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { deals, listings, members, tasks, type TaskRow } from "../../db/schema";
+import { deals, members, tasks, type TaskRow } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
 import { eventUserId, type Actor, type MemberActor } from "../context/actor";
 import type { MemberCtx } from "../context/verb-context";
 import { dealAccessWhere } from "../deals/access";
 import { forbidden, invalid, notFound } from "../errors/domain-errors";
+import { assertListingReadable } from "../listings/readable-listings";
 import { recordEvent } from "../outbox/record-event";
 import type { Page } from "../schemas/paging";
 import { stableJson } from "../util/stable-json";
@@ -62,7 +63,7 @@ export async function createTask({ db, actor }: MemberCtx, input: unknown): Prom
   const data = CreateTaskSchema.parse(input);
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const deal = data.dealId ? await assertDeal(tx, actor, data.dealId) : null;
-    if (data.listingId) await assertListing(tx, actor.tenantId, data.listingId);
+    if (data.listingId) await assertListingReadable(tx, actor, data.listingId);
     let assigneeId = data.assigneeId;
     if (assigneeId === undefined) assigneeId = deal?.assignedToId ?? actor.userId;
     else await assertAssignee(tx, actor, assigneeId);
@@ -101,7 +102,7 @@ export async function updateTask({ db, actor }: MemberCtx, { id, body }: { id: s
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const current = await loadTask(tx, actor, id, true);
     if (data.dealId) await assertDeal(tx, actor, data.dealId);
-    if (data.listingId) await assertListing(tx, actor.tenantId, data.listingId);
+    if (data.listingId) await assertListingReadable(tx, actor, data.listingId);
     if (data.assigneeId !== undefined) await assertAssignee(tx, actor, data.assigneeId);
     const next: Partial<TaskRow> = {};
     for (const k of ["title", "type", "dealId", "listingId", "assigneeId", "status", "notes"] as const) {
@@ -141,11 +142,6 @@ async function assertDeal(tx: DbOrTx, actor: MemberActor, dealId: string) {
     .limit(1);
   if (!deal) throw invalid(`dealId: no deal ${dealId} in this tenant that this key can see.`);
   return deal;
-}
-
-async function assertListing(tx: DbOrTx, tenantId: string, listingId: string) {
-  const [l] = await tx.select({ id: listings.id }).from(listings).where(and(eq(listings.id, listingId), eq(listings.tenantId, tenantId))).limit(1);
-  if (!l) throw invalid(`listingId: no listing ${listingId} in this tenant.`);
 }
 
 /** An active member of the tenant; a restricted key keeps tasks with its own member, as with deals. */

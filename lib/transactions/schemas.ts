@@ -24,7 +24,7 @@ export const CreateTransactionSchema = z
   .strictObject({
     dealId: z.uuid().optional().meta({ description: "The deal; required without `offerId`, and when given with it, the offer's deal." }),
     offerId: z.uuid().optional().meta({ description: "An `accepted` offer of the deal: the transaction takes its deal, listing and amount. One transaction per offer." }),
-    listingId: z.uuid().optional(),
+    listingId: z.uuid().optional().meta({ description: "A listing of the tenant that the key can read (else 400, as for an unknown id)." }),
     amount: Amount.optional().meta({ description: "Agreed value, decimal string; required without `offerId`." }),
     currency: Currency.default("BRL"),
     parties: z.array(Party).max(20).optional().meta({ description: "Default: the deal's contacts with their roles." }),

@@ -1,11 +1,12 @@
 import { and, asc, count, desc, eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { contacts, dealContacts, deals, listings, offers, transactions, type DealRow, type OfferRow, type TransactionParty, type TransactionRow } from "../../db/schema";
+import { contacts, dealContacts, deals, offers, transactions, type DealRow, type OfferRow, type TransactionParty, type TransactionRow } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
 import type { Actor } from "../context/actor";
 import type { MemberCtx } from "../context/verb-context";
 import { dealAccessWhere } from "../deals/access";
 import { conflict, invalid } from "../errors/domain-errors";
+import { assertListingReadable } from "../listings/readable-listings";
 import type { Page } from "../schemas/paging";
 import { loadTransactionRow, transactionAccessWhere, transactionAggregate, transactionAggregates } from "./load";
 import { CreateTransactionSchema, UpdateTransactionSchema, type ListTransactionsQueryInput, type Transaction } from "./schemas";
@@ -88,7 +89,7 @@ export async function createTransaction({ db, actor }: MemberCtx, input: unknown
     const dealId = data.dealId ?? offer!.dealId;
     const [deal] = await tx.select().from(deals).where(and(eq(deals.id, dealId), eq(deals.tenantId, actor.tenantId), dealAccessWhere(actor))).limit(1);
     if (!deal) throw invalid(`dealId: no deal ${dealId} in this tenant that this key can see.`);
-    if (data.listingId) await assertListing(tx, actor.tenantId, data.listingId);
+    if (data.listingId) await assertListingReadable(tx, actor, data.listingId);
     return openTransaction(tx, actor, {
       deal,
       offer,
@@ -109,7 +110,7 @@ export async function updateTransaction({ db, actor }: MemberCtx, { id, body }: 
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const current = await loadTransactionRow(tx, actor, id, true);
     if (FINAL.has(current.status)) throw conflict(`Transaction ${id} is ${current.status}: a closed or cancelled transaction no longer changes.`, "transaction_final");
-    if (data.listingId) await assertListing(tx, actor.tenantId, data.listingId);
+    if (data.listingId) await assertListingReadable(tx, actor, data.listingId);
     const before = await transactionAggregate(tx, current);
     const set: Partial<TransactionRow> = { updatedAt: new Date() };
     if (data.status !== undefined) set.status = data.status;
@@ -143,9 +144,4 @@ async function dealParties(tx: DbOrTx, tenantId: string, dealId: string): Promis
     .where(and(eq(dealContacts.tenantId, tenantId), eq(dealContacts.dealId, dealId)))
     .orderBy(asc(dealContacts.position));
   return rows.map((r) => ({ role: r.role, name: r.name, email: r.email, taxId: r.cpf, contactId: r.contactId }));
-}
-
-async function assertListing(tx: DbOrTx, tenantId: string, listingId: string) {
-  const [l] = await tx.select({ id: listings.id }).from(listings).where(and(eq(listings.id, listingId), eq(listings.tenantId, tenantId))).limit(1);
-  if (!l) throw invalid(`listingId: no listing ${listingId} in this tenant.`);
 }

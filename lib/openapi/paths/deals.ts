@@ -92,7 +92,7 @@ const CUSTOM =
   "neighbourhoods go in `locations`), `additionalNotes` (text up to 5,000 characters, the search narrative). " +
   "`leadListings` is an array of `{listingId}` objects: only listing UUIDs are kept (a listing code or any other " +
   "value there is dropped, as are other properties of an item, and repeats are merged), and each UUID must be a " +
-  "listing of the tenant, else 400. Any other key must be a custom field configured in `settings.customFields` and " +
+  "listing of the tenant that the key can read, else 400 (a restricted key's answer for a colleague's private listing is the same as for an unknown id). Any other key must be a custom field configured in `settings.customFields` and " +
   "match its type (`text`: a string; `number`; `boolean`; `date`: `YYYY-MM-DD`; `select`: one of its `options`); an " +
   "unconfigured key is a 400. There is no native consent or deadline field: use a custom field or `additionalNotes`.";
 
