@@ -59,7 +59,7 @@ export const ChannelSchema = z
     destinations: DestinationsSchema,
     leadIntakeConfig: LeadIntakeConfigSchema,
     feedCriteria: z.record(z.string(), z.unknown()),
-    feedToken: z.string().optional().meta({ description: "The feeds' Bearer token: only in the answer that creates or rotates it." }),
+    feedToken: z.string().optional().meta({ description: "The Bearer token of the feeds and the buildings import: only in the answer that creates or rotates it." }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

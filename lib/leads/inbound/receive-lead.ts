@@ -1,11 +1,11 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import type { DbOrTx } from "../../../db/client";
 import { rowsOf } from "../../../db/rows";
 import { inboundLeads, marketingChannelInstances, type InboundLeadRow, type MarketingChannelInstanceRow } from "../../../db/schema";
-import { DomainError, forbidden, invalid, notFound, unauthorized } from "../../errors/domain-errors";
+import { DomainError, forbidden, invalid, notFound } from "../../errors/domain-errors";
 import { readCappedBody } from "../../http/read-json";
+import { verifySignature } from "../channel-auth";
 import { sendJobEvent } from "../../jobs/dispatch";
 import { leadReceived } from "./lead-job";
 import { parseLead } from "./parse-lead";
@@ -116,23 +116,6 @@ export async function channelByToken(db: DbOrTx, pathToken: string): Promise<Mar
   const [c] = await db.select().from(marketingChannelInstances).where(eq(marketingChannelInstances.pathToken, pathToken)).limit(1);
   if (!c || !c.active) throw unknown();
   return c;
-}
-
-/** Bearer secret, or the hex HMAC-SHA256 of the exact raw body (optional `sha256=` prefix); constant-time. */
-export function verifySignature(secret: string, headers: Headers, raw: Buffer): void {
-  const same = (a: string, b: string) => {
-    const x = Buffer.from(a);
-    const y = Buffer.from(b);
-    return x.length === y.length && timingSafeEqual(x, y);
-  };
-  const auth = headers.get("authorization");
-  if (auth?.startsWith("Bearer ") && same(auth.slice(7).trim(), secret)) return;
-  const expected = createHmac("sha256", secret).update(raw).digest("hex");
-  for (const h of ["x-hmac-sha256", "x-signature"]) {
-    const sent = headers.get(h)?.trim().replace(/^sha256=/i, "").toLowerCase();
-    if (sent && same(sent, expected)) return;
-  }
-  throw unauthorized("This channel requires its secret: send Authorization: Bearer <secret>, or the hex HMAC-SHA256 of the body in X-Hmac-Sha256.");
 }
 
 function syncMode(param: string | null, channel: MarketingChannelInstanceRow): SyncMode {

@@ -37,7 +37,10 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
     method: "post", path: "/api/webhooks/channels/{pathToken}/buildings/import", tags: ["Marketing channels"], operationId: "importChannelBuildings",
     summary: "Import developments",
     description:
-      "Authenticated like the channel's leads (its secret, when set). Body `{buildings: [...]}`, 1 to 500, each with the building fields of spec 2 §2.4, its address " +
+      "The path token alone (the lead URL every portal holds) is not enough: send the channel's feed token as `Authorization: Bearer <feedToken>` " +
+      "(as the feeds do; rotate it with `POST /api/v1/settings/marketing-channels/{id}/feed-token`), or, when the channel has a secret, " +
+      "`Authorization: Bearer <secret>` or the hex HMAC-SHA256 of the exact body with the secret in `X-Hmac-Sha256` (optional `sha256=` prefix). " +
+      "Body `{buildings: [...]}`, 1 to 500, each with the building fields of spec 2 §2.4, its address " +
       "and `externalId`, holding `typologies` (decimal strings for areas and prices, `active`, `showOnSite`, `externalId`) holding `units` (`unitNumber`, `blockTower`, " +
       "`floor`, `status`, `price`, `showOnSite`, `externalId`). Upserted by `externalId` within the tenant; one result per building, typology and unit; a bad item is " +
       "reported with its path and never blocks the others. Emits `building.updated`; development listings of changed typologies are reindexed.",
@@ -46,7 +49,7 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
     responses: {
       200: ok("One result per item.", z.object({ results: z.array(ImportResult) })),
       400: err("Not JSON, no buildings, or more than 500."),
-      401: err("The channel has a secret and the request carries neither it nor a valid signature."),
+      401: err("Neither the channel's feed token nor (when it has one) its secret or a valid signature of the body; the message says what to send."),
       404: err("Unknown or inactive channel."),
       413: err("Body larger than 10 MB."),
     },

@@ -18,7 +18,8 @@ import { call } from "../../helpers/http";
 let t: TestTenant;
 let channel: { id: string; pathToken: string; feedToken: string };
 
-const send = (body: unknown, headers: Record<string, string> = {}) => {
+/** As the channel's system sends it: with its feed token unless `headers` says otherwise. */
+const send = (body: unknown, headers: Record<string, string> = { authorization: `Bearer ${channel.feedToken}` }) => {
   const raw = JSON.stringify(body);
   const req = new Request(`http://localhost/api/webhooks/channels/${channel.pathToken}/buildings/import`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: raw });
   return importRoute.POST(req, { params: Promise.resolve({ pathToken: channel.pathToken }) }).then(async (r) => ({ status: r.status, body: await r.json() }));
@@ -98,15 +99,37 @@ describe("POST .../buildings/import", () => {
     expect(Number((doc as Record<string, unknown>).typology_base_price)).toBe(600000);
   });
 
-  it("refuses more than 500 buildings and an empty list, and checks the channel secret", async () => {
+  it("refuses more than 500 buildings and an empty list", async () => {
     expect((await send({ buildings: [] })).status).toBe(400);
     expect((await send({ buildings: Array.from({ length: 501 }, (_, i) => ({ externalId: `x${i}`, name: "x" })) })).status).toBe(400);
+  });
+
+  // Issue 32, D8: the lead URL alone (what every portal sending leads holds) rewrote developments.
+  it("needs more than the lead URL: the feed token, or the channel's secret", async () => {
+    const db = await getDb();
+    const snapshot = async () => JSON.stringify([await db.select().from(buildings).where(eq(buildings.tenantId, t.tenantId)), await db.select().from(units).where(eq(units.tenantId, t.tenantId))]);
+    const before = await snapshot();
+    const body = { buildings: [building({ name: "Reescrito", typologies: [{ ...building().typologies[0], basePrice: "1.00", units: [{ externalId: "u-1", unitNumber: "101", status: "sold", price: "1.00" }] }] })] };
+    for (const headers of <Record<string, string>[]>[{}, { authorization: "Bearer feed_wrong" }, { authorization: `Bearer ${channel.pathToken}` }, { "x-hmac-sha256": "00" }]) {
+      const res = await send(body, headers);
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe("unauthorized");
+      expect(res.body.error.message).toContain("Authorization: Bearer <feedToken>");
+    }
+    expect(await snapshot()).toBe(before);
+
     await call(secretRoute.POST, "POST", "/x", { key: t.key, params: { id: channel.id }, body: { secret: "import-secret-0123456789" } });
-    const body = { buildings: [building()] };
-    expect((await send(body)).status).toBe(401);
+    const unsigned = await send(body, {});
+    expect(unsigned.status).toBe(401);
+    expect(unsigned.body.error.message).toMatch(/feed token.*X-Hmac-Sha256/);
+    expect(await snapshot()).toBe(before);
     const sig = createHmac("sha256", "import-secret-0123456789").update(JSON.stringify(body)).digest("hex");
-    expect((await send(body, { "x-hmac-sha256": sig })).status).toBe(200);
+    expect((await send(body, { "x-hmac-sha256": `sha256=${sig}` })).status).toBe(200);
+    expect((await send(body, { authorization: "Bearer import-secret-0123456789" })).status).toBe(200);
+    expect((await send(body)).status).toBe(200);
     await call(secretRoute.DELETE, "DELETE", "/x", { key: t.key, params: { id: channel.id } });
+    expect((await send(body, { "x-hmac-sha256": `sha256=${sig}` })).status).toBe(401);
+    expect((await send({ buildings: [building()] })).status).toBe(200);
   });
 });
 
