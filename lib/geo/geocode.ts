@@ -1,9 +1,12 @@
 import { config } from "../config";
 import { logger } from "../log/logger";
+import { outboundRequest } from "../outbound/outbound-request";
 
 export type Point = { latitude: number; longitude: number };
 
 const TIMEOUT_MS = 5_000;
+/** One hit is asked for; a larger answer is not a Nominatim answer. */
+const MAX_BYTES = 1_000_000;
 
 /**
  * The coordinates of an address through a Nominatim-compatible service (`GEOCODER_URL`), or null
@@ -20,9 +23,17 @@ export async function geocode(address: { street?: string; number?: string; neigh
   const url = new URL("search", base.endsWith("/") ? base : `${base}/`);
   url.search = new URLSearchParams({ format: "json", limit: "1", countrycodes: "br", q }).toString();
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), headers: { accept: "application/json", "user-agent": `${config().SERVICE_NAME} geocoder` } });
-    if (!res.ok) throw new Error(`geocoder answered ${res.status}`);
-    const [hit] = (await res.json()) as { lat?: string; lon?: string }[];
+    // Through the outbound guard like every call carrying visitor data. Redirects are followed as
+    // fetch did (an http base moved to https), each hop checked again.
+    const res = await outboundRequest(url, {
+      purpose: "geocoder",
+      maxRedirects: 3,
+      headers: { accept: "application/json", "user-agent": `${config().SERVICE_NAME} geocoder` },
+      timeoutMs: TIMEOUT_MS,
+      maxBytes: MAX_BYTES,
+    });
+    if (res.status < 200 || res.status >= 300) throw new Error(`geocoder answered ${res.status}`);
+    const [hit] = JSON.parse(res.body.toString("utf8")) as { lat?: string; lon?: string }[];
     const latitude = Number(hit?.lat);
     const longitude = Number(hit?.lon);
     if (!hit || !Number.isFinite(latitude) || !Number.isFinite(longitude) || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;

@@ -41,7 +41,7 @@ export async function assertPublicUrl(field: string, raw: string, internal: stri
     );
   if (net.isIP(host)) {
     const range = addressRefusal(host);
-    if (range) throw refuse(`${host} is a ${range} address`, range);
+    if (range) throw refuse(`${host} is ${article(range)} ${range} address`, range);
     return;
   }
   if (privateTargetsAllowed()) return;
@@ -51,6 +51,8 @@ export async function assertPublicUrl(field: string, raw: string, internal: stri
     if (range) throw refuse(`${host} resolves to the ${range} address ${address}`, range);
   }
 }
+
+const article = (word: string) => (/^(?:[aeio]|un(?!i)|IPv)/i.test(word) ? "an" : "a");
 
 function hostOf(raw: string): string | null {
   try {
