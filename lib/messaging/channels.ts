@@ -7,7 +7,7 @@ import { inTenantTransaction } from "../../db/transaction";
 import type { MemberCtx } from "../context/verb-context";
 import { invalid, notFound } from "../errors/domain-errors";
 import { logger } from "../log/logger";
-import { gatewayUrlProblem } from "./gateway-url";
+import { assertGatewayUrl, gatewayUrlProblem } from "./gateway-url";
 import { adapterFor, credentialsOf } from "./providers/adapter-for";
 import { CONNECTION_STATES, PROVIDERS, TRANSPORTS } from "./providers/types";
 import { seal } from "./secret-box";
@@ -95,6 +95,7 @@ async function assertMember(db: DbOrTx, tenantId: string, ids: string[], field: 
 /** `POST /api/v1/settings/messaging-channels`: answers the webhook URL and HMAC secret this once. */
 export async function createMessagingChannel(ctx: MemberCtx, input: { body: unknown; origin: string }): Promise<MessagingChannelSettings> {
   const data = CreateMessagingChannelSchema.parse(input.body);
+  await assertGatewayUrl(data.baseUrl);
   const ownerId = data.ownerId ?? ctx.actor.userId;
   const secret = newHmacSecret();
   const row = await inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
@@ -156,6 +157,7 @@ export async function getMessagingChannelSettings(ctx: MemberCtx, id: string): P
 export async function updateMessagingChannel(ctx: MemberCtx, { id, body }: { id: string; body: unknown }): Promise<MessagingChannelSettings> {
   const data = UpdateMessagingChannelSchema.parse(body);
   if (Object.keys(data).length === 0) throw invalid("Send at least one field to change.");
+  if (data.baseUrl !== undefined) await assertGatewayUrl(data.baseUrl);
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
     const current = await rowInTenant(tx, ctx.tenantId, id);
     if (data.ownerId) await assertMember(tx, ctx.tenantId, [data.ownerId], "ownerId");

@@ -1,10 +1,10 @@
-import ipaddr from "ipaddr.js";
-import { isPublicAddress, privateTargetsAllowed } from "../webhooks/url-guard";
+import { assertPublicUrl } from "../outbound/assert-public-url";
+import { privateTargetsAllowed } from "../outbound/address-policy";
 
 /**
- * Why a gateway base URL is not acceptable, or null. Where private targets are not allowed
- * (production without WEBHOOKS_ALLOW_PRIVATE_URLS=true) it must be https to a public host; names
- * that resolve to private addresses are refused again at connect time (gateway-http.ts).
+ * Why a gateway base URL's form is not acceptable, or null. Where private targets are not allowed
+ * (production without WEBHOOKS_ALLOW_PRIVATE_URLS=true) it must be https; where its host points is
+ * checked by `assertGatewayUrl` when saved and by the outbound guard on every call.
  */
 export function gatewayUrlProblem(raw: string): string | null {
   let url: URL;
@@ -16,10 +16,9 @@ export function gatewayUrlProblem(raw: string): string | null {
   if (url.protocol !== "http:" && url.protocol !== "https:") return "must be an http(s) URL";
   if (url.username || url.password) return "must not contain credentials; send the gateway key in `apiKey`";
   if (url.search || url.hash) return "must not have a query or fragment";
-  if (privateTargetsAllowed()) return null;
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  const local = host === "localhost" || host.endsWith(".localhost") || (ipaddr.isValid(host) && !isPublicAddress(host));
-  if (local) return "must not be a private or loopback address (set WEBHOOKS_ALLOW_PRIVATE_URLS=true for a gateway on an internal network)";
-  if (url.protocol !== "https:") return "must use https";
+  if (!privateTargetsAllowed() && url.protocol !== "https:") return "must use https";
   return null;
 }
+
+/** A 400 naming `baseUrl` when the gateway's host is, or resolves to, an address the outbound guard refuses. */
+export const assertGatewayUrl = (raw: string) => assertPublicUrl("baseUrl", raw, "a gateway on an internal network");

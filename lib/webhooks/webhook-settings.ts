@@ -5,7 +5,8 @@ import { webhookSettings, type WebhookSettingsRow } from "../../db/schema";
 import type { MemberCtx } from "../context/verb-context";
 import { conflict } from "../errors/domain-errors";
 import { EVENT_NAMES } from "../outbox/event-names";
-import { webhookUrlProblem } from "./url-guard";
+import { assertPublicUrl } from "../outbound/assert-public-url";
+import { webhookUrlProblem } from "./webhook-url";
 import { generateWebhookSecret } from "./webhook-secret";
 import { inTenantTransaction } from "../../db/transaction";
 
@@ -63,11 +64,14 @@ export async function getWebhookSettings({ db, actor }: MemberCtx): Promise<Webh
 }
 
 /**
- * Replaces the settings. Turning authentication on generates the shared secret (returned once);
+ * Replaces the settings. A URL whose host is or resolves to a non-public address is a 400 where
+ * private targets are not allowed. Turning authentication on generates the shared secret (returned once);
  * turning both options off erases it; changing only the URL or events keeps it.
  */
 export async function putWebhookSettings({ db, actor }: MemberCtx, input: unknown): Promise<WebhookSettings> {
   const data = PutWebhookSchema.parse(input);
+  // Where the URL points needs DNS, so it is checked here rather than in the schema (and before the transaction).
+  if (data.url) await assertPublicUrl("url", data.url, "an internal receiver");
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const [current] = await tx.select().from(webhookSettings).where(eq(webhookSettings.tenantId, actor.tenantId)).for("update");
     const wantsSecret = data.hmac || data.bearer;
