@@ -29,8 +29,10 @@ export function registerMessagingSettingsPaths(r: OpenAPIRegistry): void {
     description:
       "Flat body `{name, transport, provider, baseUrl, apiKey, sessionName, ownerId, privacyMode, mock}`. `provider` `waha` carries " +
       "`transport` `whatsapp`; `whatsapp_cloud` carries `whatsapp_cloud` (`apiKey` = access token, `sessionName` = phone number id). " +
-      "The gateway's session status is read once (2 s) to set `connectionState`. In production a `baseUrl` on a private or " +
-      "loopback address is refused unless `WEBHOOKS_ALLOW_PRIVATE_URLS=true`, and plain http is refused.\n\n" +
+      "The gateway's session status is read once (2 s) to set `connectionState`. In production a `baseUrl` whose host is, or " +
+      "resolves to, a loopback, private, link-local, carrier-grade NAT or other non-public address is refused (400, here and on " +
+      "update) unless `WEBHOOKS_ALLOW_PRIVATE_URLS=true`, and plain http is refused; a host that does not resolve yet is " +
+      "accepted, and every call to the gateway is checked again.\n\n" +
       "The answer carries, **this once**, `webhook.url` (`/api/webhooks/messaging/{channelToken}`) and `webhook.hmacSecret` to " +
       `configure on the gateway.\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY,
@@ -46,7 +48,7 @@ export function registerMessagingSettingsPaths(r: OpenAPIRegistry): void {
     method: "patch", path: `${base}/{id}`, tags: TAG, operationId: "updateMessagingChannel", summary: "Change a messaging channel",
     description: `Partial update; \`transport\` and \`provider\` cannot change (connect a new channel).\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY, request: { params: param, body: { required: true, content: jsonContent(UpdateMessagingChannelSchema) } },
-    responses: { 200: ok("The channel after the change.", MessagingChannelSettingsSchema), ...errors({ 400: BAD, 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: NOT_FOUND, 413: TOO_LARGE }) },
+    responses: { 200: ok("The channel after the change.", MessagingChannelSettingsSchema), ...errors({ 400: `${BAD} A bad or private \`baseUrl\` (as on create).`, 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: NOT_FOUND, 413: TOO_LARGE }) },
   });
   r.registerPath({
     method: "delete", path: `${base}/{id}`, tags: TAG, operationId: "deleteMessagingChannel", summary: "Disconnect a messaging channel",

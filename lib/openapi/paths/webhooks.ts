@@ -91,7 +91,10 @@ export function registerWebhookPaths(r: OpenAPIRegistry): void {
     description:
       "Replaces the whole configuration: send all four fields. `url` must be an absolute `https` URL without " +
       "credentials (use the bearer option instead); plain `http` is accepted only for a loopback or private host, and " +
-      "only in development or test mode or with `WEBHOOKS_ALLOW_PRIVATE_URLS=true`. `url: null` turns delivery off: " +
+      "only in development or test mode or with `WEBHOOKS_ALLOW_PRIVATE_URLS=true`. In production a host that is, or " +
+      "resolves to, a loopback, private, link-local, carrier-grade NAT or other non-public address is refused unless " +
+      "`WEBHOOKS_ALLOW_PRIVATE_URLS=true` (a cloud metadata address always); a host that does not resolve yet is accepted, " +
+      "and every delivery checks the address it connects to. `url: null` turns delivery off: " +
       "nothing more is queued, and events still queued are dropped at their next attempt. `events` lists the event " +
       "names to deliver (the outbound event names of the spec, such as `deal.created`, `listing.updated`; `webhook.test` " +
       "is not selectable, the Test action always sends it); repeats are merged and an empty list delivers nothing. Only " +
@@ -112,7 +115,7 @@ export function registerWebhookPaths(r: OpenAPIRegistry): void {
     responses: {
       200: ok("The settings after the change; `secret` only when this change generated one.", WebhookSettingsSchema),
       ...errors({
-        400: "Invalid body (`invalid_request` with `issues`, or `invalid_json`): a field missing or unknown, a URL that is not https (or http to a public host, or http to a local one in production), contains credentials or is longer than 2,000 characters, or an unknown event name.",
+        400: "Invalid body (`invalid_request` with `issues`, or `invalid_json`): a field missing or unknown, a URL that is not https (or http to a public host, or http to a local one in production), contains credentials, is longer than 2,000 characters, or whose host is or resolves to a non-public address in production (the message names the address and its range), or an unknown event name.",
         401: UNAUTHORIZED_KEY,
         403: NOT_ADMIN,
         413: TOO_LARGE,
