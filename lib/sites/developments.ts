@@ -17,7 +17,7 @@ import { loadTenant } from "../tenants/load-tenant";
 /** Endpoints without parameters still refuse unknown ones (a misspelled parameter is a 400). */
 export const NoQuery = z.strictObject({});
 
-export const TypologiesQuery = z.strictObject({ buildingId: z.string().max(100).optional() });
+export const TypologiesQuery = z.strictObject({ buildingId: z.string().max(100).optional().meta({ description: "The building's id (UUID); required." }) });
 export const TypologyQuery = z.strictObject({
   includeUnits: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
 });
@@ -76,7 +76,8 @@ async function visibleTypology(db: DbOrTx, site: SiteRow, typologyId: string): P
 /** `GET /typologies?buildingId=`: the building's typologies in their order. */
 export async function siteTypologies(db: DbOrTx, site: SiteRow, q: z.infer<typeof TypologiesQuery>) {
   if (!q.buildingId) throw invalid("buildingId parameter is required", "invalid_parameter");
-  if (!UUID_PATTERN.test(q.buildingId)) return { typologies: [] };
+  // A malformed id is the caller's mistake, not an empty development.
+  if (!UUID_PATTERN.test(q.buildingId)) throw invalid(`buildingId: '${q.buildingId.slice(0, 60)}' is not a UUID`, "invalid_parameter");
   const rows = await db
     .select()
     .from(typologies)

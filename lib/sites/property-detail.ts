@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { invalid } from "../errors/domain-errors";
+import { UUID_PATTERN } from "../schemas/uuid";
 import type { Db } from "../../db/client";
 import type { SiteRow } from "../../db/schema";
 import type { SearchHit } from "../search/engine";
@@ -13,7 +15,7 @@ export const PropertyDetailQuery = z.strictObject({
     .string()
     .max(100)
     .optional()
-    .meta({ description: "A shortlist shared by a live link: its listings can be seen while unpublished, with the tenant's sharing rules applied." }),
+    .meta({ description: "A shortlist (UUID) shared by a live link: its listings can be seen while unpublished, with the tenant's sharing rules applied. Not a UUID: 400." }),
 });
 
 /** `catalogue`: the site's search scope the listing was found in, for the page's similar listings. */
@@ -25,6 +27,7 @@ export type FoundDetail = { doc: Record<string, unknown>; listingId: string | nu
  * partner's listing shown on this site is not this tenant's to count.
  */
 export async function findPropertyDetail(db: Db, site: SiteRow, ref: string, q: z.infer<typeof PropertyDetailQuery> = {}): Promise<FoundDetail> {
+  if (q.shortlistId !== undefined && !UUID_PATTERN.test(q.shortlistId)) throw invalid(`shortlistId: '${q.shortlistId.slice(0, 60)}' is not a UUID`, "invalid_parameter");
   const catalogue = await siteCatalogue(db, site);
   const hit = await findSiteListing(db, site, ref, catalogue);
   const doc = hit ? toPublicDocument(hit.document, { detail: true }) : q.shortlistId ? await shortlistListing(db, site, ref, q.shortlistId) : null;

@@ -54,7 +54,7 @@ export function registerPublicCataloguePaths(r: OpenAPIRegistry): void {
     description: `By listing UUID or listing code, when the site's search could show it. Rate limit: 100 requests per minute.\n\n${PUBLIC_NOTES}`,
     security: PUBLIC_SECURITY,
     request: { params: siteIdParam.extend({ id: z.string().meta({ description: "Listing UUID or listing code." }) }), query: PropertyDetailQuery },
-    responses: { 200: publicOk("The detail document.", PublicDocument), ...publicErrors({ 403: "`Site not active`.", 404: "`Site not found` or `Property not found`." }, 100) },
+    responses: { 200: publicOk("The detail document.", PublicDocument), ...publicErrors({ 400: "`shortlistId` is not a UUID (`invalid_parameter`).", 403: "`Site not active`.", 404: "`Site not found` or `Property not found`." }, 100) },
   });
   r.registerPath({
     method: "get", path: "/api/sites/{siteId}/listings/{listingId}/broker", tags: ["Public sites"], operationId: "getListingBroker",

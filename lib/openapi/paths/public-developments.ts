@@ -36,7 +36,7 @@ export function registerPublicDevelopmentPaths(r: OpenAPIRegistry): void {
     ...base, method: "get", path: "/api/sites/{siteId}/typologies", operationId: "listSiteTypologies", summary: "A development's typologies",
     description: `Active typologies shown on the site, of one building, in their order. ${note}`,
     request: { params: siteIdParam, query: TypologiesQuery },
-    responses: { 200: publicOk("The typologies.", z.object({ typologies: z.array(Typology) })), ...publicErrors({ 400: "`buildingId parameter is required`.", 404: "`Site not found`." }, 60) },
+    responses: { 200: publicOk("The typologies.", z.object({ typologies: z.array(Typology) })), ...publicErrors({ 400: "`buildingId parameter is required`, or `buildingId` is not a UUID (`invalid_parameter`).", 404: "`Site not found`." }, 60) },
   });
   r.registerPath({
     ...base, method: "get", path: "/api/sites/{siteId}/typologies/{typologyId}", operationId: "getSiteTypology", summary: "One typology",

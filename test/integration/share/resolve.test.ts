@@ -121,7 +121,7 @@ describe("resolve of the five kinds", () => {
   it("pricing tool: one permanent token per tenant with its cities; rotation retires the old token", async () => {
     const first = await call(pricingToolRoute.GET, "GET", "/x", { key: t.key });
     expect(first.status).toBe(200);
-    expect(first.body.url).toBe(`http://${t.slug}.localhost:3000/c/${first.body.token}`);
+    expect(first.body.url).toBe(`http://${t.slug}.share.localhost:3000/c/${first.body.token}`);
     expect(first.body.cities).toEqual([{ code: "sao-paulo-sp", label: "São Paulo", state: "SP" }]);
     expect((await call(pricingToolRoute.GET, "GET", "/x", { key: t.key })).body.token).toBe(first.body.token);
     const res = await open(first.body.token);
@@ -360,7 +360,7 @@ describe("shortlistId on the sites property endpoint", () => {
     expect(seen.body).toMatchObject({ id: draft.id, title: expect.any(String) });
     expect((await detail(draft.code, sl.id)).status).toBe(200);
     expect((await detail(outside.id, sl.id)).status).toBe(404);
-    expect((await detail(draft.id, "not-a-uuid")).status).toBe(404);
+    expect((await detail(draft.id, "not-a-uuid")).status).toBe(400); // a malformed id is the caller's mistake (issue 32)
     const other = await makeTenant();
     const otherSite = await makeSite(other);
     expect((await call(propertyRoute.GET, "GET", "/x", { params: { siteId: otherSite.id, id: draft.id }, query: { shortlistId: sl.id }, headers: client() })).status).toBe(404);
