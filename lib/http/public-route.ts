@@ -1,4 +1,5 @@
 import { clientAddress } from "./client-address";
+import { withoutQueryParams } from "./query";
 import { consumeRateLimit, rateLimitHeaders, type RateDecision, type RateGroup } from "./rate-limit";
 import { json, run, type RouteCtx, type Segment } from "./run";
 
@@ -9,6 +10,12 @@ export const CORS_HEADERS: Record<string, string> = {
   "access-control-allow-methods": "GET, POST, OPTIONS",
   "access-control-allow-headers": "Content-Type, Authorization",
 };
+
+/**
+ * Spec 2 §2.2: the sites interface never rewrites text by a locale parameter, so clients do send
+ * one; every endpoint ignores these (its strict query schema would otherwise answer 400).
+ */
+export const IGNORED_PUBLIC_PARAMS = ["locale", "lang"] as const;
 
 /**
  * A `/api/sites` route: no credentials, any origin, the spec's cache header, and the rate limit of
@@ -30,7 +37,7 @@ export function publicRoute<P = Record<string, never>>(group: RateGroup, handler
       if (decision && !decision.allowed) {
         return json({ error: { code: "rate_limited", message: `Too many requests: at most ${decision.limit} per minute; retry in ${decision.resetSeconds} s.` } }, 429);
       }
-      return handler(c);
+      return handler({ ...c, req: withoutQueryParams(c.req, IGNORED_PUBLIC_PARAMS) });
     });
   };
 }

@@ -19,3 +19,16 @@ export function parseQuery<S extends z.ZodType>(url: string | URL, schema: S): z
   if (!parsed.success) throw new InputError("query", parsed.error);
   return parsed.data;
 }
+
+/**
+ * The request without the named query parameters (compared case-insensitively), or itself when it
+ * has none of them, so the handler parses, logs and answers as if they were never sent.
+ */
+export function withoutQueryParams(req: Request, names: readonly string[]): Request {
+  const url = new URL(req.url);
+  const drop = [...url.searchParams.keys()].filter((k) => names.includes(k.toLowerCase()));
+  if (!drop.length) return req;
+  for (const k of drop) url.searchParams.delete(k);
+  const hasBody = req.body !== null && req.method !== "GET" && req.method !== "HEAD";
+  return new Request(url, { method: req.method, headers: req.headers, signal: req.signal, ...(hasBody ? { body: req.body, duplex: "half" } : {}) } as RequestInit);
+}

@@ -14,7 +14,8 @@ const PUBLIC_HEADERS = {
 
 export const PUBLIC_NOTES =
   "No credentials; any origin (CORS `*`, `OPTIONS` answered 204). Answers carry `Cache-Control: public, max-age=60, " +
-  "stale-while-revalidate=300` and the `RateLimit-Policy` / `RateLimit` headers of the endpoint's group.";
+  "stale-while-revalidate=300` and the `RateLimit-Policy` / `RateLimit` headers of the endpoint's group. `locale` and `lang` " +
+  "query parameters are accepted and ignored (text is never rewritten by language: read `title_en`, `title_es`...); any other unknown parameter is a 400.";
 
 export function publicOk(description: string, schema: z.ZodType): ResponseConfig {
   return { description, headers: PUBLIC_HEADERS, content: jsonContent(schema) };
