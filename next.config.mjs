@@ -8,7 +8,7 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 const nextConfig = {
   // PGlite loads its wasm and extension bundles from its own package folder, and pino uses
   // worker threads: both must stay plain Node modules instead of being bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino", "swagger-ui-dist"],
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino", "swagger-ui-dist", "rate-limiter-flexible"],
   turbopack: { root },
   poweredByHeader: false,
 };

@@ -1,53 +1,24 @@
-import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import type { Db } from "../../db/client";
-import { rateLimits } from "../../db/schema";
 import { authenticateApiKey, readApiKey } from "../auth/authenticate-key";
 import { memberCtx } from "../context/verb-context";
-import { config } from "../config";
+import { consume as consumePoint, rateLimitHeaders } from "../rate-limit/limiter";
+import { MESSAGING_POLICY } from "../rate-limit/policies";
 import type { KeyCtx } from "./route";
 import { json, run, type Segment } from "./run";
 
 /** Spec 1 §8: messaging API key rate. */
-export const MESSAGING_RATE_LIMIT = 1000;
-const WINDOW_SECONDS = 3600;
+export const MESSAGING_RATE_LIMIT = MESSAGING_POLICY.points;
 
-const limiters = new WeakMap<Db, RateLimiterDrizzle>();
-function limiter(db: Db): RateLimiterDrizzle {
-  let l = limiters.get(db);
-  if (!l) {
-    l = new RateLimiterDrizzle({
-      storeClient: db,
-      schema: rateLimits,
-      keyPrefix: "messaging",
-      points: MESSAGING_RATE_LIMIT,
-      duration: WINDOW_SECONDS,
-      inMemoryBlockOnConsumed: MESSAGING_RATE_LIMIT,
-      insuranceLimiter: new RateLimiterMemory({ keyPrefix: "messaging", points: MESSAGING_RATE_LIMIT, duration: WINDOW_SECONDS }),
-    });
-    limiters.set(db, l);
-  }
-  return l;
-}
-
-export type Decision = { allowed: boolean; remaining: number; resetSeconds: number };
+export type Decision = { allowed: boolean; limit: number; remaining: number; resetSeconds: number };
 
 /** One request of the key against the messaging budget (shared with the tool interface at `/api/mcp`); null when limits are off. */
-export async function consume(db: Db, keyId: string): Promise<Decision | null> {
-  if (config().MESSAGING_RATE_LIMITS === "off") return null;
-  try {
-    const r = await limiter(db).consume(keyId);
-    return { allowed: true, remaining: r.remainingPoints, resetSeconds: Math.ceil(r.msBeforeNext / 1000) };
-  } catch (r) {
-    if (!(r instanceof RateLimiterRes)) throw r;
-    return { allowed: false, remaining: 0, resetSeconds: Math.max(1, Math.ceil(r.msBeforeNext / 1000)) };
-  }
+export function consume(db: Db, keyId: string): Promise<Decision | null> {
+  return consumePoint(db, MESSAGING_POLICY, keyId);
 }
 
 /** IETF `RateLimit` headers of a messaging decision, and `Retry-After` on a refusal. */
 export function setRateHeaders(res: Response, decision: Decision): void {
-  res.headers.set("ratelimit-policy", `"messaging";q=${MESSAGING_RATE_LIMIT};w=${WINDOW_SECONDS}`);
-  res.headers.set("ratelimit", `"messaging";r=${decision.remaining};t=${decision.resetSeconds}`);
-  if (!decision.allowed) res.headers.set("retry-after", String(decision.resetSeconds));
+  for (const [k, v] of Object.entries(rateLimitHeaders(MESSAGING_POLICY, decision))) res.headers.set(k, v);
 }
 
 export const rateLimitedBody = (d: Decision) => ({

@@ -1,11 +1,12 @@
 import cluster from "node:cluster";
-import { dbDriver } from "../../db/client";
+import { dbDriver, getDb } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
 import { ensureOperatorToken } from "../auth/operator-token";
 import { config } from "../config";
 import { startEmbeddedRunner } from "../jobs/embedded-runner";
 import { jobsMode, jobsModeProblem } from "../jobs/mode";
 import { logger } from "../log/logger";
+import { checkRateLimitStore } from "../rate-limit/self-check";
 import { installBeforeNext } from "./before-next";
 import { checkDatabase } from "./database-check";
 import { installShutdownHandlers } from "./shutdown";
@@ -42,6 +43,8 @@ async function doBoot(): Promise<void> {
     await runMigrations();
     log.info({ driver: await dbDriver(), ms: Date.now() - started }, "database migrated");
   }
+  // After migrations (they create the table): limits must hold across processes, or not start.
+  await checkRateLimitStore(await getDb());
   installShutdownHandlers(c.SHUTDOWN_TIMEOUT_MS);
   const mode = jobsMode();
   if (mode === "embedded") startEmbeddedRunner();
