@@ -21,3 +21,14 @@ export async function register() {
     addDirectRoute(leadIntakeLane);
   }
 }
+
+/**
+ * Next.js reports every error of a render or route here. A page that failed because the database
+ * went away makes the next pages answer the 503 "back soon" page at once (proxy.ts), instead of
+ * waiting for the next liveness ping.
+ */
+export async function onRequestError(err: unknown) {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const [{ isConnectionError }, { noteDatabaseFailure }] = await Promise.all([import("./lib/http/db-errors"), import("./lib/health/database-liveness")]);
+  if (isConnectionError(err)) noteDatabaseFailure();
+}

@@ -4,6 +4,9 @@ import { checkSitePage } from "@/lib/sites/render/page-check";
 import { LOOKUP_HEADER } from "@/lib/sites/render/lookup-handoff";
 import { PROXY_MARK_HEADER, proxyMark } from "@/lib/sites/render/proxy-mark";
 import { logger } from "@/lib/log/logger";
+import { databaseReachable, noteDatabaseFailure } from "@/lib/health/database-liveness";
+import { isConnectionError } from "@/lib/http/db-errors";
+import { localeOfPath, unavailablePage } from "@/app/_share/unavailable";
 
 /**
  * Host -> site routing for the rendered sites (issue #15): rewrites decided by pure helpers
@@ -76,12 +79,22 @@ export async function proxy(req: NextRequest) {
     if (rewrite?.site) headers.set("x-site-missing", "page");
     return to(UNMATCHED);
   }
+  // Every page here reads the database (a site, a share link, the pricing tool): while it is
+  // unreachable, a "back soon" page with 503 instead of a 500 from deep inside a render.
+  if (!(await databaseReachable())) return unavailablePage(rewrite?.locale ?? localeOfPath(req.nextUrl.pathname));
   if (rewrite?.site) {
+    let down = false;
     const check = await checkSitePage(rewrite.site.key, rewrite.site.locale, rewrite.sitePath ?? "/").catch((err) => {
+      if (isConnectionError(err)) {
+        down = true;
+        noteDatabaseFailure();
+        return null;
+      }
       // The page itself then answers (and reports) what the check could not learn.
       logger().warn({ err, path: req.nextUrl.pathname }, "site page check failed; rendering the page");
       return null;
     });
+    if (down) return unavailablePage(rewrite.site.locale);
     if (check && !check.found) {
       headers.set("x-site-missing", check.missing);
       // A language the tenant has not enabled: the 404 speaks the site's default language.

@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { config } from "../lib/config";
+import { logger } from "../lib/log/logger";
 import { acquireDirLock } from "./pglite-lock";
 import { makeTreePrivate, secureDataDir } from "./private-dir";
 import * as schema from "./schema";
@@ -72,8 +73,20 @@ async function open(): Promise<Handle> {
  * change. `DATABASE_PREPARED_STATEMENTS=off` turns it off (PgBouncer in transaction mode).
  */
 export function postgresClient(url: string, max: number): postgres.Sql {
-  const prepare = config().DATABASE_PREPARED_STATEMENTS === "on";
-  const client = postgres(url, { max, onnotice: () => {}, prepare, connection: prepare ? { plan_cache_mode: "force_custom_plan" } : {} });
+  const c = config();
+  const prepare = c.DATABASE_PREPARED_STATEMENTS === "on";
+  const client = postgres(url, {
+    max,
+    // A server that never answers (a wrong host behind a firewall that drops packets) fails a
+    // query within this many seconds instead of the driver's 30 (and start-up within 15 s).
+    connect_timeout: c.DATABASE_CONNECT_TIMEOUT_SECONDS,
+    // Warnings a migration raises (a site demoted from a domain another holds) reach our log.
+    onnotice: (n) => {
+      if (n.severity === "WARNING") logger().warn({ notice: n.message }, "database warning");
+    },
+    prepare,
+    connection: prepare ? { plan_cache_mode: "force_custom_plan" } : {},
+  });
   return prepare ? preparing(client) : client;
 }
 

@@ -15,6 +15,8 @@ const ConfigSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   /** Pool size of the postgres.js client. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  /** Seconds a connection to PostgreSQL may take (TCP and handshake) before the query fails; start-up gives up after this plus a margin. */
+  DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
   /** Prepared statements on PostgreSQL (one round trip per query); `off` behind PgBouncer in transaction mode. */
   DATABASE_PREPARED_STATEMENTS: z.enum(["on", "off"]).default("on"),
   /** Folder for the embedded database, the generated operator token and demo credentials. */
@@ -70,11 +72,40 @@ const ConfigSchema = z.object({
   MESSAGING_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** `off` disables the messaging API key rate limit of 1000 requests per hour (load tests only). */
   MESSAGING_RATE_LIMITS: z.enum(["on", "off"]).default("on"),
-  /** Shared domain of `{type: 'auto'}` share links: `https://{tenant-slug}.{SHARE_DOMAIN}/p/{token}` (http for `localhost`). */
+  /**
+   * Shared domain of `{type: 'auto'}` share links: `https://{tenant-slug}.{SHARE_DOMAIN}/p/{token}`
+   * (http under `localhost`). It and every name under it are reserved: no site may take them.
+   */
   SHARE_DOMAIN: z
     .string()
     .regex(/^[a-z0-9.-]+(:\d{1,5})?$/, "must be a lowercase host name, optionally with a port")
-    .default("localhost:3000"),
+    .default("share.localhost:3000"),
+  /**
+   * The service's own host names (comma-separated, optionally with ports), besides `localhost`,
+   * `127.0.0.1` and `[::1]`: they serve the service (API docs, home page, previews), never a site,
+   * and no site may take them.
+   */
+  SERVICE_HOSTS: z
+    .string()
+    .regex(/^\s*[a-z0-9.\-\[\]:]+(\s*,\s*[a-z0-9.\-\[\]:]+)*\s*$/i, "must be a comma-separated list of host names, optionally with ports")
+    .optional(),
+  /**
+   * A domain under which the service hands out site names itself (`{tenant-slug}.{SITES_BASE_DOMAIN}`
+   * and names under it), served at once without DNS proof; unset: only `*.localhost` and custom
+   * domains (proven by a DNS TXT record).
+   */
+  SITES_BASE_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/, "must be a lowercase host name without port, such as sites.example.com")
+    .optional(),
+  /**
+   * DNS servers (comma-separated `ip` or `ip:port`) asked for the TXT records that prove a custom
+   * domain; unset: the system's resolvers.
+   */
+  DNS_SERVERS: z
+    .string()
+    .regex(/^\s*[0-9a-f.:\[\]]+(\s*,\s*[0-9a-f.:\[\]]+)*\s*$/i, "must be a comma-separated list of IP addresses, optionally with :port")
+    .optional(),
   /**
    * Host names (optionally `host:port`, comma-separated) the tool interface at `/api/mcp` answers on,
    * besides loopback (`localhost`, `127.0.0.1`, `[::1]`): its DNS-rebinding guard refuses any other

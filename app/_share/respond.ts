@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { isConnectionError } from "@/lib/http/db-errors";
 import { logger } from "@/lib/log/logger";
 import { grantCookieName, GRANT_SECONDS } from "@/lib/share/password-grant";
 import { openSharePage, type SharePage } from "@/lib/share/share-page";
@@ -11,6 +12,7 @@ import { messageBody, NEUTRAL_BRANDING, passwordBody, shareDocument } from "./do
 import type { Html } from "./html";
 import { isShareLocale, shareTranslator, type ShareLocale } from "./i18n";
 import { ogCacheKey, ogContent, ogVersion } from "./og";
+import { unavailablePage } from "./unavailable";
 
 const serviceHosts = serviceHostSet(process.env.SERVICE_HOSTS);
 
@@ -119,6 +121,7 @@ export async function sharePageResponse(req: Request, p: ShareParams, form?: { p
     });
     return respond(doc, 200);
   } catch (err) {
+    if (isConnectionError(err)) return unavailablePage(locale);
     logger().error({ err, token: p.token.slice(0, 6) }, "share page failed");
     return respond(shareDocument({ lang: locale, title: t("share.errorTitle"), description: "", branding: NEUTRAL_BRANDING, t, body: messageBody(t("share.errorTitle"), t("share.errorText")) }), 500);
   }

@@ -8,10 +8,20 @@ import { config } from "../config";
  * host, port, user and database, never the password.
  */
 export async function checkDatabase(): Promise<void> {
+  // The driver's connect timeout covers a server that never completes the handshake; the deadline
+  // is the backstop for anything else that hangs (start-up must end within 15 s either way).
+  const seconds = config().DATABASE_CONNECT_TIMEOUT_SECONDS + 2;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${seconds} s`), { code: "CONNECT_TIMEOUT" })), seconds * 1000);
+    timer.unref();
+  });
   try {
-    await (await getDb()).execute(sql`select 1`);
+    await Promise.race([(async () => (await getDb()).execute(sql`select 1`))(), deadline]);
   } catch (err) {
     throw new Error(describeConnectionProblem(config().DATABASE_URL, err));
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -5,6 +5,7 @@ import { getDb, type Db } from "@/db/client";
 import { shareLinks } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-errors";
 import { clientAddress } from "@/lib/http/client-address";
+import { isConnectionError } from "@/lib/http/db-errors";
 import { consumeRateLimit, type RateGroup } from "@/lib/http/rate-limit";
 import { logger } from "@/lib/log/logger";
 import { valueProperty } from "@/lib/share/price-estimate";
@@ -15,6 +16,7 @@ import { SITE_LOCALES, serviceHostSet, type SiteLocale } from "@/lib/sites/rende
 import { loadTenant } from "@/lib/tenants/load-tenant";
 import { basePath, cityPage, contactPage, estimatePage, neighborhoodPage, profilePage, sentPage, statusPage, typeLabel, type Frame, type Notice } from "@/app/_pricing/views";
 import { storableText } from "@/lib/util/storable-text";
+import { unavailablePage } from "@/app/_share/unavailable";
 
 /**
  * The pricing tool `/c/{token}` (and `/en/c/…`, `/es/c/…`; the proxy rewrites them here on every
@@ -87,6 +89,7 @@ async function open(req: Request, ctx: Ctx): Promise<Opened | Response> {
     return { db, tool, frame, locale, token };
   } catch (err) {
     if (err instanceof DomainError) return statusAnswer(db, err, locale, token);
+    if (isConnectionError(err)) return unavailablePage(locale);
     throw err;
   }
 }

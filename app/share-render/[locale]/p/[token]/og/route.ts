@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { DB_RETRY_AFTER_SECONDS, isConnectionError } from "@/lib/http/db-errors";
 import { logger } from "@/lib/log/logger";
 import { openSharePage } from "@/lib/share/share-page";
 import { visitOf } from "@/lib/share/share-route";
@@ -38,6 +39,9 @@ export async function GET(req: Request, { params }: Segment) {
       },
     });
   } catch (err) {
+    if (isConnectionError(err)) {
+      return new Response("preview unavailable, retry soon", { status: 503, headers: { "content-type": "text/plain", "cache-control": "no-store", "retry-after": String(DB_RETRY_AFTER_SECONDS) } });
+    }
     logger().error({ err }, "share preview image failed");
     return new Response("preview unavailable", { status: 500, headers: { "content-type": "text/plain" } });
   }
