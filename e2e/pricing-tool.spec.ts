@@ -99,7 +99,7 @@ test("without JavaScript: city, a typo corrected by 'did you mean', profile, est
 });
 
 test("with JavaScript, on the share domain: live suggestions, axe on every step, the lead in English", async ({ page, request }) => {
-  const origin = `http://${slug}.localhost:${PORT}`;
+  const origin = `http://${slug}.share.localhost:${PORT}`;
   const res = await page.goto(`${origin}/en/c/${token}`);
   expect(res?.status()).toBe(200);
   await expect(page.locator("html")).toHaveAttribute("lang", "en");

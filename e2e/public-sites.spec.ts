@@ -16,7 +16,7 @@ test("a page on another origin resolves a site through /api/sites in the browser
   const key = (await tenant.json()).apiKey as string;
   const site = await request.post("/api/v1/sites", {
     headers: { authorization: `Bearer ${key}` },
-    data: { name: "Site externo", domain: "externa.example.com", published: true, configuration: { siteConfiguration: { brand: { name: "Externa", primaryColor: "#0f766e" } } } },
+    data: { name: "Site externo", domain: "externa.localhost", published: true, configuration: { siteConfiguration: { brand: { name: "Externa", primaryColor: "#0f766e" } } } },
   });
   expect(site.status()).toBe(201);
   const siteId = (await site.json()).id as string;
@@ -26,7 +26,7 @@ test("a page on another origin resolves a site through /api/sites in the browser
   const html = `<!doctype html><html lang="pt-BR"><head><title>Externa</title></head><body><h1 id="name">…</h1><p id="langs"></p><p id="preflight"></p>
 <script>
 (async () => {
-  const r = await fetch(${JSON.stringify(api)} + "/api/sites/resolve?domain=externa.example.com");
+  const r = await fetch(${JSON.stringify(api)} + "/api/sites/resolve?domain=externa.localhost");
   const site = await r.json();
   document.getElementById("name").textContent = site.configuration.siteConfiguration.brand.name;
   document.getElementById("langs").textContent = site.tenantConfig.supportedLanguages.join(",");

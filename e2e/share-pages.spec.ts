@@ -169,7 +169,7 @@ test("English where the tenant enabled it, 404 in Spanish; the share subdomain o
   expect(html).toContain("Three-bedroom apartment in Pinheiros");
   expect((await request.get(`/es/p/${links.listing}`)).status()).toBe(404);
   // Node does not resolve `*.localhost` as browsers do: the Host header names the share subdomain.
-  expect((await request.get(`/p/${links.listing}`, { headers: { host: `${slug}.localhost:${PORT}` } })).status()).toBe(200);
+  expect((await request.get(`/p/${links.listing}`, { headers: { host: `${slug}.share.localhost:${PORT}` } })).status()).toBe(200);
   expect((await request.get(`/p/${links.listing}`, { headers: { host: `someone-else.localhost:${PORT}` } })).status()).toBe(404);
 });
 

@@ -12,6 +12,7 @@ export type SiteConfiguration = {
   otherConfigs: Record<string, unknown> | null;
 };
 export type ListingCriteria = { propertyTypes: string[]; locations: string[]; marketType?: "primary" | "secondary" };
+export type DomainStatus = "active" | "pending" | "taken";
 export type MetaPixel = { pixelId: string; events: { viewContent: boolean; search: boolean; lead: boolean } };
 
 /** A tenant's public website: what `/api/sites` serves and the rendered site shows. */
@@ -21,8 +22,17 @@ export const sites = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
-    /** Lowercase host name (optionally with a port), unique across all tenants. */
+    /** Host name as stored by lib/sites/domain (lower case, ASCII, no port, no trailing dot). */
     domain: text("domain").notNull(),
+    /**
+     * `active`: the site holds the name and is served on it (at most one site per name, across
+     * tenants); `pending`: a custom domain waiting for its DNS proof; `taken`: another site proved
+     * or holds the name, this claim was dropped.
+     */
+    domainStatus: text("domain_status").$type<DomainStatus>().notNull().default("active"),
+    /** The value of the TXT record `_imobicrm.{domain}` that proves a custom domain. */
+    domainToken: text("domain_token"),
+    domainVerifiedAt: timestamp("domain_verified_at", { withTimezone: true }),
     active: boolean("active").notNull().default(true),
     published: boolean("published").notNull().default(false),
     configuration: jsonb("configuration").$type<SiteConfiguration>().notNull(),
@@ -32,7 +42,12 @@ export const sites = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("sites_domain_key").on(t.domain), index("sites_tenant_idx").on(t.tenantId, t.createdAt)],
+  (t) => [
+    // One holder per name; pending claims of several tenants may wait side by side.
+    uniqueIndex("sites_domain_held_key").on(t.domain).where(sql`domain_status = 'active'`),
+    index("sites_domain_idx").on(t.domain),
+    index("sites_tenant_idx").on(t.tenantId, t.createdAt),
+  ],
 );
 
 export type CmsField = { id: string; label: string; type: string; required: boolean };

@@ -27,7 +27,7 @@ export function translateDbError(err: unknown): unknown {
   const pg = findPgError(err);
   if (pg?.code === "23505") {
     const name = pg.constraint_name ?? pg.constraint ?? "unique key";
-    if (name === "sites_domain_key") return conflict("domain: this domain is already used by another site; choose another domain.", "domain_taken");
+    if (name === "sites_domain_held_key") return conflict("domain: another site holds this domain; choose another domain.", "domain_taken");
     return conflict(`A record with the same value already exists (${name}); retry with another value.`);
   }
   // Safety nets: input checks should catch these first and name the field.

@@ -41,7 +41,7 @@ async function waitUntilServing(url: string, started: number, child: ReturnType<
 async function main() {
   // Share links of `{type: 'auto'}` live at {slug}.{SHARE_DOMAIN}: on the port this demo serves,
   // so the links the seed prints open when PORT is not 3000. The seed and server inherit it.
-  process.env.SHARE_DOMAIN ||= `localhost:${config().PORT}`;
+  process.env.SHARE_DOMAIN ||= `share.localhost:${config().PORT}`;
   const bin = (name: string) => `node_modules/.bin/${name}`;
   await run("Build (next build)", bin("next"), ["build"], { NEXT_TELEMETRY_DISABLED: "1" });
   await run("Migrate and seed the demo tenant", bin("tsx"), ["db/cli/seed.ts"]);

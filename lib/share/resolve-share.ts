@@ -50,7 +50,7 @@ async function siteOf(db: Db, tenant: TenantRow) {
   const rows = await db
     .select({ id: sites.id, domain: sites.domain })
     .from(sites)
-    .where(and(eq(sites.tenantId, tenant.id), eq(sites.active, true), eq(sites.published, true)))
+    .where(and(eq(sites.tenantId, tenant.id), eq(sites.active, true), eq(sites.published, true), eq(sites.domainStatus, "active")))
     .orderBy(asc(sites.createdAt));
   const site = (d.type === "site" ? rows.find((s) => s.id === d.siteId) : undefined) ?? rows[0];
   return site ? { hasSite: true, domain: site.domain, siteId: site.id } : { hasSite: false, domain: null, siteId: null };

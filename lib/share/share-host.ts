@@ -1,8 +1,9 @@
 import type { DbOrTx } from "../../db/client";
 import type { TenantRow } from "../../db/schema";
-import { config } from "../config";
 import { siteByDomain } from "../sites/load-site";
-import { domainCandidates, hostWithoutPort, isServiceHost, normalizeHost } from "../sites/render/host-routing";
+import { domainOfHost } from "../sites/domain/domain-name";
+import { shareDomainName } from "../sites/domain/domain-policy";
+import { isServiceHost, normalizeHost } from "../sites/render/host-routing";
 
 /** Where a share page was asked for: the service itself, the shared share domain, or a site of the tenant. */
 export type ShareHostKind = "service" | "share_domain" | "site";
@@ -17,11 +18,10 @@ export async function shareHostKind(db: DbOrTx, rawHost: string | null, tenant: 
   const host = normalizeHost(rawHost);
   if (isServiceHost(host, serviceHosts)) return "service";
   // A site's own domain first: a host that is both (the demo's `demo.localhost:3000`) follows the site.
-  for (const d of domainCandidates(host)) {
-    const site = await siteByDomain(db, d);
-    if (site && site.tenantId === tenant.id && site.active) return "site";
-  }
-  const share = normalizeHost(config().SHARE_DOMAIN);
-  if (share && (host === `${tenant.slug}.${share}` || hostWithoutPort(host) === `${tenant.slug}.${hostWithoutPort(share)}`)) return "share_domain";
+  const site = await siteByDomain(db, host);
+  if (site && site.tenantId === tenant.id && site.active) return "site";
+  // Ports are no part of a name: the share host on any port is the share host.
+  const share = shareDomainName();
+  if (share && domainOfHost(host) === `${tenant.slug}.${share}`) return "share_domain";
   return null;
 }

@@ -19,7 +19,12 @@ export async function shareUrl(db: DbOrTx, tenant: { id: string; slug: string },
     return `${scheme(host)}://${host}${d.custom.pathTemplate.replace("{token}", encodeURIComponent(token))}`;
   }
   if (d.type === "site") {
-    const [site] = await db.select({ domain: sites.domain }).from(sites).where(and(eq(sites.id, d.siteId), eq(sites.tenantId, tenant.id))).limit(1);
+    // Only a site that holds its domain serves on it; otherwise the share domain below.
+    const [site] = await db
+      .select({ domain: sites.domain })
+      .from(sites)
+      .where(and(eq(sites.id, d.siteId), eq(sites.tenantId, tenant.id), eq(sites.domainStatus, "active")))
+      .limit(1);
     if (site) return `${scheme(site.domain)}://${site.domain}/${page}/${token}`;
   }
   const host = `${tenant.slug}.${config().SHARE_DOMAIN}`;

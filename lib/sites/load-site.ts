@@ -1,9 +1,12 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import type { DbOrTx } from "../../db/client";
+import { afterCommit } from "../../db/transaction";
 import { sites, type SiteRow } from "../../db/schema";
 import { DomainError, notFound } from "../errors/domain-errors";
 import { UUID_PATTERN } from "../schemas/uuid";
+import { domainOfHost } from "./domain/domain-name";
+import { servesNoSite } from "./domain/domain-policy";
 
 /**
  * Sites are read on every public request and change rarely: rows are kept a few seconds per
@@ -42,7 +45,17 @@ export async function loadPublicSite(db: DbOrTx, siteId: string, opts: { inactiv
   return row;
 }
 
-export async function siteByDomain(db: DbOrTx, domain: string): Promise<SiteRow | null> {
-  const d = domain.trim().toLowerCase();
-  return cached(`domain:${d}`, async () => (await db.select().from(sites).where(eq(sites.domain, d)).limit(1))[0]);
+/**
+ * The site that holds a host name (any spelling of it: case, port, trailing dot), or null. Only a
+ * held name serves: a custom domain waiting for its DNS proof, or a claim another site won, does not.
+ */
+export async function siteByDomain(db: DbOrTx, host: string): Promise<SiteRow | null> {
+  const d = domainOfHost(host);
+  if (!d || servesNoSite(d)) return null;
+  return cached(`domain:${d}`, async () => (await db.select().from(sites).where(and(eq(sites.domain, d), eq(sites.domainStatus, "active"))).limit(1))[0]);
+}
+
+/** Public reads cache sites for a few seconds: this process forgets changed ones once the change commits. */
+export function forgetSitesAfterCommit(tx: DbOrTx, rows: Pick<SiteRow, "id" | "domain">[]): void {
+  afterCommit(tx, "sites:forget", () => [] as Pick<SiteRow, "id" | "domain">[], (all) => all.forEach(forgetSite)).push(...rows);
 }

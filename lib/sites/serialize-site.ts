@@ -1,12 +1,21 @@
 import { z } from "zod";
 import type { SiteRow } from "../../db/schema";
+import { verificationRecordName } from "./domain/domain-claim";
 import { ListingCriteriaSchema, MetaPixelSchema } from "./site-schemas";
 
 export const SiteSchema = z
   .object({
     id: z.uuid(),
     name: z.string(),
-    domain: z.string(),
+    domain: z.string().meta({ description: "The host name, stored normalized: lower case, international names in ASCII (IDNA), no port, no trailing dot." }),
+    domainStatus: z.enum(["active", "pending", "taken"]).meta({
+      description:
+        "`active`: the site holds the name and is served on it. `pending`: a custom domain waiting for its DNS proof (create the TXT record of `domainVerification`, then `POST /api/v1/sites/{siteId}/domain/verify`). `taken`: another site proved or holds the name; set another domain.",
+    }),
+    domainVerification: z
+      .object({ type: z.literal("TXT"), name: z.string(), value: z.string() })
+      .nullable()
+      .meta({ description: "The DNS record that proves a custom domain (while it is not held); null for held names and names the service hands out." }),
     active: z.boolean(),
     published: z.boolean(),
     configuration: z.record(z.string(), z.unknown()),
@@ -25,6 +34,8 @@ export function serializeSite(s: SiteRow): Site {
     id: s.id,
     name: s.name,
     domain: s.domain,
+    domainStatus: s.domainStatus,
+    domainVerification: s.domainStatus !== "active" && s.domainToken ? { type: "TXT", name: verificationRecordName(s.domain), value: s.domainToken } : null,
     active: s.active,
     published: s.published,
     configuration: s.configuration,

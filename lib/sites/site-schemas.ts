@@ -1,20 +1,22 @@
 import { z } from "zod";
 import { HttpUrlSchema, UrlOrPathSchema } from "../schemas/url";
+import { parseDomain } from "./domain/domain-name";
 
 /** Largest `puck_data` accepted, as JSON text: a page tree, not a media store. */
 export const MAX_PUCK_DATA_BYTES = 512 * 1024;
 
 /**
- * A host name as browsers send it: lowercase labels of letters, digits and dashes, optionally a port
- * (`agency.localhost:3000` for local use). No scheme, path or upper case: one site, one spelling.
+ * A host name: `www.imobiliaria.com.br`, an international name, `agencia.localhost`. Stored
+ * normalized (lower case, ASCII, no port or trailing dot: lib/sites/domain/domain-name.ts), so
+ * every spelling of one host is one name.
  */
 export const DomainSchema = z
   .string()
-  .max(253)
-  .regex(
-    /^(?=.{1,253}(?::\d{1,5})?$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::\d{1,5})?$/,
-    "must be a lowercase host name such as imobiliaria.com.br (optionally with :port), without scheme or path",
-  )
+  .max(300)
+  .superRefine((v, ctx) => {
+    const p = parseDomain(v);
+    if (!p.ok) ctx.addIssue({ code: "custom", message: p.reason });
+  })
   .meta({ example: "www.imobiliaria-exemplo.com.br" });
 
 const PuckComponentSchema = z.looseObject({ type: z.string().min(1).max(100), props: z.record(z.string(), z.unknown()) });

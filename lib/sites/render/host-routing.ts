@@ -42,14 +42,6 @@ export function hostWithoutPort(host: string): string {
   return host.startsWith("[") ? host.replace(/(?<=\])(:\d+)?$/, "") : host.replace(/:\d+$/, "");
 }
 
-/** The names a site may be stored under for a host: exactly as sent, then without the port. */
-export function domainCandidates(host: string): string[] {
-  const h = normalizeHost(host);
-  if (!h) return [];
-  const bare = hostWithoutPort(h);
-  return bare === h ? [h] : [h, bare];
-}
-
 /** `SERVICE_HOSTS=crm.example.com,api.example.com` plus the defaults, as bare host names. */
 export function serviceHostSet(env: string | undefined): Set<string> {
   const extra = (env ?? "").split(",").map((s) => hostWithoutPort(normalizeHost(s))).filter(Boolean);

@@ -3,7 +3,7 @@ import type { SiteRow } from "../../../db/schema";
 import { DomainError } from "../../errors/domain-errors";
 import { loadPublicSite, siteByDomain } from "../load-site";
 import { publicConfig } from "../public-config";
-import { domainCandidates, SITE_LOCALES, type SiteKey, type SiteLocale } from "./host-routing";
+import { SITE_LOCALES, type SiteKey, type SiteLocale } from "./host-routing";
 
 export type PublicSiteConfig = Awaited<ReturnType<typeof publicConfig>>;
 export type ResolvedSite = { db: Db; row: SiteRow; config: PublicSiteConfig; languages: SiteLocale[] };
@@ -20,10 +20,7 @@ export async function resolveSite(key: SiteKey, locale: string): Promise<Resolve
   const db = await getDb();
   let row: SiteRow | null = null;
   if (key.kind === "domain") {
-    for (const d of domainCandidates(key.host)) {
-      row = await siteByDomain(db, d);
-      if (row) break;
-    }
+    row = await siteByDomain(db, key.host);
     if (!row || !row.active || !row.published) return "site";
   } else {
     row = await orNull(loadPublicSite(db, key.siteId));

@@ -16,7 +16,7 @@ import { CLIENT_ADDRESS_HEADER } from "../../../lib/http/client-address";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
 import { makeListing, makeShareLink } from "../../helpers/share";
-import { makeSite } from "../../helpers/sites";
+import { makeSite, makeVerifiedSite } from "../../helpers/sites";
 
 let ip = 0;
 const nextIp = () => `10.88.${Math.floor(++ip / 250)}.${ip % 250}`;
@@ -65,8 +65,8 @@ beforeAll(async () => {
   await call(settingsRoute.PATCH, "PATCH", "/x", { key: a.key, body: { listingLanguages: ["pt-BR", "en"], branding: { name: "Casa Página A", logo: null, primaryColor: "#ffd400" } } });
   tokenA = await pricingToken(a);
   tokenB = await pricingToken(b);
-  siteA = (await makeSite(a, { domain: "pricing-a.example.com", published: true })).domain;
-  siteB = (await makeSite(b, { domain: "pricing-b.example.com", published: true })).domain;
+  siteA = (await makeVerifiedSite(a, "pricing-a.example.com", { published: true })).domain;
+  siteB = (await makeVerifiedSite(b, "pricing-b.example.com", { published: true })).domain;
 });
 
 afterAll(() => resetConfigForTests());
@@ -219,10 +219,10 @@ describe("link states, hosts and limits", () => {
   });
 
   it("answers on the service host, its share domain and its own site; 404 on another tenant's site or host", async () => {
-    expect((await open(tokenA, {}, { host: `${a.slug}.localhost:3000` })).status).toBe(200);
+    expect((await open(tokenA, {}, { host: `${a.slug}.share.localhost:3000` })).status).toBe(200);
     expect((await open(tokenA, {}, { host: siteA })).status).toBe(200);
     expect((await open(tokenA, {}, { host: siteB })).status).toBe(404);
-    expect((await open(tokenA, {}, { host: `${b.slug}.localhost:3000` })).status).toBe(404);
+    expect((await open(tokenA, {}, { host: `${b.slug}.share.localhost:3000` })).status).toBe(404);
     expect((await open(tokenA, {}, { host: "unknown.example.net" })).status).toBe(404);
     expect((await open(tokenB, {}, { host: siteB })).status).toBe(200);
   });

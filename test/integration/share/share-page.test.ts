@@ -161,9 +161,9 @@ describe("share page /p/{token}", () => {
     const site = await makeSite(t);
     const otherSite = await makeSite(other);
     expect((await page(link.token, { host: "127.0.0.1:3000" })).status).toBe(200);
-    expect((await page(link.token, { host: `${t.slug}.localhost:3000` })).status).toBe(200);
+    expect((await page(link.token, { host: `${t.slug}.share.localhost:3000` })).status).toBe(200);
     expect((await page(link.token, { host: site.domain })).status).toBe(200);
-    expect((await page(link.token, { host: `${other.slug}.localhost:3000` })).status).toBe(404);
+    expect((await page(link.token, { host: `${other.slug}.share.localhost:3000` })).status).toBe(404);
     expect((await page(link.token, { host: otherSite.domain })).status).toBe(404);
     expect((await page(link.token, { host: "unknown.example.org" })).status).toBe(404);
   });
@@ -172,7 +172,7 @@ describe("share page /p/{token}", () => {
     const link = await makeShareLink(t, { entityType: "listing", entityId: a.id });
     const site = await makeSite(t);
     await setSharing(t, { showFinancialSimulator: false });
-    expect((await page(link.token, { host: `${t.slug}.localhost:3000` })).html).not.toContain("Simule o financiamento");
+    expect((await page(link.token, { host: `${t.slug}.share.localhost:3000` })).html).not.toContain("Simule o financiamento");
     expect((await page(link.token, { host: site.domain })).html).toContain("Simule o financiamento");
     await setSharing(t, {});
   });

@@ -14,7 +14,7 @@ import { verifyPassword } from "../../../lib/share/secrets";
 import { makeMember, makeTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
 import { makeListing, makeShareLink } from "../../helpers/share";
-import { makeSite } from "../../helpers/sites";
+import { makeSite, makeVerifiedSite } from "../../helpers/sites";
 
 describe("sharingConfig in tenant settings", () => {
   it("reads every key of spec 2 §2.8 with its default", async () => {
@@ -118,7 +118,7 @@ describe("share links (tenant side)", () => {
     const res = await call(linksRoute.POST, "POST", "/x", { key: t.key, body: { entityType: "listing", entityId: l.id, password: "segredo123" } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.token).toMatch(/^[A-Za-z0-9_-]{32}$/); // 192 bits
-    expect(res.body.url).toBe(`http://${t.slug}.localhost:3000/p/${res.body.token}`);
+    expect(res.body.url).toBe(`http://${t.slug}.share.localhost:3000/p/${res.body.token}`);
     expect(res.body).toMatchObject({ entityType: "listing", entityId: l.id, hasPassword: true, active: true, viewCount: 0, expiresAt: null });
     expect(JSON.stringify(res.body)).not.toMatch(/segredo123|scrypt|password_?hash/i);
     const [row] = await (await getDb()).select().from(shareLinks).where(eq(shareLinks.id, res.body.id));
@@ -132,10 +132,15 @@ describe("share links (tenant side)", () => {
   it("builds URLs from defaultShareDomain: a site's domain, or a custom domain and template", async () => {
     const t = await makeTenant();
     const l = await makeListing(t);
-    const site = await makeSite(t);
+    const pending = await makeSite(t, { domain: "www.pendente-share.com.br" });
+    await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { sharingConfig: { defaultShareDomain: { type: "site", siteId: pending.id } } } });
+    // A custom domain not yet proven serves nothing: links go to the share domain meanwhile.
+    const early = await makeShareLink(t, { entityType: "listing", entityId: l.id });
+    expect(early.url).toBe(`http://${t.slug}.share.localhost:3000/p/${early.token}`);
+    const site = await makeVerifiedSite(t, "www.casa-share.com.br");
     await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { sharingConfig: { defaultShareDomain: { type: "site", siteId: site.id } } } });
     const a = await makeShareLink(t, { entityType: "listing", entityId: l.id });
-    expect(a.url).toBe(`https://${site.domain}/p/${a.token}`);
+    expect(a.url).toBe(`https://www.casa-share.com.br/p/${a.token}`);
     await call(settingsRoute.PATCH, "PATCH", "/x", {
       key: t.key, body: { sharingConfig: { defaultShareDomain: { type: "custom", custom: { mode: "api", domain: "share.casa.com.br", pathTemplate: "/imovel/{token}?src=crm" } } } },
     });

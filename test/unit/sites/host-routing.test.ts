@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  decodeSegment, domainCandidates, encodeSiteKey, hostWithoutPort, internalPath, isServiceHost, listingRefOf, normalizeHost, parseSiteKey, routeRequest, serviceHostSet,
+  decodeSegment, encodeSiteKey, hostWithoutPort, internalPath, isServiceHost, listingRefOf, normalizeHost, parseSiteKey, routeRequest, serviceHostSet,
   splitLocale,
 } from "../../../lib/sites/render/host-routing";
 
@@ -18,16 +18,11 @@ describe("normalizeHost", () => {
   });
 });
 
-describe("hostWithoutPort and domainCandidates", () => {
+describe("hostWithoutPort", () => {
   it("strips the port, also of IPv6 literals", () => {
     expect(hostWithoutPort("demo.localhost:3000")).toBe("demo.localhost");
     expect(hostWithoutPort("[::1]:3000")).toBe("[::1]");
     expect(hostWithoutPort("agency.com")).toBe("agency.com");
-  });
-  it("tries the host as sent, then without its port", () => {
-    expect(domainCandidates("Demo.localhost:3000")).toEqual(["demo.localhost:3000", "demo.localhost"]);
-    expect(domainCandidates("agency.com")).toEqual(["agency.com"]);
-    expect(domainCandidates("not a host")).toEqual([]);
   });
 });
 
