@@ -61,7 +61,13 @@ export const MessagingChannelSettingsSchema = z
     name: z.string(),
     transport: z.enum(TRANSPORTS),
     provider: z.enum(PROVIDERS),
-    baseUrl: z.string(),
+    gatewayHost: z
+      .string()
+      .meta({
+        description:
+          "The host (and port) of the gateway's `baseUrl`, e.g. `waha.example.com`. The base URL itself is write-only: its path can hold a gateway instance or token.",
+        example: "waha.example.com",
+      }),
     ownerId: z.uuid().nullable(),
     privacyMode: z.enum(["off", "whitelist"]),
     mock: z.boolean(),
@@ -204,6 +210,15 @@ export async function setChannelGrants(ctx: MemberCtx, { id, body }: { id: strin
   });
 }
 
+/** Host and port only: never the path, query or credentials of what was saved. */
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return "";
+  }
+}
+
 async function present(db: DbOrTx, row: MessagingChannelRow): Promise<MessagingChannelSettings> {
   const grants = await db
     .select({ memberId: messagingChannelGrants.memberId })
@@ -214,7 +229,7 @@ async function present(db: DbOrTx, row: MessagingChannelRow): Promise<MessagingC
     name: row.name,
     transport: row.transport as MessagingChannelSettings["transport"],
     provider: row.provider as MessagingChannelSettings["provider"],
-    baseUrl: row.baseUrl,
+    gatewayHost: hostOf(row.baseUrl),
     ownerId: row.ownerId,
     privacyMode: row.privacyMode as "off" | "whitelist",
     mock: row.mock,

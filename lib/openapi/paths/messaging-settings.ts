@@ -33,6 +33,7 @@ export function registerMessagingSettingsPaths(r: OpenAPIRegistry): void {
       "resolves to, a loopback, private, link-local, carrier-grade NAT or other non-public address is refused (400, here and on " +
       "update) unless `WEBHOOKS_ALLOW_PRIVATE_URLS=true`, and plain http is refused; a host that does not resolve yet is " +
       "accepted, and every call to the gateway is checked again.\n\n" +
+      "`baseUrl` is write-only: answers carry only its host as `gatewayHost`.\n\n" +
       "The answer carries, **this once**, `webhook.url` (`/api/webhooks/messaging/{channelToken}`) and `webhook.hmacSecret` to " +
       `configure on the gateway.\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY,

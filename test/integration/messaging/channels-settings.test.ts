@@ -151,6 +151,32 @@ describe("reading, changing and deleting", () => {
   });
 });
 
+// Issue 32: answers echoed the gateway's base URL, whose path can hold an instance id or token.
+describe("the gateway address in answers", () => {
+  it("is its host only (gatewayHost), never the base URL given on input", async () => {
+    const secretPath = "/instances/tenant-7f3a-token-0c9d";
+    const host = new URL(gw.url).host;
+    const created = await call(channelsRoute.POST, "POST", "/x", { key: t.key, body: body({ baseUrl: `${gw.url}${secretPath}` }) });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    const answers = [
+      created.body,
+      (await call(channelRoute.GET, "GET", "/x", { key: t.key, params: { id } })).body,
+      (await call(channelsRoute.GET, "GET", "/x", { key: t.key })).body.items.find((c: any) => c.id === id),
+      (await call(channelRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id }, body: { baseUrl: `${gw.url}${secretPath}/v2` } })).body,
+    ];
+    for (const a of answers) {
+      expect(a.gatewayHost).toBe(host);
+      expect(a).not.toHaveProperty("baseUrl");
+      expect(JSON.stringify(a)).not.toContain("tenant-7f3a-token");
+    }
+    // Still kept whole for the gateway calls.
+    const [row] = await (await getDb()).select().from(messagingChannels).where(eq(messagingChannels.id, id));
+    expect(row.baseUrl).toBe(`${gw.url}${secretPath}/v2`);
+    await call(channelRoute.DELETE, "DELETE", "/x", { key: t.key, params: { id } });
+  });
+});
+
 describe("opt-outs", () => {
   it("adds phones normalised to E.164, lists and removes them, per tenant", async () => {
     const add = await call(optOutsRoute.POST, "POST", "/x", { key: t.key, body: { phone: "(11) 98765-4321", reason: "pediu para parar" } });
