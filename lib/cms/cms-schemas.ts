@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { CmsCollectionRow, CmsEntryRow } from "../../db/schema";
+import { reservedSlugReason } from "./reserved-slugs";
 
 const Slug = z
   .string()
@@ -7,6 +8,12 @@ const Slug = z
   .min(1)
   .max(120)
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be lowercase letters and digits separated by single dashes, such as blog-posts");
+
+/** A collection's slug is the first segment of its address on the site, so the site's own routes are not available. */
+const CollectionSlug = Slug.superRefine((v, ctx) => {
+  const reason = reservedSlugReason(v);
+  if (reason) ctx.addIssue({ code: "custom", message: reason });
+});
 
 export const CMS_FIELD_TYPES = ["text", "richText", "number", "boolean", "date", "image", "url"] as const;
 
@@ -23,10 +30,10 @@ const Fields = z
   .refine((l) => new Set(l.map((f) => f.id)).size === l.length, "field ids must be unique within the collection");
 
 export const CreateCollectionSchema = z
-  .strictObject({ name: z.string().trim().min(1).max(120), slug: Slug, templatePageId: z.string().trim().max(200).nullable().default(null), fields: Fields.default([]) })
+  .strictObject({ name: z.string().trim().min(1).max(120), slug: CollectionSlug, templatePageId: z.string().trim().max(200).nullable().default(null), fields: Fields.default([]) })
   .meta({ id: "CreateCmsCollection" });
 export const UpdateCollectionSchema = z
-  .strictObject({ name: z.string().trim().min(1).max(120), slug: Slug, templatePageId: z.string().trim().max(200).nullable(), fields: Fields })
+  .strictObject({ name: z.string().trim().min(1).max(120), slug: CollectionSlug, templatePageId: z.string().trim().max(200).nullable(), fields: Fields })
   .partial()
   .meta({ id: "UpdateCmsCollection" });
 
