@@ -4,17 +4,15 @@ import { apiKeys, members } from "../../db/schema";
 import { unauthorized } from "../errors/domain-errors";
 import { accessOf, type MemberActor } from "../context/actor";
 import { hashApiKey } from "./api-key-secret";
+import { bearerToken } from "./bearer";
 
 /** `lastUsedAt` is refreshed at most this often, so reads do not turn into a write each. */
 const LAST_USED_GRANULARITY_MS = 60_000;
 
 /** Extracts the key from `Authorization: Bearer` (or `x-api-key` where a surface allows it). */
 export function readApiKey(headers: Headers, allowXApiKey = false): string | null {
-  const auth = headers.get("authorization");
-  if (auth) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    return m ? m[1] : null;
-  }
+  // An Authorization header of another scheme is a wrong credential, not a reason to look elsewhere.
+  if (headers.has("authorization")) return bearerToken(headers);
   return allowXApiKey ? headers.get("x-api-key")?.trim() || null : null;
 }
 

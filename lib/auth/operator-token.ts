@@ -4,6 +4,7 @@ import path from "node:path";
 import { secureDataDir } from "../../db/private-dir";
 import { config } from "../config";
 import { unauthorized } from "../errors/domain-errors";
+import { bearerToken } from "./bearer";
 
 function tokenFile(): string {
   return path.join(config().DATA_DIR, "operator-token");
@@ -38,9 +39,9 @@ export function ensureOperatorToken(): { created: boolean; token: string; file?:
 
 export function verifyOperator(headers: Headers): void {
   const expected = operatorToken();
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(headers.get("authorization") ?? "");
-  if (!m) throw unauthorized("Missing operator token: send 'Authorization: Bearer <OPERATOR_TOKEN>'.");
+  const sent = bearerToken(headers);
+  if (!sent) throw unauthorized("Missing operator token: send 'Authorization: Bearer <OPERATOR_TOKEN>'.");
   // Compare digests so the comparison is constant-time whatever the lengths.
   const digest = (s: string) => createHash("sha256").update(s).digest();
-  if (!expected || !timingSafeEqual(digest(m[1]), digest(expected))) throw unauthorized("Invalid operator token.");
+  if (!expected || !timingSafeEqual(digest(sent), digest(expected))) throw unauthorized("Invalid operator token.");
 }

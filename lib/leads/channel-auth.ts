@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { MarketingChannelInstanceRow } from "../../db/schema";
+import { bearerToken } from "../auth/bearer";
 import { unauthorized } from "../errors/domain-errors";
 import { hashToken } from "./channel-tokens";
 
@@ -11,14 +12,14 @@ const same = (a: string, b: string) => {
 
 /** Only the feed token's SHA-256 is stored; compared in constant time. */
 function feedTokenMatches(channel: MarketingChannelInstanceRow, headers: Headers): boolean {
-  const sent = headers.get("authorization")?.match(/^Bearer\s+(\S+)$/)?.[1];
+  const sent = bearerToken(headers);
   return Boolean(sent && channel.feedTokenHash) && same(hashToken(sent!), channel.feedTokenHash!);
 }
 
 /** Bearer secret, or the hex HMAC-SHA256 of the exact raw body (optional `sha256=` prefix); constant-time. */
 function secretMatches(secret: string, headers: Headers, raw: Buffer): boolean {
-  const auth = headers.get("authorization");
-  if (auth?.startsWith("Bearer ") && same(auth.slice(7).trim(), secret)) return true;
+  const sent = bearerToken(headers);
+  if (sent && same(sent, secret)) return true;
   const expected = createHmac("sha256", secret).update(raw).digest("hex");
   for (const h of ["x-hmac-sha256", "x-signature"]) {
     const sent = headers.get(h)?.trim().replace(/^sha256=/i, "").toLowerCase();

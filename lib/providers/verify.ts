@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { bearerToken } from "../auth/bearer";
 
 function same(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -12,8 +13,8 @@ function same(a: string, b: string): boolean {
  * provider's signature header. Both comparisons are constant-time; the body is not parsed before.
  */
 export function verifyProviderRequest(secret: string, signatureHeader: string, headers: Headers, raw: Buffer): boolean {
-  const auth = headers.get("authorization");
-  if (auth && /^Bearer\s+/i.test(auth) && same(auth.replace(/^Bearer\s+/i, "").trim(), secret)) return true;
+  const bearer = bearerToken(headers);
+  if (bearer && same(bearer, secret)) return true;
   const sent = headers.get(signatureHeader)?.trim().replace(/^sha256=/i, "").toLowerCase();
   if (!sent) return false;
   return same(sent, createHmac("sha256", secret).update(raw).digest("hex"));
