@@ -34,7 +34,10 @@ function pair(db: Db, p: RatePolicy): Pair {
 }
 
 export function storeLimiter(db: Db, p: RatePolicy): RateLimiterDrizzle {
-  return new RateLimiterDrizzle({ storeClient: db, schema: rateLimits, keyPrefix: p.keyPrefix, points: p.points, duration: p.windowSeconds, inMemoryBlockOnConsumed: p.points });
+  return new RateLimiterDrizzle({
+    storeClient: db, schema: rateLimits, keyPrefix: p.keyPrefix, points: p.points, duration: p.windowSeconds,
+    inMemoryBlockOnConsumed: p.blockInMemory === false ? 0 : p.points,
+  });
 }
 
 const lastComplaint = new Map<string, number>();
@@ -68,17 +71,10 @@ export async function consume(db: Db, p: RatePolicy, key: string): Promise<RateD
   }
 }
 
-/** Points `key` has spent in its current window (0 when none), without spending one. */
-export async function spent(db: Db, p: RatePolicy, key: string): Promise<{ points: number; resetSeconds: number }> {
+/** Gives one point back to `key` (an attempt that turned out to be legitimate). */
+export async function refund(db: Db, p: RatePolicy, key: string): Promise<void> {
   const l = pair(db, p);
-  const r = await guarded(p, () => l.store.get(key), () => l.memory.get(key));
-  return r ? { points: r.consumedPoints, resetSeconds: seconds(r.msBeforeNext) } : { points: 0, resetSeconds: 0 };
-}
-
-/** Adds a point to `key` without refusing anything (a failure counted after the fact); the new total. */
-export async function penalize(db: Db, p: RatePolicy, key: string): Promise<number> {
-  const l = pair(db, p);
-  return (await guarded(p, () => l.store.penalty(key, 1), () => l.memory.penalty(key, 1))).consumedPoints;
+  await guarded(p, () => l.store.reward(key, 1), () => l.memory.reward(key, 1));
 }
 
 async function guarded<T>(p: RatePolicy, store: () => Promise<T>, memory: () => Promise<T>): Promise<T> {

@@ -11,6 +11,11 @@ export type RatePolicy = {
   keyPrefix: string;
   /** Which switch turns the policy off for load tests (`PUBLIC_RATE_LIMITS`, `MESSAGING_RATE_LIMITS`); none: always on. */
   switch?: "public" | "messaging";
+  /**
+   * Refuse a key over its limit from this process's memory until the window ends (no store write).
+   * Off where points are given back (a right password), which memory would not see.
+   */
+  blockInMemory?: boolean;
 };
 
 const perMinute = (name: string, points: number): RatePolicy => ({ name, points, windowSeconds: 60, keyPrefix: `sites:${name}`, switch: "public" });
@@ -31,7 +36,7 @@ export const SITE_POLICIES = {
 export type SitePolicyName = keyof typeof SITE_POLICIES;
 
 /** Wrong passwords a share link takes in 15 minutes before it refuses every attempt (counted per link, not per address). */
-export const SHARE_PASSWORD_POLICY: RatePolicy = { name: "share_password", points: 5, windowSeconds: 15 * 60, keyPrefix: "share:password" };
+export const SHARE_PASSWORD_POLICY: RatePolicy = { name: "share_password", points: 5, windowSeconds: 15 * 60, keyPrefix: "share:password", blockInMemory: false };
 
 /** Spec 1 §8: 1000 requests an hour per API key on messaging, shared with the tool interface (`/api/mcp`). */
 export const MESSAGING_POLICY: RatePolicy = { name: "messaging", points: 1000, windowSeconds: 3600, keyPrefix: "messaging", switch: "messaging" };

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
 import { DomainError } from "../errors/domain-errors";
-import { penalize, spent } from "../rate-limit/limiter";
+import { consume, refund } from "../rate-limit/limiter";
 import { SHARE_PASSWORD_POLICY } from "../rate-limit/policies";
 
 /** Wrong passwords allowed per link in the window before the link refuses every attempt. */
@@ -12,14 +12,23 @@ export const WRONG_PASSWORDS_ALLOWED = SHARE_PASSWORD_POLICY.points;
 const refused = (seconds: number) =>
   new DomainError("rate_limited", "rate_limited", `Too many wrong passwords for this link; try again in ${Math.max(1, Math.ceil(seconds))} s.`);
 
-/** 429 while the link has used up its wrong attempts (checked before the password is even hashed). */
-export async function assertNotThrottled(db: Db, linkId: string): Promise<void> {
-  const s = await spent(db, SHARE_PASSWORD_POLICY, linkId);
-  if (s.points >= WRONG_PASSWORDS_ALLOWED) throw refused(s.resetSeconds);
+/**
+ * Takes one attempt from the link's budget before the password is even hashed: 429 once it is
+ * spent. Taken in one atomic step, so guesses sent all at once (to one process or several) get
+ * five checks in all, not five each; a right password gives its attempt back (`passwordAccepted`).
+ * Returns how many attempts the window has seen, this one included.
+ */
+export async function takePasswordAttempt(db: Db, linkId: string): Promise<number> {
+  const d = await consume(db, SHARE_PASSWORD_POLICY, linkId);
+  if (d && !d.allowed) throw refused(d.resetSeconds);
+  return d ? d.limit - d.remaining : 1;
 }
 
-/** Counts a wrong password; from the third on, the answer is slowed down (200 ms per earlier failure, at most 1 s). */
-export async function noteWrongPassword(db: Db, linkId: string): Promise<void> {
-  const failures = await penalize(db, SHARE_PASSWORD_POLICY, linkId);
+export function passwordAccepted(db: Db, linkId: string): Promise<void> {
+  return refund(db, SHARE_PASSWORD_POLICY, linkId);
+}
+
+/** From the third wrong password on, the answer is slowed down (200 ms per earlier failure, at most 1 s). */
+export async function slowDownWrongPassword(failures: number): Promise<void> {
   if (failures >= 3) await new Promise((r) => setTimeout(r, Math.min(1000, 200 * (failures - 2))));
 }

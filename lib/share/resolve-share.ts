@@ -7,7 +7,7 @@ import { DomainError, notFound, unauthorized } from "../errors/domain-errors";
 import { loadTenant } from "../tenants/load-tenant";
 import { hiddenByRules, leadsOfListing, listingPayload, loadListings, memberCard, sharedDocument } from "./listing-data";
 import { grantOpens } from "./password-grant";
-import { assertNotThrottled, noteWrongPassword } from "./password-throttle";
+import { passwordAccepted, slowDownWrongPassword, takePasswordAttempt } from "./password-throttle";
 import { pricingCities } from "./pricing-cities";
 import { recordAccess, type Visit } from "./record-access";
 import { SHARE_TOKEN_PATTERN, verifyPassword } from "./secrets";
@@ -39,9 +39,9 @@ export async function checkPassword(db: Db, link: ShareLinkRow, password: string
   if (!link.passwordHash) return;
   if ((password === undefined || password === "") && grant && grantOpens(link, grant)) return;
   if (password === undefined || password === "") throw passwordRequired();
-  await assertNotThrottled(db, link.id);
-  if (await verifyPassword(password, link.passwordHash)) return;
-  await noteWrongPassword(db, link.id);
+  const attempts = await takePasswordAttempt(db, link.id);
+  if (await verifyPassword(password, link.passwordHash)) return passwordAccepted(db, link.id);
+  await slowDownWrongPassword(attempts);
   throw passwordInvalid();
 }
 

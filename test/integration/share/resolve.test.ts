@@ -309,6 +309,27 @@ describe("errors, expiry, passwords, tenants and the access log", () => {
     expect((await openPost(other.token, { password: "casa-azul" })).status).toBe(200);
   });
 
+  it("guesses sent all at once get five password checks in all, not five each", async () => {
+    const t = await makeTenant();
+    const l = await makeListing(t);
+    const link = await makeShareLink(t, { entityType: "listing", entityId: l.id, password: "casa-azul" });
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => openPost(link.token, { password: `chute-${i}` })));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 403)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+    // The budget is spent: the right password waits too.
+    expect((await openPost(link.token, { password: "casa-azul" })).status).toBe(429);
+  });
+
+  it("a right password gives its attempt back: five wrong ones still fit after many right ones", async () => {
+    const t = await makeTenant();
+    const l = await makeListing(t);
+    const link = await makeShareLink(t, { entityType: "listing", entityId: l.id, password: "casa-azul" });
+    for (let i = 0; i < 8; i++) expect((await openPost(link.token, { password: "casa-azul" })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await openPost(link.token, { password: `errada-${i}` })).status).toBe(403);
+    expect((await openPost(link.token, { password: "casa-azul" })).status).toBe(429);
+  });
+
   it("a token never opens another tenant's entity", async () => {
     const a = await makeTenant();
     const b = await makeTenant();
