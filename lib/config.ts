@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 /**
@@ -7,6 +8,13 @@ import { z } from "zod";
 const boolString = z
   .enum(["true", "false", "1", "0"])
   .transform((v) => v === "true" || v === "1");
+
+/** `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]:53`: what node's resolver accepts as a server. */
+function isServerAddress(v: string): boolean {
+  const m = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(v) ?? /^([^:]+)(?::(\d{1,5}))?$/.exec(v);
+  if (m) return isIP(m[1]) !== 0 && (m[2] === undefined || Number(m[2]) <= 65535);
+  return isIP(v) === 6;
+}
 
 const ConfigSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -79,6 +87,9 @@ const ConfigSchema = z.object({
   SHARE_DOMAIN: z
     .string()
     .regex(/^[a-z0-9.-]+(:\d{1,5})?$/, "must be a lowercase host name, optionally with a port")
+    // Every name under it is reserved for share links: `localhost` or an IP address would leave
+    // no local name for sites (the default was `localhost:3000` before domains were reserved).
+    .refine((v) => !/^(localhost|[\d.]+)(:\d+)?$/.test(v), "must be a name under which tenants get share subdomains, such as share.localhost:3000 or share.example.com, not localhost or an IP address")
     .default("share.localhost:3000"),
   /**
    * The service's own host names (comma-separated, optionally with ports), besides `localhost`,
@@ -104,7 +115,7 @@ const ConfigSchema = z.object({
    */
   DNS_SERVERS: z
     .string()
-    .regex(/^\s*[0-9a-f.:\[\]]+(\s*,\s*[0-9a-f.:\[\]]+)*\s*$/i, "must be a comma-separated list of IP addresses, optionally with :port")
+    .refine((v) => v.split(",").every((s) => isServerAddress(s.trim())), "must be a comma-separated list of IP addresses, optionally with :port (IPv6 with a port as [addr]:port)")
     .optional(),
   /**
    * Host names (optionally `host:port`, comma-separated) the tool interface at `/api/mcp` answers on,

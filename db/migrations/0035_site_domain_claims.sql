@@ -1,5 +1,6 @@
 -- Site domains become one name per host (issue #32, D1): lower case, no port, no trailing dot,
--- unique across tenants among the sites that hold them. Existing sites keep serving their name;
+-- unique across tenants among the sites that hold them. Existing sites keep serving their name
+-- (custom domains until another tenant proves them in DNS);
 -- where several now spell the same name, the oldest keeps it and the others are unpublished with
 -- status 'taken' (and a WARNING in the database log for each, which the server's log repeats).
 DROP INDEX "sites_domain_key";--> statement-breakpoint
@@ -22,5 +23,9 @@ BEGIN
     END IF;
   END LOOP;
 END $$;--> statement-breakpoint
+-- Custom domains held from before get a token: their owner can prove them (and keep them for good);
+-- until then another tenant's proof of the same name takes it over.
+UPDATE "sites" SET "domain_token" = 'imobicrm-verify=' || md5(random()::text || id::text)
+  WHERE "domain" NOT LIKE '%.localhost';--> statement-breakpoint
 CREATE UNIQUE INDEX "sites_domain_held_key" ON "sites" USING btree ("domain") WHERE domain_status = 'active';--> statement-breakpoint
 CREATE INDEX "sites_domain_idx" ON "sites" USING btree ("domain");

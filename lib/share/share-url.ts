@@ -25,7 +25,11 @@ export async function shareUrl(db: DbOrTx, tenant: { id: string; slug: string },
       .from(sites)
       .where(and(eq(sites.id, d.siteId), eq(sites.tenantId, tenant.id), eq(sites.domainStatus, "active")))
       .limit(1);
-    if (site) return `${scheme(site.domain)}://${site.domain}/${page}/${token}`;
+    if (site) {
+      // A local name is served by this installation on its own port (stored names have none): the share domain's.
+      const port = site.domain.endsWith(".localhost") ? /:\d+$/.exec(config().SHARE_DOMAIN)?.[0] ?? "" : "";
+      return `${scheme(site.domain)}://${site.domain}${port}/${page}/${token}`;
+    }
   }
   const host = `${tenant.slug}.${config().SHARE_DOMAIN}`;
   return `${scheme(host)}://${host}/${page}/${token}`;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { SiteRow } from "../../db/schema";
 import { verificationRecordName } from "./domain/domain-claim";
+import { domainKind } from "./domain/domain-policy";
 import { ListingCriteriaSchema, MetaPixelSchema } from "./site-schemas";
 
 export const SiteSchema = z
@@ -15,7 +16,10 @@ export const SiteSchema = z
     domainVerification: z
       .object({ type: z.literal("TXT"), name: z.string(), value: z.string() })
       .nullable()
-      .meta({ description: "The DNS record that proves a custom domain (while it is not held); null for held names and names the service hands out." }),
+      .meta({
+        description:
+          "The DNS record that proves a custom domain, until it is proven; null once proven and for names the service hands out. A custom domain held since before proofs existed shows it too: prove it to keep the name, since another tenant's proof would take it over.",
+      }),
     active: z.boolean(),
     published: z.boolean(),
     configuration: z.record(z.string(), z.unknown()),
@@ -35,7 +39,7 @@ export function serializeSite(s: SiteRow): Site {
     name: s.name,
     domain: s.domain,
     domainStatus: s.domainStatus,
-    domainVerification: s.domainStatus !== "active" && s.domainToken ? { type: "TXT", name: verificationRecordName(s.domain), value: s.domainToken } : null,
+    domainVerification: s.domainToken && !s.domainVerifiedAt && domainKind(s.domain) === "custom" ? { type: "TXT", name: verificationRecordName(s.domain), value: s.domainToken } : null,
     active: s.active,
     published: s.published,
     configuration: s.configuration,

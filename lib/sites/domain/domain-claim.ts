@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client";
 import { sites, type DomainStatus } from "../../../db/schema";
 import { conflict, invalid } from "../../errors/domain-errors";
@@ -26,17 +26,30 @@ export const domainTaken = (domain: string) => conflict(`domain: '${domain}' is 
  * `SITES_BASE_DOMAIN`, pending a DNS proof elsewhere. Refused with 400 `domain_reserved` for names
  * no site may take, and with 409 `domain_taken` when another site holds the name, or another site
  * of the same tenant already claims it. A pending claim of another tenant blocks nothing: both
- * wait, and the first to prove the name holds it (`verifySiteDomain`). The partial unique index on
- * held names closes the race between two claims checked at once.
+ * wait, and the first to prove the name holds it (`verifySiteDomain`). Neither does a custom domain
+ * held since before proofs existed (migration 0035) and never proven: its owner can prove it (and
+ * keep it), or another tenant can, and then the proven claim takes it over. The partial unique
+ * index on held names backs the name lock below.
  */
 export async function claimDomain(tx: DbOrTx, tenant: { id: string; slug: string }, domain: string, siteId?: string): Promise<DomainClaim> {
   const reason = reservedReason(domain, tenant.slug);
   if (reason) throw invalid(`domain: ${reason}`, "domain_reserved");
+  await lockDomainName(tx, domain);
+  const custom = domainKind(domain) === "custom";
   const others = await tx
-    .select({ tenantId: sites.tenantId, status: sites.domainStatus })
+    .select({ tenantId: sites.tenantId, status: sites.domainStatus, verifiedAt: sites.domainVerifiedAt })
     .from(sites)
     .where(siteId ? and(eq(sites.domain, domain), ne(sites.id, siteId)) : eq(sites.domain, domain));
-  if (others.some((o) => o.status === "active" || (o.tenantId === tenant.id && o.status === "pending"))) throw domainTaken(domain);
-  if (domainKind(domain) !== "custom") return { domain, domainStatus: "active", domainToken: null, domainVerifiedAt: null };
+  if (others.some((o) => (o.status === "active" && (!custom || o.verifiedAt)) || (o.tenantId === tenant.id && o.status !== "taken"))) throw domainTaken(domain);
+  if (!custom) return { domain, domainStatus: "active", domainToken: null, domainVerifiedAt: null };
   return { domain, domainStatus: "pending", domainToken: newToken(), domainVerifiedAt: null };
+}
+
+/**
+ * Claims and proofs of one name run one at a time (a transaction-scoped advisory lock on the
+ * name): two verifications of the same name at once would otherwise each wait on the other's row
+ * and index entry, and a claim made while a proof commits would survive it as `pending`.
+ */
+export async function lockDomainName(tx: DbOrTx, domain: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`site-domain:${domain}`}))`);
 }

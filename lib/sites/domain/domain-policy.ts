@@ -1,4 +1,5 @@
-import { config } from "../../config";
+import { config, type Config } from "../../config";
+import { DEFAULT_SERVICE_HOSTS } from "../render/host-routing";
 import { isIpLiteral, parseDomain } from "./domain-name";
 
 /**
@@ -16,10 +17,16 @@ const nameOf = (hostPort: string) => {
   return p.ok ? p.domain : hostPort.trim().toLowerCase();
 };
 
-/** The service's own names: `SERVICE_HOSTS` plus loopback. */
+let names: { from: Config; set: Set<string> } | undefined;
+
+/** The service's own names: `SERVICE_HOSTS` plus loopback (the router's list, in stored form); worked out once per configuration. */
 export function serviceHostNames(): Set<string> {
-  const extra = (config().SERVICE_HOSTS ?? "").split(",").filter((h) => h.trim()).map(nameOf);
-  return new Set(["localhost", "127.0.0.1", "::1", "0.0.0.0", ...extra]);
+  const c = config();
+  if (names?.from !== c) {
+    const extra = (c.SERVICE_HOSTS ?? "").split(",").filter((h) => h.trim());
+    names = { from: c, set: new Set([...DEFAULT_SERVICE_HOSTS, ...extra].map(nameOf)) };
+  }
+  return names.set;
 }
 
 /** `SHARE_DOMAIN` without its port. */

@@ -7,45 +7,56 @@ import { loadTenant } from "../../tenants/load-tenant";
 import { forgetSitesAfterCommit } from "../load-site";
 import { serializeSite, type Site } from "../serialize-site";
 import { siteInTenant } from "../sites";
-import { domainTaken, verificationRecordName } from "./domain-claim";
+import { domainTaken, lockDomainName, verificationRecordName } from "./domain-claim";
 import { domainKind, reservedReason } from "./domain-policy";
 import { lookupTxt } from "./txt-lookup";
 
 /**
  * `POST /api/v1/sites/{id}/domain/verify`: a custom domain starts serving once the TXT record
  * `_imobicrm.{domain}` holds the site's token. The first site to prove a name holds it; other
- * tenants' pending claims on the same name are dropped (`taken`). Names under `localhost` and
- * `SITES_BASE_DOMAIN` need no record: they are held as soon as no other site holds them. Already
- * held: answered as is. The DNS question is asked before the transaction, which stays short.
+ * claims on the same name (pending, or held since before proofs existed and never proven) are
+ * dropped (`taken`). Names under `localhost` and `SITES_BASE_DOMAIN` need no record: they are held
+ * as soon as no other site holds them. Proven already: answered as is. The DNS question is asked
+ * before the transaction, which stays short; the name's lock serializes it with other claims.
  */
 export async function verifySiteDomain(ctx: MemberCtx, id: string): Promise<Site> {
   const site = await siteInTenant(ctx.db, ctx.tenantId, id);
-  if (site.domainStatus === "active") return serializeSite(site);
+  const custom = domainKind(site.domain) === "custom";
+  if (proven(site, custom)) return serializeSite(site);
   const { slug } = await loadTenant(ctx.db, ctx.tenantId);
   const reason = reservedReason(site.domain, slug);
   if (reason) throw invalid(`domain: ${reason} Choose another domain.`, "domain_reserved");
-  if (domainKind(site.domain) === "custom") await assertRecord(site);
+  if (custom) await assertRecord(site);
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
+    await lockDomainName(tx, site.domain);
     const current = await siteInTenant(tx, ctx.tenantId, id);
-    if (current.domain !== site.domain) throw conflict("domain: the site's domain changed while it was being verified; verify again.", "domain_not_verified");
-    if (current.domainStatus === "active") return serializeSite(current);
-    const [holder] = await tx.select({ id: sites.id }).from(sites).where(and(eq(sites.domain, current.domain), eq(sites.domainStatus, "active"))).limit(1);
-    if (holder) throw domainTaken(current.domain);
-    const [row] = await tx
-      .update(sites)
-      .set({ domainStatus: "active", domainVerifiedAt: new Date(), updatedAt: new Date() })
-      .where(and(eq(sites.id, id), eq(sites.tenantId, ctx.tenantId)))
-      .returning();
-    // Every other claim on the name (any tenant's) is dropped: one name, one holder.
+    if (current.domain !== site.domain || current.domainToken !== site.domainToken) {
+      throw conflict("domain: the site's domain changed while it was being verified; verify again.", "domain_not_verified");
+    }
+    if (proven(current, custom)) return serializeSite(current);
+    const holders = await tx
+      .select()
+      .from(sites)
+      .where(and(eq(sites.domain, current.domain), eq(sites.domainStatus, "active"), ne(sites.id, id)));
+    if (holders.some((h) => !custom || h.domainVerifiedAt)) throw domainTaken(current.domain);
+    // Every other claim on the name (any tenant's) is dropped first: one name, one holder.
     const dropped = await tx
       .update(sites)
       .set({ domainStatus: "taken", updatedAt: new Date() })
-      .where(and(eq(sites.domain, current.domain), ne(sites.id, id), eq(sites.domainStatus, "pending")))
+      .where(and(eq(sites.domain, current.domain), ne(sites.id, id), ne(sites.domainStatus, "taken")))
+      .returning();
+    const [row] = await tx
+      .update(sites)
+      .set({ domainStatus: "active", domainVerifiedAt: custom ? new Date() : null, updatedAt: new Date() })
+      .where(and(eq(sites.id, id), eq(sites.tenantId, ctx.tenantId)))
       .returning();
     forgetSitesAfterCommit(tx, [current, ...dropped]);
     return serializeSite(row);
   });
 }
+
+/** Held for good: a custom domain once its record was found, any other name once held. */
+const proven = (s: SiteRow, custom: boolean) => s.domainStatus === "active" && (!custom || s.domainVerifiedAt !== null);
 
 async function assertRecord(site: SiteRow): Promise<void> {
   const name = verificationRecordName(site.domain);

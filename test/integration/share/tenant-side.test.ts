@@ -137,6 +137,11 @@ describe("share links (tenant side)", () => {
     // A custom domain not yet proven serves nothing: links go to the share domain meanwhile.
     const early = await makeShareLink(t, { entityType: "listing", entityId: l.id });
     expect(early.url).toBe(`http://${t.slug}.share.localhost:3000/p/${early.token}`);
+    // A local name is served on the installation's port, which stored names no longer carry.
+    const local = await makeSite(t);
+    await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { sharingConfig: { defaultShareDomain: { type: "site", siteId: local.id } } } });
+    const onLocal = await makeShareLink(t, { entityType: "listing", entityId: l.id });
+    expect(onLocal.url).toBe(`http://${local.domain}:3000/p/${onLocal.token}`);
     const site = await makeVerifiedSite(t, "www.casa-share.com.br");
     await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { sharingConfig: { defaultShareDomain: { type: "site", siteId: site.id } } } });
     const a = await makeShareLink(t, { entityType: "listing", entityId: l.id });

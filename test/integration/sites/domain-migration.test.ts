@@ -69,19 +69,22 @@ describe("migration 0035: one name per host", () => {
       const site = async (tenant: unknown, domain: string, age: number) =>
         (await db.run(`insert into sites (tenant_id, name, domain, published, configuration, listing_criteria, created_at)
            values ('${tenant}', '${domain}', '${domain}', true, '{}', '{}', now() - interval '${age} days') returning id`))[0].id as string;
-      // What the old rules let through: one host written three ways, by two tenants.
+      // What the old rules let through: one host written three ways (port, case and trailing dot), by two tenants.
       const oldest = await site(a.id, "alfa.localhost", 30);
       const withPort = await site(b.id, "alfa.localhost:3000", 20);
-      const withPortAndDot = await site(b.id, "alfa.localhost.:8080".replace(".:", ":"), 10);
+      const withPortAndDot = await site(b.id, "ALFA.localhost.", 10);
       const alone = await site(b.id, "beta.example.com:443", 5);
 
       await db.migrate(migrationsFolder);
-      const rows = await db.run(`select id, domain, domain_status, published from sites order by created_at`);
+      const rows = await db.run(`select id, domain, domain_status, published, domain_token from sites order by created_at`);
       const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
       expect(byId[oldest]).toMatchObject({ domain: "alfa.localhost", domain_status: "active", published: true });
       expect(byId[withPort]).toMatchObject({ domain: "alfa.localhost", domain_status: "taken", published: false });
       expect(byId[withPortAndDot]).toMatchObject({ domain: "alfa.localhost", domain_status: "taken", published: false });
       expect(byId[alone]).toMatchObject({ domain: "beta.example.com", domain_status: "active", published: true });
+      // A custom domain held from before can be proven from now on; local names need no proof.
+      expect(byId[alone].domain_token).toMatch(/^imobicrm-verify=[0-9a-f]{32}$/);
+      expect(byId[oldest].domain_token).toBeNull();
       if (inject("dbTemplate").kind === "postgres") {
         expect(db.warnings).toHaveLength(2);
         expect(db.warnings.join("\n")).toContain(`held by the older site ${oldest}`);
