@@ -1,13 +1,16 @@
 import { sql } from "drizzle-orm";
 import { dbDriver, getDb } from "../../db/client";
+import { isConnectionError } from "../http/db-errors";
+import { processGlobal } from "../util/process-global";
 
 /** How long one answer (yes or no) is trusted: at most this stale, and at most one ping a period per process. */
 const FRESH_MS = 1_000;
-/** A ping that takes longer than this counts as "unreachable": a page should not hang on it. */
+/** A page waits at most this long for the ping; a slower answer renders the page. */
 const PING_TIMEOUT_MS = 1_500;
 
 type State = { ok: boolean; at: number; pending?: Promise<boolean> };
-const state: State = { ok: true, at: 0 };
+// One per process: the proxy reads it, and a page's failure (instrumentation) writes it.
+const state = processGlobal<State>("database-liveness", () => ({ ok: true, at: 0 }));
 
 /**
  * Whether PostgreSQL answers, for pages that must say "back soon" (503) rather than fail with a
@@ -29,13 +32,18 @@ export async function databaseReachable(): Promise<boolean> {
   return state.pending;
 }
 
+/**
+ * Only a connection error means "down". A slow answer (a busy pool under load) is no proof of
+ * anything: the page renders, and if its own query then fails on the connection, `onRequestError`
+ * marks the database down for the next pages.
+ */
 async function ping(): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS)));
+    const timeout = new Promise<true>((resolve) => (timer = setTimeout(() => resolve(true), PING_TIMEOUT_MS)));
     return await Promise.race([(await getDb()).execute(sql`select 1`).then(() => true), timeout]);
-  } catch {
-    return false;
+  } catch (err) {
+    return !isConnectionError(err);
   } finally {
     clearTimeout(timer);
   }

@@ -48,7 +48,8 @@ export async function assertPublicUrl(field: string, raw: string, internal: stri
   if (isLocalName(host)) throw refuse(`${host} names this machine (loopback)`, "loopback");
   for (const address of (await resolveAll(host, dnsTimeoutMs)) ?? []) {
     const range = addressRefusal(address);
-    if (range) throw refuse(`${host} resolves to the ${range} address ${address}`, range);
+    // The address itself is not echoed: a tenant must not map the internal network through this answer.
+    if (range) throw refuse(`${host} resolves to ${article(range)} ${range} address`, range);
   }
 }
 

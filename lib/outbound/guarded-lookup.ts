@@ -33,7 +33,8 @@ export function guardedLookup(hostname: string, options: dns.LookupOptions, call
     const list = addresses as dns.LookupAddress[];
     for (const a of list) {
       const range = addressRefusal(a.address);
-      if (range) return callback(refused(`${hostname} resolves to the non-public address ${a.address} (${range})`) as unknown as NodeJS.ErrnoException, "");
+      // Not the address itself: delivery logs are the tenant's to read, the internal network is not.
+      if (range) return callback(refused(`${hostname} resolves to a non-public address (${range})`) as unknown as NodeJS.ErrnoException, "");
     }
     if (options.all) return callback(null, list);
     return callback(null, list[0].address, list[0].family);

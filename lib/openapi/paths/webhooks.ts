@@ -115,7 +115,7 @@ export function registerWebhookPaths(r: OpenAPIRegistry): void {
     responses: {
       200: ok("The settings after the change; `secret` only when this change generated one.", WebhookSettingsSchema),
       ...errors({
-        400: "Invalid body (`invalid_request` with `issues`, or `invalid_json`): a field missing or unknown, a URL that is not https (or http to a public host, or http to a local one in production), contains credentials, is longer than 2,000 characters, or whose host is or resolves to a non-public address in production (the message names the address and its range), or an unknown event name.",
+        400: "Invalid body (`invalid_request` with `issues`, or `invalid_json`): a field missing or unknown, a URL that is not https (or http to a public host, or http to a local one in production), contains credentials, is longer than 2,000 characters, or whose host is or resolves to a non-public address in production (the message names the range, not the resolved address), or an unknown event name.",
         401: UNAUTHORIZED_KEY,
         403: NOT_ADMIN,
         413: TOO_LARGE,

@@ -51,10 +51,10 @@ describe("webhook URL, saved in production", () => {
       ["https://localhost/x", /^body field `url`: localhost names this machine \(loopback\)/],
       ["https://api.localhost/x", /names this machine/],
       ["https://169.254.169.254/latest", /^body field `url`: 169\.254\.169\.254 is a cloud metadata address; give the address of a server you run\.$/],
-      ["https://hooks.internal.example/crm", /^body field `url`: hooks\.internal\.example resolves to the private address 10\.0\.0\.5; .*WEBHOOKS_ALLOW_PRIVATE_URLS=true/],
-      ["https://mixed.example/crm", /mixed\.example resolves to the private address 192\.168\.1\.10/],
-      ["https://meta.example/crm", /meta\.example resolves to the cloud metadata address 169\.254\.169\.254/],
-      ["https://v6.internal.example/crm", /resolves to the unique-local address fd12::1/],
+      ["https://hooks.internal.example/crm", /^body field `url`: hooks\.internal\.example resolves to a private address; .*WEBHOOKS_ALLOW_PRIVATE_URLS=true/],
+      ["https://mixed.example/crm", /mixed\.example resolves to a private address(?!.*192\.168)/],
+      ["https://meta.example/crm", /meta\.example resolves to a cloud metadata address(?!.*169\.254)/],
+      ["https://v6.internal.example/crm", /resolves to a unique-local address(?!.*fd12)/],
     ];
     for (const [url, message] of cases) {
       const res = await putHook(url);
@@ -90,7 +90,7 @@ describe("gateway base URL, saved in production", () => {
     for (const url of ["https://10.0.0.5", "https://[::1]:8080", "https://waha.internal.example", "https://mixed.example"]) {
       const created = await call(channelsRoute.POST, "POST", "/x", { key: t.key, body: body(url) });
       expect(created.status, url).toBe(400);
-      expect(created.body.error.message, url).toMatch(/^body field `baseUrl`: .*(is a|resolves to the) .*address.*for a gateway on an internal network\.$/);
+      expect(created.body.error.message, url).toMatch(/^body field `baseUrl`: .*(is a|resolves to a) .*address.*for a gateway on an internal network\.$/);
       const patched = await call(channelRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: channel.id }, body: { baseUrl: url } });
       expect(patched.status, url).toBe(400);
       expect(patched.body.error.message, url).toContain("baseUrl");
