@@ -1,4 +1,8 @@
-/** Runs once per server start, before the first request: database check, migrations, the operator token, the job runner. */
+/**
+ * Runs once per server start, before the first request: database check, migrations, the operator
+ * token, the job runner. Under our own server (lib/server/web-server-cli.ts) the boot has already run
+ * (the same promise, kept per process); this is what `next dev` and a bare `next start` rely on.
+ */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // `next build` also loads this file; the build must not open (or lock) the database.
@@ -12,13 +16,6 @@ export async function register() {
     // `lib/` never imports `inngest/`: the transport that sends job events to Inngest is plugged in here.
     const { installInngestTransport } = await import("./inngest/transport");
     installInngestTransport();
-  }
-  // Last: until here Next.js holds incoming requests, so no lead is answered before the database is
-  // migrated and the job transport is in place. Not under `next dev`, whose reloads would leave the
-  // lane running the code it started with.
-  if (process.env.NODE_ENV !== "development") {
-    const [{ addDirectRoute }, { leadIntakeLane }] = await Promise.all([import("./lib/server/before-next"), import("./lib/leads/inbound/intake-lane")]);
-    addDirectRoute(leadIntakeLane);
   }
 }
 

@@ -43,7 +43,7 @@ test("the health probes answer JSON without credentials, and wrong paths and met
   expect(await live.json()).toEqual({ status: "ok" });
   const ready = await request.get("/api/health/ready");
   expect(ready.status()).toBe(200);
-  expect(await ready.json()).toEqual({ status: "ready", checks: { database: "ok", migrations: "ok", jobs: "ok", accepting: "ok" } });
+  expect(await ready.json()).toEqual({ status: "ready", checks: { database: "ok", migrations: "ok", jobs: "ok", accepting: "ok", clientAddress: "ok" } });
   // Through the real Next router: an unknown path is a JSON 404, an unsupported method a JSON 405 with Allow.
   const unknown = await request.get("/api/v1/nothing-here");
   expect(unknown.status()).toBe(404);

@@ -6,10 +6,11 @@ import { migrationsFolder } from "../../db/migrate";
 import { rowsOf } from "../../db/rows";
 import { embeddedRunnerRunning } from "../jobs/embedded-runner";
 import { jobsMode } from "../jobs/mode";
+import { CLIENT_ADDRESS_HEADER } from "../http/client-address";
 import { isDraining } from "../server/lifecycle";
 
 export type CheckState = "ok" | "failing";
-export type Readiness = { ready: boolean; checks: { database: CheckState; migrations: CheckState; jobs: CheckState; accepting: CheckState } };
+export type Readiness = { ready: boolean; checks: { database: CheckState; migrations: CheckState; jobs: CheckState; accepting: CheckState; clientAddress: CheckState } };
 
 /** A health probe must answer fast even when the database hangs. */
 const CHECK_TIMEOUT_MS = 2_000;
@@ -17,13 +18,21 @@ const CHECK_TIMEOUT_MS = 2_000;
 /**
  * What an orchestrator needs before it sends traffic: the database answers a query, every
  * migration of this build is applied, the job runner of this process is alive (when background
- * work runs here), and the server is not shutting down. Each check says only ok or failing: no
+ * work runs here), the server is not shutting down, and requests reach the routes with their
+ * client's address. Each check says only ok or failing: no
  * versions, hosts or error texts, which would help an attacker more than an operator (the
  * server log has the cause).
  */
-export async function readiness(): Promise<Readiness> {
+export async function readiness(headers: Headers): Promise<Readiness> {
   const [database, migrations] = await Promise.all([check(databaseAnswers), check(migrationsApplied)]);
-  const checks = { database, migrations, jobs: jobsAlive() ? ("ok" as const) : ("failing" as const), accepting: isDraining() ? ("failing" as const) : ("ok" as const) };
+  const checks = {
+    database, migrations,
+    jobs: jobsAlive() ? ("ok" as const) : ("failing" as const),
+    accepting: isDraining() ? ("failing" as const) : ("ok" as const),
+    // The server stamps every request with its connection's address (lib/server/web-server.ts);
+    // without it every visitor would share one rate-limit bucket. The server checks this at start.
+    clientAddress: headers.has(CLIENT_ADDRESS_HEADER) ? ("ok" as const) : ("failing" as const),
+  };
   return { ready: Object.values(checks).every((c) => c === "ok"), checks };
 }
 

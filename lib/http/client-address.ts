@@ -2,7 +2,7 @@ import { config } from "../config";
 
 /**
  * Set by the server on every incoming request from the socket's address (see
- * `lib/server/before-next.ts`), overwriting whatever a client sent under that name.
+ * `lib/server/web-server.ts`), overwriting whatever a client sent under that name.
  */
 export const CLIENT_ADDRESS_HEADER = "x-crm-client-address";
 

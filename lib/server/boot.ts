@@ -1,4 +1,3 @@
-import cluster from "node:cluster";
 import { dbDriver, getDb } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
 import { ensureOperatorToken } from "../auth/operator-token";
@@ -7,7 +6,6 @@ import { startEmbeddedRunner } from "../jobs/embedded-runner";
 import { jobsMode, jobsModeProblem } from "../jobs/mode";
 import { logger } from "../log/logger";
 import { checkRateLimitStore } from "../rate-limit/self-check";
-import { installBeforeNext } from "./before-next";
 import { checkDatabase } from "./database-check";
 import { installShutdownHandlers } from "./shutdown";
 
@@ -31,7 +29,6 @@ async function doBoot(): Promise<void> {
   // Before the database is opened: a refused mode must not leave the embedded one open or migrated.
   const problem = jobsModeProblem(jobsMode(), c.DATABASE_URL ? "postgres" : "pglite");
   if (problem) throw new Error(problem);
-  installBeforeNext();
   const token = ensureOperatorToken();
   if (token.created) {
     // Printed once, on the start that generated it; afterwards it is only in the file.
@@ -49,8 +46,6 @@ async function doBoot(): Promise<void> {
   const mode = jobsMode();
   if (mode === "embedded") startEmbeddedRunner();
   else log.info({ mode }, JOBS_WHERE[mode]);
-  // Under `npm start`'s launcher: booted (and migrated), so the other processes may start.
-  if (cluster.isWorker) process.send?.({ crmBooted: true });
 }
 
 /** What `instrumentation.ts` calls: a server that cannot boot (no database) stops with one clear line instead of answering 500s. */

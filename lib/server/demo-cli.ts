@@ -45,9 +45,10 @@ async function main() {
   const bin = (name: string) => `node_modules/.bin/${name}`;
   await run("Build (next build)", bin("next"), ["build"], { NEXT_TELEMETRY_DISABLED: "1" });
   await run("Migrate and seed the demo tenant", bin("tsx"), ["db/cli/seed.ts"]);
-  console.log("\n== Serve (next start)");
+  console.log("\n== Serve (npm start)");
   const started = Date.now();
-  const server = spawn(bin("next"), ["start"], { stdio: "inherit", env: { ...process.env, NEXT_MANUAL_SIG_HANDLE: "true" } });
+  // As `npm start`: the launcher and our server (one web process on the embedded database).
+  const server = spawn(bin("tsx"), ["lib/server/start-cli.ts"], { stdio: "inherit", env: process.env });
   // The server shuts down gracefully on these; pass them on and leave with its exit code.
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => server.kill(sig));
   server.on("exit", (code) => process.exit(code ?? 0));

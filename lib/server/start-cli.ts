@@ -2,10 +2,10 @@
  * `npm start`: serves the production build with one web process per core on PostgreSQL (one on
  * the embedded database), as a Node cluster sharing the port, plus a jobs worker beside them when
  * the jobs would otherwise run in every web process (lib/server/cluster-plan.ts). Arguments go to
- * `next start` (`npm start -- -p 3100`).
+ * each web process (`npm start -- -p 3100`; lib/server/web-server-cli.ts).
  *
  * The first web process boots as a single server would (database check, migrations, operator
- * token); the others start once it has booted, so migrations never run twice at once. A process that
+ * token) and starts serving; the others start once it serves, so migrations never run twice at once. A process that
  * dies after it started is restarted; one that fails to start stops everything with its exit code
  * (a wrong DATABASE_URL is one line, not a restart loop). SIGTERM or Ctrl-C stops them all
  * gracefully: each finishes its in-flight requests and running job (lib/server/shutdown.ts).
@@ -47,12 +47,12 @@ const baseEnv: Record<string, string> = {
   // The pool size is per process: unless it is set, the default's connections are shared out.
   ...(process.env.DATABASE_POOL_SIZE ? {} : { DATABASE_POOL_SIZE: String(webPoolSize(plan.web)) }),
 };
-// Web processes run `next start` itself, without this launcher's TypeScript loader. Rendering a
-// page makes much short-lived garbage: a 64 MB young generation (V8's default is 16) collects it
-// less often and promotes less of it (listing pages 141-148 -> 156-168 a second in the site-pages
-// bench; docs/decisions.md). NODE_OPTIONS can still set it otherwise.
+// Web processes run our server (lib/server/web-server-cli.ts) with this launcher's TypeScript
+// loader. Rendering a page makes much short-lived garbage: a 64 MB young generation (V8's default
+// is 16) collects it less often and promotes less of it (listing pages 141-148 -> 156-168 a second
+// in the site-pages bench; docs/decisions.md). NODE_OPTIONS can still set it otherwise.
 const semiSpace = /--max-semi-space-size/.test(process.env.NODE_OPTIONS ?? "") ? [] : ["--max-semi-space-size=64"];
-cluster.setupPrimary({ exec: createRequire(import.meta.url).resolve("next/dist/bin/next"), args: ["start", ...process.argv.slice(2)], execArgv: semiSpace });
+cluster.setupPrimary({ exec: createRequire(import.meta.url).resolve("./web-server-cli.ts"), args: process.argv.slice(2), execArgv: [...process.execArgv, ...semiSpace] });
 
 let shuttingDown = false;
 let restStarted = false;

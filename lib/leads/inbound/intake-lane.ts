@@ -11,7 +11,7 @@ const LEAD_PATH = /^\/api\/webhooks\/channels\/(chnl_[A-Za-z0-9_-]{16,100})(?:\?
 class ClientGone extends Error {}
 
 /**
- * The lead webhook on the server's direct lane (lib/server/before-next.ts): the same `postLead`
+ * The lead webhook on our server's own lane (lib/server/web-server.ts): the same `postLead`
  * the route runs, fed a `Request` built from the bytes already read, without Next.js's routing and
  * streams in between. At 500 leads a second on two cores, that is the difference between acks
  * queueing behind each other in bursts and not (docs/benchmarks.md).

@@ -13,8 +13,7 @@ import * as channelsRoute from "../../../app/api/v1/settings/marketing-channels/
 import * as webhookRoute from "../../../app/api/webhooks/channels/[pathToken]/route";
 import { getDb } from "../../../db/client";
 import { deals, inboundLeads } from "../../../db/schema";
-import { leadIntakeLane } from "../../../lib/leads/inbound/intake-lane";
-import { addDirectRoute } from "../../../lib/server/before-next";
+import { requestListener } from "../../../lib/server/web-server";
 import { inFlightRequests, resetLifecycleForTests, startDraining } from "../../../lib/server/lifecycle";
 import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
@@ -27,11 +26,13 @@ let t: TestTenant;
 let channel: { id: string; pathToken: string };
 
 beforeAll(async () => {
-  addDirectRoute(leadIntakeLane);
-  server = http.createServer((req, res) => {
-    req.resume();
-    req.on("end", () => res.writeHead(NEXT, { "content-type": "text/plain" }).end("next"));
-  });
+  // Our server's own listener, with a stand-in for Next.js behind it.
+  server = http.createServer(
+    requestListener((req, res) => {
+      req.resume();
+      req.on("end", () => res.writeHead(NEXT, { "content-type": "text/plain" }).end("next"));
+    }),
+  );
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   t = await makeTenant();

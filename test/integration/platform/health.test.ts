@@ -15,10 +15,12 @@ import * as schema from "../../../db/schema";
 import { resetReadinessForTests } from "../../../lib/health/readiness";
 import { resetConfigForTests } from "../../../lib/config";
 import { startEmbeddedRunner } from "../../../lib/jobs/embedded-runner";
+import { CLIENT_ADDRESS_HEADER } from "../../../lib/http/client-address";
 import { resetLifecycleForTests, startDraining } from "../../../lib/server/lifecycle";
 
-const get = async (handler: (req: Request) => Response | Promise<Response>) => {
-  const res = await handler(new Request("http://localhost/api/health"));
+/** As the server hands requests on: stamped with the connection's address (lib/server/web-server.ts). */
+const get = async (handler: (req: Request) => Response | Promise<Response>, headers: Record<string, string> = { [CLIENT_ADDRESS_HEADER]: "10.0.0.1" }) => {
+  const res = await handler(new Request("http://localhost/api/health", { headers }));
   return { status: res.status, headers: res.headers, body: await res.json() };
 };
 
@@ -42,7 +44,13 @@ describe("GET /api/health/ready", () => {
   it("answers 200 with each check ok, and nothing else", async () => {
     const res = await get(readyRoute.GET);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: "ready", checks: { database: "ok", migrations: "ok", jobs: "ok", accepting: "ok" } });
+    expect(res.body).toEqual({ status: "ready", checks: { database: "ok", migrations: "ok", jobs: "ok", accepting: "ok", clientAddress: "ok" } });
+  });
+
+  it("answers 503 when requests reach the routes without their client's address", async () => {
+    const res = await get(readyRoute.GET, {});
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ status: "not_ready", checks: { clientAddress: "failing", database: "ok" } });
   });
 
   it("answers 503 with Retry-After while the server drains", async () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "../../../lib/config";
 import { CLIENT_ADDRESS_HEADER, clientAddress } from "../../../lib/http/client-address";
-import { installBeforeNext } from "../../../lib/server/before-next";
+import { requestListener } from "../../../lib/server/web-server";
 
 const saved = { ...process.env };
 afterAll(() => {
@@ -13,8 +13,7 @@ afterAll(() => {
 
 describe("the client address of rate limits", () => {
   it("is the socket's address, stamped by the server over anything the client sent", async () => {
-    installBeforeNext();
-    const server = http.createServer((req, res) => res.end(String(req.headers[CLIENT_ADDRESS_HEADER])));
+    const server = http.createServer(requestListener((req, res) => res.end(String(req.headers[CLIENT_ADDRESS_HEADER]))));
     await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
     try {
       const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {
