@@ -13,6 +13,7 @@ import { logger } from "../lib/log/logger";
 import { acquireDirLock } from "./pglite-lock";
 import { makeTreePrivate, secureDataDir } from "./private-dir";
 import * as schema from "./schema";
+import { processGlobal } from "../lib/util/process-global";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -24,9 +25,9 @@ export const pgliteExtensions = { pg_trgm, unaccent, btree_gin };
 
 type Handle = { db: Db; close: () => Promise<void>; driver: "postgres" | "pglite" };
 
-// One client per process, kept on globalThis so dev reloads (HMR) reuse it instead of opening
+// One client per process (`processGlobal`), so dev reloads (HMR) and other bundles reuse it instead of opening
 // the PGlite folder a second time, which would corrupt it.
-const g = globalThis as unknown as { __crmDb?: Promise<Handle> };
+const g = processGlobal("database", () => ({ handle: undefined as Promise<Handle> | undefined }));
 
 export function pgliteDir(): string {
   const c = config();
@@ -113,22 +114,22 @@ const isInside = (child: string, parent: string) => {
 
 /** The process-wide database, opened on first use (never at import time). */
 export async function getDb(): Promise<Db> {
-  g.__crmDb ??= open();
-  return (await g.__crmDb).db;
+  g.handle ??= open();
+  return (await g.handle).db;
 }
 
 export async function dbDriver(): Promise<Handle["driver"]> {
-  g.__crmDb ??= open();
-  return (await g.__crmDb).driver;
+  g.handle ??= open();
+  return (await g.handle).driver;
 }
 
 export async function closeDb(): Promise<void> {
-  const h = g.__crmDb;
-  g.__crmDb = undefined;
+  const h = g.handle;
+  g.handle = undefined;
   if (h) await (await h).close();
 }
 
 /** Tests give each file its own database. */
 export function useDbForTests(db: Db, close: () => Promise<void> = async () => {}, driver: Handle["driver"] = "pglite"): void {
-  g.__crmDb = Promise.resolve({ db, close, driver });
+  g.handle = Promise.resolve({ db, close, driver });
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { logger } from "../lib/log/logger";
 import type { DbOrTx, Tx } from "./client";
+import { processGlobal } from "../lib/util/process-global";
 
 /**
  * Transactions that own their after-commit work.
@@ -17,8 +18,7 @@ type Hook = { acc: unknown; run: (acc: unknown) => void | Promise<void> };
 type TxState = { hooks: Map<string, Hook>; lockedTenants: Set<string> };
 
 const open = new WeakMap<object, TxState>();
-const g = globalThis as unknown as { __crmAfterCommit?: Set<Promise<void>> };
-const pending = (g.__crmAfterCommit ??= new Set());
+const pending = processGlobal("after-commit", () => new Set<Promise<void>>());
 
 /** True inside a transaction opened by `inTransaction` (so work can join it). */
 export function isOpenTransaction(db: DbOrTx): boolean {

@@ -3,12 +3,13 @@ import { logger } from "../log/logger";
 import type { JobDefinition } from "./define-job";
 import { onJobEvent } from "./dispatch";
 import { jobs } from "./registry";
+import { runnerSlot } from "./runner-slot";
 
 type Runner = { stop: () => Promise<void> };
-const g = globalThis as unknown as { __crmRunner?: Runner };
+const g = runnerSlot() as { runner?: Runner };
 
 /** Whether this process runs the embedded runner (the readiness probe reports it). */
-export const embeddedRunnerRunning = (): boolean => g.__crmRunner !== undefined;
+export const embeddedRunnerRunning = (): boolean => g.runner !== undefined;
 
 /**
  * In-process stand-in for Inngest: runs every job of the registry on its schedule and when its
@@ -16,19 +17,19 @@ export const embeddedRunnerRunning = (): boolean => g.__crmRunner !== undefined;
  * next one start right after it. `stop()` lets a running job finish its current run.
  */
 export function startEmbeddedRunner(): Runner {
-  if (g.__crmRunner) return g.__crmRunner;
+  if (g.runner) return g.runner;
   const log = logger().child({ component: "embedded-runner" });
   const loops = jobs.map((job) => jobLoop(job, log));
   const unsubscribe = onJobEvent((name, data) => loops.forEach((l) => l.onEvent(name, data)));
   log.info({ jobs: jobs.map((j) => j.id) }, "embedded job runner started");
-  g.__crmRunner = {
+  g.runner = {
     stop: async () => {
       unsubscribe();
       await Promise.all(loops.map((l) => l.stop()));
-      g.__crmRunner = undefined;
+      g.runner = undefined;
     },
   };
-  return g.__crmRunner;
+  return g.runner;
 }
 
 function jobLoop(job: JobDefinition, parent: ReturnType<typeof logger>) {

@@ -1,19 +1,20 @@
 import pino, { type Logger } from "pino";
 import { config } from "../config";
 import { withoutQueryParams } from "../errors/error-text";
+import { processGlobal } from "../util/process-global";
 
-const g = globalThis as unknown as { __crmLogger?: Logger };
+const slot = processGlobal("logger", () => ({ logger: undefined as Logger | undefined }));
 
 /** One JSON logger per process (kept across dev reloads). */
 export function logger(): Logger {
-  g.__crmLogger ??= pino({
+  slot.logger ??= pino({
     level: config().LOG_LEVEL,
     base: { service: config().SERVICE_NAME },
     redact: { paths: ["req.headers.authorization", "*.apiKey", "*.secret"], remove: true },
     // Query errors carry their bind parameters (secrets, personal data): keep the SQL, drop the values.
     serializers: { err: (err: Error) => withoutParams(pino.stdSerializers.err(err)) },
   });
-  return g.__crmLogger;
+  return slot.logger;
 }
 
 export function withoutParams<T extends Record<string, unknown>>(e: T): T {

@@ -1,5 +1,6 @@
 import { Agent } from "undici";
 import { guardedLookup } from "./guarded-lookup";
+import { processGlobal } from "../util/process-global";
 
 /** Who is calling out: each purpose keeps its own keep-alive pool so one cannot starve another. */
 export type OutboundPurpose = "webhook" | "gateway" | "geocoder" | "image";
@@ -7,11 +8,10 @@ export type OutboundPurpose = "webhook" | "gateway" | "geocoder" | "image";
 /** Connections per origin: webhook delivery serves up to 256 tenants at once, gateways 128. */
 const CONNECTIONS: Record<OutboundPurpose, number> = { webhook: 256, gateway: 128, geocoder: 16, image: 32 };
 
-const g = globalThis as unknown as { __crmOutboundAgents?: Map<OutboundPurpose, Agent> };
 
 /** The purpose's pool, created once per process; every socket it opens goes through the lookup guard. */
 export function agentFor(purpose: OutboundPurpose): Agent {
-  const agents = (g.__crmOutboundAgents ??= new Map());
+  const agents = processGlobal("outbound-agents", () => new Map<OutboundPurpose, Agent>());
   let a = agents.get(purpose);
   if (!a) {
     a = new Agent({ connect: { lookup: guardedLookup as never }, keepAliveTimeout: 10_000, connections: CONNECTIONS[purpose] });

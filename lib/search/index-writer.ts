@@ -1,5 +1,6 @@
 import type { EnsureResult } from "./typesense/collection-schema";
 import type { IndexedDocument } from "./typesense/typesense-engine";
+import { searchBackends } from "./search-backends";
 
 /**
  * Where search documents are pushed when an external engine serves the queries. PostgreSQL's
@@ -15,24 +16,23 @@ export interface SearchIndexWriter {
   deleteDocuments(ids: string[]): Promise<{ deleted: number }>;
 }
 
-const g = globalThis as unknown as { __crmIndexWriter?: SearchIndexWriter | null };
-
 /** The configured writer: Typesense when TYPESENSE_URL and TYPESENSE_API_KEY are set, else none. */
 export async function searchIndexWriter(): Promise<SearchIndexWriter | null> {
-  if (g.__crmIndexWriter !== undefined) return g.__crmIndexWriter;
+  const slot = searchBackends();
+  if (slot.writer !== undefined) return slot.writer;
   const { config } = await import("../config");
   const c = config();
   if (c.TYPESENSE_URL && c.TYPESENSE_API_KEY) {
     const { TypesenseSearchEngine } = await import("./typesense/typesense-engine");
-    g.__crmIndexWriter = new TypesenseSearchEngine(c.TYPESENSE_URL, c.TYPESENSE_API_KEY);
+    slot.writer = new TypesenseSearchEngine(c.TYPESENSE_URL, c.TYPESENSE_API_KEY);
   } else {
-    g.__crmIndexWriter = null;
+    slot.writer = null;
   }
-  return g.__crmIndexWriter;
+  return slot.writer;
 }
 
 /** Tests switch engines by changing the environment; this drops the process-wide writer and engine. */
 export function resetSearchBackendsForTests(): void {
-  g.__crmIndexWriter = undefined;
-  (globalThis as unknown as { __crmSearchEngine?: unknown }).__crmSearchEngine = undefined;
+  searchBackends().writer = undefined;
+  searchBackends().engine = undefined;
 }

@@ -8,6 +8,7 @@ import { logger } from "../log/logger";
 import { checkRateLimitStore } from "../rate-limit/self-check";
 import { checkDatabase } from "./database-check";
 import { installShutdownHandlers } from "./shutdown";
+import { processGlobal } from "../util/process-global";
 
 const JOBS_WHERE = {
   inngest: "background work runs in Inngest functions (/api/inngest)",
@@ -15,12 +16,12 @@ const JOBS_WHERE = {
   off: "background work is off",
 } as const;
 
-const g = globalThis as unknown as { __crmBooted?: Promise<void> };
+const slot = processGlobal("boot", () => ({ booted: undefined as Promise<void> | undefined }));
 
 /** Idempotent: dev reloads and repeated `register()` calls boot once per process. */
 export function boot(): Promise<void> {
-  g.__crmBooted ??= doBoot();
-  return g.__crmBooted;
+  slot.booted ??= doBoot();
+  return slot.booted;
 }
 
 async function doBoot(): Promise<void> {

@@ -1,10 +1,10 @@
+import { processGlobal } from "../util/process-global";
 /**
  * The process's request lifecycle, for graceful shutdown: how many API requests are in flight and
- * whether the server is draining. Kept on globalThis so every bundle of the app sees one state.
+ * whether the server is draining. One per process (`processGlobal`) so every bundle sees one state.
  */
 type State = { inFlight: number; draining: boolean; idle: Set<() => void> };
-const g = globalThis as unknown as { __crmLifecycle?: State };
-const state = (g.__crmLifecycle ??= { inFlight: 0, draining: false, idle: new Set() });
+const state = processGlobal<State>("lifecycle", () => ({ inFlight: 0, draining: false, idle: new Set() }));
 
 export function isDraining(): boolean {
   return state.draining;

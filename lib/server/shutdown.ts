@@ -3,8 +3,8 @@ import { settleAfterCommit } from "../../db/transaction";
 import { settleAccesses } from "../share/record-access";
 import { logger } from "../log/logger";
 import { inFlightRequests, startDraining, waitForIdle } from "./lifecycle";
+import { runnerSlot } from "../jobs/runner-slot";
 
-const g = globalThis as unknown as { __crmRunner?: { stop: () => Promise<void> } };
 
 export type ShutdownDeps = {
   timeoutMs: number;
@@ -27,7 +27,7 @@ export async function gracefulShutdown(signal: string, deps: ShutdownDeps): Prom
   log.info({ signal, inFlight: inFlightRequests(), timeoutMs: deps.timeoutMs }, "shutting down: finishing in-flight requests");
   const idle = await waitForIdle(left());
   if (!idle) log.warn({ inFlight: inFlightRequests() }, "shutdown bound reached with requests still in flight");
-  const stopRunner = deps.stopRunner ?? (async () => g.__crmRunner?.stop());
+  const stopRunner = deps.stopRunner ?? (async () => runnerSlot().runner?.stop());
   const finished = await within(left(), Promise.all([stopRunner(), settleAfterCommit(), settleAccesses()]));
   if (!finished) log.warn("shutdown bound reached while background work was running; it resumes from the database at the next start");
   await within(Math.max(left(), 1000), (deps.closeDb ?? closeDb)());

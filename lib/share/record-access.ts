@@ -3,18 +3,18 @@ import type { Db } from "../../db/client";
 import { listingSiteViews, shareLinks, shareLinkViews, type ShareLinkRow } from "../../db/schema";
 import { logger } from "../log/logger";
 import { hashClient } from "./secrets";
+import { processGlobal } from "../util/process-global";
 
 export type Visit = { client: string; userAgent: string | null; referrer: string | null };
 
 type ViewRow = { tenantId: string; listingId: string; day: string; views: number; retried?: boolean };
 /**
- * Writes in flight and site views not written yet, per database handle. Kept on `globalThis`: the
+ * Writes in flight and site views not written yet, per database handle. One per process (`processGlobal`): the
  * server's bundles (pages, route handlers, instrumentation's shutdown) each load their own copy of
  * this module, and the shutdown must flush what the pages gathered.
  */
 type AccessState = { pending: Set<Promise<void>>; unwritten: Map<Db, Map<string, ViewRow>>; timer?: NodeJS.Timeout };
-const g = globalThis as unknown as { __crmAccesses?: AccessState };
-const state: AccessState = (g.__crmAccesses ??= { pending: new Set(), unwritten: new Map() });
+const state = processGlobal<AccessState>("share-accesses", () => ({ pending: new Set(), unwritten: new Map() }));
 const pending = state.pending;
 
 /**

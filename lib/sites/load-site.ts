@@ -7,6 +7,7 @@ import { DomainError, notFound } from "../errors/domain-errors";
 import { UUID_PATTERN } from "../schemas/uuid";
 import { domainOfHost } from "./domain/domain-name";
 import { servesNoSite } from "./domain/domain-policy";
+import { processGlobal } from "../util/process-global";
 
 /**
  * Sites are read on every public request and change rarely: rows are kept a few seconds per
@@ -14,8 +15,7 @@ import { servesNoSite } from "./domain/domain-policy";
  * see it within the TTL.
  */
 const SITE_TTL_MS = 5_000;
-const g = globalThis as unknown as { __crmSiteCache?: LRUCache<string, SiteRow | "missing"> };
-const cache = (g.__crmSiteCache ??= new LRUCache({ max: 5000, ttl: SITE_TTL_MS }));
+const cache = processGlobal("site-rows", () => new LRUCache<string, SiteRow | "missing">({ max: 5000, ttl: SITE_TTL_MS }));
 
 export function forgetSite(row: Pick<SiteRow, "id" | "domain">): void {
   cache.delete(`id:${row.id}`);

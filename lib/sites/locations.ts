@@ -8,6 +8,7 @@ import { FILTER_SCHEMA } from "../search/fields";
 import { compileFilter } from "../search/filter";
 import { scopeSql } from "../search/postgres/scope-sql";
 import { siteCatalogue } from "./site-catalogue";
+import { processGlobal } from "../util/process-global";
 
 /**
  * Location pages of a site (spec 2 §2.7): states, cities, neighborhoods and streets of the
@@ -39,8 +40,7 @@ export function slugify(name: string): string {
 }
 
 const TTL_MS = 30_000;
-const g = globalThis as unknown as { __crmSiteLocations?: LRUCache<string, Index> };
-const cache = (g.__crmSiteLocations ??= new LRUCache({ max: 500, ttl: TTL_MS }));
+const cache = processGlobal("site-locations", () => new LRUCache<string, Index>({ max: 500, ttl: TTL_MS }));
 
 async function locationIndex(db: DbOrTx, site: SiteRow): Promise<Index> {
   const key = `${site.id}:${site.updatedAt.getTime()}`;

@@ -6,6 +6,7 @@ import { DomainError, invalid } from "../errors/domain-errors";
 import { loadTenant } from "../tenants/load-tenant";
 import { UUID_PATTERN } from "../schemas/uuid";
 import { loadPublicSite, siteByDomain, siteNotFound } from "./load-site";
+import { processGlobal } from "../util/process-global";
 
 export const ResolveQuery = z.strictObject({
   domain: z.string().trim().min(1).max(260).optional(),
@@ -21,8 +22,7 @@ type PublicConfig = Awaited<ReturnType<typeof buildPublicConfig>>;
  * `cachedAt` says when the configuration was built.
  */
 const CONFIG_TTL_MS = 5_000;
-const g = globalThis as unknown as { __crmSiteConfigs?: LRUCache<string, PublicConfig> };
-const configs = (g.__crmSiteConfigs ??= new LRUCache({ max: 2000, ttl: CONFIG_TTL_MS }));
+const configs = processGlobal("site-configs", () => new LRUCache<string, PublicConfig>({ max: 2000, ttl: CONFIG_TTL_MS }));
 
 export async function publicConfig(db: DbOrTx, site: SiteRow): Promise<PublicConfig> {
   const key = `${site.id}:${site.updatedAt.getTime()}`;

@@ -2,15 +2,20 @@
  * Hands a lookup the proxy already made to the page that renders the same request, so checking a
  * listing before rendering (page-check.ts) costs nothing extra: the proxy stores the promise under
  * a random token it puts in a request header it owns, the page takes it (once) by that token.
- * Same process, same request, microseconds apart; kept on globalThis because the proxy and the
- * pages are separate bundles. Entries a page never took (a redirect, an error) expire.
+ * Same process, same request, microseconds apart; one map per process (`processGlobal`) because
+ * the proxy and the pages are separate bundles. Entries a page never took (a redirect, an error)
+ * expire. The alternative, a page that looks the listing up again, costs a second query on every
+ * listing page; a short-lived shared cache would serve a listing changed in between.
+ *
+ * The path: proxy.ts → `checkSitePage` (page-check.ts) → `handOver` → header `x-site-lookup` →
+ * the listing page (`app/site-render/.../imovel/...`) → `takeOver` with the same key.
  */
 import { randomUUID } from "node:crypto";
+import { processGlobal } from "../../util/process-global";
 
 type Entry = { at: number; key: string; value: Promise<unknown> };
 const TTL_MS = 30_000;
-const g = globalThis as unknown as { __siteLookups?: Map<string, Entry> };
-const entries = (g.__siteLookups ??= new Map());
+const entries = processGlobal("site-lookups", () => new Map<string, Entry>());
 
 export const LOOKUP_HEADER = "x-site-lookup";
 

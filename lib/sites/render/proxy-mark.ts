@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { processGlobal } from "../../util/process-global";
 
 /**
  * A value only this process knows, which the proxy puts on the requests it rewrote: the 404 page
@@ -6,6 +7,6 @@ import { randomUUID } from "node:crypto";
  * skips names ending in a file type's extension) reach the 404 page with whatever headers the
  * client sent.
  */
-const mark = ((globalThis as unknown as { __siteProxyMark?: string }).__siteProxyMark ??= randomUUID());
+const mark = processGlobal("proxy-mark", () => randomUUID());
 export const PROXY_MARK_HEADER = "x-site-proxy";
 export const proxyMark = () => mark;
