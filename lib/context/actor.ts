@@ -25,7 +25,7 @@ export type VisitorActor = { kind: "visitor"; tenantId: string; via: { site: str
 export type IntegrationActor = {
   kind: "integration";
   tenantId: string;
-  integration: "marketing_channel" | "provider";
+  integration: "marketing_channel" | "messaging_gateway" | "provider";
   id: string;
 };
 export type Actor = MemberActor | SystemActor | VisitorActor | IntegrationActor;

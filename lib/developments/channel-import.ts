@@ -2,7 +2,7 @@ import type { DbOrTx } from "../../db/client";
 import { DomainError, invalid } from "../errors/domain-errors";
 import { readCappedBody } from "../http/read-json";
 import { verifyChannelSystem } from "../leads/channel-auth";
-import { channelByToken } from "../leads/inbound/receive-lead";
+import { channelByToken } from "../leads/inbound/channel-caller";
 import { importBuildings } from "./import-buildings";
 
 const MAX_IMPORT_BYTES = 10 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import http from "node:http";
 import next from "next";
 import { CLIENT_ADDRESS_HEADER } from "../http/client-address";
-import { leadIntakeLane } from "../leads/inbound/intake-lane";
+import { leadIntakeLane } from "../inbound/lead-intake-lane";
 
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => unknown;
 

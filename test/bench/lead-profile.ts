@@ -11,6 +11,7 @@ import { runMigrations } from "../../db/migrate";
 import * as schema from "../../db/schema";
 import { authenticateApiKey } from "../../lib/auth/authenticate-key";
 import { memberCtx } from "../../lib/context/verb-context";
+import { channelCaller } from "../../lib/leads/inbound/channel-caller";
 import { receiveLead } from "../../lib/leads/inbound/receive-lead";
 import { processLeads } from "../../lib/leads/inbound/process-batch";
 import { processLead } from "../../lib/leads/inbound/process-lead";
@@ -82,8 +83,8 @@ async function main() {
   count = 0;
   let t0 = performance.now();
   for (let i = 0; i < N; i++) {
-    const req = new Request(`http://localhost/api/webhooks/channels/${channel.pathToken}`, { method: "POST", headers: { "content-type": "application/json" }, body: body(i) });
-    await receiveLead(db, channel.pathToken, req);
+    const ctx = await channelCaller(db, channel.pathToken, { fresh: true });
+    await receiveLead(ctx, { rawBody: Buffer.from(body(i)), destination: null, sync: null, trace: { "content-type": "application/json" } });
   }
   report("accept (receiveLead)", performance.now() - t0);
   const leadIds = (await db.select({ id: schema.inboundLeads.id }).from(schema.inboundLeads)).map((r) => r.id);

@@ -1,5 +1,5 @@
 /**
- * The lead webhook on the server's direct lane (lib/leads/inbound/intake-lane.ts), as `npm start`
+ * The lead webhook on the server's direct lane (lib/inbound/lead-intake-lane.ts), as `npm start`
  * serves it: a real Node HTTP server with the lane installed, whose own listener stands for
  * Next.js. The lane answers lead posts as the route does (same function, same bytes), refuses
  * oversized bodies without reading them to the end, and leaves every other request to the

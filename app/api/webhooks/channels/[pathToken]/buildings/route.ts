@@ -2,7 +2,7 @@ import { buildingsFeed } from "@/lib/developments/buildings-feed";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { json, noStore, run, type Segment } from "@/lib/http/run";
 import { verifyFeedToken } from "@/lib/leads/channel-auth";
-import { channelByToken } from "@/lib/leads/inbound/receive-lead";
+import { channelByToken } from "@/lib/leads/inbound/channel-caller";
 
 
 /** The tenant's developments for the channel's system (feed token as Bearer). */

@@ -4,7 +4,7 @@ import { json, noStore, run, type Segment } from "@/lib/http/run";
 import { verifyFeedToken } from "@/lib/leads/channel-auth";
 import { FeedQuery, listingsFeed } from "@/lib/leads/feeds/listings-feed";
 import { toVrsync } from "@/lib/leads/feeds/vrsync";
-import { channelByToken } from "@/lib/leads/inbound/receive-lead";
+import { channelByToken } from "@/lib/leads/inbound/channel-caller";
 
 
 /** The channel's listings feed (feed token as Bearer): JSON pages by cursor, or `?format=vrsync` XML. */

@@ -1,8 +1,8 @@
 import type http from "node:http";
-import { logger } from "../../log/logger";
-import { trackRequest } from "../../server/lifecycle";
+import { logger } from "../log/logger";
+import { trackRequest } from "../server/lifecycle";
 import { postLead } from "./lead-webhook";
-import { MAX_LEAD_BYTES } from "./receive-lead";
+import { MAX_LEAD_BYTES } from "../leads/inbound/receive-lead";
 
 /** A lead post, exactly: any other shape (a sub-path, a trailing slash, a '%') goes to Next.js. */
 const LEAD_PATH = /^\/api\/webhooks\/channels\/(chnl_[A-Za-z0-9_-]{16,100})(?:\?[^#]*)?$/;
