@@ -54,8 +54,18 @@ export const NOT_ADMIN =
 export const TOO_LARGE = "Body larger than 1,000,000 bytes (`payload_too_large`).";
 
 /**
+ * Every route runs through one wrapper (`lib/http/run.ts`), which answers 503 while the server
+ * drains on shutdown and when the database cannot be reached.
+ */
+export const UNAVAILABLE =
+  "The server is shutting down or cannot reach its database (`unavailable`); retry after `Retry-After` seconds.";
+
+/** The 503 of an operation: its own condition, if it has one, then the one every route shares. */
+export const unavailable = (own?: string) => (own ? `${own} ${UNAVAILABLE}` : UNAVAILABLE);
+
+/**
  * The error responses of one operation, each with the condition that triggers it there, plus
- * the 500 every route can answer.
+ * the 500 and 503 every route can answer.
  */
 export function errors(described: Partial<Record<ErrorStatus, string>>): Record<string, ResponseConfig> {
   const out: Record<string, ResponseConfig> = {};
@@ -67,6 +77,7 @@ export function errors(described: Partial<Record<ErrorStatus, string>>): Record<
     headers: REQUEST_ID_HEADER,
     content: jsonContent(ErrorSchema),
   };
+  out["503"] = { description: unavailable(described[503]), headers: REQUEST_ID_HEADER, content: jsonContent(ErrorSchema) };
   return out;
 }
 

@@ -1,6 +1,6 @@
 import type { ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { ErrorSchema, jsonContent } from "./common";
+import { ErrorSchema, jsonContent, UNAVAILABLE } from "./common";
 
 /** The sites interface takes no credentials (spec 2 §5.1). */
 export const PUBLIC_SECURITY: [] = [];
@@ -21,7 +21,10 @@ export function publicOk(description: string, schema: z.ZodType): ResponseConfig
   return { description, headers: PUBLIC_HEADERS, content: jsonContent(schema) };
 }
 
-/** Error answers of a public operation, plus the 429 and 500 every one of them can give. */
+/** The 400 of a public operation whose only input is its path: any query parameter but `locale` and `lang`. */
+export const UNKNOWN_PARAMETER = "An unknown query parameter (`invalid_request`).";
+
+/** Error answers of a public operation, plus the 429, 500 and 503 every one of them can give. */
 export function publicErrors(described: Partial<Record<400 | 403 | 404, string>>, perMinute: number): Record<string, ResponseConfig> {
   const out: Record<string, ResponseConfig> = {};
   for (const [status, description] of Object.entries(described)) out[status] = { description, headers: PUBLIC_HEADERS, content: jsonContent(ErrorSchema) };
@@ -31,6 +34,7 @@ export function publicErrors(described: Partial<Record<400 | 403 | 404, string>>
     content: jsonContent(ErrorSchema),
   };
   out["500"] = { description: "Unexpected failure (`internal_error`).", headers: PUBLIC_HEADERS, content: jsonContent(ErrorSchema) };
+  out["503"] = { description: UNAVAILABLE, headers: PUBLIC_HEADERS, content: jsonContent(ErrorSchema) };
   return out;
 }
 

@@ -4,7 +4,7 @@ import {
   CmsCollectionSchema, CmsEntrySchema, CreateCollectionSchema, CreateEntrySchema, EntriesQuery, TenantEntriesQuery, UpdateCollectionSchema, UpdateEntrySchema,
 } from "../../cms/cms-schemas";
 import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
-import { PUBLIC_NOTES, PUBLIC_SECURITY, publicErrors, publicOk, siteIdParam } from "../public-common";
+import { PUBLIC_NOTES, PUBLIC_SECURITY, UNKNOWN_PARAMETER, publicErrors, publicOk, siteIdParam } from "../public-common";
 
 const site = uuidParam("siteId", "site");
 const collection = site.extend({ collectionId: z.uuid().meta({ description: "CMS collection id." }) });
@@ -29,8 +29,8 @@ export function registerCmsPaths(r: OpenAPIRegistry): void {
 
   const pub = { tags: ["Public sites"], security: PUBLIC_SECURITY };
   const note = `Rate limit: 60 requests per minute.\n\n${PUBLIC_NOTES}`;
-  r.registerPath({ ...pub, method: "get", path: "/api/sites/{siteId}/cms/collections", operationId: "listPublicCmsCollections", summary: "A site's CMS collections", description: note, request: { params: siteIdParam }, responses: { 200: publicOk("The collections.", z.object({ collections: z.array(CmsCollectionSchema) })), ...publicErrors({ 404: "`Site not found`." }, 60) } });
-  r.registerPath({ ...pub, method: "get", path: "/api/sites/{siteId}/cms/collections/{slug}", operationId: "getPublicCmsCollection", summary: "One CMS collection", description: note, request: { params: siteIdParam.extend({ slug: z.string() }) }, responses: { 200: publicOk("The collection.", CmsCollectionSchema), ...publicErrors({ 404: "`Site not found` or `Collection not found`." }, 60) } });
+  r.registerPath({ ...pub, method: "get", path: "/api/sites/{siteId}/cms/collections", operationId: "listPublicCmsCollections", summary: "A site's CMS collections", description: note, request: { params: siteIdParam }, responses: { 200: publicOk("The collections.", z.object({ collections: z.array(CmsCollectionSchema) })), ...publicErrors({ 400: UNKNOWN_PARAMETER, 404: "`Site not found`." }, 60) } });
+  r.registerPath({ ...pub, method: "get", path: "/api/sites/{siteId}/cms/collections/{slug}", operationId: "getPublicCmsCollection", summary: "One CMS collection", description: note, request: { params: siteIdParam.extend({ slug: z.string() }) }, responses: { 200: publicOk("The collection.", CmsCollectionSchema), ...publicErrors({ 400: UNKNOWN_PARAMETER, 404: "`Site not found` or `Collection not found`." }, 60) } });
   r.registerPath({ ...pub, method: "get", path: "/api/sites/{siteId}/cms/{collection}/entries", operationId: "listPublicCmsEntries", summary: "Published entries of a collection", description: `Only published entries, newest publication first; \`limit\` default 50, at most 100. ${note}`, request: { params: siteIdParam.extend({ collection: z.string().meta({ description: "Collection slug." }) }), query: EntriesQuery }, responses: { 200: publicOk("A page of entries.", EntryPage), ...publicErrors({ 400: "`limit` above 100 or a negative `offset`.", 404: "`Site not found` or `Collection not found`." }, 60) } });
-  r.registerPath({ ...pub, method: "get", path: "/api/sites/{siteId}/cms/{collection}/entries/{entrySlug}", operationId: "getPublicCmsEntry", summary: "One published entry", description: note, request: { params: siteIdParam.extend({ collection: z.string(), entrySlug: z.string() }) }, responses: { 200: publicOk("The entry.", z.object({ entry: CmsEntrySchema })), ...publicErrors({ 404: "`Site not found`, `Collection not found`, or `Entry not found` (missing or unpublished)." }, 60) } });
+  r.registerPath({ ...pub, method: "get", path: "/api/sites/{siteId}/cms/{collection}/entries/{entrySlug}", operationId: "getPublicCmsEntry", summary: "One published entry", description: note, request: { params: siteIdParam.extend({ collection: z.string(), entrySlug: z.string() }) }, responses: { 200: publicOk("The entry.", z.object({ entry: CmsEntrySchema })), ...publicErrors({ 400: UNKNOWN_PARAMETER, 404: "`Site not found`, `Collection not found`, or `Entry not found` (missing or unpublished)." }, 60) } });
 }

@@ -53,8 +53,7 @@ const ACCESS =
   "**Access.** A broad key of an `owner`, `admin` or `manager` member sees and changes every deal of the tenant. A " +
   "`restricted` key, and any key of a `broker` member, sees and changes only deals assigned to or created by its " +
   "member: any other deal answers 404, exactly like one that does not exist (and so does any id of another tenant), " +
-  "and lists leave it out. Such a key may still assign a deal to another member: a deal its member did not create " +
-  "then leaves its view.";
+  "and lists leave it out. A `restricted` key assigns deals only to its own member: another assignee is a 403.";
 
 const FIELDS =
   "**Fields.** `stage` must be one of the tenant's deal stages (`settings.dealWorkflow.stages`; by default `draft`, " +
@@ -100,6 +99,7 @@ const EVENTS =
   "**Events.** Written in the same transaction as the change: `deal.created`, `deal.updated` (with the previous state " +
   "as `old`) and `deal.deleted`, each carrying the deal row (`customData`, `contacts` and `assignedToId` included).";
 
+const RESTRICTED_ASSIGN = "A `restricted` key assigning the deal to a member other than its own (`forbidden`).";
 const NOT_FOUND = "No such deal in the tenant, or (restricted keys) one not assigned to or created by the key's member (`not_found`).";
 
 /** Contacts are unique per tenant by phone and by e-mail; only a race between two writes can collide. */
@@ -176,6 +176,7 @@ export function registerDealPaths(r: OpenAPIRegistry): void {
       ...errors({
         400: "Invalid body (`invalid_request` with `issues` naming fields such as `contacts.0.phone`, or `invalid_json`): a required field missing, no contact, a contact with neither e-mail nor phone, an invalid phone, e-mail or CPF, an unknown field; a stage not in the tenant's deal workflow; an assignment field that matches no active member; a `marketingChannelInstanceId` that is not a channel of the tenant; a `custom` key that is neither a search preference nor a configured custom field, a value of the wrong type, or a `leadListings` UUID that is not a listing of the tenant.",
         401: UNAUTHORIZED_KEY,
+        403: RESTRICTED_ASSIGN,
         409: CONTACT_RACE,
         413: TOO_LARGE,
       }),
@@ -223,6 +224,7 @@ export function registerDealPaths(r: OpenAPIRegistry): void {
       ...errors({
         400: "Invalid body (`invalid_request` with `issues`, or `invalid_json`); a body `id` different from the path id; an empty `data`; the same field rules as on create (stage, contacts, assignment, marketing channel, `custom`).",
         401: UNAUTHORIZED_KEY,
+        403: RESTRICTED_ASSIGN,
         404: NOT_FOUND,
         409: CONTACT_RACE,
         413: TOO_LARGE,

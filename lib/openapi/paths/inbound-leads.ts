@@ -52,6 +52,7 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
       401: err("Neither the channel's feed token nor (when it has one) its secret or a valid signature of the body; the message says what to send."),
       404: err("Unknown or inactive channel."),
       413: err("Body larger than 10 MB."),
+      ...errors({}),
     },
   });
   r.registerPath({
@@ -68,6 +69,7 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
       400: err("A malformed cursor or limit."),
       401: err("Missing or wrong feed token."),
       404: err("Unknown or inactive channel."),
+      ...errors({}),
     },
   });
   r.registerPath({
@@ -84,7 +86,7 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
     description: "The tenant's buildings with their active typologies shown on the site and unit counts, for the channel's system. `Authorization: Bearer <feedToken>`. No street address, no reservation data.",
     security: [],
     request: { params: pathTokenParam },
-    responses: { 200: ok("The buildings.", z.object({ buildings: z.array(z.record(z.string(), z.unknown())) })), 401: err("Missing or wrong feed token."), 404: err("Unknown or inactive channel.") },
+    responses: { 200: ok("The buildings.", z.object({ buildings: z.array(z.record(z.string(), z.unknown())) })), 401: err("Missing or wrong feed token."), 404: err("Unknown or inactive channel."), ...errors({}) },
   });
   r.registerPath({
     method: "post", path: "/api/webhooks/channels/{pathToken}", tags: ["Marketing channels"], operationId: "postChannelLead",
@@ -109,23 +111,26 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
       403: err("The requested destination (`listing`) is not enabled on the channel (`destination_disabled`)."),
       404: err("Unknown or inactive channel."),
       413: err("Body larger than 256 KB."),
+      ...errors({}),
     },
   });
-  const admin = (method: "post" | "delete" | "get", path: string, operationId: string, summary: string, description: string, response: ReturnType<typeof ok>, extra: object = {}) =>
+  const admin = (method: "post" | "delete" | "get", path: string, operationId: string, summary: string, description: string, response: ReturnType<typeof ok>, extra: object = {}, invalid?: string) =>
     r.registerPath({
       method, path, tags: ["Marketing channels"], operationId, summary, description: `${description}\n\n${ADMIN_ONLY}`, security: API_KEY_SECURITY,
       request: { params: channelParam, ...extra },
-      responses: { [method === "post" && path.endsWith("replay") ? 202 : 200]: response, ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such channel (or lead) in this tenant." }) },
+      responses: { [method === "post" && path.endsWith("replay") ? 202 : 200]: response, ...errors({ ...(invalid && { 400: invalid }), 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such channel (or lead) in this tenant." }) },
     });
   admin("post", "/api/v1/settings/marketing-channels/{id}/path-token", "rotateChannelPathToken", "Rotate the inbound path", "A new `pathToken`; the old path answers 404 at once.", ok("The channel.", ChannelSchema));
   admin("post", "/api/v1/settings/marketing-channels/{id}/feed-token", "rotateChannelFeedToken", "Rotate the feeds token", "A new `feedToken`, returned only in this answer.", ok("The channel with `feedToken`.", ChannelSchema));
   admin("post", "/api/v1/settings/marketing-channels/{id}/secret", "setChannelSecret", "Set the receiving secret",
     "Generated with an empty body, or taken from `{secret}` (16 to 200 printable characters); returned only in this answer.",
-    ok("The secret.", z.object({ id: z.uuid(), secret: z.string() })), { body: { required: false, content: jsonContent(SetSecretSchema) } });
+    ok("The secret.", z.object({ id: z.uuid(), secret: z.string() })), { body: { required: false, content: jsonContent(SetSecretSchema) } },
+    "Invalid body: a `secret` that is not 16 to 200 printable characters, or an unknown field (`invalid_request`).");
   admin("delete", "/api/v1/settings/marketing-channels/{id}/secret", "clearChannelSecret", "Clear the receiving secret", "Inbound leads are accepted unsigned again.", ok("The channel.", ChannelSchema));
   admin("get", "/api/v1/settings/marketing-channels/{id}/leads", "listChannelLeads", "The channel's lead log",
     "Inbound leads newest first: status, the deals they became, the decision log (why this broker), errors and the fields kept as text.",
-    ok("A page of leads.", z.object({ items: z.array(LeadLogItem), total: z.number(), page: z.number(), pageSize: z.number() })), { query: LeadLogQuery });
+    ok("A page of leads.", z.object({ items: z.array(LeadLogItem), total: z.number(), page: z.number(), pageSize: z.number() })), { query: LeadLogQuery },
+    "Invalid query: a bad `status`, `page` or `pageSize`, or an unknown parameter (`invalid_request`).");
   r.registerPath({
     method: "post", path: "/api/v1/settings/marketing-channels/{id}/leads/{leadId}/replay", tags: ["Marketing channels"], operationId: "replayChannelLead",
     summary: "Replay a failed lead", description: `A failed lead goes back to \`received\` with its dedupe key and is processed again.\n\n${ADMIN_ONLY}`,

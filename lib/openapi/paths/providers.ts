@@ -106,6 +106,7 @@ export function registerProviderPaths(r: OpenAPIRegistry): void {
       401: err("Missing or wrong signature and no valid Bearer secret; nothing stored."),
       404: err("Unknown receiver token."),
       413: err("Body larger than 256 KB."),
+      ...errors({}),
     },
   });
 }

@@ -2,7 +2,7 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { TypologiesQuery, TypologyQuery } from "../../sites/developments";
 import { LocationsQuery, ValidateQuery } from "../../sites/locations";
-import { PUBLIC_NOTES, PUBLIC_SECURITY, publicErrors, publicOk, siteIdParam } from "../public-common";
+import { PUBLIC_NOTES, PUBLIC_SECURITY, UNKNOWN_PARAMETER, publicErrors, publicOk, siteIdParam } from "../public-common";
 
 const Unit = z
   .object({
@@ -48,19 +48,19 @@ export function registerPublicDevelopmentPaths(r: OpenAPIRegistry): void {
     ...base, method: "get", path: "/api/sites/{siteId}/typologies/{typologyId}/units", operationId: "listSiteTypologyUnits", summary: "A typology's units",
     description: `Units shown on the site, ordered by unit number; no buyer or reservation data. ${note}`,
     request: { params: typologyParams },
-    responses: { 200: publicOk("The units.", z.object({ units: z.array(Unit) })), ...publicErrors({ 404: "`Site not found` or `Typology not found`." }, 60) },
+    responses: { 200: publicOk("The units.", z.object({ units: z.array(Unit) })), ...publicErrors({ 400: UNKNOWN_PARAMETER, 404: "`Site not found` or `Typology not found`." }, 60) },
   });
   r.registerPath({
     ...base, method: "get", path: "/api/sites/{siteId}/typologies/{typologyId}/listings", operationId: "listSiteTypologyListings", summary: "A typology's listings",
     description: `Public listings of the typology in the tenant's active stage; a private price is null. ${note}`,
     request: { params: typologyParams },
-    responses: { 200: publicOk("The listings.", z.object({ listings: z.array(TypologyListing) })), ...publicErrors({ 404: "`Site not found` or `Typology not found`." }, 60) },
+    responses: { 200: publicOk("The listings.", z.object({ listings: z.array(TypologyListing) })), ...publicErrors({ 400: UNKNOWN_PARAMETER, 404: "`Site not found` or `Typology not found`." }, 60) },
   });
   r.registerPath({
     ...base, method: "get", path: "/api/sites/{siteId}/buildings/{buildingId}", operationId: "getSiteBuilding", summary: "A development's building",
     description: `The building record (§2.4). ${note}`,
     request: { params: siteIdParam.extend({ buildingId: z.string().meta({ description: "Building id (UUID)." }) }) },
-    responses: { 200: publicOk("The building.", z.object({ building: Building })), ...publicErrors({ 404: "`Site not found` or `Building not found`." }, 60) },
+    responses: { 200: publicOk("The building.", z.object({ building: Building })), ...publicErrors({ 400: UNKNOWN_PARAMETER, 404: "`Site not found` or `Building not found`." }, 60) },
   });
 }
 

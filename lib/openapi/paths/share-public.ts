@@ -6,7 +6,7 @@ import { NeighborhoodsQuery, NeighborhoodsSchema } from "../../share/pricing-nei
 import { PricingToolSchema } from "../../share/pricing-tool";
 import { ResolveBodySchema } from "../../share/resolve-share";
 import { API_KEY_SECURITY, NOT_ADMIN, UNAUTHORIZED_KEY, errors, ok } from "../common";
-import { ErrorSchema, jsonContent } from "../common";
+import { ErrorSchema, jsonContent, UNAVAILABLE } from "../common";
 import { PUBLIC_SECURITY } from "../public-common";
 
 const Option = z.object({ id: z.string(), label: z.string() });
@@ -52,6 +52,7 @@ export const SHARE_ERRORS: Record<string, ResponseConfig> = {
   403: err("`password_invalid` (`Invalid password`)."),
   429: err("`rate_limited`: more than 60 requests per minute from this address, or 5 wrong passwords on this link within 15 minutes (then every attempt is refused until the window ends, whatever the address); `Retry-After` says when."),
   500: err("Unexpected failure (`internal_error`)."),
+  503: err(UNAVAILABLE),
 };
 const tokenParam = z.object({ token: z.string().meta({ description: "The share token (32 URL-safe characters); anything else is a 404." }) });
 const ABOUT =
@@ -65,6 +66,7 @@ const PRICING_ERRORS = (perMinute: number, bad: string): Record<string, Response
   401: err("`password_required`: the pricing link was given a password (the helpers take none; open it through the resolve)."),
   429: err(`\`rate_limited\`: more than ${perMinute} requests per minute from this address; \`Retry-After\` says when.`),
   500: SHARE_ERRORS[500],
+  503: SHARE_ERRORS[503],
 });
 const PRICING_ABOUT =
   "A helper of the pricing tool (`pricing_tool` share links, opened at `/c/{token}`): no credentials, any origin, the token checked " +
