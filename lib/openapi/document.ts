@@ -92,14 +92,26 @@ function register(r: OpenAPIRegistry): void {
   registerHealthPaths(r);
 }
 
+let registry: OpenAPIRegistry | undefined;
 let cached: OpenApiDocument | undefined;
+
+/**
+ * The registry the description is generated from. Its route definitions keep the zod schemas of
+ * every operation, so the integration tests validate each response against the same objects the
+ * document is made of (`test/helpers/contract.ts`).
+ */
+export function openApiRegistry(): OpenAPIRegistry {
+  if (!registry) {
+    registry = new OpenAPIRegistry();
+    register(registry);
+  }
+  return registry;
+}
 
 /** The OpenAPI 3.1 description, generated from the request and response zod schemas once per process. */
 export function buildOpenApiDocument(): OpenApiDocument {
   if (cached) return cached;
-  const registry = new OpenAPIRegistry();
-  register(registry);
-  cached = new OpenApiGeneratorV31(registry.definitions, { unionPreferredType: "oneOf" }).generateDocument({
+  cached = new OpenApiGeneratorV31(openApiRegistry().definitions, { unionPreferredType: "oneOf" }).generateDocument({
     openapi: "3.1.0",
     info: { title: `${config().SERVICE_NAME} API`, version: "1.0.0", description: DESCRIPTION },
     servers: [{ url: "/" }],

@@ -1,3 +1,5 @@
+import { checkResponse } from "./contract";
+
 type Handler<P> = (req: Request, segment?: { params: Promise<P> }) => Promise<Response>;
 
 export type CallOptions<P> = {
@@ -7,9 +9,18 @@ export type CallOptions<P> = {
   params?: P;
   query?: Record<string, string | string[]>;
   headers?: Record<string, string>;
+  /**
+   * `false` for a handler a test builds itself (`apiRoute(...)` around a stub), which serves no
+   * documented operation; every route handler's answer is checked.
+   */
+  contract?: false;
 };
 
-/** Calls an exported route handler with a real Request, as Next.js would. */
+/**
+ * Calls an exported route handler with a real Request, as Next.js would, and checks the response
+ * against the handler's operation in the OpenAPI description (`./contract.ts`): an undocumented
+ * status, or a body its schema does not describe, makes the call throw.
+ */
 export async function call<P = Record<string, never>>(
   handler: Handler<P>,
   method: string,
@@ -26,5 +37,17 @@ export async function call<P = Record<string, never>>(
   if (body !== undefined && !headers.has("content-type")) headers.set("content-type", "application/json");
   const res = await handler(new Request(url, { method, headers, body }), { params: Promise.resolve((opts.params ?? {}) as P) });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+  if (opts.contract !== false) await checkResponse(handler, { method, url: url.href, params: opts.params ?? {} }, { status: res.status, headers: res.headers, text });
+  return { status: res.status, body: text ? parseBody(text, res.headers) : null, headers: res.headers };
+}
+
+/** JSON bodies parsed; anything else (a text/plain challenge, HTML) returned as its text. */
+function parseBody(text: string, headers: Headers): unknown {
+  const type = headers.get("content-type") ?? "";
+  if (/json/i.test(type)) return JSON.parse(text);
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }

@@ -4,6 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import * as mcpRoute from "../../app/api/mcp/route";
 import type { FakeWaha } from "../fakes/waha-gateway";
+import { checkResponse } from "./contract";
 import { messagingCast } from "./messaging";
 
 type Route = Record<string, unknown>;
@@ -12,6 +13,8 @@ type Route = Record<string, unknown>;
  * A real HTTP server on 127.0.0.1 in front of a route module, as Next.js would call it: each
  * request becomes a web `Request` (method, headers including Host, body) for the exported handler
  * of its method, and the `Response` is written back. The SDK's client talks to it over HTTP.
+ * Each answer is checked against the OpenAPI description (a stream only for status and content
+ * type); a drift is thrown outside the request, so the uncaught error fails the run.
  */
 export async function serveRoute(mod: Route = mcpRoute as Route) {
   const server = http.createServer(async (req, res) => {
@@ -23,7 +26,15 @@ export async function serveRoute(mod: Route = mcpRoute as Route) {
     const body = method === "GET" || method === "HEAD" || !chunks.length ? undefined : Buffer.concat(chunks);
     const handler = mod[method] as ((r: Request) => Promise<Response> | Response) | undefined;
     if (!handler) return void res.writeHead(405).end();
-    const r = await handler(new Request(`http://${req.headers.host}${req.url}`, { method, headers, body }));
+    const url = `http://${req.headers.host}${req.url}`;
+    const r = await handler(new Request(url, { method, headers, body }));
+    const streamed = /event-stream/i.test(r.headers.get("content-type") ?? "");
+    const text = streamed ? null : await r.clone().text();
+    checkResponse(handler, { method, url }, { status: r.status, headers: r.headers, text }).catch((e: unknown) =>
+      process.nextTick(() => {
+        throw e;
+      }),
+    );
     res.writeHead(r.status, Object.fromEntries(r.headers));
     res.end(Buffer.from(await r.arrayBuffer()));
   });

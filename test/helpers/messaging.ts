@@ -3,6 +3,7 @@ import * as grantsRoute from "../../app/api/v1/settings/messaging-channels/[id]/
 import * as privacyRoute from "../../app/api/v1/settings/messaging-channels/[id]/chat-privacy/route";
 import type { FakeCloud } from "../fakes/cloud-gateway";
 import { startFakeWaha, type FakeWaha } from "../fakes/waha-gateway";
+import { checkResponse } from "./contract";
 import { makeMember, makeTenant, type TestTenant } from "./factories";
 import { call } from "./http";
 
@@ -55,10 +56,11 @@ import { processMessagingEvents } from "../../lib/messaging/inbound/process-even
 
 /** Posts a signed gateway webhook to our route, as the gateway would. */
 export async function postWebhook(token: string, wh: { body: string; headers: Record<string, string> }) {
-  const res = await webhookRoute.POST(new Request(`http://localhost/api/webhooks/messaging/${token}`, { method: "POST", headers: wh.headers, body: wh.body }), {
-    params: Promise.resolve({ channelToken: token }),
-  });
-  return { status: res.status, body: await res.json() };
+  const url = `http://localhost/api/webhooks/messaging/${token}`;
+  const res = await webhookRoute.POST(new Request(url, { method: "POST", headers: wh.headers, body: wh.body }), { params: Promise.resolve({ channelToken: token }) });
+  const text = await res.text();
+  await checkResponse(webhookRoute.POST, { method: "POST", url, params: { channelToken: token } }, { status: res.status, headers: res.headers, text });
+  return { status: res.status, body: JSON.parse(text) };
 }
 
 /** Runs the background processing now (tests run with JOBS_RUNNER=off). */

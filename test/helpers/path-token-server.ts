@@ -1,12 +1,15 @@
 import { request as httpRequest } from "node:http";
 import type http from "node:http";
+import { checkResponse } from "./contract";
 
 type PathTokenRoute = (req: Request, segment: { params: Promise<{ pathToken: string }> }) => Promise<Response>;
 
 /**
  * A Node request listener in front of a `/api/webhooks/<kind>/[pathToken]` route, as production
  * serves it: the exact bytes, method and headers become a web `Request`, the token comes from the
- * path, and the route's answer is written back as JSON (with `answerHeaders`).
+ * path, and the route's answer is written back as JSON (with `answerHeaders`). The answer is
+ * checked against the OpenAPI description; a drift is thrown outside the request (an uncaught
+ * error fails the run) after the answer is written, so the caller still sees what the route said.
  */
 export function pathTokenListener(post: PathTokenRoute, answerHeaders: Record<string, string> = {}): http.RequestListener {
   return (req, res) => {
@@ -17,7 +20,13 @@ export function pathTokenListener(post: PathTokenRoute, answerHeaders: Record<st
       const token = url.pathname.split("/")[4] ?? "";
       const request = new Request(url, { method: req.method, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) });
       const answer = await post(request, { params: Promise.resolve({ pathToken: token }) });
-      res.writeHead(answer.status, { "content-type": "application/json", ...answerHeaders }).end(await answer.text());
+      const text = await answer.text();
+      res.writeHead(answer.status, { "content-type": "application/json", ...answerHeaders }).end(text);
+      checkResponse(post, { method: req.method ?? "POST", url: url.href, params: { pathToken: token } }, { status: answer.status, headers: answer.headers, text }).catch((e: unknown) =>
+        process.nextTick(() => {
+          throw e;
+        }),
+      );
     });
   };
 }

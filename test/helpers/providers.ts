@@ -6,6 +6,7 @@ import * as receiverRoute from "../../app/api/webhooks/providers/[pathToken]/rou
 import { getDb } from "../../db/client";
 import { processProviderNotifications } from "../../lib/providers/process";
 import type { TestTenant } from "./factories";
+import { checkResponse } from "./contract";
 import { call } from "./http";
 import { pathTokenListener } from "./path-token-server";
 
@@ -23,10 +24,10 @@ export const hmac = (secret: string, raw: string) => createHmac("sha256", secret
 export async function notify(p: TestProvider, payload: unknown, opts: { raw?: string; headers?: Record<string, string>; unsigned?: boolean } = {}) {
   const raw = opts.raw ?? JSON.stringify(payload);
   const headers = { "content-type": "application/json", ...(opts.unsigned ? {} : { "x-signature": hmac(p.secret, raw) }), ...opts.headers };
-  const res = await receiverRoute.POST(new Request(`http://localhost/api/webhooks/providers/${p.token}`, { method: "POST", headers, body: raw }), {
-    params: Promise.resolve({ pathToken: p.token }),
-  });
+  const url = `http://localhost/api/webhooks/providers/${p.token}`;
+  const res = await receiverRoute.POST(new Request(url, { method: "POST", headers, body: raw }), { params: Promise.resolve({ pathToken: p.token }) });
   const text = await res.text();
+  await checkResponse(receiverRoute.POST, { method: "POST", url, params: { pathToken: p.token } }, { status: res.status, headers: res.headers, text });
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 

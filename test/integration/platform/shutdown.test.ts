@@ -24,7 +24,7 @@ describe("graceful shutdown", () => {
       await gate;
       return json(await createDeal(ctx, body), 201);
     });
-    const inFlight = call(slowCreate, "POST", "/x", { key: t.key, body });
+    const inFlight = call(slowCreate, "POST", "/x", { key: t.key, body, contract: false });
     while (inFlightRequests() === 0) await new Promise((ok) => setTimeout(ok, 5));
 
     const steps: string[] = [];
@@ -56,7 +56,7 @@ describe("graceful shutdown", () => {
   it("does not wait forever: past the bound it closes and exits anyway", async () => {
     const t = await makeTenant();
     const stuck = apiRoute(async () => new Promise<Response>(() => {}));
-    void call(stuck, "GET", "/x", { key: t.key });
+    void call(stuck, "GET", "/x", { key: t.key, contract: false });
     while (inFlightRequests() === 0) await new Promise((ok) => setTimeout(ok, 5));
     const steps: string[] = [];
     const started = Date.now();
