@@ -19,9 +19,9 @@ export const PRICING_RENDER_PREFIX = "/pricing-render";
 export const SHARE_RENDER_PREFIX = "/share-render";
 /** Share pages by their first path segment: `p` a shared entity (issue #16). */
 export const SHARE_PAGES = ["p"] as const;
-export const SITE_LOCALES = ["pt-BR", "en", "es"] as const;
-export type SiteLocale = (typeof SITE_LOCALES)[number];
-export const DEFAULT_LOCALE: SiteLocale = "pt-BR";
+/** The languages of rendered pages: the one list (`lib/i18n/locales.ts`), under the names routing uses. */
+export { LOCALES as SITE_LOCALES, DEFAULT_LOCALE, type Locale as SiteLocale } from "../../i18n/locales";
+import { DEFAULT_LOCALE, type Locale as SiteLocale } from "../../i18n/locales";
 
 /** Hosts that are always the service itself, whatever `SERVICE_HOSTS` adds. */
 export const DEFAULT_SERVICE_HOSTS = ["localhost", "127.0.0.1", "[::1]", "0.0.0.0"];

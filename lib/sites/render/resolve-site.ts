@@ -3,12 +3,13 @@ import type { SiteRow } from "../../../db/schema";
 import { DomainError } from "../../errors/domain-errors";
 import { loadPublicSite, siteByDomain } from "../load-site";
 import { publicConfig } from "../public-config";
-import { SITE_LOCALES, type SiteKey, type SiteLocale } from "./host-routing";
+import { isLocale } from "../../i18n/locales";
+import type { SiteKey, SiteLocale } from "./host-routing";
 
 export type PublicSiteConfig = Awaited<ReturnType<typeof publicConfig>>;
 export type ResolvedSite = { db: Db; row: SiteRow; config: PublicSiteConfig; languages: SiteLocale[] };
 
-export const isSiteLocale = (v: string): v is SiteLocale => (SITE_LOCALES as readonly string[]).includes(v);
+export const isSiteLocale = (v: string): v is SiteLocale => isLocale(v);
 
 /**
  * The site a rendered page is for, through the same `lib/sites` functions as `/api/sites` (rows

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accentOnWhite, contrastRatio, safeColor, textOn } from "../../../lib/share/brand-contrast";
+import { brandPalette, contrastRatio, inkOnWhite, safeColor, textOn } from "../../../lib/brand/brand-colors";
 
 describe("brand colours with accessible contrast", () => {
   it("computes WCAG contrast ratios", () => {
@@ -13,8 +13,12 @@ describe("brand colours with accessible contrast", () => {
     expect(textOn("#ffffff")).toBe("#111111");
   });
   it("darkens a pale colour until it reads as text on white (4.5:1), keeps a dark one", () => {
-    expect(accentOnWhite("#0f766e")).toBe("#0f766e");
-    for (const c of ["#ffd400", "#ffffff", "#7fdbff", "#ff4136"]) expect(contrastRatio(accentOnWhite(c), "#ffffff")).toBeGreaterThanOrEqual(4.5);
+    expect(inkOnWhite("#0f766e")).toBe("#0f766e");
+    for (const c of ["#ffd400", "#ffffff", "#7fdbff", "#ff4136"]) expect(contrastRatio(inkOnWhite(c), "#ffffff")).toBeGreaterThanOrEqual(4.5);
+  });
+  it("one palette per primary colour: the colour, the text on it, the colour as text on white", () => {
+    expect(brandPalette("#FFD400")).toEqual({ color: "#ffd400", onColor: "#111111", ink: inkOnWhite("#ffd400") });
+    expect(brandPalette("url(x)", "#0b5cad").color).toBe("#0b5cad");
   });
   it("accepts only #rrggbb", () => {
     expect(safeColor("#ABCDEF")).toBe("#abcdef");
