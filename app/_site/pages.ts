@@ -1,5 +1,5 @@
 import type { SiteView } from "./context";
-import { translatedFields } from "./format";
+import { translatedFields } from "@/lib/sites/view/translated-fields";
 
 /**
  * Extra Puck pages of a site besides the home page (`puck_data`): `configuration.otherConfigs.pages`,

@@ -1,27 +1,25 @@
-import { getTranslations } from "@/app/_site/translations";
-import type { BrokerCard as Card } from "@/lib/sites/brokers";
+import type { Translator } from "@/lib/i18n/translator";
+import type { BrokerCardView } from "@/lib/listings/view/broker-card";
 
-/** The public broker card (spec 2 §2.5): photo, name, CRECI, phone and WhatsApp. Never the e-mail. */
-export async function BrokerCard({ broker }: { broker: Card }) {
-  const t = await getTranslations("broker");
-  const digits = broker.phone?.replace(/\D/g, "") ?? "";
+/** The broker (spec 2 §2.5): photo, name, CRECI, WhatsApp and call. Never an e-mail. Sites and share pages alike. */
+export function BrokerCard({ broker, t }: { broker: BrokerCardView; t: Translator }) {
   return (
-    <section className="box" aria-labelledby="broker-title">
-      <h2 id="broker-title" style={{ fontSize: "1.1rem" }}>{t("title")}</h2>
+    <section className="box broker-card" aria-labelledby="broker-title">
+      <h2 id="broker-title">{t("broker.title")}</h2>
       <div className="broker">
-        {broker.imageUrl && (
+        {broker.photo && (
           // eslint-disable-next-line @next/next/no-img-element
-          <img src={broker.imageUrl} alt="" width={64} height={64} loading="lazy" decoding="async" />
+          <img src={broker.photo} alt="" width={64} height={64} loading="lazy" decoding="async" />
         )}
         <div>
-          <p style={{ margin: 0, fontWeight: 600 }}>{broker.name}</p>
-          {broker.creci && <p className="muted" style={{ margin: 0 }}>{t("creci", { creci: broker.creci })}</p>}
+          <p className="name">{broker.name}</p>
+          {broker.creci && <p className="muted">{t("broker.creci", { creci: broker.creci })}</p>}
         </div>
       </div>
-      {digits && (
-        <p style={{ display: "flex", gap: 8, flexWrap: "wrap", margin: "14px 0 0" }}>
-          <a className="btn" href={`https://wa.me/${digits}`} rel="noopener noreferrer">{t("whatsapp")}</a>
-          <a className="btn secondary" href={`tel:+${digits}`}>{t("call")}</a>
+      {broker.whatsapp && (
+        <p className="actions">
+          <a className="btn" href={broker.whatsapp} rel="noopener noreferrer">{t("broker.whatsapp")}</a>
+          {broker.call && <a className="btn secondary" href={broker.call}>{t("broker.call")}</a>}
         </p>
       )}
     </section>

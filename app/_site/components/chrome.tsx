@@ -1,22 +1,17 @@
 import { getTranslations } from "@/app/_site/translations";
-import type { SiteView } from "../context";
-import { translatedFields } from "../format";
-import { href } from "../links";
-import type { SiteLocale } from "@/lib/sites/render/host-routing";
+import { translatedFields } from "@/lib/sites/view/translated-fields";
+import { safeImageUrl, safeUrl } from "@/lib/util/safe-url";
 import { isSitePath } from "@/lib/util/site-path";
-
-const LOCALE_NAMES: Record<SiteLocale, string> = { "pt-BR": "Português", en: "English", es: "Español" };
-const LOCALE_SHORT: Record<SiteLocale, string> = { "pt-BR": "PT", en: "EN", es: "ES" };
+import type { SiteView } from "../context";
+import { href } from "../links";
+import { LanguageLinks } from "./language-links";
 
 type MenuItem = { label: string; href: string };
 
-/** A menu address the site can link to: its own paths (localized) or http(s) addresses; nothing else. */
+/** A menu address the site can link to: its own paths (in the page's language), or what the one URL guard lets through. */
 export function menuHref(site: SiteView, raw: string): string | null {
   const h = raw.trim();
-  if (isSitePath(h)) return href(site, h);
-  if (/^https?:\/\//i.test(h)) return h;
-  if (/^(mailto|tel):/i.test(h)) return h;
-  return null;
+  return isSitePath(h) ? href(site, h) : safeUrl(h);
 }
 
 export async function SiteHeader({ site, path }: { site: SiteView; path: string }) {
@@ -27,13 +22,14 @@ export async function SiteHeader({ site, path }: { site: SiteView; path: string 
   );
   const menu = configured.length ? configured.map((m) => translatedFields(m, site.locale)) : [{ label: t("home"), href: "/" }, { label: t("listings"), href: "/imoveis" }];
   const current = path.split("?")[0];
+  const logo = safeImageUrl(brand.logoUrl);
   return (
     <header className="site-header">
       <div className="wrap">
         <a className="brand" href={href(site, "/")}>
-          {brand.logoUrl ? (
+          {logo ? (
             // eslint-disable-next-line @next/next/no-img-element
-            <img src={brand.logoUrl} alt="" width={36} height={36} />
+            <img src={logo} alt="" width={36} height={36} />
           ) : (
             <span className="brand-mark" aria-hidden="true">{site.name.slice(0, 1).toUpperCase()}</span>
           )}
@@ -53,16 +49,7 @@ export async function SiteHeader({ site, path }: { site: SiteView; path: string 
             })}
           </ul>
         </nav>
-        {site.languages.length > 1 && (
-          <nav className="langs" aria-label={t("language")}>
-            {site.languages.map((l) => (
-              <a key={l} href={href(site, path, l)} hrefLang={l} lang={l} aria-current={l === site.locale ? "true" : undefined} title={LOCALE_NAMES[l]}>
-                <span aria-hidden="true">{LOCALE_SHORT[l]}</span>
-                <span className="sr-only">{LOCALE_NAMES[l]}</span>
-              </a>
-            ))}
-          </nav>
-        )}
+        <LanguageLinks current={site.locale} label={t("language")} links={site.languages.map((l) => ({ locale: l, href: href(site, path, l) }))} />
       </div>
     </header>
   );

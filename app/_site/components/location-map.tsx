@@ -1,25 +1,26 @@
-import { getTranslations } from "@/app/_site/translations";
+import type { Translator } from "@/lib/i18n/translator";
+import { mapsLink, type MapPoint } from "@/lib/listings/view/map-point";
+
+const BRAND_FILL = { fill: "var(--brand)" };
 
 /**
- * The listing's place at the public precision (coordinates rounded to 3 decimals, about 100 m):
- * a static drawing with a 100 m circle and a link to OpenStreetMap. No map tiles or scripts are
- * loaded (third-party tiles are unreachable offline and would cost the page its speed).
+ * A listing's place as a static drawing (no tiles, no scripts: third-party tiles would cost the
+ * page its speed and are unreachable offline), with the area around the point when it is
+ * approximate, what the point means (`note`), and a link that opens it in the visitor's maps app.
  */
-export async function LocationMap({ lat, lng, label }: { lat: number; lng: number; label: string }) {
-  const t = await getTranslations("listing");
-  const osm = `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=16/${lat}/${lng}`;
+export function LocationMap({ point, label, note, t }: { point: MapPoint; label: string; note: string; t: Translator }) {
   return (
-    <figure className="map" style={{ margin: 0 }}>
-      <svg viewBox="0 0 600 260" role="img" aria-label={`${label} (${lat.toFixed(3)}, ${lng.toFixed(3)})`}>
-        <rect width="600" height="260" fill="#e8eef2" />
-        <path d="M0 70 H600 M0 190 H600 M140 0 V260 M330 0 V260 M470 0 V260" stroke="#fff" strokeWidth="14" />
-        <path d="M0 130 L600 100" stroke="#f6d58e" strokeWidth="10" />
-        <rect x="160" y="88" width="150" height="84" fill="#d3e6cf" rx="6" />
-        <circle cx="300" cy="130" r="58" fill="rgba(11,92,173,.15)" stroke="#0b5cad" strokeWidth="2" />
-        <circle cx="300" cy="130" r="7" fill="#0b5cad" />
+    <figure className="map">
+      <svg viewBox="0 0 600 240" role="img" aria-label={label || t("listing.location")}>
+        <rect width="600" height="240" fill="#e9eef2" />
+        <path d="M0 60H600M0 180H600M150 0V240M330 0V240M480 0V240" stroke="#fff" strokeWidth="14" />
+        <path d="M0 128L600 96" stroke="#f3d58f" strokeWidth="10" />
+        <rect x="170" y="78" width="140" height="80" rx="6" fill="#d4e7cf" />
+        {point.approximate && <circle cx="300" cy="120" r="78" style={{ fill: "var(--brand)", stroke: "var(--brand)" }} fillOpacity=".16" strokeWidth="2" />}
+        <circle cx="300" cy="120" r="9" style={BRAND_FILL} stroke="#fff" strokeWidth="3" />
       </svg>
-      <figcaption style={{ padding: "10px 14px", fontSize: ".9rem" }}>
-        {t("mapNote")} <a href={osm} rel="noopener noreferrer">{t("openMap")}</a>
+      <figcaption>
+        {note} <a href={mapsLink(point)} rel="noopener noreferrer">{t("listing.openMap")}</a>
       </figcaption>
     </figure>
   );

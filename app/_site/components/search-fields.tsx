@@ -1,12 +1,15 @@
 import { getTranslations } from "@/app/_site/translations";
+import { translator } from "@/lib/i18n/translator";
+import { typeLabel } from "@/lib/listings/view/type-label";
 import type { SiteView } from "../context";
-import { typeLabel } from "./listing-card";
 
 export type PropertyTypeOption = { id: string; label: string };
 
 /** The tenant's property types, each with its label in the page's language. */
-export function propertyTypeOptions(site: SiteView): Promise<PropertyTypeOption[]> {
-  return Promise.all(site.config.tenantConfig.propertyTypes.map(async (p) => ({ id: p.id, label: await typeLabel(site, p.id) })));
+export async function propertyTypeOptions(site: SiteView): Promise<PropertyTypeOption[]> {
+  const t = translator(site.locale);
+  const types = site.config.tenantConfig.propertyTypes;
+  return types.map((p) => ({ id: p.id, label: typeLabel(p.id, site.locale, t, types) }));
 }
 
 /**

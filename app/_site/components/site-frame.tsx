@@ -1,9 +1,12 @@
-import type { ReactNode } from "react";
+import type { CSSProperties, ReactNode } from "react";
 import { getTranslations } from "@/app/_site/translations";
+import { brandPalette, brandVariables } from "@/lib/brand/brand-colors";
 import type { SiteView } from "../context";
 import { SiteFooter, SiteHeader } from "./chrome";
 import { MetaPixelBase } from "./meta-pixel";
 import "@/app/_site/site.css";
+
+const SITE_DEFAULT_COLOR = "#0b5cad";
 
 /**
  * A site's frame around a page: skip link, preview banner, header with menu and language switcher,
@@ -12,9 +15,10 @@ import "@/app/_site/site.css";
 export async function SiteFrame({ site, path, children }: { site: SiteView; path: string; children: ReactNode }) {
   const t = await getTranslations("nav");
   const tp = await getTranslations("preview");
-  const color = site.config.configuration.siteConfiguration.brand.primaryColor;
+  // The tenant's colour with the text and link colours that read on it and on white (one brand module for every page).
+  const palette = brandPalette(site.config.configuration.siteConfiguration.brand.primaryColor, SITE_DEFAULT_COLOR);
   return (
-    <div className="site" style={color ? ({ "--brand": color } as React.CSSProperties) : undefined}>
+    <div className="site" style={brandVariables(palette) as CSSProperties}>
       <a className="skip" href="#main">{t("skip")}</a>
       {site.preview && <p className="preview-banner">{tp("banner")}</p>}
       <SiteHeader site={site} path={path} />

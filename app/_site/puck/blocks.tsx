@@ -5,11 +5,11 @@ import { searchSite } from "@/lib/sites/public-search";
 import { publicEntries } from "@/lib/cms/public-cms";
 import { logger } from "@/lib/log/logger";
 import { isSitePath } from "@/lib/util/site-path";
-import { ListingGrid } from "../components/listing-card";
+import { ListingGrid } from "../components/listing-grid";
 import { SearchBar } from "../components/search-bar";
 import { LeadForm } from "../components/lead-form";
 import { Paragraphs, RichText } from "../components/rich-text";
-import { formatDate } from "../format";
+import { formatDate } from "@/lib/i18n/format";
 
 /**
  * The blocks a site's pages are built from (the components of the Puck config). Props come from

@@ -1,7 +1,7 @@
 import { logger } from "@/lib/log/logger";
 import type { Data } from "@puckeditor/core";
 import type { SiteLocale } from "@/lib/sites/render/host-routing";
-import { translatedFields } from "../format";
+import { translatedFields } from "@/lib/sites/view/translated-fields";
 
 type Item = { type: string; props: Record<string, unknown> };
 

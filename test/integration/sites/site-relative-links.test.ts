@@ -15,7 +15,7 @@ import { findSiteView } from "../../../app/_site/context";
 import { SiteFooter, SiteHeader } from "../../../app/_site/components/chrome";
 import { CtaBlock, ImageBlock } from "../../../app/_site/puck/blocks";
 import { RichText } from "../../../app/_site/components/rich-text";
-import { safeUrl } from "../../../app/_share/html";
+import { safeUrl } from "../../../lib/util/safe-url";
 import * as leadRoute from "../../../app/site-render/[site]/[locale]/lead/route";
 import * as channelsRoute from "../../../app/api/v1/settings/marketing-channels/route";
 import { parseLead } from "../../../lib/leads/inbound/parse-lead";

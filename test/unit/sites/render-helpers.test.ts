@@ -4,7 +4,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { parseRichText, RichText } from "../../../app/_site/components/rich-text";
 import { renderablePage } from "../../../app/_site/puck/page-data";
-import { fallbackLang } from "../../../app/_site/format";
+import { fallbackLang } from "../../../lib/listings/view/localized-text";
 
 describe("sitemapXml", () => {
   it("lists each path in every language with its alternates, escaped", () => {

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { loadSiteView } from "@/app/_site/context";
 import { pageMetadata } from "@/app/_site/metadata";
-import { translatedFields } from "@/app/_site/format";
+import { translatedFields } from "@/lib/sites/view/translated-fields";
 import { DEFAULT_HOME, hasContent, PuckPage } from "@/app/_site/components/puck-page";
 import { JsonLd } from "@/app/_site/components/json-ld";
 import { agentJsonLd } from "@/app/_site/components/agent";

@@ -5,7 +5,7 @@ import { cache } from "react";
 import { loadSiteView, orNull, type SiteView } from "@/app/_site/context";
 import { pageMetadata } from "@/app/_site/metadata";
 import { href } from "@/app/_site/links";
-import { formatDate } from "@/app/_site/format";
+import { formatDate } from "@/lib/i18n/format";
 import { extraPages } from "@/app/_site/pages";
 import { PuckPage } from "@/app/_site/components/puck-page";
 import { Breadcrumb } from "@/app/_site/components/breadcrumb";

@@ -4,7 +4,7 @@ import { getTranslations } from "@/app/_site/translations";
 import { loadSiteView, type SiteView } from "@/app/_site/context";
 import { pageMetadata } from "@/app/_site/metadata";
 import { href, queryString } from "@/app/_site/links";
-import { ListingGrid } from "@/app/_site/components/listing-card";
+import { ListingGrid } from "@/app/_site/components/listing-grid";
 import { propertyTypeOptions, TypeSelects } from "@/app/_site/components/search-fields";
 import { Breadcrumb } from "@/app/_site/components/breadcrumb";
 import { MetaPixelEvent } from "@/app/_site/components/meta-pixel";

@@ -6,13 +6,25 @@ import { cache } from "react";
 import { loadSiteView, orNull, type SiteView } from "@/app/_site/context";
 import { pageMetadata } from "@/app/_site/metadata";
 import { href, listingPath, queryString } from "@/app/_site/links";
-import { fallbackLang, formatMoney, formatNumber, localized, num, str } from "@/app/_site/format";
-import { ListingGrid, priceText, typeLabel } from "@/app/_site/components/listing-card";
+import { ListingGrid } from "@/app/_site/components/listing-grid";
 import { Breadcrumb } from "@/app/_site/components/breadcrumb";
 import { BrokerCard } from "@/app/_site/components/broker-card";
 import { LeadForm } from "@/app/_site/components/lead-form";
 import { FinancingSimulator } from "@/app/_site/components/financing";
+import { KeyFacts } from "@/app/_site/components/key-facts";
 import { LocationMap } from "@/app/_site/components/location-map";
+import { translator } from "@/lib/i18n/translator";
+import { addressLine, placeLine } from "@/lib/listings/view/address-line";
+import { brokerCard } from "@/lib/listings/view/broker-card";
+import { featureLabels } from "@/lib/listings/view/feature-labels";
+import { num, str } from "@/lib/listings/view/doc-fields";
+import { keyFacts } from "@/lib/listings/view/key-facts";
+import { fallbackLang, localized } from "@/lib/listings/view/localized-text";
+import { mapPoint } from "@/lib/listings/view/map-point";
+import { mediaLinks } from "@/lib/listings/view/media-links";
+import { listingPhotos } from "@/lib/listings/view/photos";
+import { businessText, priceText } from "@/lib/listings/view/price-text";
+import { typeLabel } from "@/lib/listings/view/type-label";
 import { JsonLd } from "@/app/_site/components/json-ld";
 import { MetaPixelEvent } from "@/app/_site/components/meta-pixel";
 import { Paragraphs } from "@/app/_site/components/rich-text";
@@ -48,10 +60,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   if (!doc) return {};
   const title = localized(doc, "title", site.locale);
   const desc = localized(doc, "description", site.locale).replace(/\s+/g, " ").trim();
-  const place = [str(doc.location_neighborhood), str(doc.location_city)].filter(Boolean).join(", ");
   return pageMetadata(site, {
     title: `${title} | ${site.name}`,
-    description: `${(await priceText(site, doc))} · ${place}. ${desc}`.slice(0, 300),
+    description: `${priceText(doc, site.locale, translator(site.locale))} · ${placeLine(doc)}. ${desc}`.slice(0, 300),
     path: listingPath(doc),
     image: str(doc.primaryImageUrl) || null,
     type: "article",
@@ -77,30 +88,20 @@ export default async function ListingPage({ params, searchParams }: Props) {
   if (listingId && !site.preview) recordSiteView(site.db, site.row.tenantId, listingId);
   const t = await getTranslations("listing");
   const ts = await getTranslations("search");
-  const tb = await getTranslations("business");
+  const tr = translator(site.locale);
   const id = String(doc.id);
   // The listing found once serves the broker card and the similar listings (no second lookup).
   const [broker, similar] = hit ? await Promise.all([brokerOfHit(site.db, site.row, hit), similarToHit(site.db, site.row, hit, 3, catalogue)]) : [null, []];
   const title = localized(doc, "title", site.locale);
   const description = localized(doc, "description", site.locale);
   const price = num(doc.price);
-  const images = (Array.isArray(doc.imageUrls) ? doc.imageUrls : []).filter((u): u is string => typeof u === "string");
-  const lat = num(doc.location_latitude);
-  const lng = num(doc.location_longitude);
-  const place = [str(doc.location_street), str(doc.location_neighborhood), str(doc.location_city), str(doc.location_state)].filter(Boolean).join(", ");
+  const images = listingPhotos(doc).map((p) => p.src);
+  const point = mapPoint(doc);
+  const place = addressLine(doc);
   const outcome = typeof query.lead === "string" ? query.lead : undefined;
-  const kind = await typeLabel(site, doc.propertyType);
-  const facts: [string, string][] = [];
-  const area = (v: unknown) => (num(v) !== null ? t("area", { area: formatNumber(site.locale, num(v)!) }) : null);
-  if (area(doc.totalArea)) facts.push([area(doc.totalArea)!, t("totalArea")]);
-  if (area(doc.privateArea)) facts.push([area(doc.privateArea)!, t("privateArea")]);
-  for (const [k, key] of [["bedrooms", "bedrooms"], ["suites", "suites"], ["bathrooms", "bathrooms"], ["parkingSpots", "parking"]] as const) {
-    const v = num(doc[k]);
-    if (v !== null && v > 0) facts.push([t(key, { count: v }), ""]);
-  }
-  if (num(doc.condoFee)) facts.push([formatMoney(site.locale, num(doc.condoFee)!), t("condoFee")]);
-  if (num(doc.propertyTax)) facts.push([formatMoney(site.locale, num(doc.propertyTax)!), t("propertyTax")]);
-  const features = (Array.isArray(doc.features) ? doc.features : []).filter((f): f is string => typeof f === "string");
+  const kind = typeLabel(doc.propertyType, site.locale, tr, site.config.tenantConfig.propertyTypes);
+  const features = featureLabels(doc, site.config.tenantConfig.propertyFeatures);
+  const media = mediaLinks(doc);
   const crumbs = [
     { name: ts("catalogueTitle"), path: "/imoveis" },
     ...(str(doc.location_state) && str(doc.location_city)
@@ -122,12 +123,12 @@ export default async function ListingPage({ params, searchParams }: Props) {
       <div className="listing-head">
         <div>
           <p className="muted" style={{ margin: 0 }}>
-            {kind} · {doc.listingType === "rental" ? tb("rental") : tb("sale")} · {t("code", { code: str(doc.listingCode) })}
+            {kind} · {businessText(doc, tr)} · {t("code", { code: str(doc.listingCode) })}
           </p>
           <h1 lang={fallbackLang(doc, "title", site.locale)}>{title}</h1>
           <p className="muted" style={{ margin: 0 }}>{place}</p>
         </div>
-        <p className="price">{await priceText(site, doc)}</p>
+        <p className="price">{priceText(doc, site.locale, tr)}</p>
       </div>
       {images.length > 0 && (
         <section aria-label={t("gallery")}>
@@ -154,11 +155,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
       <div className="listing-body">
         <div>
           <h2>{t("facts")}</h2>
-          <ul className="keyfacts">
-            {facts.map(([v, label], i) => (
-              <li key={i}><b>{v}</b>{label && <span>{label}</span>}</li>
-            ))}
-          </ul>
+          <KeyFacts facts={keyFacts(doc, site.locale, tr)} />
           {description && (
             <section aria-labelledby="desc-title">
               <h2 id="desc-title">{t("description")}</h2>
@@ -171,26 +168,25 @@ export default async function ListingPage({ params, searchParams }: Props) {
               <ul className="features">{features.map((f) => <li key={f}>{f}</li>)}</ul>
             </section>
           )}
-          {(str(doc.videoUrl) || str(doc.tourUrl)) && (
+          {media.length > 0 && (
             <p style={{ display: "flex", gap: 8 }}>
-              {/^https?:\/\//.test(str(doc.videoUrl)) && <a className="btn secondary" href={str(doc.videoUrl)} rel="noopener noreferrer">{t("video")}</a>}
-              {/^https?:\/\//.test(str(doc.tourUrl)) && <a className="btn secondary" href={str(doc.tourUrl)} rel="noopener noreferrer">{t("tour")}</a>}
+              {media.map((m) => <a key={m.kind} className="btn secondary" href={m.href} rel="noopener noreferrer">{t(m.kind)}</a>)}
             </p>
           )}
-          {lat !== null && lng !== null && (
+          {point && (
             <section aria-labelledby="map-title" style={{ marginTop: 24 }}>
               <h2 id="map-title">{t("location")}</h2>
-              <LocationMap lat={lat} lng={lng} label={place} />
+              <LocationMap point={point} label={place} note={t("mapNote")} t={tr} />
             </section>
           )}
           {doc.listingType === "sale" && price !== null && (
             <div style={{ marginTop: 24 }}>
-              <FinancingSimulator site={site} price={price} path={canonical} query={query} />
+              <FinancingSimulator price={price} action={href(site, canonical)} query={query} locale={site.locale} t={tr} />
             </div>
           )}
         </div>
         <div className="aside">
-          {broker && !("suppressed" in broker) && <BrokerCard broker={broker} />}
+          {broker && !("suppressed" in broker) && <BrokerCard broker={brokerCard(broker)} t={tr} />}
           <LeadForm site={site} path={canonical} outcome={outcome} listing={{ id, code: str(doc.listingCode) }} />
         </div>
       </div>
