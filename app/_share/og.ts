@@ -1,10 +1,16 @@
 import { createHash } from "node:crypto";
-import { formatDate, localized, str } from "@/app/_site/format";
+import { brandPalette } from "@/lib/brand/brand-colors";
+import { formatDate } from "@/lib/i18n/format";
+import type { Locale } from "@/lib/i18n/locales";
+import type { Translator } from "@/lib/i18n/translator";
+import { placeLine } from "@/lib/listings/view/address-line";
+import { obj, str } from "@/lib/listings/view/doc-fields";
+import { localized } from "@/lib/listings/view/localized-text";
+import { coverPhoto } from "@/lib/listings/view/photos";
+import { priceText } from "@/lib/listings/view/price-text";
+import { typeLabel } from "@/lib/listings/view/type-label";
 import type { SharePage } from "@/lib/share/share-page";
-import { brandColor, textOn } from "./colors";
-import { coverOf, obj, priceText, typeLabel } from "./components";
-import { safeUrl } from "./html";
-import type { ShareLocale, T } from "./i18n";
+import { safeImageUrl } from "@/lib/util/safe-url";
 
 /**
  * What a link preview (Open Graph tags and the 1200×630 image) says, built from the page's own
@@ -26,30 +32,29 @@ export type OgContent = {
   cover: string | null;
 };
 
-export function ogContent(page: SharePage, locale: ShareLocale, t: T): OgContent {
+export function ogContent(page: SharePage, locale: Locale, t: Translator): OgContent {
   if (page.status === 404) {
     return { kind: "branding", brandName: "", color: "#3d4a5c", onColor: "#ffffff", logo: null, title: t("share.notFoundTitle"), subtitle: "", description: t("share.notFoundText"), cover: null };
   }
   const branding = page.status === 200 ? page.answer.branding : page.branding;
-  const color = brandColor(branding.primaryColor);
-  const base = { brandName: branding.name, color, onColor: textOn(color), logo: safeUrl(branding.logo) };
+  const { color, onColor } = brandPalette(branding.primaryColor);
+  const base = { brandName: branding.name, color, onColor, logo: safeImageUrl(branding.logo) };
   if (page.status !== 200) {
     return { ...base, kind: "branding", title: branding.name, subtitle: "", description: t("share.ogProtected", { name: branding.name }), cover: null };
   }
-  const view = { t, locale, answer: page.answer };
   const e = page.answer.entity;
   const name = branding.name;
   switch (e.type) {
     case "listing":
     case "seller_report": {
       const doc = obj(e.listing);
-      const title = localized(doc, "title", locale) || typeLabel(view, doc.propertyType);
-      const place = [str(doc.location_neighborhood), str(doc.location_city)].filter(Boolean).join(", ");
-      const price = priceText(view, doc);
+      const title = localized(doc, "title", locale) || typeLabel(doc.propertyType, locale, t, page.answer.tenantConfig?.propertyTypes);
+      const place = placeLine(doc);
+      const price = priceText(doc, locale, t);
       return {
         ...base, kind: "entity", title, subtitle: [price, place].filter(Boolean).join(" · "),
         description: e.type === "seller_report" ? t("share.ogReport", { title, name }) : t("share.ogDescription", { place: [price, place].filter(Boolean).join(" · "), name }),
-        cover: coverOf(doc, Array.isArray(e.medias) ? e.medias : undefined),
+        cover: coverPhoto(doc, Array.isArray(e.medias) ? e.medias : undefined),
       };
     }
     case "shortlist": {
@@ -57,7 +62,7 @@ export function ogContent(page: SharePage, locale: ShareLocale, t: T): OgContent
       const title = str(obj(e.shortlist).name);
       return {
         ...base, kind: "entity", title, subtitle: t("share.shortlistCount", { count: docs.length }),
-        description: t("share.ogShortlist", { count: docs.length, name }), cover: docs.map((d) => coverOf(d)).find(Boolean) ?? null,
+        description: t("share.ogShortlist", { count: docs.length, name }), cover: docs.map((d) => coverPhoto(d)).find(Boolean) ?? null,
       };
     }
     case "visit_itinerary": {
@@ -66,7 +71,7 @@ export function ogContent(page: SharePage, locale: ShareLocale, t: T): OgContent
       const stops = (Array.isArray(e.stops) ? e.stops : []).map(obj);
       return {
         ...base, kind: "entity", title: str(it.name), subtitle: `${date} · ${t("share.stops", { count: stops.length })}`,
-        description: t("share.ogItinerary", { date, name }), cover: stops.map((s) => coverOf(obj(s.listing))).find(Boolean) ?? null,
+        description: t("share.ogItinerary", { date, name }), cover: stops.map((s) => coverPhoto(obj(s.listing))).find(Boolean) ?? null,
       };
     }
     default:

@@ -108,8 +108,8 @@ describe("session exchange", () => {
 
   it("without a session the page is the sign-in form; with one, the picker, the draft form and the preview", async () => {
     const out = await send(main.GET, "/preview/share");
-    expect(out.html).toContain('<form class="panel" method="post" action="/preview/share/session"');
-    expect(out.html).toContain('name="apiKey" type="password"');
+    expect(out.html).toMatch(/<form(?=[^>]* method="post")(?=[^>]* action="\/preview\/share\/session")[^>]*>/);
+    expect(out.html).toMatch(/<input(?=[^>]* name="apiKey")(?=[^>]* type="password")[^>]*>/);
     const token = await signIn(a.key);
     const r = await send(main.GET, "/preview/share", { cookie: token });
     expect(r.status).toBe(200);
@@ -136,11 +136,11 @@ describe("the recipient's page with draft values", () => {
     expect(shown.html).toMatch(/2\.500\.000/);
     expect(shown.html).toMatch(/3\.100/);
     // The financing simulator's form keeps the pick and the draft (hidden fields), not its own old inputs.
-    expect(shown.html).toMatch(new RegExp(`<form method="get" action="/preview/share/frame#simulador" class="sim"><input type="hidden" name="pick" value="listing:${publicListing.id}">`));
+    expect(shown.html).toMatch(new RegExp(`<form(?=[^>]* action="/preview/share/frame#simulador")[^>]*><input type="hidden" name="pick" value="listing:${publicListing.id}"/?>`));
     // The simulator answers its own inputs in the preview as on the real page.
     const simulated = await send(frame.GET, `/preview/share/frame?pick=${pick}&fv_financials=visible&entrada=1000000&prazo=20&juros=9.5`, { cookie: token });
-    expect(simulated.html).toContain('name="entrada" inputmode="numeric" value="1000000"');
-    expect(simulated.html).toContain('name="prazo" inputmode="numeric" value="20"');
+    expect(simulated.html).toMatch(/<input(?=[^>]* name="entrada")(?=[^>]* value="1000000")[^>]*>/);
+    expect(simulated.html).toMatch(/<input(?=[^>]* name="prazo")(?=[^>]* value="20")[^>]*>/);
     expect(simulated.html).not.toContain('<input type="hidden" name="entrada"');
     const hidden = await send(frame.GET, `/preview/share/frame?pick=${pick}&fv_financials=hidden&fv_price=hidden&fv_address=city_only`, { cookie: token });
     expect(hidden.html).not.toMatch(/2\.500\.000/);
@@ -211,7 +211,7 @@ describe("saving", () => {
     const r = await send(save.POST, "/preview/share/save", { cookie: token, form: { ...draft, csrf: csrfToken(token) } });
     expect(r.status).toBe(403);
     expect(r.html).toContain("Not allowed to save");
-    expect(r.html).toContain("needs an owner&#39;s or an admin&#39;s broad API key");
+    expect(r.html).toMatch(/needs an owner(&#39;|&#x27;)s or an admin(&#39;|&#x27;)s broad API key/);
     expect((await loadTenant(await getDb(), a.tenantId)).settings.branding.name).not.toBe("Casa Salva");
   });
 

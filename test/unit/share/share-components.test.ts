@@ -1,15 +1,20 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { contrastRatio, inkOnWhite, textOn } from "../../../app/_share/colors";
-import type { ShareView } from "../../../app/_share/components";
-import { orderedStops, routeUrl, shareBody } from "../../../app/_share/pages";
-import { html, raw, safeUrl } from "../../../app/_share/html";
-import { shareTranslator } from "../../../app/_share/i18n";
+import { ListingCard } from "../../../app/_site/components/listing-card";
+import { orderedStops, routeUrl } from "../../../app/_share/itinerary-view";
+import { ShareBody } from "../../../app/_share/share-body";
+import type { ShareView } from "../../../app/_share/share-view";
 import { drawable, ogContent, ogVersion } from "../../../app/_share/og";
 import { clip } from "../../../app/_share/og-image";
+import { contrastRatio, inkOnWhite, textOn } from "../../../lib/brand/brand-colors";
+import { translator } from "../../../lib/i18n/translator";
+import { listingCardView } from "../../../lib/listings/view/listing-card";
 import type { ShareAnswer, SharePage } from "../../../lib/share/share-page";
+import { safeImageUrl, safeUrl } from "../../../lib/util/safe-url";
 
 const branding = { name: "Casa Nova Imóveis", logo: "/demo/logo.svg", primaryColor: "#0f766e" };
-const t = shareTranslator("pt-BR");
+const t = translator("pt-BR");
 const listingAnswer = (listing: Record<string, unknown>, extra: Record<string, unknown> = {}): ShareAnswer => ({
   token: { id: "x", entityType: "listing", entityId: "y", dealId: null, createdBy: null },
   entity: { type: "listing", listing, property: { type: "apartment" }, medias: [{ id: "m", src: "/demo/cover.svg", alt: "Sala", type: "photo", category: null, order: 0, isPrimary: true }], agent: null, ...extra },
@@ -59,7 +64,12 @@ describe("preview image inputs (ogContent)", () => {
 
 describe("markup", () => {
   it("escapes every value and keeps only safe links", () => {
-    expect(html`<p title="${'"><script>'}">${"<b>&"}</p>${raw("<i>ok</i>")}`.value).toBe('<p title="&quot;&gt;&lt;script&gt;">&lt;b&gt;&amp;</p><i>ok</i>');
+    const card = listingCardView({ ...doc, title: '<script>alert("x")</script>', primaryImageUrl: "javascript:alert(1)" }, "pt-BR", t);
+    const out = renderToStaticMarkup(createElement(ListingCard, { card, href: "/p/tok/l/l1" }));
+    expect(out).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+    expect(out).not.toContain("<script");
+    expect(out).not.toContain("javascript:");
+    expect(safeImageUrl("tel:+5511999999999")).toBeNull();
     expect(safeUrl("javascript:alert(1)")).toBeNull();
     expect(safeUrl("//evil.example.com/x")).toBeNull();
     expect(safeUrl("https://img.example.com/a.jpg")).toBe("https://img.example.com/a.jpg");
@@ -67,7 +77,7 @@ describe("markup", () => {
   });
   it("a listing's page body renders what the answer has and nothing it lacks", () => {
     const view: ShareView = { answer: listingAnswer({ ...doc, condoFee: 850 }), locale: "pt-BR", t, base: "/p/tok", simulator: false };
-    const out = shareBody(view).value;
+    const out = renderToStaticMarkup(createElement(ShareBody, { view }));
     expect(out).toContain("Apartamento em Pinheiros");
     expect(out).toContain("Condomínio");
     expect(out).not.toContain("IPTU");
@@ -113,7 +123,7 @@ describe("messages", () => {
     expect(await keys("en")).toEqual(await keys("pt-BR"));
     expect(await keys("es")).toEqual(await keys("pt-BR"));
     for (const l of ["pt-BR", "en", "es"] as const) {
-      const tr = shareTranslator(l);
+      const tr = translator(l);
       expect(tr("share.shortlistCount", { count: 2 })).toMatch(/2/);
       expect(tr("share.passwordThrottled", { minutes: 1 })).toMatch(/1/);
     }

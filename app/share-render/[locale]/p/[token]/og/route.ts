@@ -3,8 +3,9 @@ import { DB_RETRY_AFTER_SECONDS, isConnectionError } from "@/lib/http/db-errors"
 import { logger } from "@/lib/log/logger";
 import { openSharePage } from "@/lib/share/share-page";
 import { visitOf } from "@/lib/share/share-route";
+import { DEFAULT_LOCALE, isLocale } from "@/lib/i18n/locales";
+import { translator } from "@/lib/i18n/translator";
 import { serviceHostSet } from "@/lib/sites/render/host-routing";
-import { isShareLocale, shareTranslator } from "@/app/_share/i18n";
 import { ogCacheKey, ogContent, ogVersion } from "@/app/_share/og";
 import { renderOgImage } from "@/app/_share/og-image";
 
@@ -20,13 +21,13 @@ export const dynamic = "force-dynamic";
 
 export async function GET(req: Request, { params }: Segment) {
   const { locale: l, token } = await params;
-  const locale = isShareLocale(l) ? l : "pt-BR";
+  const locale = isLocale(l) ? l : DEFAULT_LOCALE;
   try {
     const db = await getDb();
-    const page = isShareLocale(l)
+    const page = isLocale(l)
       ? await openSharePage(db, token, { host: req.headers.get("host"), serviceHosts, locale, visit: visitOf(req), record: false })
       : ({ status: 404 } as const);
-    const content = ogContent(page, locale, shareTranslator(locale));
+    const content = ogContent(page, locale, translator(locale));
     const started = performance.now();
     const { png, cached } = await renderOgImage(ogCacheKey(token, locale, ogVersion(content)), content);
     return new Response(png, {

@@ -1,18 +1,24 @@
+import { renderDocument } from "@/app/_site/static-markup";
 import { DB_RETRY_AFTER_SECONDS } from "@/lib/http/db-errors";
-import { messageBody, NEUTRAL_BRANDING, shareDocument } from "./document";
-import { isShareLocale, shareTranslator } from "./i18n";
+import { DEFAULT_LOCALE, isLocale } from "@/lib/i18n/locales";
+import { translator } from "@/lib/i18n/translator";
+import { Message, NEUTRAL_BRANDING, ShareDocument } from "./document";
 
 /**
  * The page every rendered surface (site pages, share links, the pricing tool) answers while the
  * database is unreachable: 503 with `Retry-After`, a short "back soon" in the visitor's language,
  * never cached, so a crawler or a messaging app's preview tries again instead of keeping an error.
  */
-export function unavailablePage(locale: string | null | undefined): Response {
-  const lang = isShareLocale(locale) ? locale : "pt-BR";
-  const t = shareTranslator(lang);
+export async function unavailablePage(locale: string | null | undefined): Promise<Response> {
+  const lang = isLocale(locale) ? locale : DEFAULT_LOCALE;
+  const t = translator(lang);
   const title = t("share.unavailableTitle");
-  const doc = shareDocument({ lang, title, description: "", branding: NEUTRAL_BRANDING, t, body: messageBody(title, t("share.unavailableText")) });
-  return new Response(doc.value, {
+  const html = await renderDocument(
+    <ShareDocument lang={lang} title={title} description="" branding={NEUTRAL_BRANDING} t={t}>
+      <Message title={title} text={t("share.unavailableText")} />
+    </ShareDocument>,
+  );
+  return new Response(html, {
     status: 503,
     headers: {
       "content-type": "text/html; charset=utf-8",

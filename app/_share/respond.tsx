@@ -1,17 +1,19 @@
+import type { ReactNode } from "react";
+import { renderDocument } from "@/app/_site/static-markup";
 import { getDb } from "@/db/client";
 import { isConnectionError } from "@/lib/http/db-errors";
+import { DEFAULT_LOCALE, isLocale, localePrefix, type Locale } from "@/lib/i18n/locales";
+import { translator, type Translator } from "@/lib/i18n/translator";
 import { logger } from "@/lib/log/logger";
 import { grantCookieName, GRANT_SECONDS } from "@/lib/share/password-grant";
-import { openSharePage, type SharePage } from "@/lib/share/share-page";
+import { openSharePage, type SharePage, type ShareBranding } from "@/lib/share/share-page";
 import { visitOf } from "@/lib/share/share-route";
 import { serviceHostSet } from "@/lib/sites/render/host-routing";
-import { localized } from "@/app/_site/format";
-import { contactBar, coverOf, type Agent, type Languages, type ShareView } from "./components";
-import { memberDoc, memberListingBody, shareBody } from "./pages";
-import { messageBody, NEUTRAL_BRANDING, passwordBody, shareDocument } from "./document";
-import type { Html } from "./html";
-import { isShareLocale, shareTranslator, type ShareLocale } from "./i18n";
+import { Message, NEUTRAL_BRANDING, PasswordForm, ShareDocument, type Languages, type OpenGraph } from "./document";
+import { ContactBar, listingTitle } from "./listing-view";
 import { ogCacheKey, ogContent, ogVersion } from "./og";
+import { MemberListing, memberDoc, ShareBody } from "./share-body";
+import { agentOf, type ShareView } from "./share-view";
 import { unavailablePage } from "./unavailable";
 
 const serviceHosts = serviceHostSet(process.env.SERVICE_HOSTS);
@@ -19,7 +21,7 @@ const serviceHosts = serviceHostSet(process.env.SERVICE_HOSTS);
 export type ShareParams = { locale: string; token: string; listingId?: string };
 
 /** `/en/p/{token}` on the host the recipient used (the locale prefix is absent for Portuguese). */
-export const pagePath = (locale: string, token: string) => `${locale === "pt-BR" ? "" : `/${locale}`}/p/${token}`;
+export const pagePath = (locale: Locale, token: string) => `${localePrefix(locale)}/p/${token}`;
 
 export function originOf(req: Request): string {
   const host = req.headers.get("host") ?? "localhost";
@@ -37,7 +39,17 @@ const HEADERS = {
   "content-security-policy": "default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'",
 };
 
-const respond = (body: Html, status: number, extra: Record<string, string> = {}) => new Response(body.value, { status, headers: { ...HEADERS, ...extra } });
+type Page = { lang: Locale; title: string; description: string; branding: ShareBranding; t: Translator; og?: OpenGraph; langs?: Languages; bar?: ReactNode; body: ReactNode };
+
+/** A share page rendered from its components (no client runtime), with its status. */
+async function respond(p: Page, status: number, extra: Record<string, string> = {}): Promise<Response> {
+  const { body, ...doc } = p;
+  const html = await renderDocument(<ShareDocument {...doc}>{body}</ShareDocument>);
+  return new Response(html, { status, headers: { ...HEADERS, ...extra } });
+}
+
+const message = (lang: Locale, t: Translator, title: string, text: string, status: number) =>
+  respond({ lang, title, description: text, branding: NEUTRAL_BRANDING, t, body: <Message title={title} text={text} /> }, status);
 
 function readCookie(req: Request, name: string): string | undefined {
   for (const part of (req.headers.get("cookie") ?? "").split(";")) {
@@ -47,9 +59,9 @@ function readCookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-function notFoundPage(locale: ShareLocale): Response {
-  const t = shareTranslator(locale);
-  return respond(shareDocument({ lang: locale, title: t("share.notFoundTitle"), description: t("share.notFoundText"), branding: NEUTRAL_BRANDING, t, body: messageBody(t("share.notFoundTitle"), t("share.notFoundText")) }), 404);
+function notFoundPage(locale: Locale): Promise<Response> {
+  const t = translator(locale);
+  return message(locale, t, t("share.notFoundTitle"), t("share.notFoundText"), 404);
 }
 
 /**
@@ -58,9 +70,9 @@ function notFoundPage(locale: ShareLocale): Response {
  * a grant cookie (HttpOnly, SameSite=Lax, Secure on https), so the form works without JavaScript.
  */
 export async function sharePageResponse(req: Request, p: ShareParams, form?: { password: string }): Promise<Response> {
-  const locale: ShareLocale = isShareLocale(p.locale) ? p.locale : "pt-BR";
-  if (!isShareLocale(p.locale)) return notFoundPage(locale);
-  const t = shareTranslator(locale);
+  const locale: Locale = isLocale(p.locale) ? p.locale : DEFAULT_LOCALE;
+  if (!isLocale(p.locale)) return notFoundPage(locale);
+  const t = translator(locale);
   try {
     const db = await getDb();
     const cookie = grantCookieName(p.token);
@@ -76,7 +88,7 @@ export async function sharePageResponse(req: Request, p: ShareParams, form?: { p
     const base = pagePath(locale, p.token);
     const url = new URL(req.url);
     const origin = originOf(req);
-    if (page.status === 404) return notFoundPage(locale);
+    if (page.status === 404) return await notFoundPage(locale);
     if (page.status === 200 && form) {
       const secure = origin.startsWith("https:") ? "; Secure" : "";
       const headers: Record<string, string> = { location: p.listingId ? `${base}/l/${encodeURIComponent(p.listingId)}` : base, "cache-control": "private, no-store" };
@@ -93,53 +105,45 @@ export async function sharePageResponse(req: Request, p: ShareParams, form?: { p
     // the image is answered from the cache. Only when the page shows what the image route will compute
     // (no grant or password: that route never has one).
     if (!grant && !form) void import("./og-image").then((m) => m.renderOgImage(ogCacheKey(p.token, locale, version), og)).catch(() => {});
-    if (page.status !== 200) return statePage(page, { t, locale, base: base + tail, langs, ogMeta });
+    if (page.status !== 200) return await statePage(page, { t, locale, base: base + tail, langs, ogMeta });
 
     const query = Object.fromEntries(url.searchParams.entries());
     // Spec 2 §2.8: `showFinancialSimulator: false` hides the simulator on the share domain (and here on the
     // service's own host); on the tenant's own site the site's template decides, and it shows one.
     const view: ShareView = { answer: page.answer, locale, t, base, simulator: page.hostKind === "site" || page.answer.showFinancialSimulator, query };
-    let body: Html;
-    let title = og.title;
-    let preload: string | null = null;
     const e = page.answer.entity;
+    let title = og.title;
+    let body: ReactNode = <ShareBody view={view} />;
     if (p.listingId) {
-      const inner = memberListingBody(view, p.listingId);
-      if (!inner) return notFoundPage(locale);
-      body = inner;
-      const doc = memberDoc(e, p.listingId) ?? {};
-      title = localized(doc, "title", locale) || title;
-      preload = coverOf(doc);
-    } else {
-      body = shareBody(view);
-      if (e.type === "listing" || e.type === "seller_report") preload = coverOf((e.listing ?? {}) as Record<string, unknown>, e.medias as unknown[]);
+      const doc = memberDoc(e, p.listingId);
+      if (!doc) return await notFoundPage(locale);
+      title = listingTitle(view, doc) || title;
+      body = <MemberListing view={view} listingId={p.listingId} />;
     }
-    const agent = (e.agent as Agent | null | undefined) ?? null;
-    const doc = shareDocument({
-      lang: locale, title: `${title} · ${page.answer.branding.name}`, description: og.description, branding: page.answer.branding, t, body,
-      bar: contactBar(view, agent, title), og: ogMeta, langs, preload,
-    });
-    return respond(doc, 200);
+    const bar = <ContactBar t={t} agent={agentOf(e)} title={title} />;
+    return await respond({ lang: locale, title: `${title} · ${page.answer.branding.name}`, description: og.description, branding: page.answer.branding, t, body, bar, og: ogMeta, langs }, 200);
   } catch (err) {
     if (isConnectionError(err)) return unavailablePage(locale);
     logger().error({ err, token: p.token.slice(0, 6) }, "share page failed");
-    return respond(shareDocument({ lang: locale, title: t("share.errorTitle"), description: "", branding: NEUTRAL_BRANDING, t, body: messageBody(t("share.errorTitle"), t("share.errorText")) }), 500);
+    return message(locale, t, t("share.errorTitle"), t("share.errorText"), 500);
   }
 }
 
 function statePage(
   page: Exclude<SharePage, { status: 200 } | { status: 404 }>,
-  c: { t: ReturnType<typeof shareTranslator>; locale: ShareLocale; base: string; langs: Languages; ogMeta: { title: string; description: string; url: string; siteName: string; image: string } },
-): Response {
+  c: { t: Translator; locale: Locale; base: string; langs: Languages; ogMeta: OpenGraph },
+): Promise<Response> {
   const { t } = c;
   const b = page.branding;
   const body =
-    page.status === 410
-      ? messageBody(t("share.expiredTitle"), t("share.expiredText", { name: b.name }))
-      : passwordBody(t, { branding: b, action: c.base, status: page.status, retryAfterSeconds: page.retryAfterSeconds });
+    page.status === 410 ? (
+      <Message title={t("share.expiredTitle")} text={t("share.expiredText", { name: b.name })} />
+    ) : (
+      <PasswordForm t={t} branding={b} action={c.base} status={page.status} retryAfterSeconds={page.retryAfterSeconds} />
+    );
   const title = page.status === 410 ? t("share.expiredTitle") : t("share.passwordTitle");
-  const doc = shareDocument({ lang: c.locale, title: `${title} · ${b.name}`, description: c.ogMeta.description, branding: b, t, body, og: c.ogMeta, langs: c.langs });
-  return respond(doc, page.status, page.status === 429 && page.retryAfterSeconds ? { "retry-after": String(page.retryAfterSeconds) } : {});
+  const extra: Record<string, string> = page.status === 429 && page.retryAfterSeconds ? { "retry-after": String(page.retryAfterSeconds) } : {};
+  return respond({ lang: c.locale, title: `${title} · ${b.name}`, description: c.ogMeta.description, branding: b, t, body, og: c.ogMeta, langs: c.langs }, page.status, extra);
 }
 
 /** The password form's body (`application/x-www-form-urlencoded` or multipart); anything else is an empty password. */

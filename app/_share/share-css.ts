@@ -1,13 +1,9 @@
-import type { ShareBranding } from "@/lib/share/share-page";
-import { brandColor } from "./colors";
-import { brandHeader, brandStyle, type Languages } from "./components";
-import { html, raw, type Html } from "./html";
-import type { T } from "./i18n";
-
 /**
- * The share pages' only stylesheet, inlined (about 4 KB): system fonts, mobile first, the brand
- * colour from custom properties. No external CSS, font or script is requested, so the first
- * paint waits for nothing but the HTML.
+ * The share pages' only stylesheet, inlined (about 5 KB): system fonts, mobile first, the brand
+ * colours from custom properties (`--brand`, `--on-brand`, `--brand-ink`, see lib/brand). No
+ * external CSS, font or script is requested, so the first paint waits for nothing but the HTML.
+ * It styles the shared components (listing card, key facts, map, simulator, broker card) by the
+ * same class names the sites' stylesheet uses, in the share pages' own phone-first layout.
  */
 export const SHARE_CSS = `
 *{box-sizing:border-box}
@@ -38,9 +34,9 @@ h1{font-size:1.55rem}h2{font-size:1.2rem}
 .small{font-size:.85rem}
 .lead{font-size:1.05rem}
 .price{font-size:1.45rem;font-weight:700;margin:8px 0 12px}
-.facts{display:flex;flex-wrap:wrap;gap:8px;list-style:none;margin:0 0 8px;padding:0}
-.facts li{background:#f4f6f9;border-radius:10px;padding:8px 12px;display:flex;flex-direction:column;font-size:.95rem}
-.facts span{color:#4f5b6b;font-size:.8rem}
+.keyfacts{display:flex;flex-wrap:wrap;gap:8px;list-style:none;margin:0 0 8px;padding:0}
+.keyfacts li{background:#f4f6f9;border-radius:10px;padding:8px 12px;display:flex;flex-direction:column;font-size:.95rem}
+.keyfacts span{color:#4f5b6b;font-size:.8rem}
 .block{margin:24px 0}
 .block p{margin:0 0 .8em}
 .box{border:1px solid #dfe4ea;border-radius:12px;padding:16px}
@@ -51,15 +47,15 @@ h1{font-size:1.55rem}h2{font-size:1.2rem}
 .map figcaption{padding:10px 14px;font-size:.9rem}
 .bf{fill:var(--brand)}.bs{stroke:var(--brand)}.of{fill:var(--on-brand)}
 .btn{display:inline-flex;align-items:center;justify-content:center;min-height:48px;padding:12px 20px;border-radius:10px;border:0;background:var(--brand);color:var(--on-brand);font:inherit;font-weight:700;text-decoration:none;cursor:pointer}
-.btn.ghost{background:#fff;color:var(--brand-ink);border:2px solid var(--brand-ink)}
+.btn.secondary{background:#fff;color:var(--brand-ink);border:2px solid var(--brand-ink)}
 .actions{display:flex;gap:8px;flex-wrap:wrap;margin:14px 0 0}
-.who{display:flex;gap:12px;align-items:center}
-.who img{width:56px;height:56px;border-radius:50%;object-fit:cover}
-.name{font-weight:700;margin:0}
-.agent h2{font-size:1.05rem}
-.sim{display:grid;grid-template-columns:1fr 1fr 1fr;gap:8px;align-items:end}
+.broker{display:flex;gap:12px;align-items:center}
+.broker img{width:56px;height:56px;border-radius:50%;object-fit:cover}
+.broker p{margin:0}.name{font-weight:700;margin:0}
+.broker-card h2{font-size:1.05rem}
+.sim form{display:grid;gap:8px}
+.sim .row{display:grid;grid-template-columns:1fr 1fr 1fr;gap:8px;align-items:end}
 .sim label{display:flex;flex-direction:column;font-size:.8rem;font-weight:600;color:#4f5b6b;gap:2px}
-.sim .btn{grid-column:1/-1}
 input{font:inherit;border:1px solid #8a96a3;border-radius:8px;padding:10px;min-height:48px;width:100%;color:#1c2430;background:#fff}
 table{border-collapse:collapse;width:100%;margin:12px 0;font-size:.8rem;table-layout:fixed}
 th,td{text-align:left;padding:6px 2px;border-bottom:1px solid #dfe4ea}
@@ -69,10 +65,14 @@ th[scope=row]{width:30%}
 .cards,.stops{list-style:none;margin:0;padding:0 16px;display:grid;gap:14px}
 .card{border:1px solid #dfe4ea;border-radius:12px;overflow:hidden;background:#fff}
 .card a{display:grid;grid-template-columns:38% 1fr;color:inherit;text-decoration:none;min-height:120px}
-.card img,.noimg{width:100%;height:100%;object-fit:cover;background:#e9eef2;aspect-ratio:3/2}
+.card-media{position:relative;background:#e9eef2;min-height:100%}
+.card-media img{width:100%;height:100%;object-fit:cover;aspect-ratio:3/2}
+.badge{position:absolute;left:6px;top:6px;background:#fff;color:#1c2430;border-radius:6px;padding:1px 6px;font-size:.75rem;font-weight:700}
 .card-body{display:flex;flex-direction:column;gap:2px;padding:10px 12px}
-.card-title{font-weight:700;line-height:1.3}
+.card-title{font-size:1rem;font-weight:700;line-height:1.3;margin:0}
+.card-place{color:#4f5b6b;margin:0}
 .card .price{font-size:1.05rem;margin:2px 0}
+.card .facts{display:flex;flex-wrap:wrap;gap:0 10px;list-style:none;margin:0;padding:0;color:#4f5b6b;font-size:.85rem}
 .stops li{display:flex;gap:10px;align-items:flex-start}
 .stops .card{flex:1}
 .num{flex:0 0 32px;height:32px;border-radius:50%;background:var(--brand);color:var(--on-brand);display:grid;place-items:center;font-weight:700;margin-top:10px}
@@ -94,53 +94,3 @@ th[scope=row]{width:30%}
 footer.foot{padding:24px 16px;color:#4f5b6b;font-size:.85rem}
 @media (min-width:700px){h1{font-size:2rem}.strip li{flex-basis:30%}.page{padding-bottom:96px}.card a{grid-template-columns:240px 1fr}}
 `.replace(/\n/g, "");
-
-export type OpenGraph = { title: string; description: string; image: string; url: string; siteName: string };
-
-/** A whole share page: the brand band, the body, the footer, the contact bar; noindex and no referrer (the token stays private). */
-export function shareDocument(input: {
-  lang: string;
-  title: string;
-  description: string;
-  branding: ShareBranding;
-  t: T;
-  body: Html;
-  bar?: Html;
-  og?: OpenGraph;
-  langs?: Languages;
-  /** The first image, preloaded (the largest paint of a listing page). */
-  preload?: string | null;
-}): Html {
-  const { og } = input;
-  return html`<!doctype html><html lang="${input.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${input.title}</title><meta name="description" content="${input.description}"><meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer">
-<meta name="theme-color" content="${brandColor(input.branding.primaryColor)}"><link rel="icon" href="data:,">
-${og ? html`<meta property="og:type" content="website"><meta property="og:title" content="${og.title}"><meta property="og:description" content="${og.description}"><meta property="og:url" content="${og.url}"><meta property="og:site_name" content="${og.siteName}"><meta property="og:locale" content="${input.lang.replace("-", "_")}">
-<meta property="og:image" content="${og.image}"><meta property="og:image:type" content="image/png"><meta property="og:image:width" content="1200"><meta property="og:image:height" content="630"><meta property="og:image:alt" content="${og.title}">
-<meta name="twitter:card" content="summary_large_image"><meta name="twitter:title" content="${og.title}"><meta name="twitter:description" content="${og.description}"><meta name="twitter:image" content="${og.image}">` : ""}
-${input.preload ? html`<link rel="preload" as="image" href="${input.preload}" fetchpriority="high">` : ""}
-<style>${raw(SHARE_CSS)}</style></head>
-<body style="${brandStyle(input.branding)}"><div class="page">${input.branding.name ? brandHeader(input.branding, input.t, input.langs) : ""}<main>${input.body}</main>
-${input.branding.name ? html`<footer class="foot">${input.t("share.sharedBy", { name: input.branding.name })}</footer>` : ""}</div>${input.bar ?? ""}</body></html>`;
-}
-
-/** The password form: a plain POST to the page's own address, so it works without JavaScript. */
-export function passwordBody(t: T, input: { branding: ShareBranding; action: string; status: 401 | 403 | 429; retryAfterSeconds?: number }): Html {
-  const err =
-    input.status === 403
-      ? t("share.passwordWrong")
-      : input.status === 429
-        ? t("share.passwordThrottled", { minutes: Math.max(1, Math.ceil((input.retryAfterSeconds ?? 60) / 60)) })
-        : null;
-  return html`<section class="state" aria-labelledby="pw-title"><h1 id="pw-title">${t("share.passwordTitle")}</h1><p>${t("share.passwordIntro", { name: input.branding.name })}</p>
-${err ? html`<p class="notice" role="alert" id="pw-error">${err}</p>` : ""}
-<form method="post" action="${input.action}"><label for="pw">${t("share.password")}</label>
-<input id="pw" name="password" type="password" autocomplete="current-password" required maxlength="200"${raw(err ? ' aria-invalid="true" aria-describedby="pw-error"' : "")}${raw(input.status !== 401 ? " autofocus" : "")}>
-<button class="btn" type="submit">${t("share.unlock")}</button></form></section>`;
-}
-
-export function messageBody(title: string, text: string): Html {
-  return html`<section class="state"><h1>${title}</h1><p>${text}</p></section>`;
-}
-
-export const NEUTRAL_BRANDING: ShareBranding = { name: "", logo: null, primaryColor: "#3d4a5c" };
