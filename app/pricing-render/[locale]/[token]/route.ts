@@ -1,5 +1,4 @@
 import { eq } from "drizzle-orm";
-import { createTranslator } from "use-intl/core";
 import { ZodError } from "zod";
 import { getDb, type Db } from "@/db/client";
 import { shareLinks } from "@/db/schema";
@@ -12,9 +11,16 @@ import { valueProperty } from "@/lib/share/price-estimate";
 import { capturePricingLead } from "@/lib/share/pricing-lead";
 import { suggestNeighborhoods } from "@/lib/share/pricing-neighborhoods";
 import { checkAnswers, checkContact, leadBody, openPricingPage, readAnswers, stepToShow, type Answers, type ContactForm, type FieldErrors, type PricingPage } from "@/lib/share/pricing-flow";
-import { SITE_LOCALES, serviceHostSet, type SiteLocale } from "@/lib/sites/render/host-routing";
+import { serviceHostSet } from "@/lib/sites/render/host-routing";
+import { DEFAULT_LOCALE, isLocale, type Locale } from "@/lib/i18n/locales";
+import { loose, translator } from "@/lib/i18n/translator";
+import { typeLabel } from "@/lib/listings/view/type-label";
 import { loadTenant } from "@/lib/tenants/load-tenant";
-import { basePath, cityPage, contactPage, estimatePage, neighborhoodPage, profilePage, sentPage, statusPage, typeLabel, type Frame, type Notice } from "@/app/_pricing/views";
+import type { Notice } from "@/app/_pricing/form-parts";
+import { cityPage, neighborhoodPage } from "@/app/_pricing/place-steps";
+import { basePath, type Frame } from "@/app/_pricing/pricing-document";
+import { profilePage } from "@/app/_pricing/profile-step";
+import { contactPage, estimatePage, sentPage, statusPage } from "@/app/_pricing/result-steps";
 import { storableText } from "@/lib/util/storable-text";
 import { unavailablePage } from "@/app/_share/unavailable";
 
@@ -29,22 +35,17 @@ import { unavailablePage } from "@/app/_share/unavailable";
 type Ctx = { params: Promise<{ locale: string; token: string }> };
 
 const serviceHosts = serviceHostSet(process.env.SERVICE_HOSTS);
-const messages: Record<SiteLocale, Promise<Record<string, unknown>>> = {
-  "pt-BR": import("@/messages/pt-BR.json").then((m) => m.default as Record<string, unknown>),
-  en: import("@/messages/en.json").then((m) => m.default as Record<string, unknown>),
-  es: import("@/messages/es.json").then((m) => m.default as Record<string, unknown>),
-};
-
-const isLocale = (v: string): v is SiteLocale => (SITE_LOCALES as readonly string[]).includes(v);
-
-async function frameFor(locale: SiteLocale, token: string, brand: Frame["brand"], languages: SiteLocale[]): Promise<Frame & { types: Record<string, string> }> {
-  const all = await messages[locale];
-  const t = createTranslator({ locale, messages: all as never, namespace: "pricing" as never }) as unknown as Frame["t"];
-  return { t, locale, languages, token, base: basePath(locale, token), brand, types: (all.propertyType ?? {}) as Record<string, string> };
+function frameFor(locale: Locale, token: string, brand: Frame["brand"], languages: Locale[]): Frame {
+  const tr = translator(locale);
+  const t = (key: string, values?: Record<string, string | number>) => loose(tr)(`pricing.${key}`, values);
+  return { t, tr, locale, languages, token, base: basePath(locale, token), brand };
 }
 
-function page(body: string, status = 200, extra: Record<string, string> = {}): Response {
-  return new Response(body, {
+/** The property types of the tenant, each named in the visitor's language. */
+const typeOptions = (f: Frame, types: { id: string; label: string }[]) => types.map((p) => ({ id: p.id, label: typeLabel(p.id, f.locale, f.tr, types) }));
+
+async function page(body: string | Promise<string>, status = 200, extra: Record<string, string> = {}): Promise<Response> {
+  return new Response(await body, {
     status,
     headers: {
       "content-type": "text/html; charset=utf-8",
@@ -61,31 +62,31 @@ function page(body: string, status = 200, extra: Record<string, string> = {}): R
 }
 
 /** The link's state as a page: 404 unknown (or another kind, host or locale), 410 expired, 401 protected. */
-async function statusAnswer(db: Db, err: DomainError, locale: SiteLocale, token: string): Promise<Response> {
+async function statusAnswer(db: Db, err: DomainError, locale: Locale, token: string): Promise<Response> {
   const neutral = { name: "", logo: null, color: "#1f6feb" };
   if (err.kind === "gone") {
     // Expired: the tenant's branding only, nothing of the tool.
     const [link] = await db.select({ tenantId: shareLinks.tenantId }).from(shareLinks).where(eq(shareLinks.token, token)).limit(1);
     const s = link ? (await loadTenant(db, link.tenantId)).settings.branding : null;
-    const f = await frameFor(locale, token, s ? { name: s.name, logo: s.logo, color: s.primaryColor } : neutral, [locale]);
+    const f = frameFor(locale, token, s ? { name: s.name, logo: s.logo, color: s.primaryColor } : neutral, [locale]);
     return page(statusPage(f, "expired"), 410);
   }
-  const f = await frameFor(locale, token, neutral, [locale]);
+  const f = frameFor(locale, token, neutral, [locale]);
   if (err.kind === "unauthorized") return page(statusPage(f, "password"), 401);
   return page(statusPage(f, "not_found"), 404);
 }
 
-type Opened = { db: Db; tool: PricingPage; frame: Awaited<ReturnType<typeof frameFor>>; locale: SiteLocale; token: string };
+type Opened = { db: Db; tool: PricingPage; frame: Frame; locale: Locale; token: string };
 
 async function open(req: Request, ctx: Ctx): Promise<Opened | Response> {
   const { locale: rawLocale, token } = await ctx.params;
   const db = await getDb();
-  const locale: SiteLocale = isLocale(rawLocale) ? rawLocale : "pt-BR";
+  const locale: Locale = isLocale(rawLocale) ? rawLocale : DEFAULT_LOCALE;
   if (!isLocale(rawLocale)) return statusAnswer(db, new DomainError("not_found", "not_found", "Unknown locale"), locale, token);
   try {
     const tool = await openPricingPage(db, token, { host: req.headers.get("host"), locale, serviceHosts });
     const b = tool.tenant.settings.branding;
-    const frame = await frameFor(locale, token, { name: b.name, logo: b.logo, color: b.primaryColor }, tool.languages);
+    const frame = frameFor(locale, token, { name: b.name, logo: b.logo, color: b.primaryColor }, tool.languages);
     return { db, tool, frame, locale, token };
   } catch (err) {
     if (err instanceof DomainError) return statusAnswer(db, err, locale, token);
@@ -114,7 +115,7 @@ export async function GET(req: Request, ctx: Ctx): Promise<Response> {
 }
 
 /** Nothing a visitor sends may end in a 500: a domain refusal is shown on the tool, anything else is a 503 page. */
-function failure(o: Opened, err: unknown): Response {
+function failure(o: Opened, err: unknown): Promise<Response> {
   const f = o.frame;
   const empty = readAnswers(new URLSearchParams());
   if (err instanceof ZodError || (err instanceof DomainError && err.kind === "invalid")) {
@@ -134,7 +135,7 @@ async function render(req: Request, o: Opened): Promise<Response> {
   const shown = stepToShow(url.searchParams.get("step"), checked);
   const city = tool.cities.find((c) => c.code === a.city);
   const place = city ? { code: city.code, city: city.label, state: city.state } : null;
-  const type = typeLabel(f, s.propertyTypes, a.propertyType, f.types);
+  const type = typeLabel(a.propertyType, f.locale, f.tr, s.propertyTypes);
   const cityLabel = city ? (city.state ? `${city.label} — ${city.state}` : city.label) : "";
 
   if (shown.step === "sent") return page(sentPage({ ...f, languages: [f.locale] }));
@@ -153,10 +154,10 @@ async function render(req: Request, o: Opened): Promise<Response> {
     const names = place ? await suggestNeighborhoods(db, tool.tenant.id, place, "") : [];
     return page(neighborhoodPage({ ...f, script: true }, { ...shown, answers: a }, city!, names, null), Object.keys(shown.errors).length ? 400 : 200);
   }
-  if (shown.step === "profile") return page(profilePage(f, { ...shown, answers: a }, s.propertyTypes, f.types), Object.keys(shown.errors).length ? 400 : 200);
+  if (shown.step === "profile") return page(profilePage(f, { ...shown, answers: a }, typeOptions(f, s.propertyTypes)), Object.keys(shown.errors).length ? 400 : 200);
   if (shown.step === "estimate") {
     const lim = await limited(db, req, "pricing_estimate", f);
-    if (lim) return page(profilePage(f, { step: "profile", answers: a, errors: {}, notice: lim.notice }, s.propertyTypes, f.types), 429, { "retry-after": String(lim.retry) });
+    if (lim) return page(profilePage(f, { step: "profile", answers: a, errors: {}, notice: lim.notice }, typeOptions(f, s.propertyTypes)), 429, { "retry-after": String(lim.retry) });
     const e = await valueProperty(db, tool.tenant, checked.value!);
     return page(estimatePage(f, { ...shown, answers: a }, e, { cityLabel, type }));
   }
@@ -184,7 +185,7 @@ export async function POST(req: Request, ctx: Ctx): Promise<Response> {
     const city = tool.cities.find((c) => c.code === a.city);
     const ctxLabels = {
       cityLabel: city ? (city.state ? `${city.label} — ${city.state}` : city.label) : "",
-      type: typeLabel(f, tool.tenant.settings.propertyTypes, a.propertyType, f.types),
+      type: typeLabel(a.propertyType, f.locale, f.tr, tool.tenant.settings.propertyTypes),
     };
     // Answers lost or tampered with: back to the first step that needs them.
     if (!checked.value) {
@@ -193,15 +194,15 @@ export async function POST(req: Request, ctx: Ctx): Promise<Response> {
       return new Response(null, { status: 303, headers: { location: `${f.base}?${new URLSearchParams([...keep, ["step", shown.step]]).toString()}`, "cache-control": "no-store" } });
     }
     const errors: FieldErrors = checkContact(form);
-    if (Object.keys(errors).length) return page(contactPage(f, { step: "contact", answers: a, errors }, form, ctxLabels), 400);
+    if (Object.keys(errors).length) return await page(contactPage(f, { step: "contact", answers: a, errors }, form, ctxLabels), 400);
     const lim = await limited(db, req, "pricing_lead", f);
-    if (lim) return page(contactPage(f, { step: "contact", answers: a, errors: {}, notice: lim.notice }, form, ctxLabels), 429, { "retry-after": String(lim.retry) });
+    if (lim) return await page(contactPage(f, { step: "contact", answers: a, errors: {}, notice: lim.notice }, form, ctxLabels), 429, { "retry-after": String(lim.retry) });
     try {
       await capturePricingLead(db, o.token, leadBody(checked.value, form, a.estimate as Answers["estimate"]), req.headers);
     } catch (err) {
       if (err instanceof ZodError || (err instanceof DomainError && err.kind === "invalid")) {
         const reason = err instanceof ZodError ? err.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : err.message;
-        return page(contactPage(f, { step: "contact", answers: a, errors: {}, notice: { text: f.t("errors.notSent", { reason: reason.slice(0, 300) }) } }, form, ctxLabels), 400);
+        return await page(contactPage(f, { step: "contact", answers: a, errors: {}, notice: { text: f.t("errors.notSent", { reason: reason.slice(0, 300) }) } }, form, ctxLabels), 400);
       }
       throw err;
     }
