@@ -1,6 +1,6 @@
 import { renderDocument } from "@/app/_site/static-markup";
 import { DB_RETRY_AFTER_SECONDS } from "@/lib/http/db-errors";
-import { DEFAULT_LOCALE, isLocale } from "@/lib/i18n/locales";
+import { DEFAULT_LOCALE, isLocale, type Locale } from "@/lib/i18n/locales";
 import { translator } from "@/lib/i18n/translator";
 import { Message, NEUTRAL_BRANDING, ShareDocument } from "./document";
 
@@ -31,7 +31,7 @@ export async function unavailablePage(locale: string | null | undefined): Promis
 }
 
 /** `/en/...` and `/es/...` (also under a preview's `/s/{id}`) pick the language; anything else is Portuguese. */
-export function localeOfPath(pathname: string): string {
-  const m = /^(?:\/s\/[^/]+)?\/(en|es)(?:\/|$)/.exec(pathname);
-  return m ? m[1] : "pt-BR";
+export function localeOfPath(pathname: string): Locale {
+  const first = /^(?:\/s\/[^/]+)?\/([^/]+)/.exec(pathname)?.[1];
+  return isLocale(first) && first !== DEFAULT_LOCALE ? first : DEFAULT_LOCALE;
 }

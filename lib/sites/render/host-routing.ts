@@ -21,7 +21,12 @@ export const SHARE_RENDER_PREFIX = "/share-render";
 export const SHARE_PAGES = ["p"] as const;
 /** The languages of rendered pages: the one list (`lib/i18n/locales.ts`), under the names routing uses. */
 export { LOCALES as SITE_LOCALES, DEFAULT_LOCALE, type Locale as SiteLocale } from "../../i18n/locales";
-import { DEFAULT_LOCALE, type Locale as SiteLocale } from "../../i18n/locales";
+import { DEFAULT_LOCALE, LOCALES, type Locale as SiteLocale } from "../../i18n/locales";
+
+/** The languages with a path prefix (`/en`, `/es`): every one but Portuguese. */
+const PREFIXED = LOCALES.filter((l) => l !== DEFAULT_LOCALE);
+const isPrefixed = (s: string | undefined): s is SiteLocale => (PREFIXED as readonly string[]).includes(s ?? "");
+const PREFIX_PATTERN = PREFIXED.join("|");
 
 /** Hosts that are always the service itself, whatever `SERVICE_HOSTS` adds. */
 export const DEFAULT_SERVICE_HOSTS = ["localhost", "127.0.0.1", "[::1]", "0.0.0.0"];
@@ -82,7 +87,7 @@ export function splitLocale(path: string): { locale: SiteLocale; rest: string; r
   const m = path.match(/^\/([^/]+)(\/.*)?$/);
   const first = m?.[1] ?? "";
   const rest = m?.[2] ?? "/";
-  if (first === "en" || first === "es") return { locale: first, rest };
+  if (isPrefixed(first)) return { locale: first, rest };
   if (first.toLowerCase() === "pt-br") return { locale: DEFAULT_LOCALE, rest, redirectTo: rest };
   return { locale: DEFAULT_LOCALE, rest: path || "/" };
 }
@@ -126,13 +131,15 @@ export function internalPath(key: SiteKey, locale: SiteLocale | null, rest: stri
  * `/share-render/{locale}/{page}/{token}[/...]`, whose handler checks the host against the link's
  * tenant. `/pt-BR/p/...` redirects to the unprefixed address. null: not a share page.
  */
+const SHARE_PATH = new RegExp(`^(?:\\/(${PREFIX_PATTERN}|pt-br))?\\/([a-z])\\/([A-Za-z0-9_-]{1,64})(\\/[^]*)?$`, "i");
+
 export function shareRequest(pathname: string): RouteDecision | null {
-  const m = /^(?:\/(en|es|pt-br))?\/([a-z])\/([A-Za-z0-9_-]{1,64})(\/[^]*)?$/i.exec(pathname);
+  const m = SHARE_PATH.exec(pathname);
   if (!m || !(SHARE_PAGES as readonly string[]).includes(m[2])) return null;
   const prefix = m[1]?.toLowerCase();
   const tail = `/${m[2]}/${m[3]}${m[4] ?? ""}`;
   if (prefix === "pt-br") return { kind: "redirect", pathname: tail };
-  const locale: SiteLocale = prefix === "en" || prefix === "es" ? prefix : DEFAULT_LOCALE;
+  const locale: SiteLocale = isPrefixed(prefix) ? prefix : DEFAULT_LOCALE;
   return { kind: "rewrite", pathname: `${SHARE_RENDER_PREFIX}/${locale}${tail}`, locale: null };
 }
 
@@ -176,8 +183,10 @@ function toSite(key: SiteKey, path: string, base: string): RouteDecision {
  * `/c/{token}`, `/en/c/{token}`, `/es/c/{token}` on any host (the service's, the share domain's,
  * a tenant site's): the pricing tool. The route checks that the host belongs to the token's tenant.
  */
+const PRICING_PATH = new RegExp(`^(?:\\/(${PREFIX_PATTERN}))?\\/c\\/([^/]+)\\/?$`);
+
 export function pricingToolPath(pathname: string): RouteDecision | null {
-  const m = pathname.match(/^(?:\/(en|es))?\/c\/([^/]+)\/?$/);
+  const m = pathname.match(PRICING_PATH);
   if (!m) return null;
   const locale: SiteLocale = (m[1] as SiteLocale | undefined) ?? DEFAULT_LOCALE;
   return { kind: "rewrite", pathname: `${PRICING_RENDER_PREFIX}/${locale}/${m[2]}`, locale };
