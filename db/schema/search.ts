@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, real, text, timestamp, uuid, type PgColumnBuilderBase,
 } from "drizzle-orm/pg-core";
-import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, tokensOf, type SearchField } from "../../lib/search/fields";
+import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, tokensOf, type SearchField } from "./search-fields";
 import { listings } from "./listings";
 import { tenants } from "./tenants";
 

@@ -1,5 +1,4 @@
 import { bigint, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import type { TenantSettings } from "../../lib/tenants/settings-schema";
 
 export const tenants = pgTable(
   "tenants",
@@ -7,7 +6,8 @@ export const tenants = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     slug: text("slug").notNull(),
     name: text("name").notNull(),
-    settings: jsonb("settings").$type<TenantSettings>().notNull(),
+    /** The tenant's settings as stored; lib/tenants parses them (`tenantSettingsOf`) into their current shape. */
+    settings: jsonb("settings").$type<Record<string, unknown>>().notNull(),
     /** Last number handed out for automatic listing codes; bumped under a row lock. */
     listingCodeSeq: integer("listing_code_seq").notNull().default(0),
     /** Bumped in every transaction that changes the tenant's search documents (cache validity). */
@@ -23,4 +23,5 @@ export const tenants = pgTable(
   (t) => [uniqueIndex("tenants_slug_key").on(t.slug)],
 );
 
-export type TenantRow = typeof tenants.$inferSelect;
+/** A tenant row as stored; `TenantRow` of lib/tenants has its settings parsed. */
+export type StoredTenantRow = typeof tenants.$inferSelect;

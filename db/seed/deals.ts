@@ -2,7 +2,7 @@ import type { MemberActor } from "../../lib/context/actor";
 import { memberCtx } from "../../lib/context/verb-context";
 import { createDeal } from "../../lib/deals/deals";
 import { createChannel } from "../../lib/leads/marketing-channels";
-import { updateSettings } from "../../lib/tenants/settings";
+import { updateSettings } from "../../lib/admin/update-settings";
 import type { DbOrTx } from "../client";
 import { fakeCpf, propertyOwner } from "./people";
 import { money, type Rng } from "./random";

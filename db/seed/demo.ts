@@ -14,6 +14,7 @@ import { createDemoDeals } from "./deals";
 import { createDemoSite } from "./site";
 import { createRng } from "./random";
 import { createTeam, DEMO_SLUG } from "./team";
+import { loadTenant } from "../../lib/tenants/load-tenant";
 
 export type DemoCredentials = {
   tenantId: string;
@@ -49,7 +50,7 @@ export async function loadDemoData(db: Db, opts: DemoOptions = {}): Promise<Demo
   const [existing] = await db.select().from(tenants).where(eq(tenants.slug, DEMO_SLUG)).limit(1);
   if (existing) {
     log(`Demo tenant '${DEMO_SLUG}' already exists: nothing created.`);
-    const { createdAt: _createdAt, ...stored } = await existingCredentials(db, existing, log);
+    const { createdAt: _createdAt, ...stored } = await existingCredentials(db, await loadTenant(db, existing.id), log);
     return { ...stored, created: false };
   }
 

@@ -1,7 +1,7 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { members } from "../../db/schema";
-import { toE164 } from "../contacts/phone";
+import { toE164 } from "../schemas/phone";
 import { invalid } from "../errors/domain-errors";
 
 type AssignmentInput = { assignedToId?: string | null; assignedToEmail?: string; assignedToPhone?: string };

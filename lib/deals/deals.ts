@@ -1,6 +1,7 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
-import { deals, marketingChannelInstances, type DealRow, type TenantRow } from "../../db/schema";
+import { deals, marketingChannelInstances, type DealRow } from "../../db/schema";
+import type { TenantRow } from "../tenants/tenant-row";
 import { eventUserId, type Actor, type MemberActor } from "../context/actor";
 import type { MemberCtx } from "../context/verb-context";
 import { forbidden, invalid, notFound } from "../errors/domain-errors";

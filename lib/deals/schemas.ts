@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CpfSchema } from "../contacts/cpf";
-import { EmailSchema } from "../contacts/email";
-import { PhoneSchema } from "../contacts/phone";
+import { EmailSchema } from "../schemas/email";
+import { PhoneSchema } from "../schemas/phone";
 import { DecimalString } from "../listings/schemas";
 
 export const CONTACT_ROLES = ["buyer", "seller", "tenant", "landlord", "guarantor", "spouse", "attorney", "investor", "other"] as const;

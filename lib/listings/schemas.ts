@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { EmailSchema } from "../contacts/email";
+import { EmailSchema } from "../schemas/email";
 import { CpfSchema } from "../contacts/cpf";
-import { PhoneSchema } from "../contacts/phone";
+import { PhoneSchema } from "../schemas/phone";
 import { HttpUrlSchema, UrlOrPathSchema } from "../schemas/url";
 
 /** "0100.5" -> "100.50": the form PostgreSQL returns, so a resent value compares equal. */

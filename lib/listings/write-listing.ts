@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../db/client";
-import { listings, type ListingRow, type PropertyRow, type TenantRow } from "../../db/schema";
+import { listings, type ListingRow, type PropertyRow } from "../../db/schema";
+import type { TenantRow } from "../tenants/tenant-row";
 import { eventUserId, type Actor } from "../context/actor";
 import { invalid } from "../errors/domain-errors";
 import { recordEvent } from "../outbox/record-event";

@@ -1,7 +1,7 @@
 import type { MediaRow, PropertyRow } from "../../db/schema";
 import { PRICE_ON_REQUEST } from "../sites/public-document";
 import { approximatePoint } from "./approximate";
-import type { SharingConfig } from "./sharing-config";
+import type { SharingConfig } from "../tenants/sharing-config";
 
 type Doc = Record<string, unknown>;
 type Visibility = SharingConfig["fieldVisibility"];

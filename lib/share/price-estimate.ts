@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Db } from "../../db/client";
-import type { TenantRow } from "../../db/schema";
+import type { TenantRow } from "../tenants/tenant-row";
 import { invalid } from "../errors/domain-errors";
 import { memberNetworkIds } from "../networks/networks";
 import { openPricingTool, requireCity } from "./pricing-link";

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { Db } from "../../db/client";
-import type { ShareLinkRow, TenantRow } from "../../db/schema";
-import { toE164 } from "../contacts/phone";
+import type { ShareLinkRow } from "../../db/schema";
+import type { TenantRow } from "../tenants/tenant-row";
+import { toE164 } from "../schemas/phone";
 import type { SiteLocale } from "../sites/render/host-routing";
 import { shareHostKind } from "./share-host";
 import { loadTenant } from "../tenants/load-tenant";

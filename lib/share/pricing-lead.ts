@@ -1,9 +1,10 @@
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "../../db/client";
-import { inboundLeads, marketingChannelInstances, type MarketingChannelInstanceRow, type TenantRow } from "../../db/schema";
+import { inboundLeads, marketingChannelInstances, type MarketingChannelInstanceRow } from "../../db/schema";
+import type { TenantRow } from "../tenants/tenant-row";
 import { inTenantTransaction } from "../../db/transaction";
-import { toE164 } from "../contacts/phone";
+import { toE164 } from "../schemas/phone";
 import { invalid } from "../errors/domain-errors";
 import { sendJobEvent } from "../jobs/dispatch";
 import { newPathToken } from "../leads/channel-tokens";

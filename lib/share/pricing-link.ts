@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client";
-import type { TenantRow } from "../../db/schema";
+import type { TenantRow } from "../tenants/tenant-row";
 import { invalid, unauthorized } from "../errors/domain-errors";
 import { loadTenant } from "../tenants/load-tenant";
 import { cityByCode } from "./pricing-cities";

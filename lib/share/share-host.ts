@@ -1,5 +1,5 @@
 import type { DbOrTx } from "../../db/client";
-import type { TenantRow } from "../../db/schema";
+import type { TenantRow } from "../tenants/tenant-row";
 import { siteByDomain } from "../sites/load-site";
 import { domainOfHost } from "../sites/domain/domain-name";
 import { shareDomainName } from "../sites/domain/domain-policy";

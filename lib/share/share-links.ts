@@ -11,7 +11,7 @@ import { PageQuery, type Page } from "../schemas/paging";
 import { loadTenant } from "../tenants/load-tenant";
 import { hashPassword, newCoordinateSeed, newShareToken } from "./secrets";
 import { shareUrl } from "./share-url";
-import type { SharingConfig } from "./sharing-config";
+import type { SharingConfig } from "../tenants/sharing-config";
 import { loadShortlist } from "./shortlists";
 import { assertDealInTenant } from "./tenant-refs";
 import { loadItinerary } from "./visit-itineraries";

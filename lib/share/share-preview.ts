@@ -1,15 +1,16 @@
 import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { listings, properties, shortlists, visitItineraries, type TenantRow } from "../../db/schema";
+import { listings, properties, shortlists, visitItineraries } from "../../db/schema";
+import type { TenantRow } from "../tenants/tenant-row";
 import type { MemberCtx } from "../context/verb-context";
 import { can } from "../context/permissions";
 import { DomainError, forbidden } from "../errors/domain-errors";
 import { tenantListingsWhere } from "../listings/access";
 import { TenantSettingsSchema } from "../tenants/settings-schema";
 import { loadTenant } from "../tenants/load-tenant";
-import { updateSettings } from "../tenants/settings";
+import { updateSettings } from "../admin/update-settings";
 import { shareAnswer } from "./resolve-share";
-import { SharingConfigSchema } from "./sharing-config";
+import { SharingConfigSchema } from "../tenants/sharing-config";
 
 /**
  * The brokers' share preview (`/preview/share`, issue #16): what a recipient of a link to one of

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { sites } from "../../db/schema";
 import { config } from "../config";
-import type { SharingConfig } from "./sharing-config";
+import type { SharingConfig } from "../tenants/sharing-config";
 
 const scheme = (host: string) => (/^(localhost|[^:]*\.localhost)(:\d+)?$/.test(host) ? "http" : "https");
 

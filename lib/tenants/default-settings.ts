@@ -1,4 +1,4 @@
-import { defaultSharingConfig } from "../share/sharing-config";
+import { defaultSharingConfig } from "./sharing-config";
 import { defaultDealWorkflow } from "./default-deal-workflow";
 import type { TenantSettings } from "./settings-schema";
 

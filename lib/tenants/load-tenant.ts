@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { jsonColumn } from "../../db/rows";
-import { tenants, type TenantRow } from "../../db/schema";
+import { tenants } from "../../db/schema";
+import type { TenantRow } from "./tenant-row";
 import { notFound } from "../errors/domain-errors";
 import { TenantSettingsSchema, type TenantSettings } from "./settings-schema";
 

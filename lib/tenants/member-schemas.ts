@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { EmailSchema } from "../contacts/email";
+import { EmailSchema } from "../schemas/email";
 import type { MemberRow } from "../../db/schema";
-import { PhoneSchema } from "../contacts/phone";
+import { PhoneSchema } from "../schemas/phone";
 import { UrlOrPathSchema } from "../schemas/url";
 
 export const RoleSchema = z.enum(["owner", "admin", "manager", "broker"]);

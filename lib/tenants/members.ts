@@ -5,7 +5,6 @@ import type { MemberCtx } from "../context/verb-context";
 import { conflict, forbidden, invalid, notFound } from "../errors/domain-errors";
 import { CreateMemberSchema, UpdateMemberSchema, serializeMember, withImageColumn, type Member } from "./member-schemas";
 import { inTenantTransaction } from "../../db/transaction";
-import { handOverDealsOf } from "../deals/transfer";
 
 export async function listMembers({ db, actor }: MemberCtx): Promise<{ items: Member[] }> {
   const rows = await db
@@ -26,30 +25,6 @@ export async function createMember({ db, actor }: MemberCtx, input: unknown): Pr
   });
 }
 
-export async function updateMember({ db, actor }: MemberCtx, { id: memberId, body: input }: { id: string; body: unknown }): Promise<Member> {
-  const { transferDealsTo, ...data } = withImageColumn(UpdateMemberSchema.parse(input));
-  if (Object.keys(data).length === 0) throw invalid("Send at least one field to change.");
-  if (transferDealsTo !== undefined && data.active !== false) throw invalid("transferDealsTo: only with active: false (it names who takes over the deals).");
-  return inTenantTransaction(db, actor.tenantId, async (tx) => {
-    const current = await getMemberInTenant(tx, actor.tenantId, memberId);
-    const touchesOwner = current.role === "owner" || data.role === "owner";
-    if (touchesOwner && actor.role !== "owner" && (data.role !== undefined || data.active !== undefined)) {
-      throw forbidden("Only an owner can change an owner's role or status, or make someone an owner.");
-    }
-    if (data.email && data.email !== current.email) await assertEmailFree(tx, actor.tenantId, data.email, memberId);
-    const losesOwner = current.role === "owner" && current.active && (data.active === false || (data.role && data.role !== "owner"));
-    if (losesOwner) await assertAnotherOwner(tx, actor.tenantId, memberId);
-    const [row] = await tx
-      .update(members)
-      .set({ ...data, updatedAt: new Date() })
-      .where(and(eq(members.id, memberId), eq(members.tenantId, actor.tenantId)))
-      .returning();
-    // A deactivated broker's open deals are handed over in the same transaction (distribution.transferred each).
-    if (current.active && data.active === false) await handOverDealsOf(tx, actor, memberId, transferDealsTo ?? actor.userId);
-    return serializeMember(row);
-  });
-}
-
 export async function getMemberInTenant(db: DbOrTx, tenantId: string, memberId: string): Promise<MemberRow> {
   const [row] = await db
     .select()
@@ -60,7 +35,7 @@ export async function getMemberInTenant(db: DbOrTx, tenantId: string, memberId: 
   return row;
 }
 
-async function assertEmailFree(db: DbOrTx, tenantId: string, email: string, exceptId?: string) {
+export async function assertEmailFree(db: DbOrTx, tenantId: string, email: string, exceptId?: string) {
   const [dup] = await db
     .select({ id: members.id })
     .from(members)
@@ -69,7 +44,7 @@ async function assertEmailFree(db: DbOrTx, tenantId: string, email: string, exce
   if (dup) throw conflict(`email: a member with e-mail ${email} already exists in this tenant.`);
 }
 
-async function assertAnotherOwner(db: DbOrTx, tenantId: string, exceptId: string) {
+export async function assertAnotherOwner(db: DbOrTx, tenantId: string, exceptId: string) {
   const [other] = await db
     .select({ id: members.id })
     .from(members)

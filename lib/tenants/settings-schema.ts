@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { UrlOrPathSchema } from "../schemas/url";
 import { defaultDealWorkflow } from "./default-deal-workflow";
-import { SharingConfigSchema } from "../share/sharing-config";
+import { SharingConfigSchema } from "./sharing-config";
 
 /** Ids in tenant settings (stages, property types, features) are short slugs. */
 const OptionId = z

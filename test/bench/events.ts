@@ -13,7 +13,7 @@ import { closeDb, getDb } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
 import { config } from "../../lib/config";
 import { deliverDueEvents } from "../../lib/webhooks/deliver";
-import { createTenant } from "../../lib/tenants/create-tenant";
+import { createTenant } from "../../lib/admin/create-tenant";
 
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 50);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);

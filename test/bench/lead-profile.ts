@@ -17,7 +17,7 @@ import { processLeads } from "../../lib/leads/inbound/process-batch";
 import { processLead } from "../../lib/leads/inbound/process-lead";
 import { createChannel } from "../../lib/leads/marketing-channels";
 import { createMember } from "../../lib/tenants/members";
-import { createTenant } from "../../lib/tenants/create-tenant";
+import { createTenant } from "../../lib/admin/create-tenant";
 import { scratchDatabase } from "./http-load";
 
 const N = Number(process.env.PROFILE_LEADS ?? 500);

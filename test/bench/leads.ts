@@ -20,7 +20,7 @@ import { authenticateApiKey } from "../../lib/auth/authenticate-key";
 import { memberCtx } from "../../lib/context/verb-context";
 import { createChannel } from "../../lib/leads/marketing-channels";
 import { createMember } from "../../lib/tenants/members";
-import { createTenant } from "../../lib/tenants/create-tenant";
+import { createTenant } from "../../lib/admin/create-tenant";
 import { spawn } from "node:child_process";
 import { fmt, loadClient, paced, percentiles, scratchDatabase, startServer } from "./http-load";
 

@@ -27,7 +27,7 @@ import { createMessagingChannel } from "../../lib/messaging/channels";
 import { processMessagingEvents } from "../../lib/messaging/inbound/process-events";
 import { createMember } from "../../lib/tenants/members";
 import { issueApiKey } from "../../lib/auth/api-keys";
-import { createTenant } from "../../lib/tenants/create-tenant";
+import { createTenant } from "../../lib/admin/create-tenant";
 import { startFakeWaha } from "../fakes/waha-gateway";
 import { percentiles, scratchDatabase } from "./http-load";
 

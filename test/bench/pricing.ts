@@ -30,7 +30,7 @@ import { cityCode } from "../../lib/share/pricing-cities";
 import { openPricingTool } from "../../lib/share/pricing-link";
 import { valueProperty, type PriceEstimate } from "../../lib/share/price-estimate";
 import { newCoordinateSeed, newShareToken } from "../../lib/share/secrets";
-import { createTenant } from "../../lib/tenants/create-tenant";
+import { createTenant } from "../../lib/admin/create-tenant";
 import { scratchDatabase } from "./http-load";
 
 const LISTINGS = Number(process.env.BENCH_PRICING_LISTINGS ?? 20_000);

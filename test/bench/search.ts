@@ -24,7 +24,7 @@ import { toSearchRequest, type RawSearchParams } from "../../lib/search/params";
 import { CachedSearchEngine } from "../../lib/search/cached-engine";
 import { scopeVersion } from "../../lib/search/index-version";
 import { PostgresSearchEngine } from "../../lib/search/postgres/postgres-engine";
-import { createTenant } from "../../lib/tenants/create-tenant";
+import { createTenant } from "../../lib/admin/create-tenant";
 import { fmt, loadClient, startServer } from "./http-load";
 import { HOODS, generateListingsSql } from "./search-data";
 import { ceilingQuery } from "./search-ceiling";

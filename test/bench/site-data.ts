@@ -12,7 +12,7 @@ import { authenticateApiKey } from "../../lib/auth/authenticate-key";
 import { memberCtx } from "../../lib/context/verb-context";
 import { reindexListings } from "../../lib/search/index-listings";
 import { createSite } from "../../lib/sites/sites";
-import { createTenant } from "../../lib/tenants/create-tenant";
+import { createTenant } from "../../lib/admin/create-tenant";
 import { scratchDatabase } from "./http-load";
 import { generateListingsSql } from "./search-data";
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { getDb } from "../../db/client";
 import { buildings, members, typologies } from "../../db/schema";
 import { issueApiKey } from "../../lib/auth/api-keys";
-import { createTenant } from "../../lib/tenants/create-tenant";
+import { createTenant } from "../../lib/admin/create-tenant";
 
 export type TestTenant = { tenantId: string; slug: string; ownerId: string; key: string };
 

@@ -1,4 +1,4 @@
-import { toE164 } from "../../contacts/phone";
+import { toE164 } from "../../schemas/phone";
 import { isValidCpf } from "../../contacts/cpf";
 import { isSitePath } from "../../util/site-path";
 import { storableJson, storableKey } from "../../util/storable-text";

@@ -1,7 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "../../../db/client";
 import { jsonColumn, rowsOf } from "../../../db/rows";
-import { inboundLeads, listings, marketingChannelInstances, members, properties, tasks, type InboundLeadRow, type ListingRow, type MarketingChannelInstanceRow, type PropertyRow, type TenantRow } from "../../../db/schema";
+import { inboundLeads, listings, marketingChannelInstances, members, properties, tasks, type InboundLeadRow, type ListingRow, type MarketingChannelInstanceRow, type PropertyRow } from "../../../db/schema";
+import type { TenantRow } from "../../tenants/tenant-row";
 import { inTenantTransaction } from "../../../db/transaction";
 import type { IntegrationActor } from "../../context/actor";
 import { writeNewDeal } from "../../deals/deals";

@@ -14,7 +14,7 @@ import * as schema from "../../../db/schema";
 import { authenticateApiKey } from "../../../lib/auth/authenticate-key";
 import { memberCtx } from "../../../lib/context/verb-context";
 import { createChannel } from "../../../lib/leads/marketing-channels";
-import { createTenant } from "../../../lib/tenants/create-tenant";
+import { createTenant } from "../../../lib/admin/create-tenant";
 import { createMember } from "../../../lib/tenants/members";
 import { TEMPLATE_DB } from "../../setup/global-db";
 import { postLead } from "../../helpers/path-token-server";

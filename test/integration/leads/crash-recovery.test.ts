@@ -12,7 +12,7 @@ import { describe, expect, inject, it } from "vitest";
 import { createChannel } from "../../../lib/leads/marketing-channels";
 import { memberCtx } from "../../../lib/context/verb-context";
 import { authenticateApiKey } from "../../../lib/auth/authenticate-key";
-import { createTenant } from "../../../lib/tenants/create-tenant";
+import { createTenant } from "../../../lib/admin/create-tenant";
 import { createMember } from "../../../lib/tenants/members";
 import { drizzle } from "drizzle-orm/postgres-js";
 import * as schema from "../../../db/schema";

@@ -10,6 +10,7 @@ import { demoFile } from "../../../db/seed/credentials";
 import { loadDemoData, type DemoCredentials } from "../../../db/seed/demo";
 import { hashApiKey } from "../../../lib/auth/api-key-secret";
 import { call } from "../../helpers/http";
+import { loadTenant } from "../../../lib/tenants/load-tenant";
 
 let first: DemoCredentials;
 const messages: string[] = [];
@@ -113,7 +114,7 @@ describe("loadDemoData", () => {
 
   it("keeps every listing in one of the tenant's workflow stages, with an allowed status", async () => {
     const db = await getDb();
-    const [tenant] = await db.select().from(tenants).where(eq(tenants.id, first.tenantId));
+    const tenant = await loadTenant(db, first.tenantId);
     const stages = tenant.settings.listingWorkflow.stages;
     const [outside] = await db
       .select({ n: count() })

@@ -1,6 +1,6 @@
 import { json, operatorRoute } from "@/lib/http/route";
 import { readJson } from "@/lib/http/read-json";
-import { createTenant } from "@/lib/tenants/create-tenant";
+import { createTenant } from "@/lib/admin/create-tenant";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 export const POST = operatorRoute(async ({ req, db, log }) => {

@@ -1,6 +1,7 @@
 import { apiRoute, json } from "@/lib/http/route";
 import { readJson } from "@/lib/http/read-json";
-import { getSettings, updateSettings } from "@/lib/tenants/settings";
+import { updateSettings } from "@/lib/admin/update-settings";
+import { getSettings } from "@/lib/tenants/settings";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 export const GET = apiRoute(async ({ ctx }) => json(await getSettings(ctx)), { permission: "tenant.admin" });

@@ -1,7 +1,7 @@
 import { apiRoute, json } from "@/lib/http/route";
 import { readJson } from "@/lib/http/read-json";
 import { pathId } from "@/lib/http/path-id";
-import { updateMember } from "@/lib/tenants/members";
+import { updateMember } from "@/lib/admin/update-member";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
 export const PATCH = apiRoute<{ id: string }>(async ({ req, params, ctx }) =>

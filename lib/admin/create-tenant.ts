@@ -1,14 +1,14 @@
 import { eq, like } from "drizzle-orm";
 import { z } from "zod";
-import { EmailSchema } from "../contacts/email";
+import { EmailSchema } from "../schemas/email";
 import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/transaction";
 import { members, tenants } from "../../db/schema";
 import { issueApiKey } from "../auth/api-keys";
-import { PhoneSchema } from "../contacts/phone";
+import { PhoneSchema } from "../schemas/phone";
 import { conflict, invalid } from "../errors/domain-errors";
-import { defaultSettings } from "./default-settings";
-import { SLUG_PATTERN, slugify } from "./slug";
+import { defaultSettings } from "../tenants/default-settings";
+import { SLUG_PATTERN, slugify } from "../tenants/slug";
 
 export const CreateTenantSchema = z
   .strictObject({
