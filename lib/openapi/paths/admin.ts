@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { CreateTenantSchema, CreatedTenantSchema } from "../../tenants/create-tenant";
+import { CreateTenantSchema, CreatedTenantSchema } from "../../admin/create-tenant";
 import { OPERATOR_SECURITY, TOO_LARGE, errors, jsonContent, ok } from "../common";
 
 /** The operator API: run by whoever hosts the installation, not by tenants. */
