@@ -1,27 +1,18 @@
-import { renderDocument } from "@/app/_site/static-markup";
 import { getDb } from "@/db/client";
 import { csrfMatches, previewSession, sameOrigin, sessionTokenOf, type PreviewSession } from "@/lib/auth/preview-sessions";
+import { previewPage } from "./preview-page";
 
 /** Small HTML answers of the preview's form posts (a refusal is a page with its status, never JSON). */
-export async function messagePage(status: number, title: string, text: string, back = "/preview/share"): Promise<Response> {
-  const html = await renderDocument(
-    <html lang="en">
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{title}</title>
-        <meta name="robots" content="noindex" />
-      </head>
-      <body style={{ fontFamily: "system-ui,sans-serif", margin: 0, color: "#1b1f24" }}>
-        <main style={{ maxWidth: 640, margin: "0 auto", padding: "32px 20px" }}>
-          <h1>{title}</h1>
-          <p role="alert">{text}</p>
-          <p><a href={back}>Back to the share preview</a></p>
-        </main>
-      </body>
-    </html>,
+export function messagePage(status: number, title: string, text: string, back = "/preview/share"): Promise<Response> {
+  return previewPage(
+    title,
+    <>
+      <h1>{title}</h1>
+      <p role="alert">{text}</p>
+      <p><a href={back}>Back to the share preview</a></p>
+    </>,
+    status,
   );
-  return new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
 }
 
 export const seeOther = (location: string, extra: Record<string, string> = {}) =>

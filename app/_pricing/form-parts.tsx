@@ -1,4 +1,4 @@
-import { PRICING_STEPS, type Answers, type FieldErrors, type PricingStep } from "@/lib/share/pricing-flow";
+import { answerParams, PRICING_STEPS, type Answers, type FieldErrors, type PricingStep } from "@/lib/share/pricing-flow";
 import type { Frame } from "./pricing-document";
 
 /** `?a=1&b=2` from answers, "" when there are none. */
@@ -66,3 +66,13 @@ export function Heading({ text, focus }: { text: string; focus: boolean }) {
 }
 
 export type StepView = { step: PricingStep; answers: Answers; errors: FieldErrors; notice?: Notice };
+
+/** A step's way back (to `to`, with the answers before it) and its submit button. */
+export function StepActions({ f, a, from, to, submit }: { f: Frame; a: Answers; from: PricingStep; to: PricingStep; submit: string }) {
+  return (
+    <div className="actions">
+      <a href={`${f.base}${q([...answerParams(a, from), ["step", to]])}`}>{f.t("back")}</a>
+      <button className="btn" type="submit">{submit}</button>
+    </div>
+  );
+}

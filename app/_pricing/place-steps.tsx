@@ -1,6 +1,6 @@
 import type { PricingCity } from "@/lib/share/pricing-cities";
 import { answerParams } from "@/lib/share/pricing-flow";
-import { ErrorSummary, FieldError, Heading, Hidden, invalid, NoticeBlock, Progress, q, type StepView } from "./form-parts";
+import { ErrorSummary, FieldError, Heading, Hidden, invalid, NoticeBlock, Progress, q, StepActions, type StepView } from "./form-parts";
 import { pricingPage, type Frame } from "./pricing-document";
 
 const cityLabel = (c: PricingCity) => (c.state ? `${c.label} — ${c.state}` : c.label);
@@ -94,10 +94,7 @@ export function neighborhoodPage(f: Frame, v: StepView, city: PricingCity, sugge
             <datalist id="nb-list">{suggestions.map((s) => <option key={s} value={s}></option>)}</datalist>
             <p className="sr-only" id="nb-status" aria-live="polite"></p>
           </div>
-          <div className="actions">
-            <a href={`${f.base}${q([...answerParams(a, "neighborhood"), ["step", "city"]])}`}>{f.t("back")}</a>
-            <button className="btn" type="submit">{f.t("continue")}</button>
-          </div>
+          <StepActions f={f} a={a} from="neighborhood" to="city" submit={f.t("continue")} />
         </form>
       </div>
     </>,

@@ -1,5 +1,5 @@
 import { answerParams } from "@/lib/share/pricing-flow";
-import { ErrorSummary, FieldError, Heading, Hidden, invalid, NoticeBlock, Progress, q, type StepView } from "./form-parts";
+import { ErrorSummary, FieldError, Heading, Hidden, invalid, NoticeBlock, Progress, StepActions, type StepView } from "./form-parts";
 import { pricingPage, type Frame } from "./pricing-document";
 
 /** Step 3: the property (type, area, rooms), then the estimate. `types` are the tenant's, each named in the visitor's language. */
@@ -41,10 +41,7 @@ export function profilePage(f: Frame, v: StepView, types: { id: string; label: s
             <input id="f-totalArea" name="area" type="text" inputMode="decimal" required maxLength={12} defaultValue={a.totalArea} {...invalid(errors, "totalArea", "f-totalArea-hint")} />
           </div>
           <div className="row">{count("bedrooms", f.t("profile.bedrooms"))}{count("bathrooms", f.t("profile.bathrooms"))}{count("parkingSpaces", f.t("profile.parking"))}</div>
-          <div className="actions">
-            <a href={`${f.base}${q([...answerParams(a, "profile"), ["step", "neighborhood"]])}`}>{f.t("back")}</a>
-            <button className="btn" type="submit">{f.t("profile.submit")}</button>
-          </div>
+          <StepActions f={f} a={a} from="profile" to="neighborhood" submit={f.t("profile.submit")} />
         </form>
       </div>
     </>,

@@ -1,7 +1,7 @@
 import { formatMoney, formatNumber } from "@/lib/i18n/format";
 import type { PriceEstimate } from "@/lib/share/price-estimate";
 import { answerParams, type Answers, type ContactForm, type PricingStep } from "@/lib/share/pricing-flow";
-import { ErrorSummary, FieldError, Heading, Hidden, invalid, NoticeBlock, Progress, q, type StepView } from "./form-parts";
+import { ErrorSummary, FieldError, Heading, Hidden, invalid, NoticeBlock, Progress, q, StepActions, type StepView } from "./form-parts";
 import { pricingPage, type Frame } from "./pricing-document";
 
 type Labels = { cityLabel: string; type: string };
@@ -135,10 +135,7 @@ export function contactPage(f: Frame, v: StepView, form: ContactForm, labels: La
             <FieldError f={f} errors={errors} k="consent" extra={name} />
             <label className="choice"><input type="checkbox" name="consent" value="yes" required defaultChecked={form.consent === "yes"} /> {f.t("contact.consent", name)}</label>
           </fieldset>
-          <div className="actions">
-            <a href={`${f.base}${q([...answerParams(a, "contact"), ["step", "estimate"]])}`}>{f.t("back")}</a>
-            <button className="btn" type="submit">{f.t("contact.send")}</button>
-          </div>
+          <StepActions f={f} a={a} from="contact" to="estimate" submit={f.t("contact.send")} />
         </form>
       </div>
       <AnswersList f={f} a={a} labels={labels} neighborhood={a.neighborhood} />
