@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ContactRow, DealRow } from "../../db/schema";
+import { deletedSchema, pageSchema } from "../schemas/paging";
 
 export const DealContactSchema = z.object({
   id: z.uuid(),
@@ -41,6 +42,12 @@ export const CreatedDealSchema = DealSchema.pick({
 }).meta({ id: "CreatedDeal" });
 
 export type Deal = z.infer<typeof DealSchema>;
+
+/** `listDeals`: one page of deals. */
+export const DealPageSchema = pageSchema(DealSchema, "DealPage", "Deals matching the filters, over all pages.");
+
+/** `deleteDeal`. */
+export const DeletedDealSchema = deletedSchema("DeletedDeal");
 
 function contactOut(c: ContactWithRole): DealContact {
   return { id: c.id, name: c.name, email: c.email, phone: c.phone, cpf: c.cpf, role: c.role };

@@ -6,14 +6,14 @@ import type { MemberActor } from "../context/actor";
 import type { MemberCtx } from "../context/verb-context";
 import { forbidden, invalid, notFound } from "../errors/domain-errors";
 import { recordEvent } from "../outbox/record-event";
-import { PageQuery, type Page } from "../schemas/paging";
+import { PageQuery } from "../schemas/paging";
 import { reindexListings } from "../search/index-listings";
 import { bumpSearchVersion } from "../search/index-version";
 import { noteIndexed } from "../search/index-sync";
 import { loadTenant } from "../tenants/load-tenant";
 import { canReadListing, canWriteListing, tenantListingsWhere } from "./access";
 import { UpdateListingSchema } from "./schemas";
-import { serializeListing, type Listing } from "./serialize";
+import { serializeListing, type DeletedListingSchema, type Listing, type ListingPageSchema } from "./serialize";
 import { listingEvent, patchListing } from "./write-listing";
 import { inTenantTransaction } from "../../db/transaction";
 
@@ -28,7 +28,7 @@ export const ListListingsQuery = z
   .meta({ id: "ListListingsQuery" });
 
 /** `GET /listings`: newest first, from the relational store, with the actor's access applied. */
-export async function listListings({ db, actor }: MemberCtx, q: z.infer<typeof ListListingsQuery>): Promise<Page<Listing>> {
+export async function listListings({ db, actor }: MemberCtx, q: z.infer<typeof ListListingsQuery>): Promise<z.infer<typeof ListingPageSchema>> {
   const filters: (SQL | undefined)[] = [
     tenantListingsWhere(actor),
     q.type ? eq(listings.type, q.type) : undefined,
@@ -87,7 +87,7 @@ export async function updateListing({ db, actor }: MemberCtx, { id: id, body: in
   });
 }
 
-export async function deleteListing({ db, actor }: MemberCtx, id: string): Promise<{ id: string; deleted: true }> {
+export async function deleteListing({ db, actor }: MemberCtx, id: string): Promise<z.infer<typeof DeletedListingSchema>> {
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const { l, p } = await loadListing(tx, actor, id, true);
     if (!canWriteListing(actor, p, l)) throw forbidden("This key can delete only listings of properties assigned to or created by its member.");

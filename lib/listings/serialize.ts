@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ListingRow, MediaRow, PropertyRow } from "../../db/schema";
+import { deletedSchema, pageSchema } from "../schemas/paging";
 
 const TranslationOut = z.object({
   title: z.string().optional(),
@@ -34,6 +35,12 @@ export const ListingSchema = z
   .meta({ id: "Listing" });
 
 export type Listing = z.infer<typeof ListingSchema>;
+
+/** `listListings`: one page of listings. */
+export const ListingPageSchema = pageSchema(ListingSchema, "ListingPage", "Listings matching the filters, over all pages.");
+
+/** `deleteListing`. */
+export const DeletedListingSchema = deletedSchema("DeletedListing");
 
 export function serializeListing(l: ListingRow): Listing {
   return {

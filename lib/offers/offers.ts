@@ -1,4 +1,5 @@
 import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import type { z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { dealDocuments, deals, members, offers, type DealRow, type OfferRow } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
@@ -7,10 +8,9 @@ import type { MemberCtx } from "../context/verb-context";
 import { dealAccessWhere } from "../deals/access";
 import { conflict, invalid, notFound } from "../errors/domain-errors";
 import { assertListingReadable } from "../listings/readable-listings";
-import type { Page } from "../schemas/paging";
 import { openTransaction } from "../transactions/transactions";
 import { recordOfferEvent } from "./offer-events";
-import { CreateOfferSchema, TRANSITION_BODIES, serializeOffer, type ListOffersQueryInput, type Offer } from "./schemas";
+import { CreateOfferSchema, TRANSITION_BODIES, serializeOffer, type ListOffersQueryInput, type Offer, type OfferPageSchema } from "./schemas";
 import { OFFER_VERBS, TRANSITIONS, type OfferVerb } from "./state-machine";
 
 /** Offers follow their deal's row rules: a restricted key sees offers of deals it sees, and its own. */
@@ -22,7 +22,7 @@ function accessWhere(actor: MemberActor): SQL | undefined {
   );
 }
 
-export async function listOffers({ db, actor }: MemberCtx, q: ListOffersQueryInput): Promise<Page<Offer>> {
+export async function listOffers({ db, actor }: MemberCtx, q: ListOffersQueryInput): Promise<z.infer<typeof OfferPageSchema>> {
   const where = and(
     eq(offers.tenantId, actor.tenantId),
     accessWhere(actor),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { OfferRow } from "../../db/schema";
 import { DecimalString } from "../listings/schemas";
-import { PageQuery } from "../schemas/paging";
+import { PageQuery, pageSchema } from "../schemas/paging";
 
 export const DECLINE_CODES = ["cancelled", "price", "financing", "client_gave_up", "other"] as const;
 /** Sources an offer created through the API may claim; `provider_sync` comes only through the sync endpoint. */
@@ -96,6 +96,18 @@ export const OfferSchema = z
   })
   .meta({ id: "Offer" });
 export type Offer = z.infer<typeof OfferSchema>;
+
+/** `listOffers`: one page of offers. */
+export const OfferPageSchema = pageSchema(OfferSchema, "OfferPage");
+
+/** The answer of `syncOffer`. */
+export const OfferSyncResultSchema = z
+  .object({
+    offer: OfferSchema,
+    created: z.boolean().meta({ description: "True when this externalId arrived for the first time (status 201)." }),
+    event: z.string().nullable().meta({ description: "The offer event this report wrote, or null (no movement, stale, or older than 7 days)." }),
+  })
+  .meta({ id: "OfferSyncResult" });
 
 export function serializeOffer(o: OfferRow): Offer {
   return {

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import type { z } from "zod";
 import { deals, offers, type OfferRow, type OfferStatus } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
 import type { MemberCtx } from "../context/verb-context";
@@ -7,13 +8,11 @@ import type { EventName } from "../outbox/event-names";
 import { assertListingReadable } from "../listings/readable-listings";
 import { assertMember } from "./offers";
 import { recordOfferEvent } from "./offer-events";
-import { SyncOfferSchema, serializeOffer, type Offer } from "./schemas";
+import { SyncOfferSchema, serializeOffer, type OfferSyncResultSchema } from "./schemas";
 import { isOpenOffer } from "./state-machine";
 
 /** Spec 2 §6 and §8: imported offers emit events only for movement in the last 7 days. */
 export const SYNC_EVENT_WINDOW_MS = 7 * 24 * 3600 * 1000;
-
-type SyncResult = { offer: Offer; created: boolean; event: EventName | null };
 
 /**
  * `POST /offers/sync`: an offer of an origin system (a portal, another CRM), upserted by
@@ -23,7 +22,7 @@ type SyncResult = { offer: Offer; created: boolean; event: EventName | null };
  * import or re-sync of old history emits nothing. A report older than what is stored (out of
  * order) changes nothing; a final status is never reopened.
  */
-export async function syncOffer({ db, actor }: MemberCtx, input: unknown): Promise<SyncResult> {
+export async function syncOffer({ db, actor }: MemberCtx, input: unknown): Promise<z.infer<typeof OfferSyncResultSchema>> {
   const data = SyncOfferSchema.parse(input);
   const movedAt = new Date(data.movedAt);
   if (movedAt.getTime() > Date.now() + 5 * 60_000) throw invalid("movedAt: is in the future.");

@@ -16,3 +16,24 @@ export const PageQuery = {
 
 /** The list envelope of every paged endpoint. */
 export type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
+
+/**
+ * The zod shape of `Page<T>`: the response schema of a paged list, named `id` in the OpenAPI
+ * description, and the return type of the verb that builds it (`z.infer`).
+ */
+export function pageSchema<T extends z.ZodType>(item: T, id: string, totalDescription?: string) {
+  return z
+    .object({
+      items: z.array(item),
+      total: totalDescription ? z.number().int().meta({ description: totalDescription }) : z.number().int(),
+      page: z.number().int(),
+      pageSize: z.number().int(),
+    })
+    .meta({ id });
+}
+
+/** The answer of a DELETE that removes a record: its id (`id` names the schema in the description). */
+export function deletedSchema(id?: string) {
+  const schema = z.object({ id: z.uuid(), deleted: z.literal(true) });
+  return id ? schema.meta({ id }) : schema;
+}

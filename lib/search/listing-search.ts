@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Db } from "../../db/client";
 import type { MemberCtx } from "../context/verb-context";
 import { invalid } from "../errors/domain-errors";
-import { queryInt } from "../schemas/paging";
+import { pageSchema, queryInt } from "../schemas/paging";
 import { loadTenant } from "../tenants/load-tenant";
 import { anyOf, boolIs, geoCircle, numCmp, strContains, strExact } from "./ast-build";
 import type { SearchHit } from "./engine";
@@ -76,10 +76,13 @@ export const SearchItemSchema = z
 
 export type SearchItem = z.infer<typeof SearchItemSchema>;
 
+/** The answer of `searchListings`. */
+export const ListingSearchPageSchema = pageSchema(SearchItemSchema, "ListingSearchPage", "Listings matching the search, over all pages.");
+
 const ADDRESS_FIELDS = ["title", "listingCode", "location_street", "location_neighborhood", "location_city"];
 
 /** `GET /listings/search`: typed parameters become filter nodes, ANDed with the raw `filter`. */
-export async function searchListings({ db, actor }: MemberCtx, q: ListingSearchInput) {
+export async function searchListings({ db, actor }: MemberCtx, q: ListingSearchInput): Promise<z.infer<typeof ListingSearchPageSchema>> {
   // Settings are needed only to resolve property type labels.
   const types = q.propertyTypes?.length ? (await loadTenant(db, actor.tenantId)).settings.propertyTypes : [];
   const filters = typedFilters(q, types);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { TaskRow } from "../../db/schema";
-import { PageQuery } from "../schemas/paging";
+import { PageQuery, deletedSchema, pageSchema } from "../schemas/paging";
 
 export const TASK_TYPES = ["visit", "call", "follow_up", "meeting", "email", "message", "document", "other"] as const;
 export const TASK_STATUSES = ["open", "done", "cancelled"] as const;
@@ -67,6 +67,12 @@ export const TaskSchema = z
   .meta({ id: "Task" });
 
 export type Task = z.infer<typeof TaskSchema>;
+
+/** `listTasks`: one page of tasks. */
+export const TaskPageSchema = pageSchema(TaskSchema, "TaskPage");
+
+/** `deleteTask`. */
+export const DeletedTaskSchema = deletedSchema("DeletedTask");
 
 export function serializeTask(t: TaskRow): Task {
   return {

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
+import type { z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { deals, members, tasks, type TaskRow } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
@@ -8,9 +9,8 @@ import { dealAccessWhere } from "../deals/access";
 import { forbidden, invalid, notFound } from "../errors/domain-errors";
 import { assertListingReadable } from "../listings/readable-listings";
 import { recordEvent } from "../outbox/record-event";
-import type { Page } from "../schemas/paging";
 import { stableJson } from "../util/stable-json";
-import { CreateTaskSchema, UpdateTaskSchema, serializeTask, taskEventData, type CreateTaskInput, type ListTasksQueryInput, type Task } from "./schemas";
+import { CreateTaskSchema, UpdateTaskSchema, serializeTask, taskEventData, type CreateTaskInput, type DeletedTaskSchema, type ListTasksQueryInput, type Task, type TaskPageSchema } from "./schemas";
 
 /**
  * Row rules as for deals: a broad key sees every task of the tenant; a restricted key (a broker's
@@ -22,7 +22,7 @@ function accessWhere(actor: MemberActor): SQL | undefined {
   return or(eq(tasks.assigneeId, actor.userId), eq(tasks.createdById, actor.userId), visibleDeal);
 }
 
-export async function listTasks({ db, actor }: MemberCtx, q: ListTasksQueryInput): Promise<Page<Task>> {
+export async function listTasks({ db, actor }: MemberCtx, q: ListTasksQueryInput): Promise<z.infer<typeof TaskPageSchema>> {
   if (q.dueFrom && q.dueTo && new Date(q.dueFrom) >= new Date(q.dueTo)) throw invalid("query parameter `dueTo`: must be after `dueFrom`.");
   const where = and(
     eq(tasks.tenantId, actor.tenantId),
@@ -121,7 +121,7 @@ export async function updateTask({ db, actor }: MemberCtx, { id, body }: { id: s
   });
 }
 
-export async function deleteTask({ db, actor }: MemberCtx, id: string): Promise<{ id: string; deleted: true }> {
+export async function deleteTask({ db, actor }: MemberCtx, id: string): Promise<z.infer<typeof DeletedTaskSchema>> {
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const row = await loadTask(tx, actor, id, true);
     await tx.delete(tasks).where(and(eq(tasks.id, row.id), eq(tasks.tenantId, actor.tenantId)));

@@ -8,7 +8,7 @@ import type { MemberCtx } from "../context/verb-context";
 import { dealAccessWhere } from "../deals/access";
 import { conflict, notFound } from "../errors/domain-errors";
 import { contractsWithParts, loadTransactionRow, transactionAggregate } from "./load";
-import { AddContractSchema, type Contract } from "./schemas";
+import { AddContractSchema, type Contract, type ContractListSchema } from "./schemas";
 import { recordTransactionEvent } from "./transaction-events";
 
 type ContractInput = z.infer<typeof AddContractSchema>;
@@ -66,7 +66,7 @@ export async function addDealContract({ db, actor }: MemberCtx, { dealId, body }
 }
 
 /** `GET /deals/{id}/contracts`: every contract of the deal, its transactions' included, oldest first. */
-export async function listDealContracts({ db, actor }: MemberCtx, dealId: string): Promise<{ items: Contract[] }> {
+export async function listDealContracts({ db, actor }: MemberCtx, dealId: string): Promise<z.infer<typeof ContractListSchema>> {
   const deal = await dealInReach(db, actor, dealId);
   const rows = await db
     .select()

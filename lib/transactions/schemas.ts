@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ContractDocumentRow, ContractRow, ContractSignerRow, TransactionPaymentRow, TransactionRow } from "../../db/schema";
 import { DecimalString } from "../listings/schemas";
-import { PageQuery } from "../schemas/paging";
+import { PageQuery, pageSchema } from "../schemas/paging";
 
 export const TRANSACTION_STATUSES = ["open", "closed", "cancelled"] as const;
 export const PARTY_ROLES = ["buyer", "seller", "tenant", "landlord", "owner", "guarantor", "broker", "witness", "other"] as const;
@@ -77,7 +77,7 @@ export const AddContractSchema = z
   })
   .meta({ id: "ContractCreate" });
 
-const PaymentSchema = z
+export const PaymentSchema = z
   .object({
     id: z.uuid(),
     transactionId: z.uuid(),
@@ -146,6 +146,12 @@ export const TransactionSchema = z
   })
   .meta({ id: "Transaction" });
 export type Transaction = z.infer<typeof TransactionSchema>;
+
+/** `listTransactions`: one page of transactions. */
+export const TransactionPageSchema = pageSchema(TransactionSchema, "TransactionPage");
+
+/** `listDealContracts`. */
+export const ContractListSchema = z.object({ items: z.array(ContractSchema) });
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq } from "drizzle-orm";
+import type { z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { contacts, dealContacts, deals, offers, transactions, type DealRow, type OfferRow, type TransactionParty, type TransactionRow } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
@@ -7,12 +8,11 @@ import type { MemberCtx } from "../context/verb-context";
 import { dealAccessWhere } from "../deals/access";
 import { conflict, invalid } from "../errors/domain-errors";
 import { assertListingReadable } from "../listings/readable-listings";
-import type { Page } from "../schemas/paging";
 import { loadTransactionRow, transactionAccessWhere, transactionAggregate, transactionAggregates } from "./load";
-import { CreateTransactionSchema, UpdateTransactionSchema, type ListTransactionsQueryInput, type Transaction } from "./schemas";
+import { CreateTransactionSchema, UpdateTransactionSchema, type ListTransactionsQueryInput, type Transaction, type TransactionPageSchema } from "./schemas";
 import { recordTransactionEvent } from "./transaction-events";
 
-export async function listTransactions({ db, actor }: MemberCtx, q: ListTransactionsQueryInput): Promise<Page<Transaction>> {
+export async function listTransactions({ db, actor }: MemberCtx, q: ListTransactionsQueryInput): Promise<z.infer<typeof TransactionPageSchema>> {
   const where = and(
     eq(transactions.tenantId, actor.tenantId),
     transactionAccessWhere(actor),

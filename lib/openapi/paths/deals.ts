@@ -1,22 +1,9 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { z } from "zod";
 import { ListDealsQuery } from "../../deals/list-query";
 import { CreateDealSchema, UpdateDealSchema } from "../../deals/schemas";
-import { CreatedDealSchema, DealSchema } from "../../deals/serialize";
+import { CreatedDealSchema, DealPageSchema, DealSchema, DeletedDealSchema } from "../../deals/serialize";
 import { API_KEY_SECURITY, TOO_LARGE, UNAUTHORIZED_KEY, errors, ok, uuidParam } from "../common";
 import { TOO_MANY_PAGES } from "./listing-texts";
-
-/** The list envelope of `lib/schemas/paging.ts` (`Page<Deal>`). */
-const DealPageSchema = z
-  .object({
-    items: z.array(DealSchema),
-    total: z.number().int().meta({ description: "Deals matching the filters, over all pages." }),
-    page: z.number().int(),
-    pageSize: z.number().int(),
-  })
-  .meta({ id: "DealPage" });
-
-const DeletedDealSchema = z.object({ id: z.uuid(), deleted: z.literal(true) }).meta({ id: "DeletedDeal" });
 
 /**
  * `page` and `pageSize` are parsed as text then piped into a number range, and only the text side

@@ -1,22 +1,9 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { z } from "zod";
 import { ListListingsQuery } from "../../listings/listings";
 import { UpdateListingSchema } from "../../listings/schemas";
-import { ListingSchema } from "../../listings/serialize";
+import { DeletedListingSchema, ListingPageSchema, ListingSchema } from "../../listings/serialize";
 import { API_KEY_SECURITY, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
 import { ACCESS, LISTING_EVENTS, LISTING_FIELDS, TOO_MANY_PAGES, TRANSLATIONS } from "./listing-texts";
-
-/** The list envelope of `lib/schemas/paging.ts` (`Page<Listing>`). */
-const ListingPageSchema = z
-  .object({
-    items: z.array(ListingSchema),
-    total: z.number().int().meta({ description: "Listings matching the filters, over all pages." }),
-    page: z.number().int(),
-    pageSize: z.number().int(),
-  })
-  .meta({ id: "ListingPage" });
-
-const DeletedListingSchema = z.object({ id: z.uuid(), deleted: z.literal(true) }).meta({ id: "DeletedListing" });
 
 /**
  * `page` and `pageSize` are parsed as text then piped into a number range, and only the text side

@@ -1,19 +1,9 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { CreateOfferSchema, ListOffersQuery, OfferSchema, OfferTransitionBodyDoc, SyncOfferSchema } from "../../offers/schemas";
+import { CreateOfferSchema, ListOffersQuery, OfferPageSchema, OfferSchema, OfferSyncResultSchema, OfferTransitionBodyDoc, SyncOfferSchema } from "../../offers/schemas";
 import { OFFER_VERBS } from "../../offers/state-machine";
 import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, ok, uuidParam } from "../common";
 
-const OfferPageSchema = z
-  .object({ items: z.array(OfferSchema), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() })
-  .meta({ id: "OfferPage" });
-const SyncResultSchema = z
-  .object({
-    offer: OfferSchema,
-    created: z.boolean().meta({ description: "True when this externalId arrived for the first time (status 201)." }),
-    event: z.string().nullable().meta({ description: "The offer event this report wrote, or null (no movement, stale, or older than 7 days)." }),
-  })
-  .meta({ id: "OfferSyncResult" });
 
 const ListOffersQueryDoc = ListOffersQuery.extend({
   page: ListOffersQuery.shape.page.meta({ type: "integer", minimum: 1, default: 1, description: "Page number, from 1." }),
@@ -134,8 +124,8 @@ export function registerOfferPaths(r: OpenAPIRegistry): void {
     security: API_KEY_SECURITY,
     request: { body: { required: true, content: { "application/json": { schema: SyncOfferSchema } } } },
     responses: {
-      200: ok("The offer was updated (or the report was stale).", SyncResultSchema),
-      201: ok("The offer arrived for the first time.", SyncResultSchema),
+      200: ok("The offer was updated (or the report was stale).", OfferSyncResultSchema),
+      201: ok("The offer arrived for the first time.", OfferSyncResultSchema),
       ...errors({ 400: "Invalid body, `movedAt` in the future, or a deal, listing or broker not in the tenant.", 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 413: TOO_LARGE }),
     },
   });

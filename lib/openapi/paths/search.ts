@@ -1,18 +1,7 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { z } from "zod";
 import { FILTER_SCHEMA } from "../../search/fields";
-import { ListingSearchQuery, SearchItemSchema } from "../../search/listing-search";
+import { ListingSearchPageSchema, ListingSearchQuery } from "../../search/listing-search";
 import { API_KEY_SECURITY, UNAUTHORIZED_KEY, errors, ok } from "../common";
-
-/** The search envelope of `searchListings` (`lib/search/listing-search.ts`). */
-const ListingSearchPageSchema = z
-  .object({
-    items: z.array(SearchItemSchema),
-    total: z.number().int().meta({ description: "Listings matching the search, over all pages." }),
-    page: z.number().int(),
-    pageSize: z.number().int(),
-  })
-  .meta({ id: "ListingSearchPage" });
 
 /**
  * The names a `filter` may use, grouped by type, from the parser's allow-list (`SEARCH_FIELDS`

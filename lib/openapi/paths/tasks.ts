@@ -1,12 +1,7 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { z } from "zod";
-import { CreateTaskSchema, ListTasksQuery, TaskSchema, UpdateTaskSchema } from "../../tasks/schemas";
+import { CreateTaskSchema, DeletedTaskSchema, ListTasksQuery, TaskPageSchema, TaskSchema, UpdateTaskSchema } from "../../tasks/schemas";
 import { API_KEY_SECURITY, TOO_LARGE, UNAUTHORIZED_KEY, errors, ok, uuidParam } from "../common";
 
-const TaskPageSchema = z
-  .object({ items: z.array(TaskSchema), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() })
-  .meta({ id: "TaskPage" });
-const DeletedTaskSchema = z.object({ id: z.uuid(), deleted: z.literal(true) }).meta({ id: "DeletedTask" });
 
 const ListTasksQueryDoc = ListTasksQuery.extend({
   page: ListTasksQuery.shape.page.meta({ type: "integer", minimum: 1, default: 1, description: "Page number, from 1." }),

@@ -1,20 +1,18 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { z } from "zod";
 import {
   AddContractSchema,
   AddPaymentSchema,
+  ContractListSchema,
   ContractSchema,
   CreateTransactionSchema,
   ListTransactionsQuery,
+  PaymentSchema,
+  TransactionPageSchema,
   TransactionSchema,
   UpdateTransactionSchema,
 } from "../../transactions/schemas";
 import { API_KEY_SECURITY, TOO_LARGE, UNAUTHORIZED_KEY, errors, ok, uuidParam } from "../common";
 
-const TransactionPage = z
-  .object({ items: z.array(TransactionSchema), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() })
-  .meta({ id: "TransactionPage" });
-const PaymentOut = TransactionSchema.shape.payments.element;
 
 const ListQueryDoc = ListTransactionsQuery.extend({
   page: ListTransactionsQuery.shape.page.meta({ type: "integer", minimum: 1, default: 1, description: "Page number, from 1." }),
@@ -49,7 +47,7 @@ export function registerTransactionPaths(r: OpenAPIRegistry): void {
     description: `Newest first, filtered by \`dealId\` and \`status\`, each with its payments and contracts.\n\n${ACCESS}`,
     security: API_KEY_SECURITY,
     request: { query: ListQueryDoc },
-    responses: { 200: ok("One page of transactions.", TransactionPage), ...errors({ 400: "Invalid query.", 401: UNAUTHORIZED_KEY }) },
+    responses: { 200: ok("One page of transactions.", TransactionPageSchema), ...errors({ 400: "Invalid query.", 401: UNAUTHORIZED_KEY }) },
   });
   r.registerPath({
     method: "post",
@@ -117,7 +115,7 @@ export function registerTransactionPaths(r: OpenAPIRegistry): void {
       body: { required: true, content: { "application/json": { schema: AddPaymentSchema, example: { method: "boleto", providerId: "5656565656565656", amount: "15000.00", dueDate: "2026-12-10" } } } },
     },
     responses: {
-      201: ok("The payment.", PaymentOut),
+      201: ok("The payment.", PaymentSchema),
       ...errors({ 400: "Invalid body.", 401: UNAUTHORIZED_KEY, 404: NOT_FOUND, 409: `${FINAL} Or the same method and providerId is already a payment of the tenant (\`payment_exists\`).`, 413: TOO_LARGE }),
     },
   });
@@ -165,7 +163,7 @@ export function registerTransactionPaths(r: OpenAPIRegistry): void {
     description: "Every contract of the deal (its transactions' and its own), oldest first. Deal row rules apply.",
     security: API_KEY_SECURITY,
     request: { params: uuidParam("id", "deal") },
-    responses: { 200: ok("The contracts.", z.object({ items: z.array(ContractSchema) })), ...errors({ 401: UNAUTHORIZED_KEY, 404: "No such deal visible to the key." }) },
+    responses: { 200: ok("The contracts.", ContractListSchema), ...errors({ 401: UNAUTHORIZED_KEY, 404: "No such deal visible to the key." }) },
   });
   r.registerPath({
     method: "post",
