@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { MemberCtx } from "../context/verb-context";
 import { accessibleChannels } from "./access";
-import { readPolicy } from "./conversations/policy";
+import { readPolicy, ReadPolicySchema } from "./conversations/policy";
 import { boolParam, ConnectionStatesParam, TransportsParam } from "./conversations/query-params";
 import { CONNECTION_STATES, TRANSPORTS } from "./providers/types";
 
@@ -30,6 +30,15 @@ export const ChannelInventoryItemSchema = z
   })
   .meta({ id: "ChannelInventoryItem" });
 
+/** The answer of `listChannelInventory`. */
+export const ChannelInventorySchema = z
+  .object({
+    policy: ReadPolicySchema,
+    channels: z.array(ChannelInventoryItemSchema),
+    scope: z.object({ accessibleChannelCount: z.number().int(), privacyEnabledChannelCount: z.number().int() }),
+  })
+  .meta({ id: "ChannelInventory" });
+
 /** What each provider can do; no credentials are opened to answer it. */
 const CAPABILITIES: Record<string, { history: boolean; templates: boolean; labels: boolean }> = {
   waha: { history: true, templates: false, labels: true },
@@ -41,7 +50,7 @@ const CAPABILITIES: Record<string, { history: boolean; templates: boolean; label
  * grant, never a mock), built from an allow-list: no session name, token, QR, gateway URL or
  * sharing rule. A member with none gets an empty list with `no_accessible_channels`.
  */
-export async function listChannelInventory(ctx: MemberCtx, q: z.output<typeof ChannelInventoryQuery>) {
+export async function listChannelInventory(ctx: MemberCtx, q: z.output<typeof ChannelInventoryQuery>): Promise<z.infer<typeof ChannelInventorySchema>> {
   const all = await accessibleChannels(ctx.db, ctx.actor);
   const needle = q.search?.toLowerCase();
   const channels = all

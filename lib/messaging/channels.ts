@@ -7,6 +7,7 @@ import { inTenantTransaction } from "../../db/transaction";
 import type { MemberCtx } from "../context/verb-context";
 import { invalid, notFound } from "../errors/domain-errors";
 import { logger } from "../log/logger";
+import { itemsSchema } from "../schemas/paging";
 import { assertGatewayUrl, gatewayUrlProblem } from "./gateway-url";
 import { adapterFor, credentialsOf } from "./providers/adapter-for";
 import { CONNECTION_STATES, PROVIDERS, TRANSPORTS } from "./providers/types";
@@ -87,6 +88,9 @@ export const MessagingChannelSettingsSchema = z
 
 export type MessagingChannelSettings = z.infer<typeof MessagingChannelSettingsSchema>;
 
+/** `listMessagingChannelSettings`. */
+export const MessagingChannelSettingsListSchema = itemsSchema(MessagingChannelSettingsSchema);
+
 const newChannelToken = () => `msg_${randomBytes(24).toString("base64url")}`;
 const newHmacSecret = () => randomBytes(32).toString("base64url");
 
@@ -151,7 +155,7 @@ async function rowInTenant(db: DbOrTx, tenantId: string, id: string): Promise<Me
   return row;
 }
 
-export async function listMessagingChannelSettings(ctx: MemberCtx): Promise<{ items: MessagingChannelSettings[] }> {
+export async function listMessagingChannelSettings(ctx: MemberCtx): Promise<z.infer<typeof MessagingChannelSettingsListSchema>> {
   const rows = await ctx.db.select().from(messagingChannels).where(eq(messagingChannels.tenantId, ctx.tenantId)).orderBy(asc(messagingChannels.createdAt));
   return { items: await Promise.all(rows.map((r) => present(ctx.db, r))) };
 }

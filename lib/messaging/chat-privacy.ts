@@ -4,6 +4,7 @@ import { messagingChannels, messagingChatPrivacy, messagingConversations } from 
 import { inTenantTransaction } from "../../db/transaction";
 import type { MemberCtx } from "../context/verb-context";
 import { notFound } from "../errors/domain-errors";
+import { itemsSchema } from "../schemas/paging";
 import { ChatIdSchema } from "./chat-id";
 
 export const PRIVACY_STATES = ["whitelisted", "pending", "hidden"] as const;
@@ -11,6 +12,9 @@ export type PrivacyState = (typeof PRIVACY_STATES)[number];
 
 export const SetChatPrivacySchema = z.strictObject({ chatId: ChatIdSchema, state: z.enum(PRIVACY_STATES) }).meta({ id: "SetChatPrivacy" });
 export const ChatPrivacyEntrySchema = z.object({ chatId: z.string(), state: z.enum(PRIVACY_STATES), updatedAt: z.string() }).meta({ id: "ChatPrivacyEntry" });
+
+/** `listChatPrivacy`. */
+export const ChatPrivacyListSchema = itemsSchema(ChatPrivacyEntrySchema);
 
 async function assertChannel(ctx: MemberCtx, id: string) {
   const [c] = await ctx.db.select({ id: messagingChannels.id }).from(messagingChannels).where(and(eq(messagingChannels.id, id), eq(messagingChannels.tenantId, ctx.tenantId))).limit(1);
@@ -35,7 +39,7 @@ export async function setChatPrivacy(ctx: MemberCtx, { id, body }: { id: string;
   });
 }
 
-export async function listChatPrivacy(ctx: MemberCtx, id: string) {
+export async function listChatPrivacy(ctx: MemberCtx, id: string): Promise<z.infer<typeof ChatPrivacyListSchema>> {
   await assertChannel(ctx, id);
   const rows = await ctx.db
     .select()

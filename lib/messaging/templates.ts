@@ -4,6 +4,7 @@ import { messagingChannels, messagingTemplates } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
 import type { MemberCtx } from "../context/verb-context";
 import { invalid, notFound } from "../errors/domain-errors";
+import { itemsSchema } from "../schemas/paging";
 
 /** Providers whose adapter sends approved templates (`supportsTemplates`). */
 const TEMPLATE_PROVIDERS = new Set(["whatsapp_cloud"]);
@@ -21,6 +22,9 @@ export const MessagingTemplateSchema = z
   .object({ id: z.uuid(), channelId: z.uuid(), name: z.string(), language: z.string(), status: z.enum(TEMPLATE_STATUSES), createdAt: z.string() })
   .meta({ id: "MessagingTemplate" });
 
+/** `listTemplates`. */
+export const MessagingTemplateListSchema = itemsSchema(MessagingTemplateSchema);
+
 type Row = typeof messagingTemplates.$inferSelect;
 const present = (r: Row) => ({ id: r.id, channelId: r.channelId, name: r.name, language: r.language, status: r.status as (typeof TEMPLATE_STATUSES)[number], createdAt: r.createdAt.toISOString() });
 
@@ -35,7 +39,7 @@ async function templateChannel(ctx: MemberCtx, id: string) {
 }
 
 /** `GET .../{id}/templates`: the channel's registered templates (none on free-text-only channels). */
-export async function listTemplates(ctx: MemberCtx, channelId: string) {
+export async function listTemplates(ctx: MemberCtx, channelId: string): Promise<z.infer<typeof MessagingTemplateListSchema>> {
   await templateChannel(ctx, channelId);
   const rows = await ctx.db
     .select()

@@ -37,3 +37,9 @@ export function deletedSchema(id?: string) {
   const schema = z.object({ id: z.uuid(), deleted: z.literal(true) });
   return id ? schema.meta({ id }) : schema;
 }
+
+/** The `{items}` envelope of an unpaged list (`id` names the schema in the description). */
+export function itemsSchema<T extends z.ZodType>(item: T, id?: string) {
+  const schema = z.object({ items: z.array(item) });
+  return id ? schema.meta({ id }) : schema;
+}

@@ -6,9 +6,9 @@ import type { MemberCtx } from "../../context/verb-context";
 import { accessibleChannelById } from "../access";
 import { ChatIdSchema } from "../chat-id";
 import { effectivePrivacy } from "../chat-privacy";
-import { readHistory } from "../history/read-history";
-import { readPolicy } from "./policy";
-import { presentConversation } from "./present";
+import { readHistory, UNAVAILABLE_REASONS } from "../history/read-history";
+import { readPolicy, ReadPolicySchema } from "./policy";
+import { ConversationSchema, presentConversation } from "./present";
 import { boolParam, LimitParam } from "./query-params";
 
 export const DetailQuery = z
@@ -21,7 +21,44 @@ export const DetailQuery = z
   })
   .meta({ id: "ConversationDetailQuery" });
 
-export type Rejection = "not_found_or_inaccessible" | "channel_forbidden" | "privacy_restricted";
+export const REJECTIONS = ["not_found_or_inaccessible", "channel_forbidden", "privacy_restricted"] as const;
+export type Rejection = (typeof REJECTIONS)[number];
+
+export const HistoryMessageSchema = z
+  .object({
+    id: z.string(),
+    direction: z.enum(["inbound", "outbound"]),
+    at: z.string(),
+    messageType: z.string().meta({ example: "text" }),
+    text: z.string().nullable().meta({ description: "Null for chats pending privacy approval." }),
+    authorId: z.uuid().nullable().meta({ description: "The CRM member who sent it through the service; null for inbound, old and phone-app messages." }),
+    authorName: z.string().nullable().meta({ description: "Directory name when `authorId` is set, else the provider's push name." }),
+    media: z.object({ kind: z.string(), mimeType: z.string().nullable(), available: z.boolean() }).nullable().meta({ description: "A descriptor only: never a URL, token or bytes." }),
+  })
+  .meta({ id: "HistoryMessage" });
+
+export const HistorySchema = z
+  .object({
+    source: z.literal("provider_feed"),
+    checkedAt: z.string(),
+    unavailableReason: z.enum(UNAVAILABLE_REASONS).nullable(),
+    retryable: z.boolean(),
+    retryAfterSeconds: z.number().nullable(),
+    messages: z.array(HistoryMessageSchema),
+    hasMore: z.boolean(),
+    nextBefore: z.string().nullable(),
+  })
+  .meta({ id: "ConversationHistory" });
+
+/** The answer of `conversationDetail`. */
+export const ConversationDetailSchema = z
+  .object({
+    policy: ReadPolicySchema,
+    conversation: ConversationSchema.nullable(),
+    rejection: z.enum(REJECTIONS).nullable(),
+    history: HistorySchema.nullable().meta({ description: "Null with `includeHistory=false` or a rejection." }),
+  })
+  .meta({ id: "ConversationDetail" });
 
 type Access =
   | { ok: true; channel: MessagingChannelRow; conversation: MessagingConversationRow; privacyState: string | null }
@@ -55,7 +92,7 @@ export async function conversationAccess(ctx: MemberCtx, channelId: string, chat
 }
 
 /** `GET /api/v1/messaging/conversations/detail`: the stored state plus one page of live history. */
-export async function conversationDetail(ctx: MemberCtx, q: z.output<typeof DetailQuery>) {
+export async function conversationDetail(ctx: MemberCtx, q: z.output<typeof DetailQuery>): Promise<z.infer<typeof ConversationDetailSchema>> {
   const policy = readPolicy([]);
   const access = await conversationAccess(ctx, q.channelId, q.chatId);
   if (!access.ok) return { policy, conversation: null, rejection: access.rejection, history: null };
@@ -77,7 +114,7 @@ export async function conversationDetail(ctx: MemberCtx, q: z.output<typeof Deta
     };
   }
   const authors = await authorsOf(ctx.db, access.channel.id, page.messages.filter((m) => m.fromMe).map((m) => m.id));
-  const messages = page.messages.map((m) => {
+  const messages = page.messages.map((m): z.infer<typeof HistoryMessageSchema> => {
     const authorId = m.fromMe ? (authors.get(m.id)?.authorId ?? null) : null;
     const authorName = authorId ? (authors.get(m.id)?.name ?? null) : m.pushName;
     return {

@@ -4,8 +4,8 @@ import { messagingConversations as C } from "../../../db/schema";
 import type { MemberCtx } from "../../context/verb-context";
 import { accessibleChannels } from "../access";
 import { decodeCursor, encodeCursor, scopeHash } from "./cursor";
-import { readPolicy } from "./policy";
-import { presentConversation, type ConversationItem } from "./present";
+import { readPolicy, ReadPolicySchema } from "./policy";
+import { ConversationSchema, presentConversation, type ConversationItem } from "./present";
 import { boolParam, ConnectionStatesParam, LimitParam, TransportsParam } from "./query-params";
 
 export const ListConversationsQuery = z
@@ -49,7 +49,21 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * activity first (or unread first), keyset paged with an opaque cursor tied to the tenant, the
  * member and the filters. Hidden chats are only counted; a key without channels gets an empty 200.
  */
-export async function listConversations(ctx: MemberCtx, q: ListConversationsInput) {
+/** The answer of `listConversations`. */
+export const ConversationListSchema = z
+  .object({
+    policy: ReadPolicySchema,
+    conversations: z.array(ConversationSchema),
+    redaction: z.object({
+      privacyFilteredCount: z.number().int().meta({ description: "Hidden chats (blacklisted, or unknown on a privacy channel) of the selected channels: absent, only counted." }),
+      redactedCount: z.number().int().meta({ description: "Items of this page shown without preview (pending approval)." }),
+    }),
+    page: z.object({ returned: z.number().int(), hasMore: z.boolean(), nextCursor: z.string().nullable() }),
+    scope: z.object({ accessibleChannelCount: z.number().int(), privacyEnabledChannelCount: z.number().int() }),
+  })
+  .meta({ id: "ConversationList" });
+
+export async function listConversations(ctx: MemberCtx, q: ListConversationsInput): Promise<z.infer<typeof ConversationListSchema>> {
   const channels = await accessibleChannels(ctx.db, ctx.actor);
   const scope = { accessibleChannelCount: channels.length, privacyEnabledChannelCount: channels.filter((c) => c.privacyMode === "whitelist").length };
   const { limit, cursor, ...filters } = q;

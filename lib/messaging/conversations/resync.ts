@@ -7,8 +7,8 @@ import { config } from "../../config";
 import { ChatIdSchema } from "../chat-id";
 import { adapterFor } from "../providers/adapter-for";
 import { GatewayError } from "../providers/gateway-http";
-import { conversationAccess, type Rejection } from "./detail";
-import { readPolicy } from "./policy";
+import { conversationAccess, REJECTIONS } from "./detail";
+import { readPolicy, ReadPolicySchema } from "./policy";
 
 export const RESYNC_OUTCOMES = ["recovered", "still_empty", "nothing_to_resync", "unreachable"] as const;
 export type ResyncOutcome = (typeof RESYNC_OUTCOMES)[number];
@@ -33,7 +33,12 @@ const NOT_CONNECTED = new Set(["error", "expired", "awaiting_auth", "disabled", 
  * (the feed already answers, or the channel keeps no readable history), `unreachable` (the gateway
  * failed or the channel is not connected). Same access rules as the detail.
  */
-export async function resyncConversation(ctx: MemberCtx, body: unknown): Promise<{ policy: ReturnType<typeof readPolicy>; outcome: ResyncOutcome | null; rejection: Rejection | null }> {
+/** The answer of `resyncConversation`. */
+export const ResyncResultSchema = z
+  .object({ policy: ReadPolicySchema, outcome: z.enum(RESYNC_OUTCOMES).nullable(), rejection: z.enum(REJECTIONS).nullable() })
+  .meta({ id: "ConversationResyncResult" });
+
+export async function resyncConversation(ctx: MemberCtx, body: unknown): Promise<z.infer<typeof ResyncResultSchema>> {
   const input = ResyncBody.parse(body);
   const policy = readPolicy([]);
   const access = await conversationAccess(ctx, input.channelId, input.chatId);

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { messagingInboundEvents } from "../../../db/schema";
 import { invalid, unauthorized } from "../../errors/domain-errors";
 import { sendJobEvent } from "../../jobs/dispatch";
@@ -6,11 +7,14 @@ import { messagingEventsReceived } from "./job";
 
 export const MAX_WEBHOOK_BYTES = 1_000_000;
 
+/** The gateway's 200: the stored event's id. */
+export const GatewayEventStoredSchema = z.object({ ok: z.literal(true), id: z.uuid() });
+
 /**
  * A gateway's event, already authenticated: stored as sent, then the `process-messaging-events`
  * job writes conversations and events from it. Only a JSON object is stored.
  */
-export async function storeGatewayEvent(ctx: GatewayCtx, raw: Buffer): Promise<{ ok: true; id: string }> {
+export async function storeGatewayEvent(ctx: GatewayCtx, raw: Buffer): Promise<z.infer<typeof GatewayEventStoredSchema>> {
   const { channel } = ctx.actor;
   let body: unknown;
   try {

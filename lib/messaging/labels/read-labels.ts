@@ -4,7 +4,7 @@ import { messagingConversations as C, messagingLabels } from "../../../db/schema
 import { inTenantTransaction } from "../../../db/transaction";
 import type { MemberCtx } from "../../context/verb-context";
 import { accessibleChannelById, channelRefusal } from "../access";
-import { readPolicy } from "../conversations/policy";
+import { readPolicy, ReadPolicySchema } from "../conversations/policy";
 import { adapterFor } from "../providers/adapter-for";
 import type { ProviderLabel } from "../providers/types";
 
@@ -15,6 +15,28 @@ export const LabelAssignmentsQuery = z
   .meta({ id: "MessagingLabelAssignmentsQuery" });
 
 export type LabelRejection = "channel_forbidden" | "not_found_or_inaccessible";
+
+const channelRejection = z
+  .enum(["channel_forbidden", "not_found_or_inaccessible"])
+  .nullable()
+  .meta({ description: "Set (and nothing else returned) when the key's member may not use the channel: `channel_forbidden` for a channel of the tenant, `not_found_or_inaccessible` otherwise." });
+
+const LabelSchema = z.object({ id: z.string(), name: z.string(), color: z.string().nullable() }).meta({ id: "MessagingLabel" });
+
+/** The answer of `listLabels`. */
+export const LabelsSchema = z
+  .object({ policy: ReadPolicySchema, channelId: z.uuid(), source: z.enum(["provider", "stored"]).nullable(), labels: z.array(LabelSchema), rejection: channelRejection })
+  .meta({ id: "MessagingLabels" });
+
+/** The answer of `labelAssignments`. */
+export const LabelAssignmentsSchema = z
+  .object({
+    policy: ReadPolicySchema,
+    channelId: z.uuid(),
+    assignments: z.record(z.string(), z.array(z.object({ id: z.string(), name: z.string().nullable(), color: z.string().nullable() }))),
+    rejection: channelRejection,
+  })
+  .meta({ id: "MessagingLabelAssignments" });
 const LIVE_BUDGET_MS = 2000;
 
 /**
@@ -22,7 +44,7 @@ const LIVE_BUDGET_MS = 2000;
  * short budget; when the gateway does not answer, the labels last stored from its webhooks, with
  * `source: "stored"`. A channel the member may not use answers no labels and a `rejection`.
  */
-export async function listLabels(ctx: MemberCtx, q: z.output<typeof ListLabelsQuery>) {
+export async function listLabels(ctx: MemberCtx, q: z.output<typeof ListLabelsQuery>): Promise<z.infer<typeof LabelsSchema>> {
   const policy = readPolicy([]);
   const channel = await accessibleChannelById(ctx.db, ctx.actor, q.channelId);
   if (!channel) return { policy, channelId: q.channelId, source: null, labels: [], rejection: await channelRefusal(ctx.db, ctx.actor, q.channelId) };
@@ -64,7 +86,7 @@ async function storedLabels(ctx: MemberCtx, channelId: string): Promise<Provider
  * chats, keyed by the same `chatId` as the conversation list (the phone form when the `@lid` mapping
  * is known). Chats that privacy hides are absent, as in the list.
  */
-export async function labelAssignments(ctx: MemberCtx, q: z.output<typeof LabelAssignmentsQuery>) {
+export async function labelAssignments(ctx: MemberCtx, q: z.output<typeof LabelAssignmentsQuery>): Promise<z.infer<typeof LabelAssignmentsSchema>> {
   const policy = readPolicy([]);
   const channel = await accessibleChannelById(ctx.db, ctx.actor, q.channelId);
   if (!channel) return { policy, channelId: q.channelId, assignments: {}, rejection: await channelRefusal(ctx.db, ctx.actor, q.channelId) };

@@ -5,9 +5,9 @@ import type { MemberCtx } from "../../context/verb-context";
 import { ChatIdSchema } from "../chat-id";
 import { effectivePrivacy } from "../chat-privacy";
 import { decodeCursor, encodeCursor, scopeHash } from "../conversations/cursor";
-import { readPolicy } from "../conversations/policy";
+import { readPolicy, ReadPolicySchema } from "../conversations/policy";
 import { enumArray, LimitParam } from "../conversations/query-params";
-import { presentScheduled, SCHEDULE_STATUSES } from "./present";
+import { presentScheduled, SCHEDULE_STATUSES, ScheduledMessageSchema } from "./present";
 import { channelJoin, chatNotHidden, privacyJoin } from "./visibility";
 
 export const ListScheduledQuery = z
@@ -25,7 +25,16 @@ export const ListScheduledQuery = z
  * channels the member may use (the read gates of conversations: grant, tenant, no mock, chats
  * hidden by privacy left out, a pending chat's text withheld), earliest `sendAt` first.
  */
-export async function listScheduled(ctx: MemberCtx, q: z.output<typeof ListScheduledQuery>) {
+/** The answer of `listScheduled`. */
+export const ScheduledMessageListSchema = z
+  .object({
+    policy: ReadPolicySchema,
+    scheduled: z.array(ScheduledMessageSchema),
+    page: z.object({ returned: z.number().int(), hasMore: z.boolean(), nextCursor: z.string().nullable() }),
+  })
+  .meta({ id: "ScheduledMessageList" });
+
+export async function listScheduled(ctx: MemberCtx, q: z.output<typeof ListScheduledQuery>): Promise<z.infer<typeof ScheduledMessageListSchema>> {
   const { limit, cursor, ...filters } = q;
   const scope = scopeHash(ctx.tenantId, ctx.actor.userId, { scheduled: filters });
   const after = cursor ? decodeCursor(cursor, scope) : null;

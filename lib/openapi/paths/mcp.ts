@@ -1,19 +1,9 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { ChannelInventoryItemSchema, ChannelInventoryQuery } from "../../messaging/channel-inventory";
-import { ListScheduledQuery } from "../../messaging/scheduled/list";
-import { ScheduledMessageSchema } from "../../messaging/scheduled/present";
+import { ChannelInventoryQuery, ChannelInventorySchema } from "../../messaging/channel-inventory";
+import { ListScheduledQuery, ScheduledMessageListSchema } from "../../messaging/scheduled/list";
 import { API_KEY_SECURITY, errors, ok, UNAUTHORIZED_KEY } from "../common";
 import { MESSAGING_SECURITY, rateLimited, X_API_KEY_HEADER } from "./messaging";
-
-const ReadPolicySchema = z.object({
-  principal: z.string(),
-  tenantScoped: z.boolean(),
-  riskTier: z.literal("read"),
-  mutates: z.literal(false),
-  enforcedGates: z.array(z.string()),
-  disabledReasons: z.array(z.string()),
-});
 
 export const MCP_DESCRIPTION =
   "The tool-calling interface (Model Context Protocol, Streamable HTTP transport, protocol versions 2025-06-18 and 2025-11-25) " +
@@ -51,7 +41,7 @@ export function registerMcpPaths(r: OpenAPIRegistry): void {
     security: MESSAGING_SECURITY,
     request: { query: ListScheduledQuery, headers: X_API_KEY_HEADER },
     responses: {
-      200: ok("The page.", z.object({ policy: ReadPolicySchema, scheduled: z.array(ScheduledMessageSchema), page: z.object({ returned: z.number().int(), hasMore: z.boolean(), nextCursor: z.string().nullable() }) }).meta({ id: "ScheduledMessageList" })),
+      200: ok("The page.", ScheduledMessageListSchema),
       ...errors({ 400: "Unknown parameter, bad value, or a cursor of another query (`invalid_request`).", 401: UNAUTHORIZED_KEY }),
       429: rateLimited(),
     },
@@ -65,12 +55,7 @@ export function registerMcpPaths(r: OpenAPIRegistry): void {
     security: MESSAGING_SECURITY,
     request: { query: ChannelInventoryQuery, headers: X_API_KEY_HEADER },
     responses: {
-      200: ok(
-        "The inventory.",
-        z
-          .object({ policy: ReadPolicySchema, channels: z.array(ChannelInventoryItemSchema), scope: z.object({ accessibleChannelCount: z.number().int(), privacyEnabledChannelCount: z.number().int() }) })
-          .meta({ id: "ChannelInventory" }),
-      ),
+      200: ok("The inventory.", ChannelInventorySchema),
       ...errors({ 400: "Unknown parameter, comma-separated array or bad value (`invalid_request`).", 401: UNAUTHORIZED_KEY }),
       429: rateLimited(),
     },

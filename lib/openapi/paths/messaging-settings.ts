@@ -1,9 +1,9 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { CreateMessagingChannelSchema, GrantsSchema, MessagingChannelSettingsSchema, UpdateMessagingChannelSchema } from "../../messaging/channels";
-import { ChatPrivacyEntrySchema, SetChatPrivacySchema } from "../../messaging/chat-privacy";
+import { CreateMessagingChannelSchema, GrantsSchema, MessagingChannelSettingsListSchema, MessagingChannelSettingsSchema, UpdateMessagingChannelSchema } from "../../messaging/channels";
+import { ChatPrivacyEntrySchema, ChatPrivacyListSchema, SetChatPrivacySchema } from "../../messaging/chat-privacy";
 import { AddOptOutSchema, OptOutSchema } from "../../messaging/opt-outs";
-import { CreateTemplateSchema, MessagingTemplateSchema } from "../../messaging/templates";
+import { CreateTemplateSchema, MessagingTemplateListSchema, MessagingTemplateSchema } from "../../messaging/templates";
 import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
 
 const TAG = ["Messaging channels"];
@@ -22,7 +22,7 @@ export function registerMessagingSettingsPaths(r: OpenAPIRegistry): void {
     method: "get", path: base, tags: TAG, operationId: "listMessagingChannelSettings", summary: "List the tenant's messaging channels",
     description: `Every messaging channel of the tenant, mock ones included, oldest first.\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY,
-    responses: { 200: ok("The channels.", z.object({ items: z.array(MessagingChannelSettingsSchema) })), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN }) },
+    responses: { 200: ok("The channels.", MessagingChannelSettingsListSchema), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN }) },
   });
   r.registerPath({
     method: "post", path: base, tags: TAG, operationId: "createMessagingChannel", summary: "Connect a messaging channel",
@@ -66,7 +66,7 @@ export function registerMessagingSettingsPaths(r: OpenAPIRegistry): void {
   r.registerPath({
     method: "get", path: `${base}/{id}/chat-privacy`, tags: TAG, operationId: "listChatPrivacy", summary: "Read a channel's chat privacy list",
     description: ADMIN_ONLY, security: API_KEY_SECURITY, request: { params: param },
-    responses: { 200: ok("The entries, by chat id.", z.object({ items: z.array(ChatPrivacyEntrySchema) })), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: NOT_FOUND }) },
+    responses: { 200: ok("The entries, by chat id.", ChatPrivacyListSchema), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: NOT_FOUND }) },
   });
   r.registerPath({
     method: "put", path: `${base}/{id}/chat-privacy`, tags: TAG, operationId: "setChatPrivacy", summary: "Set one chat's privacy state",
@@ -81,7 +81,7 @@ export function registerMessagingSettingsPaths(r: OpenAPIRegistry): void {
     method: "get", path: `${base}/{id}/templates`, tags: TAG, operationId: "listMessagingTemplates", summary: "List a channel's message templates",
     description: `Templates registered on the channel, by name and language; only \`approved\` ones can be sent with \`POST /api/v1/messaging/send\` \`templateId\`.\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY, request: { params: param },
-    responses: { 200: ok("The templates.", z.object({ items: z.array(MessagingTemplateSchema) })), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: NOT_FOUND }) },
+    responses: { 200: ok("The templates.", MessagingTemplateListSchema), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: NOT_FOUND }) },
   });
   r.registerPath({
     method: "post", path: `${base}/{id}/templates`, tags: TAG, operationId: "createMessagingTemplate", summary: "Register an approved template (WhatsApp Cloud)",

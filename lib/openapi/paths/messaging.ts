@@ -1,14 +1,13 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { DetailQuery } from "../../messaging/conversations/detail";
-import { ListConversationsQuery } from "../../messaging/conversations/list";
-import { API_KEY_SECURITY, errors, ok, UNAUTHORIZED_KEY } from "../common";
-import { ConversationDetailSchema, ConversationListSchema } from "../messaging-schemas";
+import { ConversationDetailSchema, DetailQuery } from "../../messaging/conversations/detail";
+import { ConversationListSchema, ListConversationsQuery } from "../../messaging/conversations/list";
+import { ResyncBody, ResyncResultSchema } from "../../messaging/conversations/resync";
+import { GatewayEventStoredSchema } from "../../messaging/inbound/store-gateway-event";
+import { LabelAssignmentsQuery, LabelAssignmentsSchema, LabelsSchema, ListLabelsQuery } from "../../messaging/labels/read-labels";
 import { SendAckSchema } from "../../messaging/send/ack";
-import { RESYNC_OUTCOMES, ResyncBody } from "../../messaging/conversations/resync";
-import { LabelAssignmentsQuery, ListLabelsQuery } from "../../messaging/labels/read-labels";
-import { ReadPolicySchema } from "../messaging-schemas";
 import { ReplyBodySchema, SendBodySchema } from "../../messaging/send/send-message";
+import { API_KEY_SECURITY, errors, ok, UNAUTHORIZED_KEY } from "../common";
 
 /** The same key as everywhere; messaging also reads it from `x-api-key` (declared as a header parameter). */
 export const MESSAGING_SECURITY = API_KEY_SECURITY;
@@ -59,10 +58,6 @@ export function registerMessagingPaths(r: OpenAPIRegistry): void {
     request: { query: DetailQuery, headers: X_API_KEY_HEADER },
     responses: { 200: ok("State, or a rejection, and history.", ConversationDetailSchema), ...errors({ 400: "Missing or bad `channelId`/`chatId`, bad `before`, unknown parameter (`invalid_request`).", 401: UNAUTHORIZED_KEY }), 429: rateLimited() },
   });
-  const channelRejection = z
-    .enum(["channel_forbidden", "not_found_or_inaccessible"])
-    .nullable()
-    .meta({ description: "Set (and nothing else returned) when the key's member may not use the channel: `channel_forbidden` for a channel of the tenant, `not_found_or_inaccessible` otherwise." });
   r.registerPath({
     method: "post", path: "/api/v1/messaging/conversations/resync", tags, operationId: "resyncConversation", summary: "Rebuild a conversation's provider addressing",
     description:
@@ -75,12 +70,11 @@ export function registerMessagingPaths(r: OpenAPIRegistry): void {
     security: MESSAGING_SECURITY,
     request: { headers: X_API_KEY_HEADER, body: { content: { "application/json": { schema: ResyncBody } } } },
     responses: {
-      200: ok("The outcome.", z.object({ policy: ReadPolicySchema, outcome: z.enum(RESYNC_OUTCOMES).nullable(), rejection: z.enum(["not_found_or_inaccessible", "channel_forbidden", "privacy_restricted"]).nullable() }).meta({ id: "ConversationResyncResult" })),
+      200: ok("The outcome.", ResyncResultSchema),
       ...errors({ 400: "Missing or bad `channelId`/`chatId`, unknown field (`invalid_request`).", 401: UNAUTHORIZED_KEY }),
       429: rateLimited(),
     },
   });
-  const Label = z.object({ id: z.string(), name: z.string(), color: z.string().nullable() }).meta({ id: "MessagingLabel" });
   r.registerPath({
     method: "get", path: "/api/v1/messaging/labels", tags, operationId: "listMessagingLabels", summary: "Labels of a channel",
     description:
@@ -89,7 +83,7 @@ export function registerMessagingPaths(r: OpenAPIRegistry): void {
     security: MESSAGING_SECURITY,
     request: { query: ListLabelsQuery, headers: X_API_KEY_HEADER },
     responses: {
-      200: ok("The labels.", z.object({ policy: ReadPolicySchema, channelId: z.uuid(), source: z.enum(["provider", "stored"]).nullable(), labels: z.array(Label), rejection: channelRejection }).meta({ id: "MessagingLabels" })),
+      200: ok("The labels.", LabelsSchema),
       ...errors({ 400: "Missing or bad `channelId`, unknown parameter (`invalid_request`).", 401: UNAUTHORIZED_KEY }),
       429: rateLimited(),
     },
@@ -103,10 +97,7 @@ export function registerMessagingPaths(r: OpenAPIRegistry): void {
     security: MESSAGING_SECURITY,
     request: { query: LabelAssignmentsQuery, headers: X_API_KEY_HEADER },
     responses: {
-      200: ok(
-        "The assignments.",
-        z.object({ policy: ReadPolicySchema, channelId: z.uuid(), assignments: z.record(z.string(), z.array(z.object({ id: z.string(), name: z.string().nullable(), color: z.string().nullable() }))), rejection: channelRejection }).meta({ id: "MessagingLabelAssignments" }),
-      ),
+      200: ok("The assignments.", LabelAssignmentsSchema),
       ...errors({ 400: "Missing or bad `channelId`, unknown parameter (`invalid_request`).", 401: UNAUTHORIZED_KEY }),
       429: rateLimited(),
     },
@@ -166,7 +157,7 @@ export function registerMessagingPaths(r: OpenAPIRegistry): void {
     security: [],
     request: { params: z.object({ channelToken: z.string() }) },
     responses: {
-      200: ok("Stored.", z.object({ ok: z.literal(true), id: z.uuid() })),
+      200: ok("Stored.", GatewayEventStoredSchema),
       ...errors({ 400: "Body is not a JSON object (`invalid_json`).", 401: "Missing or wrong signature (`unauthorized`).", 404: "Unknown channel token (`not_found`).", 413: "Body over 1,000,000 bytes (`payload_too_large`)." }),
     },
   });
