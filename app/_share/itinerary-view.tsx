@@ -59,16 +59,18 @@ function RouteMap({ t, points }: { t: Translator; points: RoutePoint[] }) {
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label}>
         <rect width={W} height={H} fill="#e9eef2" />
         {pts.length > 1 && <polyline fill="none" className="bs" strokeWidth="4" strokeDasharray="10 8" strokeLinecap="round" points={pts.map((p) => xy(p).join(",")).join(" ")} />}
-        {pts.map((p) => {
-          const [x, y] = xy(p);
-          const meet = p.label === "M";
-          return (
-            <g key={p.label}>
-              <circle cx={x} cy={y} r="15" fill={meet ? "#111418" : undefined} className={meet ? undefined : "bf"} stroke="#fff" strokeWidth="3" />
-              <text x={x} y={y} dy=".35em" textAnchor="middle" fontSize="14" fontWeight="700" fill={meet ? "#fff" : undefined} className={meet ? undefined : "of"}>{p.label}</text>
-            </g>
-          );
-        })}
+        <g stroke="#fff" strokeWidth="3">
+          {pts.map((p) => {
+            const [x, y] = xy(p);
+            return <circle key={p.label} cx={x} cy={y} r="15" className={p.label === "M" ? "ink" : "bf"} />;
+          })}
+        </g>
+        <g textAnchor="middle" fontSize="14" fontWeight="700">
+          {pts.map((p) => {
+            const [x, y] = xy(p);
+            return <text key={p.label} x={x} y={y} dy=".35em" className={p.label === "M" ? "wf" : "of"}>{p.label}</text>;
+          })}
+        </g>
       </svg>
     </figure>
   );

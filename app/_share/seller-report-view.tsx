@@ -27,18 +27,19 @@ export function TimelineChart({ view, weeks }: { view: ShareView; weeks: Week[] 
     <figure className="chart">
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label}>
         <line x1={pad} y1={H - pad} x2={W - pad} y2={H - pad} stroke="#9aa5b1" />
-        {weeks.map((w, i) => (
-          <rect key={w.week} x={(pad + i * bw + gap / 2).toFixed(1)} y={y(w.views).toFixed(1)} width={(bw - gap).toFixed(1)} height={(H - pad - y(w.views)).toFixed(1)} rx="3" className="bf" fillOpacity=".85" />
-        ))}
+        {/* Shared attributes sit on the groups (SVG inherits them): the page stays small with a year of weeks. */}
+        <g className="bf" fillOpacity=".85">
+          {weeks.map((w, i) => (
+            <rect key={w.week} x={(pad + i * bw + gap / 2).toFixed(1)} y={y(w.views).toFixed(1)} width={(bw - gap).toFixed(1)} height={(H - pad - y(w.views)).toFixed(1)} rx="3" />
+          ))}
+        </g>
         <polyline fill="none" stroke="#111418" strokeWidth="2" points={weeks.map((w, i) => `${cx(i)},${yl(w.leads).toFixed(1)}`).join(" ")} />
-        {weeks.map((w, i) => (
-          <g key={w.week}>
-            <circle cx={cx(i)} cy={yl(w.leads).toFixed(1)} r="5" fill="#111418" stroke="#fff" strokeWidth="2" />
-            {w.leads > 0 && (
-              <text x={cx(i)} y={(yl(w.leads) - 10).toFixed(1)} textAnchor="middle" fontSize="13" fontWeight="700" fill="#111418" stroke="#fff" strokeWidth="3" paintOrder="stroke">{w.leads}</text>
-            )}
-          </g>
-        ))}
+        <g fill="#111418" stroke="#fff" strokeWidth="2">
+          {weeks.map((w, i) => <circle key={w.week} cx={cx(i)} cy={yl(w.leads).toFixed(1)} r="5" />)}
+        </g>
+        <g textAnchor="middle" fontSize="13" fontWeight="700" fill="#111418" stroke="#fff" strokeWidth="3" paintOrder="stroke">
+          {weeks.map((w, i) => (w.leads > 0 ? <text key={w.week} x={cx(i)} y={(yl(w.leads) - 10).toFixed(1)}>{w.leads}</text> : null))}
+        </g>
       </svg>
       <figcaption>
         <span className="key bar-key"></span>{t("share.reportLegendViews")} <span className="key dot-key"></span>{t("share.reportLegendLeads")} <span className="muted small">{first} – {last}</span>

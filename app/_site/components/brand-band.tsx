@@ -16,8 +16,9 @@ export function BrandBand({ brand, label, langs }: { brand: { name: string; logo
     <header className="brand">
       <div className="in">
         {logo ? (
+          // Low priority, so React adds no preload for it: the page's photo comes first.
           // eslint-disable-next-line @next/next/no-img-element
-          <img className="logo" src={logo} alt="" width={40} height={40} decoding="async" />
+          <img className="logo" src={logo} alt="" width={40} height={40} decoding="async" fetchPriority="low" />
         ) : (
           <span className="mark" aria-hidden="true">{brand.name.trim().charAt(0).toUpperCase()}</span>
         )}

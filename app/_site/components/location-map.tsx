@@ -1,12 +1,11 @@
 import type { Translator } from "@/lib/i18n/translator";
 import { mapsLink, type MapPoint } from "@/lib/listings/view/map-point";
 
-const BRAND_FILL = { fill: "var(--brand)" };
-
 /**
  * A listing's place as a static drawing (no tiles, no scripts: third-party tiles would cost the
  * page its speed and are unreachable offline), with the area around the point when it is
  * approximate, what the point means (`note`), and a link that opens it in the visitor's maps app.
+ * The brand colour comes from the page's stylesheet (`.bf` fill, `.bs` stroke: `var(--brand)`).
  */
 export function LocationMap({ point, label, note, t }: { point: MapPoint; label: string; note: string; t: Translator }) {
   return (
@@ -16,8 +15,8 @@ export function LocationMap({ point, label, note, t }: { point: MapPoint; label:
         <path d="M0 60H600M0 180H600M150 0V240M330 0V240M480 0V240" stroke="#fff" strokeWidth="14" />
         <path d="M0 128L600 96" stroke="#f3d58f" strokeWidth="10" />
         <rect x="170" y="78" width="140" height="80" rx="6" fill="#d4e7cf" />
-        {point.approximate && <circle cx="300" cy="120" r="78" style={{ fill: "var(--brand)", stroke: "var(--brand)" }} fillOpacity=".16" strokeWidth="2" />}
-        <circle cx="300" cy="120" r="9" style={BRAND_FILL} stroke="#fff" strokeWidth="3" />
+        {point.approximate && <circle cx="300" cy="120" r="78" className="bf bs" fillOpacity=".16" strokeWidth="2" />}
+        <circle cx="300" cy="120" r="9" className="bf" stroke="#fff" strokeWidth="3" />
       </svg>
       <figcaption>
         {note} <a href={mapsLink(point)} rel="noopener noreferrer">{t("listing.openMap")}</a>
