@@ -6,7 +6,7 @@ import { eventUserId, type Actor, type MemberActor } from "../context/actor";
 import type { MemberCtx } from "../context/verb-context";
 import { forbidden, invalid, notFound } from "../errors/domain-errors";
 import { recordEvent, recordEvents, type NewEvent } from "../outbox/record-event";
-import type { Page } from "../schemas/paging";
+import type { z } from "zod";
 import { loadTenant } from "../tenants/load-tenant";
 import type { TenantSettings } from "../tenants/settings-schema";
 import { stableJson } from "../util/stable-json";
@@ -16,13 +16,13 @@ import { validateCustom } from "./custom-data";
 import { nextInQueue } from "../leads/distribution";
 import type { ListDealsQueryInput } from "./list-query";
 import { CreateDealSchema, UpdateDealSchema, type CreateDealInput, type DealDataInput } from "./schemas";
-import { dealEventEntity, serializeDeal, type ContactWithRole, type Deal } from "./serialize";
+import { dealEventEntity, serializeDeal, type ContactWithRole, type Deal, type DealPageSchema, type DeletedDealSchema } from "./serialize";
 import { inTenantTransaction } from "../../db/transaction";
 import { dealAccessWhere } from "./access";
 
 const accessWhere = dealAccessWhere;
 
-export async function listDeals({ db, actor }: MemberCtx, q: ListDealsQueryInput): Promise<Page<Deal>> {
+export async function listDeals({ db, actor }: MemberCtx, q: ListDealsQueryInput): Promise<z.infer<typeof DealPageSchema>> {
   const where = and(
     eq(deals.tenantId, actor.tenantId),
     accessWhere(actor),
@@ -151,7 +151,7 @@ export async function updateDeal({ db, actor }: MemberCtx, { id: pathId, body: i
   });
 }
 
-export async function deleteDeal({ db, actor }: MemberCtx, id: string): Promise<{ id: string; deleted: true }> {
+export async function deleteDeal({ db, actor }: MemberCtx, id: string): Promise<z.infer<typeof DeletedDealSchema>> {
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const { deal, people } = await loadDeal(tx, actor, id, true);
     await tx.delete(deals).where(and(eq(deals.id, deal.id), eq(deals.tenantId, actor.tenantId)));
