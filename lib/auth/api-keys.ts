@@ -5,6 +5,7 @@ import { apiKeys, type ApiKeyRow } from "../../db/schema";
 import { forbidden, invalid, notFound } from "../errors/domain-errors";
 import { getMemberInTenant } from "../tenants/members";
 import type { MemberCtx } from "../context/verb-context";
+import { itemsSchema } from "../schemas/paging";
 import { generateApiKey } from "./api-key-secret";
 
 export const ScopeSchema = z.enum(["broad", "restricted"]).meta({
@@ -38,6 +39,9 @@ export const CreatedApiKeySchema = ApiKeySchema.extend({
 
 export type ApiKey = z.infer<typeof ApiKeySchema>;
 
+/** `listApiKeys`. */
+export const ApiKeyListSchema = itemsSchema(ApiKeySchema, "ApiKeyList");
+
 export function serializeApiKey(k: ApiKeyRow): ApiKey {
   return {
     id: k.id,
@@ -64,7 +68,7 @@ export async function issueApiKey(
   return { ...serializeApiKey(row), key };
 }
 
-export async function listApiKeys({ db, actor }: MemberCtx): Promise<{ items: ApiKey[] }> {
+export async function listApiKeys({ db, actor }: MemberCtx): Promise<z.infer<typeof ApiKeyListSchema>> {
   const rows = await db
     .select()
     .from(apiKeys)

@@ -5,6 +5,7 @@ import { distributionQueueMembers, marketingChannelInstances, members, type Mark
 import type { MemberCtx } from "../context/verb-context";
 import { invalid, notFound } from "../errors/domain-errors";
 import { inTenantTransaction } from "../../db/transaction";
+import { itemsSchema } from "../schemas/paging";
 import { hashToken, newChannelSecret, newFeedToken, newPathToken } from "./channel-tokens";
 import { FeedCriteriaSchema } from "./feeds/feed-criteria";
 
@@ -67,7 +68,13 @@ export const ChannelSchema = z
 
 export type Channel = z.infer<typeof ChannelSchema>;
 
-export async function listChannels({ db, actor }: MemberCtx): Promise<{ items: Channel[] }> {
+/** `listChannels`. */
+export const ChannelListSchema = itemsSchema(ChannelSchema, "MarketingChannelList");
+
+/** `setChannelSecret`: the secret, shown only in this answer. */
+export const ChannelSecretSchema = z.object({ id: z.uuid(), secret: z.string() });
+
+export async function listChannels({ db, actor }: MemberCtx): Promise<z.infer<typeof ChannelListSchema>> {
   const rows = await db
     .select()
     .from(marketingChannelInstances)
@@ -182,7 +189,7 @@ export const SetSecretSchema = z
  * `POST .../{id}/secret`: generated (empty body) or taken from `{secret}`; returned this once.
  * From now on inbound leads must carry it (Bearer) or sign the body with it (HMAC-SHA256).
  */
-export async function setChannelSecret({ db, actor }: MemberCtx, { id, body }: { id: string; body: unknown }): Promise<{ id: string; secret: string }> {
+export async function setChannelSecret({ db, actor }: MemberCtx, { id, body }: { id: string; body: unknown }): Promise<z.infer<typeof ChannelSecretSchema>> {
   const data = SetSecretSchema.parse(body ?? {});
   const secret = data.secret ?? newChannelSecret();
   await inTenantTransaction(db, actor.tenantId, (tx) => updateRow(tx, actor.tenantId, id, { secret }));

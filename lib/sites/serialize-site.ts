@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { SiteRow } from "../../db/schema";
 import { verificationRecordName } from "./domain/domain-claim";
 import { domainKind } from "./domain/domain-policy";
+import { deletedSchema, itemsSchema } from "../schemas/paging";
 import { ListingCriteriaSchema, MetaPixelSchema } from "./site-schemas";
 
 export const SiteSchema = z
@@ -31,6 +32,12 @@ export const SiteSchema = z
   })
   .meta({ id: "Site" });
 export type Site = z.infer<typeof SiteSchema>;
+
+/** `listSites`. */
+export const SiteListSchema = itemsSchema(SiteSchema, "SiteList");
+
+/** `deleteSite`. */
+export const DeletedSiteSchema = deletedSchema("DeletedSite");
 
 /** The tenant-side view of a site (owner and admin keys). */
 export function serializeSite(s: SiteRow): Site {

@@ -1,4 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
+import type { z } from "zod";
 import { sites, type SiteRow } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
 import type { MemberCtx } from "../context/verb-context";
@@ -8,9 +9,9 @@ import { loadTenant } from "../tenants/load-tenant";
 import { claimDomain, storedDomain } from "./domain/domain-claim";
 import { forgetSitesAfterCommit } from "./load-site";
 import { CreateSiteSchema, UpdateSiteSchema } from "./site-schemas";
-import { serializeSite, type Site } from "./serialize-site";
+import { serializeSite, type DeletedSiteSchema, type Site, type SiteListSchema } from "./serialize-site";
 
-export async function listSites({ db, tenantId }: MemberCtx): Promise<{ items: Site[] }> {
+export async function listSites({ db, tenantId }: MemberCtx): Promise<z.infer<typeof SiteListSchema>> {
   const rows = await db.select().from(sites).where(eq(sites.tenantId, tenantId)).orderBy(desc(sites.createdAt), desc(sites.id));
   return { items: rows.map(serializeSite) };
 }
@@ -49,7 +50,7 @@ export async function updateSite(ctx: MemberCtx, { id, body }: { id: string; bod
   });
 }
 
-export async function deleteSite(ctx: MemberCtx, id: string): Promise<{ id: string; deleted: true }> {
+export async function deleteSite(ctx: MemberCtx, id: string): Promise<z.infer<typeof DeletedSiteSchema>> {
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
     forgetSitesAfterCommit(tx, [await siteInTenant(tx, ctx.tenantId, id)]);
     await tx.delete(sites).where(and(eq(sites.id, id), eq(sites.tenantId, ctx.tenantId)));

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { EmailSchema } from "../schemas/email";
 import type { MemberRow } from "../../db/schema";
 import { PhoneSchema } from "../schemas/phone";
+import { itemsSchema } from "../schemas/paging";
 import { UrlOrPathSchema } from "../schemas/url";
 
 export const RoleSchema = z.enum(["owner", "admin", "manager", "broker"]);
@@ -55,6 +56,9 @@ export const MemberSchema = z
   .meta({ id: "Member" });
 
 export type Member = z.infer<typeof MemberSchema>;
+
+/** `listMembers`. */
+export const MemberListSchema = itemsSchema(MemberSchema, "MemberList");
 
 export function serializeMember(m: MemberRow): Member {
   return {

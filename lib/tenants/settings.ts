@@ -19,7 +19,17 @@ export const UpdateSettingsSchema = SettingsShapeSchema.partial()
 
 export type Settings = z.infer<typeof SettingsSchema>;
 
-export function presentSettings(t: TenantRow): Settings {
+/**
+ * The answer of `GET` and `PATCH /settings`. Settings are read through `TenantSettingsSchema`,
+ * which gives `dealWorkflow` and `customFields` their defaults, so every answer has both; their
+ * `.default()` would render them optional in the description, so here they are required.
+ */
+export const SettingsResponseSchema = SettingsSchema.extend({
+  dealWorkflow: SettingsSchema.shape.dealWorkflow.unwrap(),
+  customFields: SettingsSchema.shape.customFields.unwrap(),
+}).meta({ id: "TenantSettings" });
+
+export function presentSettings(t: TenantRow): z.infer<typeof SettingsResponseSchema> {
   return { tenant: { id: t.id, name: t.name, slug: t.slug }, ...t.settings };
 }
 

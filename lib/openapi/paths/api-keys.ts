@@ -1,9 +1,7 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { z } from "zod";
-import { ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema } from "../../auth/api-keys";
+import { ApiKeyListSchema, ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema } from "../../auth/api-keys";
 import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
 
-const ApiKeyListSchema = z.object({ items: z.array(ApiKeySchema) }).meta({ id: "ApiKeyList" });
 
 export function registerApiKeyPaths(r: OpenAPIRegistry): void {
   r.registerPath({

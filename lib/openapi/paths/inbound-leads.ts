@@ -3,7 +3,7 @@ import { z } from "zod";
 import { FeedQuery } from "../../leads/feeds/listings-feed";
 import { SetSlotsSchema } from "../../leads/feeds/slots";
 import { LeadLogQuery } from "../../leads/inbound/lead-log";
-import { ChannelSchema, SetSecretSchema } from "../../leads/marketing-channels";
+import { ChannelSchema, ChannelSecretSchema, SetSecretSchema } from "../../leads/marketing-channels";
 import { ADMIN_ONLY, API_KEY_SECURITY, ErrorSchema, NOT_ADMIN, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
 
 const channelParam = uuidParam("id", "marketing channel");
@@ -124,7 +124,7 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
   admin("post", "/api/v1/settings/marketing-channels/{id}/feed-token", "rotateChannelFeedToken", "Rotate the feeds token", "A new `feedToken`, returned only in this answer.", ok("The channel with `feedToken`.", ChannelSchema));
   admin("post", "/api/v1/settings/marketing-channels/{id}/secret", "setChannelSecret", "Set the receiving secret",
     "Generated with an empty body, or taken from `{secret}` (16 to 200 printable characters); returned only in this answer.",
-    ok("The secret.", z.object({ id: z.uuid(), secret: z.string() })), { body: { required: false, content: jsonContent(SetSecretSchema) } },
+    ok("The secret.", ChannelSecretSchema), { body: { required: false, content: jsonContent(SetSecretSchema) } },
     "Invalid body: a `secret` that is not 16 to 200 printable characters, or an unknown field (`invalid_request`).");
   admin("delete", "/api/v1/settings/marketing-channels/{id}/secret", "clearChannelSecret", "Clear the receiving secret", "Inbound leads are accepted unsigned again.", ok("The channel.", ChannelSchema));
   admin("get", "/api/v1/settings/marketing-channels/{id}/leads", "listChannelLeads", "The channel's lead log",

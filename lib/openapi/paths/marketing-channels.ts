@@ -1,9 +1,7 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { z } from "zod";
-import { ChannelSchema, CreateChannelSchema, UpdateChannelSchema } from "../../leads/marketing-channels";
+import { ChannelListSchema, ChannelSchema, CreateChannelSchema, UpdateChannelSchema } from "../../leads/marketing-channels";
 import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
 
-const ChannelListSchema = z.object({ items: z.array(ChannelSchema) }).meta({ id: "MarketingChannelList" });
 
 const QUEUE =
   "**Distribution queue.** `queue` lists member ids of the tenant in round-robin order, without repeats. A deal " +

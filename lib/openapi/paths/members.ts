@@ -1,9 +1,7 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { z } from "zod";
-import { CreateMemberSchema, MemberSchema, UpdateMemberSchema } from "../../tenants/member-schemas";
+import { CreateMemberSchema, MemberListSchema, MemberSchema, UpdateMemberSchema } from "../../tenants/member-schemas";
 import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
 
-const MemberListSchema = z.object({ items: z.array(MemberSchema) }).meta({ id: "MemberList" });
 
 export function registerMemberPaths(r: OpenAPIRegistry): void {
   r.registerPath({

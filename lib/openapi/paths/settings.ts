@@ -1,16 +1,6 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { SettingsSchema, UpdateSettingsSchema } from "../../tenants/settings";
+import { SettingsResponseSchema, UpdateSettingsSchema } from "../../tenants/settings";
 import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok } from "../common";
-
-/**
- * Settings are read through `TenantSettingsSchema`, which gives `dealWorkflow` and `customFields`
- * their defaults, so every response has both; their `.default()` would render them optional.
- * The same schemas without the default make them required in the response.
- */
-const SettingsResponseSchema = SettingsSchema.extend({
-  dealWorkflow: SettingsSchema.shape.dealWorkflow.unwrap(),
-  customFields: SettingsSchema.shape.customFields.unwrap(),
-}).meta({ id: "TenantSettings" });
 
 const DEAL_SETTINGS =
   "**Deal settings.** `dealWorkflow` is the deal funnel: `stages` (each `{id, label, outcome}`, where `outcome` is " +

@@ -1,11 +1,8 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { z } from "zod";
-import { SiteSchema } from "../../sites/serialize-site";
+import { DeletedSiteSchema, SiteListSchema, SiteSchema } from "../../sites/serialize-site";
 import { CreateSiteSchema, UpdateSiteSchema } from "../../sites/site-schemas";
 import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
 
-const SiteListSchema = z.object({ items: z.array(SiteSchema) }).meta({ id: "SiteList" });
-const DeletedSchema = z.object({ id: z.uuid(), deleted: z.literal(true) }).meta({ id: "DeletedSite" });
 const siteId = uuidParam("siteId", "site");
 
 const ABOUT =
@@ -64,7 +61,7 @@ export function registerSitePaths(r: OpenAPIRegistry): void {
     method: "delete", path: "/api/v1/sites/{siteId}", tags: ["Sites"], operationId: "deleteSite",
     summary: "Delete a site", description: `Deletes the site with its CMS collections and entries; its public endpoints answer 404 from then on.${admin}`,
     security: API_KEY_SECURITY, request: { params: siteId },
-    responses: { 200: ok("The deleted site's id.", DeletedSchema), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such site in this tenant (`not_found`)." }) },
+    responses: { 200: ok("The deleted site's id.", DeletedSiteSchema), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such site in this tenant (`not_found`)." }) },
   });
   r.registerPath({
     method: "post", path: "/api/v1/sites/{siteId}/domain/verify", tags: ["Sites"], operationId: "verifySiteDomain",
