@@ -6,6 +6,7 @@ import { listings, networkListings, networkMembers, networks } from "../../db/sc
 import type { MemberCtx } from "../context/verb-context";
 import { conflict, invalid, notFound } from "../errors/domain-errors";
 import { inTenantTransaction } from "../../db/transaction";
+import { itemsSchema } from "../schemas/paging";
 import { reindexListings } from "../search/index-listings";
 
 const hashCode = (code: string) => createHash("sha256").update(code).digest("hex");
@@ -29,6 +30,21 @@ export const NetworkSchema = z
   })
   .meta({ id: "Network" });
 
+/** `listNetworks`. */
+export const NetworkListSchema = itemsSchema(NetworkSchema, "NetworkList");
+
+/** The answer of `joinNetwork`. */
+export const JoinedNetworkSchema = NetworkSchema.pick({ id: true, name: true }).meta({ id: "JoinedNetwork" });
+
+/** The answer of `shareListings`: the request echoed with the network id (listing ids lower-cased). */
+export const SharedListingsSchema = z
+  .object({
+    networkId: z.uuid(),
+    shared: ShareListingsSchema.shape.shared,
+    listingIds: ShareListingsSchema.shape.listingIds,
+  })
+  .meta({ id: "SharedListings" });
+
 /**
  * Networks the tenant belongs to (their shared listings appear in its searches), cached for a few
  * seconds per process: membership only grows (join), so a stale answer can only delay partner
@@ -46,7 +62,7 @@ export async function memberNetworkIds(db: DbOrTx, tenantId: string, fresh = fal
   return ids;
 }
 
-export async function listNetworks({ db, actor }: MemberCtx) {
+export async function listNetworks({ db, actor }: MemberCtx): Promise<z.infer<typeof NetworkListSchema>> {
   const ids = await memberNetworkIds(db, actor.tenantId, true);
   if (!ids.length) return { items: [] };
   const [rows, memberCounts, shareCounts] = await Promise.all([
@@ -68,7 +84,7 @@ export async function listNetworks({ db, actor }: MemberCtx) {
   };
 }
 
-export async function createNetwork({ db, actor }: MemberCtx, input: unknown) {
+export async function createNetwork({ db, actor }: MemberCtx, input: unknown): Promise<z.infer<typeof NetworkSchema>> {
   const { name } = CreateNetworkSchema.parse(input);
   const inviteCode = `net_${randomBytes(18).toString("base64url")}`;
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
@@ -79,7 +95,7 @@ export async function createNetwork({ db, actor }: MemberCtx, input: unknown) {
   });
 }
 
-export async function joinNetwork({ db, actor }: MemberCtx, input: unknown) {
+export async function joinNetwork({ db, actor }: MemberCtx, input: unknown): Promise<z.infer<typeof JoinedNetworkSchema>> {
   const { inviteCode } = JoinNetworkSchema.parse(input);
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const [n] = await tx.select().from(networks).where(eq(networks.inviteCodeHash, hashCode(inviteCode)));
@@ -93,7 +109,7 @@ export async function joinNetwork({ db, actor }: MemberCtx, input: unknown) {
 }
 
 /** Shares (or stops sharing) listings of the tenant to a network it belongs to. */
-export async function shareListings({ db, actor }: MemberCtx, { id: networkId, body: input }: { id: string; body: unknown }) {
+export async function shareListings({ db, actor }: MemberCtx, { id: networkId, body: input }: { id: string; body: unknown }): Promise<z.infer<typeof SharedListingsSchema>> {
   const { listingIds, shared } = ShareListingsSchema.parse(input);
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const member = (await memberNetworkIds(tx, actor.tenantId, true)).includes(networkId);

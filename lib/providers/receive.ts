@@ -9,13 +9,16 @@ import type { ProviderCtx } from "./provider-caller";
 
 export const MAX_NOTIFICATION_BYTES = 256 * 1024;
 
+/** The receiver's 200: the stored notification's id. */
+export const NotificationStoredSchema = z.object({ ok: z.literal(true), id: z.uuid() });
+
 /**
  * A provider's notification, already authenticated (its signature over the exact bytes): the
  * payload's shape is checked (400, stored as `malformed` for inspection), then the notification is
  * stored, and only then answered. The `process-provider-notifications` job applies it; nothing here
  * changes a transaction or contract.
  */
-export async function receiveProviderNotification(ctx: ProviderCtx, raw: Buffer): Promise<{ ok: true; id: string }> {
+export async function receiveProviderNotification(ctx: ProviderCtx, raw: Buffer): Promise<z.infer<typeof NotificationStoredSchema>> {
   const { provider } = ctx.actor;
   const text = raw.toString("utf8");
   const base = { tenantId: ctx.tenantId, providerId: provider.id, body: text };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ProviderNotificationRow, ProviderSettingsRow } from "../../db/schema";
-import { PageQuery } from "../schemas/paging";
+import { itemsSchema, PageQuery, pageSchema } from "../schemas/paging";
 
 export const CreateProviderSchema = z
   .strictObject({
@@ -55,6 +55,12 @@ export const ProviderNotificationSchema = z
   })
   .meta({ id: "ProviderNotification" });
 export type ProviderNotification = z.infer<typeof ProviderNotificationSchema>;
+
+/** `listProviders`. */
+export const ProviderListSchema = itemsSchema(ProviderSchema);
+
+/** `listProviderNotifications`: one page of a receiver's notifications. */
+export const ProviderNotificationPageSchema = pageSchema(ProviderNotificationSchema, "ProviderNotificationPage");
 
 export function serializeProvider(p: ProviderSettingsRow, origin: string): Provider {
   return {

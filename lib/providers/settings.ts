@@ -5,7 +5,7 @@ import { inTenantTransaction } from "../../db/transaction";
 import type { MemberCtx } from "../context/verb-context";
 import { notFound } from "../errors/domain-errors";
 import { seal } from "../messaging/secret-box";
-import type { Page } from "../schemas/paging";
+import type { z } from "zod";
 import {
   CreateProviderSchema,
   serializeNotification,
@@ -13,7 +13,8 @@ import {
   type ListNotificationsQueryInput,
   type Provider,
   type ProviderCreated,
-  type ProviderNotification,
+  type ProviderListSchema,
+  type ProviderNotificationPageSchema,
 } from "./schemas";
 
 /** 192 random bits each: the receiver's path token (`prv_`) and its secret (`prvsec_`). */
@@ -34,7 +35,7 @@ export async function createProvider({ db, actor }: MemberCtx, input: { body: un
   return { ...serializeProvider(row, input.origin), secret };
 }
 
-export async function listProviders({ db, actor }: MemberCtx, origin: string): Promise<{ items: Provider[] }> {
+export async function listProviders({ db, actor }: MemberCtx, origin: string): Promise<z.infer<typeof ProviderListSchema>> {
   const rows = await db.select().from(providerSettings).where(eq(providerSettings.tenantId, actor.tenantId)).orderBy(desc(providerSettings.createdAt));
   return { items: rows.map((r) => serializeProvider(r, origin)) };
 }
@@ -61,7 +62,7 @@ export async function deleteProvider({ db, actor }: MemberCtx, id: string): Prom
 }
 
 /** `GET /api/v1/settings/providers/{id}/notifications`: newest first, what arrived and what it did. */
-export async function listProviderNotifications(ctx: MemberCtx, { id, query }: { id: string; query: ListNotificationsQueryInput }): Promise<Page<ProviderNotification>> {
+export async function listProviderNotifications(ctx: MemberCtx, { id, query }: { id: string; query: ListNotificationsQueryInput }): Promise<z.infer<typeof ProviderNotificationPageSchema>> {
   const p = await loadProvider(ctx, id);
   const where = and(
     eq(providerNotifications.tenantId, ctx.actor.tenantId),

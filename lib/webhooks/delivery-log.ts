@@ -40,8 +40,11 @@ export const DeliveryPageSchema = z
   .object({ items: z.array(DeliverySchema), nextCursor: z.string().nullable() })
   .meta({ id: "DeliveryPage" });
 
+/** The answer of `redeliver`. */
+export const RedeliverySchema = z.object({ eventId: z.uuid(), state: z.literal("pending") }).meta({ id: "Redelivery" });
+
 /** Newest first; the cursor is the queue position of the last item (opaque to clients). */
-export async function listDeliveries({ db, actor }: MemberCtx, q: z.infer<typeof DeliveryLogQuery>) {
+export async function listDeliveries({ db, actor }: MemberCtx, q: z.infer<typeof DeliveryLogQuery>): Promise<z.infer<typeof DeliveryPageSchema>> {
   const rows = await db
     .select({ d: eventDeliveries, name: events.eventName, occurredAt: events.occurredAt })
     .from(eventDeliveries)
@@ -84,7 +87,7 @@ export async function listDeliveries({ db, actor }: MemberCtx, q: z.infer<typeof
  * Queues a delivered or dropped event again, at the back of the tenant's queue, with the same
  * `eventId` and a fresh count of 8 attempts. Its attempts so far stay in the log.
  */
-export async function redeliver({ db, actor }: MemberCtx, eventId: string): Promise<{ eventId: string; state: "pending" }> {
+export async function redeliver({ db, actor }: MemberCtx, eventId: string): Promise<z.infer<typeof RedeliverySchema>> {
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const [row] = await tx
       .select()

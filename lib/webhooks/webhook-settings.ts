@@ -46,6 +46,11 @@ export const WebhookSettingsSchema = z
 
 export type WebhookSettings = z.infer<typeof WebhookSettingsSchema>;
 
+/** The answer of `rotateWebhookSecret`. */
+export const WebhookSecretSchema = z
+  .object({ secret: z.string().meta({ description: "The new shared secret (32 random bytes, base64url). Shown only here." }) })
+  .meta({ id: "WebhookSecret" });
+
 function present(row: WebhookSettingsRow | undefined, newSecret?: string): WebhookSettings {
   return {
     url: row?.url ?? null,
@@ -90,7 +95,7 @@ export async function putWebhookSettings({ db, actor }: MemberCtx, input: unknow
 }
 
 /** A new secret; the old one stops being used at once (each attempt reads the current one). */
-export async function rotateWebhookSecret({ db, actor }: MemberCtx): Promise<{ secret: string }> {
+export async function rotateWebhookSecret({ db, actor }: MemberCtx): Promise<z.infer<typeof WebhookSecretSchema>> {
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const [row] = await tx.select().from(webhookSettings).where(eq(webhookSettings.tenantId, actor.tenantId)).for("update");
     if (!row || !(row.hmac || row.bearer)) {

@@ -1,21 +1,6 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { z } from "zod";
-import { CreateNetworkSchema, JoinNetworkSchema, NetworkSchema, ShareListingsSchema } from "../../networks/networks";
+import { CreateNetworkSchema, JoinedNetworkSchema, JoinNetworkSchema, NetworkListSchema, NetworkSchema, SharedListingsSchema, ShareListingsSchema } from "../../networks/networks";
 import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
-
-const NetworkListSchema = z.object({ items: z.array(NetworkSchema) }).meta({ id: "NetworkList" });
-
-/** The answer of `joinNetwork` in `lib/search/networks.ts`. */
-const JoinedNetworkSchema = NetworkSchema.pick({ id: true, name: true }).meta({ id: "JoinedNetwork" });
-
-/** The answer of `shareListings`: the request echoed with the network id (listing ids lower-cased). */
-const SharedListingsSchema = z
-  .object({
-    networkId: z.uuid(),
-    shared: ShareListingsSchema.shape.shared,
-    listingIds: ShareListingsSchema.shape.listingIds,
-  })
-  .meta({ id: "SharedListings" });
 
 /** The Networks tag description. */
 export const NETWORKS_TAG =

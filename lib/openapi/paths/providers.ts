@@ -1,11 +1,9 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { CreateProviderSchema, ListNotificationsQuery, ProviderCreatedSchema, ProviderNotificationSchema, ProviderSchema } from "../../providers/schemas";
+import { NotificationStoredSchema } from "../../providers/receive";
+import { CreateProviderSchema, ListNotificationsQuery, ProviderCreatedSchema, ProviderListSchema, ProviderNotificationPageSchema, ProviderSchema } from "../../providers/schemas";
 import { ADMIN_ONLY, API_KEY_SECURITY, ErrorSchema, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
 
-const NotificationPage = z
-  .object({ items: z.array(ProviderNotificationSchema), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() })
-  .meta({ id: "ProviderNotificationPage" });
 const NotificationQueryDoc = ListNotificationsQuery.extend({
   page: ListNotificationsQuery.shape.page.meta({ type: "integer", minimum: 1, default: 1 }),
   pageSize: ListNotificationsQuery.shape.pageSize.meta({ type: "integer", minimum: 1, maximum: 100, default: 50 }),
@@ -32,7 +30,7 @@ export function registerProviderPaths(r: OpenAPIRegistry): void {
     summary: "List provider receivers",
     description: `The tenant's payment and e-signature receivers (never their secrets).\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY,
-    responses: { 200: ok("The receivers.", z.object({ items: z.array(ProviderSchema) })), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN }) },
+    responses: { 200: ok("The receivers.", ProviderListSchema), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN }) },
   });
   r.registerPath({
     method: "post",
@@ -82,7 +80,7 @@ export function registerProviderPaths(r: OpenAPIRegistry): void {
       ADMIN_ONLY,
     security: API_KEY_SECURITY,
     request: { params: uuidParam("id", "provider receiver"), query: NotificationQueryDoc },
-    responses: { 200: ok("One page of notifications.", NotificationPage), ...errors({ 400: "Invalid query.", 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: NOT_FOUND }) },
+    responses: { 200: ok("One page of notifications.", ProviderNotificationPageSchema), ...errors({ 400: "Invalid query.", 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: NOT_FOUND }) },
   });
   r.registerPath({
     method: "post",
@@ -101,7 +99,7 @@ export function registerProviderPaths(r: OpenAPIRegistry): void {
       body: { required: true, content: { "application/json": { schema: z.record(z.string(), z.unknown()) } } },
     },
     responses: {
-      200: ok("Stored; it will be applied in the background.", z.object({ ok: z.literal(true), id: z.uuid() })),
+      200: ok("Stored; it will be applied in the background.", NotificationStoredSchema),
       400: err("Not JSON, or not the shape of this receiver's kind (`malformed_notification`); stored as `malformed` for inspection, changes nothing."),
       401: err("Missing or wrong signature and no valid Bearer secret; nothing stored."),
       404: err("Unknown receiver token."),

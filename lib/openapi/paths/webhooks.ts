@@ -1,16 +1,10 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { DeliveryLogQuery, DeliveryPageSchema } from "../../webhooks/delivery-log";
+import { DeliveryLogQuery, DeliveryPageSchema, RedeliverySchema } from "../../webhooks/delivery-log";
 import { TestResultSchema } from "../../webhooks/test-webhook";
-import { PutWebhookSchema, WebhookSettingsSchema } from "../../webhooks/webhook-settings";
+import { PutWebhookSchema, WebhookSecretSchema, WebhookSettingsSchema } from "../../webhooks/webhook-settings";
 import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok } from "../common";
 
-const WebhookSecretSchema = z
-  .object({ secret: z.string().meta({ description: "The new shared secret (32 random bytes, base64url). Shown only here." }) })
-  .meta({ id: "WebhookSecret" });
-
-/** The answer of `redeliver` in `lib/events/delivery-log.ts`. */
-const RedeliverySchema = z.object({ eventId: z.uuid(), state: z.literal("pending") }).meta({ id: "Redelivery" });
 
 /**
  * `limit` is parsed as text then piped into a number range, and only the text side renders (a
