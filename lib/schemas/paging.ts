@@ -32,10 +32,17 @@ export function pageSchema<T extends z.ZodType>(item: T, id: string, totalDescri
     .meta({ id });
 }
 
-/** The answer of a DELETE that removes a record: its id (`id` names the schema in the description). */
+const deletedById = new Map<string, ReturnType<typeof deletedOf>>();
+const deletedOf = () => z.object({ id: z.uuid(), deleted: z.literal(true) });
+
+/**
+ * The answer of a DELETE that removes a record: its id. `id` names the schema in the description;
+ * domains that share a name share the one schema object (a name must mean one schema).
+ */
 export function deletedSchema(id?: string) {
-  const schema = z.object({ id: z.uuid(), deleted: z.literal(true) });
-  return id ? schema.meta({ id }) : schema;
+  if (!id) return deletedOf();
+  if (!deletedById.has(id)) deletedById.set(id, deletedOf().meta({ id }));
+  return deletedById.get(id)!;
 }
 
 /** The `{items}` envelope of an unpaged list (`id` names the schema in the description). */

@@ -7,7 +7,7 @@ import type { MemberActor } from "../context/actor";
 import type { MemberCtx } from "../context/verb-context";
 import { conflict, invalid, notFound } from "../errors/domain-errors";
 import { tenantListingsWhere } from "../listings/access";
-import { PageQuery, type Page } from "../schemas/paging";
+import { PageQuery, pageSchema } from "../schemas/paging";
 import { loadTenant } from "../tenants/load-tenant";
 import { hashPassword, newCoordinateSeed, newShareToken } from "./secrets";
 import { shareUrl } from "./share-url";
@@ -78,6 +78,12 @@ export const ShareViewSchema = z
   })
   .meta({ id: "ShareLinkView" });
 
+/** `listShareLinks`. */
+export const ShareLinkPageSchema = pageSchema(ShareLinkSchema, "ShareLinkPage");
+
+/** `listShareViews`. */
+export const ShareViewPageSchema = pageSchema(ShareViewSchema, "ShareLinkViewPage");
+
 export async function presentLink(db: DbOrTx, tenant: { id: string; slug: string }, cfg: SharingConfig, r: ShareLinkRow): Promise<ShareLink> {
   return {
     id: r.id, token: r.token, url: await shareUrl(db, tenant, cfg, r.token, r.entityType), entityType: r.entityType, entityId: r.entityId,
@@ -144,7 +150,7 @@ export async function createShareLink(ctx: MemberCtx, input: unknown): Promise<S
   });
 }
 
-export async function listShareLinks(ctx: MemberCtx, q: z.infer<typeof ListShareLinksQuery>): Promise<Page<ShareLink>> {
+export async function listShareLinks(ctx: MemberCtx, q: z.infer<typeof ListShareLinksQuery>): Promise<z.infer<typeof ShareLinkPageSchema>> {
   const { db, actor } = ctx;
   const where = and(
     eq(shareLinks.tenantId, actor.tenantId),
@@ -205,7 +211,7 @@ export async function deactivateShareLink(ctx: MemberCtx, id: string): Promise<S
 
 export const ListViewsQuery = z.strictObject({ ...PageQuery });
 
-export async function listShareViews(ctx: MemberCtx, { id, q }: { id: string; q: z.infer<typeof ListViewsQuery> }): Promise<Page<z.infer<typeof ShareViewSchema>>> {
+export async function listShareViews(ctx: MemberCtx, { id, q }: { id: string; q: z.infer<typeof ListViewsQuery> }): Promise<z.infer<typeof ShareViewPageSchema>> {
   const link = await loadLink(ctx, id);
   const where = and(eq(shareLinkViews.tenantId, ctx.actor.tenantId), eq(shareLinkViews.shareLinkId, link.id));
   const [rows, [{ total }]] = await Promise.all([

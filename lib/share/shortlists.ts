@@ -4,7 +4,7 @@ import { shortlists, type ShortlistRow } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
 import type { MemberCtx } from "../context/verb-context";
 import { invalid, notFound } from "../errors/domain-errors";
-import { PageQuery, type Page } from "../schemas/paging";
+import { deletedSchema, PageQuery, pageSchema } from "../schemas/paging";
 import { assertDealInTenant, assertListingsReadable, createdByVisible } from "./tenant-refs";
 
 const ListingIds = z
@@ -46,6 +46,12 @@ export const ShortlistSchema = z
   .meta({ id: "Shortlist" });
 export type Shortlist = z.infer<typeof ShortlistSchema>;
 
+/** `listShortlists`. */
+export const ShortlistPageSchema = pageSchema(ShortlistSchema, "ShortlistPage");
+
+/** `deleteShortlist` (the same answer as a deleted visit itinerary). */
+export const DeletedShortlistSchema = deletedSchema("DeletedShareEntity");
+
 export const ListShortlistsQuery = z.strictObject({ ...PageQuery, dealId: z.uuid().optional() });
 
 const present = (r: ShortlistRow): Shortlist => ({
@@ -59,7 +65,7 @@ export async function loadShortlist({ db, actor }: MemberCtx, id: string): Promi
   return row;
 }
 
-export async function listShortlists({ db, actor }: MemberCtx, q: z.infer<typeof ListShortlistsQuery>): Promise<Page<Shortlist>> {
+export async function listShortlists({ db, actor }: MemberCtx, q: z.infer<typeof ListShortlistsQuery>): Promise<z.infer<typeof ShortlistPageSchema>> {
   const where = and(
     eq(shortlists.tenantId, actor.tenantId),
     actor.access === "broad" ? undefined : eq(shortlists.createdById, actor.userId),
@@ -107,7 +113,7 @@ export async function updateShortlist(ctx: MemberCtx, { id, body }: { id: string
   });
 }
 
-export async function deleteShortlist(ctx: MemberCtx, id: string): Promise<{ id: string; deleted: true }> {
+export async function deleteShortlist(ctx: MemberCtx, id: string): Promise<z.infer<typeof DeletedShortlistSchema>> {
   return inTenantTransaction(ctx.db, ctx.actor.tenantId, async (tx) => {
     await loadShortlist({ ...ctx, db: tx }, id);
     await tx.delete(shortlists).where(and(eq(shortlists.id, id), eq(shortlists.tenantId, ctx.actor.tenantId)));

@@ -5,7 +5,7 @@ import { listings, properties, visitItineraries, type ItineraryStop, type Meetin
 import { inTenantTransaction } from "../../db/transaction";
 import type { MemberCtx } from "../context/verb-context";
 import { invalid, notFound } from "../errors/domain-errors";
-import { PageQuery, type Page } from "../schemas/paging";
+import { deletedSchema, PageQuery, pageSchema } from "../schemas/paging";
 import { planRoute } from "./route-plan";
 import { assertDealInTenant, assertListingsReadable, createdByVisible } from "./tenant-refs";
 
@@ -70,6 +70,12 @@ export const VisitItinerarySchema = z
   .meta({ id: "VisitItinerary" });
 export type VisitItinerary = z.infer<typeof VisitItinerarySchema>;
 
+/** `listItineraries`. */
+export const VisitItineraryPageSchema = pageSchema(VisitItinerarySchema, "VisitItineraryPage");
+
+/** `deleteItinerary` (the same answer as a deleted shortlist). */
+export const DeletedItinerarySchema = deletedSchema("DeletedShareEntity");
+
 export const ListItinerariesQuery = z.strictObject({ ...PageQuery, dealId: z.uuid().optional() });
 
 const present = (r: VisitItineraryRow): VisitItinerary => ({
@@ -100,7 +106,7 @@ export async function loadItinerary({ db, actor }: MemberCtx, id: string): Promi
   return row;
 }
 
-export async function listItineraries({ db, actor }: MemberCtx, q: z.infer<typeof ListItinerariesQuery>): Promise<Page<VisitItinerary>> {
+export async function listItineraries({ db, actor }: MemberCtx, q: z.infer<typeof ListItinerariesQuery>): Promise<z.infer<typeof VisitItineraryPageSchema>> {
   const where = and(
     eq(visitItineraries.tenantId, actor.tenantId),
     actor.access === "broad" ? undefined : eq(visitItineraries.createdById, actor.userId),
@@ -153,7 +159,7 @@ export async function updateItinerary(ctx: MemberCtx, { id, body }: { id: string
   });
 }
 
-export async function deleteItinerary(ctx: MemberCtx, id: string): Promise<{ id: string; deleted: true }> {
+export async function deleteItinerary(ctx: MemberCtx, id: string): Promise<z.infer<typeof DeletedItinerarySchema>> {
   return inTenantTransaction(ctx.db, ctx.actor.tenantId, async (tx) => {
     await loadItinerary({ ...ctx, db: tx }, id);
     await tx.delete(visitItineraries).where(and(eq(visitItineraries.id, id), eq(visitItineraries.tenantId, ctx.actor.tenantId)));

@@ -1,28 +1,29 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import {
-  CreateShareLinkSchema, ListShareLinksQuery, ListViewsQuery, ShareLinkSchema, ShareViewSchema, UpdateShareLinkSchema,
+  CreateShareLinkSchema, ListShareLinksQuery, ListViewsQuery, ShareLinkPageSchema, ShareLinkSchema, ShareViewPageSchema, UpdateShareLinkSchema,
 } from "../../share/share-links";
-import { CreateShortlistSchema, ListShortlistsQuery, ShortlistSchema, UpdateShortlistSchema } from "../../share/shortlists";
-import { CreateItinerarySchema, ListItinerariesQuery, UpdateItinerarySchema, VisitItinerarySchema } from "../../share/visit-itineraries";
+import { CreateShortlistSchema, DeletedShortlistSchema, ListShortlistsQuery, ShortlistPageSchema, ShortlistSchema, UpdateShortlistSchema } from "../../share/shortlists";
+import {
+  CreateItinerarySchema, DeletedItinerarySchema, ListItinerariesQuery, UpdateItinerarySchema, VisitItineraryPageSchema, VisitItinerarySchema,
+} from "../../share/visit-itineraries";
 import { API_KEY_SECURITY, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
 
-const page = (id: string, item: z.ZodType) =>
-  z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() }).meta({ id });
-const Deleted = z.object({ id: z.uuid(), deleted: z.literal(true) }).meta({ id: "DeletedShareEntity" });
 const id = uuidParam("id", "record");
 const BAD = "Invalid body or query (`invalid_request` with `issues`), or a referenced listing or deal that is not the tenant's.";
 const ROWS =
   "Broad keys see the tenant's records; restricted keys see the records their member created. Another tenant's id is a 404.";
 
-type Crud = { base: string; tag: string; what: string; op: string; create: z.ZodType; update: z.ZodType; item: z.ZodType; list: z.ZodObject; about: string };
+type Crud = {
+  base: string; tag: string; what: string; op: string; create: z.ZodType; update: z.ZodType; item: z.ZodType; page: z.ZodType; deleted: z.ZodType; list: z.ZodObject; about: string;
+};
 
 function registerCrud(r: OpenAPIRegistry, c: Crud) {
   const d = `\n\n${c.about}\n\n${ROWS}`;
   r.registerPath({
     method: "get", path: c.base, tags: [c.tag], operationId: `list${c.op}s`, summary: `List ${c.what}s`, description: `Newest first, paged.${d}`,
     security: API_KEY_SECURITY, request: { query: c.list },
-    responses: { 200: ok(`A page of ${c.what}s.`, page(`${c.op}Page`, c.item)), ...errors({ 400: BAD, 401: UNAUTHORIZED_KEY }) },
+    responses: { 200: ok(`A page of ${c.what}s.`, c.page), ...errors({ 400: BAD, 401: UNAUTHORIZED_KEY }) },
   });
   r.registerPath({
     method: "post", path: c.base, tags: [c.tag], operationId: `create${c.op}`, summary: `Create a ${c.what}`, description: `Creates a ${c.what}.${d}`,
@@ -44,7 +45,7 @@ function registerCrud(r: OpenAPIRegistry, c: Crud) {
     method: "delete", path: `${c.base}/{id}`, tags: [c.tag], operationId: `delete${c.op}`, summary: `Delete a ${c.what}`,
     description: `Deletes the ${c.what}; its share links answer 404 from then on.${d}`,
     security: API_KEY_SECURITY, request: { params: id },
-    responses: { 200: ok("The deleted record's id.", Deleted), ...errors({ 401: UNAUTHORIZED_KEY, 404: `No such ${c.what} for this key (\`not_found\`).` }) },
+    responses: { 200: ok("The deleted record's id.", c.deleted), ...errors({ 401: UNAUTHORIZED_KEY, 404: `No such ${c.what} for this key (\`not_found\`).` }) },
   });
 }
 
@@ -58,12 +59,12 @@ const LINKS_ABOUT =
 export function registerSharePaths(r: OpenAPIRegistry): void {
   registerCrud(r, {
     base: "/api/v1/crm/shortlists", tag: "Share links", what: "shortlist", op: "Shortlist", create: CreateShortlistSchema, update: UpdateShortlistSchema,
-    item: ShortlistSchema, list: ListShortlistsQuery,
+    item: ShortlistSchema, page: ShortlistPageSchema, deleted: DeletedShortlistSchema, list: ListShortlistsQuery,
     about: "A shortlist is an ordered selection of the tenant's listings for a client (optionally tied to a deal), shared with a `shortlist` link. Every listing id must be a listing of the tenant the key may read.",
   });
   registerCrud(r, {
     base: "/api/v1/crm/visit-itineraries", tag: "Share links", what: "visit itinerary", op: "VisitItinerary", create: CreateItinerarySchema,
-    update: UpdateItinerarySchema, item: VisitItinerarySchema, list: ListItinerariesQuery,
+    update: UpdateItinerarySchema, item: VisitItinerarySchema, page: VisitItineraryPageSchema, deleted: DeletedItinerarySchema, list: ListItinerariesQuery,
     about: "A visit itinerary is a day of visits: a meeting point and ordered stops of the tenant's listings. `routeCache` is recomputed on every change.",
   });
   const linkId = uuidParam("id", "share link");
@@ -72,7 +73,7 @@ export function registerSharePaths(r: OpenAPIRegistry): void {
   r.registerPath({
     method: "get", path: "/api/v1/share-links", tags: ["Share links"], operationId: "listShareLinks", summary: "List share links",
     description: `Newest first, filtered by entity and state.${d}`, security: API_KEY_SECURITY, request: { query: ListShareLinksQuery },
-    responses: { 200: ok("A page of links.", page("ShareLinkPage", ShareLinkSchema)), ...errors({ 400: BAD, 401: UNAUTHORIZED_KEY }) },
+    responses: { 200: ok("A page of links.", ShareLinkPageSchema), ...errors({ 400: BAD, 401: UNAUTHORIZED_KEY }) },
   });
   r.registerPath({
     method: "post", path: "/api/v1/share-links", tags: ["Share links"], operationId: "createShareLink", summary: "Create a share link",
@@ -107,6 +108,6 @@ export function registerSharePaths(r: OpenAPIRegistry): void {
     method: "get", path: "/api/v1/share-links/{id}/views", tags: ["Share links"], operationId: "listShareLinkViews", summary: "Access log of a share link",
     description: `One entry per successful open, newest first: time, a keyed hash of the client address (never the address), user agent and referrer.${d}`,
     security: API_KEY_SECURITY, request: { params: linkId, query: ListViewsQuery },
-    responses: { 200: ok("A page of accesses.", page("ShareLinkViewPage", ShareViewSchema)), ...errors({ 400: BAD, 401: UNAUTHORIZED_KEY, 404: NF }) },
+    responses: { 200: ok("A page of accesses.", ShareViewPageSchema), ...errors({ 400: BAD, 401: UNAUTHORIZED_KEY, 404: NF }) },
   });
 }
