@@ -72,7 +72,7 @@ th[scope=row]{width:30%}
 .card-title{font-size:1rem;font-weight:700;line-height:1.3;margin:0}
 .card-place{color:#4f5b6b;margin:0}
 .card .price{font-size:1.05rem;margin:2px 0}
-.card .facts{display:flex;flex-wrap:wrap;gap:0 10px;list-style:none;margin:0;padding:0;color:#4f5b6b;font-size:.85rem}
+.card .facts{display:flex;flex-wrap:wrap;gap:0 4px;list-style:none;margin:0;padding:0;color:#4f5b6b;font-size:.85rem}.card .facts li+li::before{content:"· "}
 .stops li{display:flex;gap:10px;align-items:flex-start}
 .stops .card{flex:1}
 .num{flex:0 0 32px;height:32px;border-radius:50%;background:var(--brand);color:var(--on-brand);display:grid;place-items:center;font-weight:700;margin-top:10px}
