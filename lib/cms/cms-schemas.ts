@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { CmsCollectionRow, CmsEntryRow } from "../../db/schema";
+import { deletedSchema, itemsSchema } from "../schemas/paging";
 import { reservedSlugReason } from "./reserved-slugs";
 
 const Slug = z
@@ -58,7 +59,28 @@ export const EntriesQuery = z.strictObject({
 });
 export const TenantEntriesQuery = EntriesQuery.extend({ status: z.enum(["draft", "published"]).optional() });
 
-export const serializeCollection = (c: CmsCollectionRow) => ({
+export const CmsCollectionSchema = z
+  .object({ id: z.uuid(), name: z.string(), slug: z.string(), templatePageId: z.string().nullable(), fields: z.array(z.object({ id: z.string(), label: z.string(), type: z.string(), required: z.boolean() })), createdAt: z.string(), updatedAt: z.string() })
+  .meta({ id: "CmsCollection" });
+export const CmsEntrySchema = z
+  .object({
+    id: z.uuid(), collectionId: z.uuid(), slug: z.string(), status: z.enum(["draft", "published"]), fields: z.record(z.string(), z.unknown()),
+    seo: z.object({ title: z.string().nullable(), description: z.string().nullable() }).nullable(), publishedAt: z.string().nullable(), createdAt: z.string(), updatedAt: z.string(),
+  })
+  .meta({ id: "CmsEntry" });
+
+/** `listCollections` (tenant API). */
+export const CmsCollectionListSchema = itemsSchema(CmsCollectionSchema);
+/** `publicCollections` (sites API). */
+export const PublicCmsCollectionListSchema = z.object({ collections: z.array(CmsCollectionSchema) });
+/** `listEntries` and `publicEntries`. */
+export const CmsEntryPageSchema = z.object({ entries: z.array(CmsEntrySchema), total: z.number(), limit: z.number(), offset: z.number() }).meta({ id: "CmsEntryPage" });
+/** `publicEntry`. */
+export const PublicCmsEntrySchema = z.object({ entry: CmsEntrySchema });
+/** `deleteCollection` and `deleteEntry`. */
+export const DeletedCmsSchema = deletedSchema();
+
+export const serializeCollection = (c: CmsCollectionRow): z.infer<typeof CmsCollectionSchema> => ({
   id: c.id,
   name: c.name,
   slug: c.slug,
@@ -68,7 +90,7 @@ export const serializeCollection = (c: CmsCollectionRow) => ({
   updatedAt: c.updatedAt.toISOString(),
 });
 
-export const serializeEntry = (e: CmsEntryRow) => ({
+export const serializeEntry = (e: CmsEntryRow): z.infer<typeof CmsEntrySchema> => ({
   id: e.id,
   collectionId: e.collectionId,
   slug: e.slug,
@@ -79,16 +101,6 @@ export const serializeEntry = (e: CmsEntryRow) => ({
   createdAt: e.createdAt.toISOString(),
   updatedAt: e.updatedAt.toISOString(),
 });
-
-export const CmsCollectionSchema = z
-  .object({ id: z.uuid(), name: z.string(), slug: z.string(), templatePageId: z.string().nullable(), fields: z.array(z.object({ id: z.string(), label: z.string(), type: z.string(), required: z.boolean() })), createdAt: z.string(), updatedAt: z.string() })
-  .meta({ id: "CmsCollection" });
-export const CmsEntrySchema = z
-  .object({
-    id: z.uuid(), collectionId: z.uuid(), slug: z.string(), status: z.enum(["draft", "published"]), fields: z.record(z.string(), z.unknown()),
-    seo: z.object({ title: z.string().nullable(), description: z.string().nullable() }).nullable(), publishedAt: z.string().nullable(), createdAt: z.string(), updatedAt: z.string(),
-  })
-  .meta({ id: "CmsEntry" });
 
 /** Public CMS reads without parameters still refuse unknown ones. */
 export const NoCmsQuery = z.strictObject({});

@@ -1,14 +1,15 @@
 import { and, asc, eq, ne } from "drizzle-orm";
+import type { z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { cmsCollections, type CmsCollectionRow } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
 import type { MemberCtx } from "../context/verb-context";
 import { conflict, invalid, notFound } from "../errors/domain-errors";
 import { siteInTenant } from "../sites/sites";
-import { CreateCollectionSchema, UpdateCollectionSchema, serializeCollection } from "./cms-schemas";
+import { CreateCollectionSchema, UpdateCollectionSchema, serializeCollection, type CmsCollectionListSchema, type DeletedCmsSchema } from "./cms-schemas";
 
 /** The tenant's CMS collections of one of its sites (`/api/v1/sites/{siteId}/cms/collections`). */
-export async function listCollections(ctx: MemberCtx, siteId: string) {
+export async function listCollections(ctx: MemberCtx, siteId: string): Promise<z.infer<typeof CmsCollectionListSchema>> {
   await siteInTenant(ctx.db, ctx.tenantId, siteId);
   const rows = await ctx.db
     .select()
@@ -44,7 +45,7 @@ export async function updateCollection(ctx: MemberCtx, { siteId, id, body }: { s
 }
 
 /** Deletes the collection with its entries. */
-export async function deleteCollection(ctx: MemberCtx, { siteId, id }: { siteId: string; id: string }) {
+export async function deleteCollection(ctx: MemberCtx, { siteId, id }: { siteId: string; id: string }): Promise<z.infer<typeof DeletedCmsSchema>> {
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
     await collectionInTenant(tx, ctx.tenantId, siteId, id);
     await tx.delete(cmsCollections).where(and(eq(cmsCollections.id, id), eq(cmsCollections.tenantId, ctx.tenantId)));

@@ -5,13 +5,13 @@ import { cmsEntries, type CmsEntryRow } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
 import type { MemberCtx } from "../context/verb-context";
 import { conflict, invalid, notFound } from "../errors/domain-errors";
-import { CreateEntrySchema, TenantEntriesQuery, UpdateEntrySchema, serializeEntry } from "./cms-schemas";
+import { CreateEntrySchema, TenantEntriesQuery, UpdateEntrySchema, serializeEntry, type CmsEntryPageSchema, type DeletedCmsSchema } from "./cms-schemas";
 import { collectionInTenant } from "./collections";
 import { checkEntryFields } from "./entry-fields";
 
 type Where = { siteId: string; collectionId: string };
 
-export async function listEntries(ctx: MemberCtx, w: Where, q: z.infer<typeof TenantEntriesQuery>) {
+export async function listEntries(ctx: MemberCtx, w: Where, q: z.infer<typeof TenantEntriesQuery>): Promise<z.infer<typeof CmsEntryPageSchema>> {
   await collectionInTenant(ctx.db, ctx.tenantId, w.siteId, w.collectionId);
   const where = and(eq(cmsEntries.tenantId, ctx.tenantId), eq(cmsEntries.collectionId, w.collectionId), q.status ? eq(cmsEntries.status, q.status) : undefined);
   const [rows, [{ n }]] = await Promise.all([
@@ -59,7 +59,7 @@ export async function updateEntry(ctx: MemberCtx, w: Where & { id: string; body:
   });
 }
 
-export async function deleteEntry(ctx: MemberCtx, w: Where & { id: string }) {
+export async function deleteEntry(ctx: MemberCtx, w: Where & { id: string }): Promise<z.infer<typeof DeletedCmsSchema>> {
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
     await collectionInTenant(tx, ctx.tenantId, w.siteId, w.collectionId);
     await entryInTenant(tx, ctx.tenantId, w.collectionId, w.id);

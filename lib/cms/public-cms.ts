@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { cmsCollections, cmsEntries, type CmsCollectionRow, type SiteRow } from "../../db/schema";
 import { notFound } from "../errors/domain-errors";
-import { EntriesQuery, serializeCollection, serializeEntry } from "./cms-schemas";
+import { EntriesQuery, serializeCollection, serializeEntry, type CmsEntryPageSchema, type PublicCmsCollectionListSchema, type PublicCmsEntrySchema } from "./cms-schemas";
 
 /** The public CMS of a site (spec 2 §2.6): its collections, and only published entries. */
 
@@ -11,7 +11,7 @@ const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const collectionNotFound = () => notFound("Collection not found");
 const entryNotFound = () => notFound("Entry not found");
 
-export async function publicCollections(db: DbOrTx, site: SiteRow) {
+export async function publicCollections(db: DbOrTx, site: SiteRow): Promise<z.infer<typeof PublicCmsCollectionListSchema>> {
   const rows = await db
     .select()
     .from(cmsCollections)
@@ -36,7 +36,7 @@ export async function publicCollection(db: DbOrTx, site: SiteRow, slug: string) 
 }
 
 /** Published entries, newest publication first. */
-export async function publicEntries(db: DbOrTx, site: SiteRow, slug: string, q: z.infer<typeof EntriesQuery>) {
+export async function publicEntries(db: DbOrTx, site: SiteRow, slug: string, q: z.infer<typeof EntriesQuery>): Promise<z.infer<typeof CmsEntryPageSchema>> {
   const c = await collectionBySlug(db, site, slug);
   const where = and(eq(cmsEntries.collectionId, c.id), eq(cmsEntries.tenantId, site.tenantId), eq(cmsEntries.status, "published"));
   const [rows, [{ n }]] = await Promise.all([
@@ -46,7 +46,7 @@ export async function publicEntries(db: DbOrTx, site: SiteRow, slug: string, q: 
   return { entries: rows.map(serializeEntry), total: Number(n), limit: q.limit, offset: q.offset };
 }
 
-export async function publicEntry(db: DbOrTx, site: SiteRow, slug: string, entrySlug: string) {
+export async function publicEntry(db: DbOrTx, site: SiteRow, slug: string, entrySlug: string): Promise<z.infer<typeof PublicCmsEntrySchema>> {
   const c = await collectionBySlug(db, site, slug);
   if (entrySlug.length > 120 || !SLUG.test(entrySlug)) throw entryNotFound();
   const [row] = await db
