@@ -10,7 +10,16 @@ import { findSiteListing, propertyNotFound } from "./find-site-listing";
 export const MAX_PUBLIC_BROKER_IDS = 100;
 
 /** The broker card of spec 2 §2.5: a public profile, never the e-mail or the role. */
-export type BrokerCard = { id: string; name: string; imageUrl: string | null; phone: string | null; creci: string | null };
+export const BrokerCardSchema = z
+  .object({ id: z.uuid(), name: z.string(), imageUrl: z.string().nullable(), phone: z.string().nullable(), creci: z.string().nullable() })
+  .meta({ id: "BrokerCard" });
+export type BrokerCard = z.infer<typeof BrokerCardSchema>;
+
+/** The answer of `listingBroker` (null answers 204). */
+export const ListingBrokerSchema = z.union([BrokerCardSchema, z.object({ suppressed: z.literal(true) })]);
+
+/** The answer of `publicBrokers`: `image` repeats `imageUrl` for clients of the original interface. */
+export const PublicBrokersSchema = z.object({ brokers: z.array(BrokerCardSchema.extend({ image: z.string().nullable() })) });
 
 export const toBrokerCard = (m: MemberRow): BrokerCard => ({ id: m.id, name: m.name, imageUrl: m.image, phone: m.phone, creci: m.creci });
 
@@ -21,7 +30,7 @@ export const BrokerQuery = z.strictObject({ tenantId: z.string().max(100).option
  * (active members only). A listing of another tenant (a partner network's) is `{suppressed: true}`:
  * no personal card of another agency's broker. No broker: null (the route answers 204).
  */
-export async function listingBroker(db: DbOrTx, site: SiteRow, ref: string, q: z.infer<typeof BrokerQuery>): Promise<BrokerCard | { suppressed: true } | null> {
+export async function listingBroker(db: DbOrTx, site: SiteRow, ref: string, q: z.infer<typeof BrokerQuery>): Promise<z.infer<typeof ListingBrokerSchema> | null> {
   if (q.tenantId !== undefined && !UUID_PATTERN.test(q.tenantId)) throw invalid("tenantId: must be a UUID", "invalid_parameter");
   const hit = await findSiteListing(db, site, ref);
   if (!hit) throw propertyNotFound();
@@ -55,7 +64,7 @@ export const PublicBrokersQuery = z.strictObject({
  * UUIDs). Ids of other tenants or inactive members are simply absent. `image` repeats `imageUrl`
  * for clients of the original interface; the e-mail stays server-side.
  */
-export async function publicBrokers(db: DbOrTx, site: SiteRow, q: z.infer<typeof PublicBrokersQuery>) {
+export async function publicBrokers(db: DbOrTx, site: SiteRow, q: z.infer<typeof PublicBrokersQuery>): Promise<z.infer<typeof PublicBrokersSchema>> {
   const ids = [...new Set(q.ids.split(",").map((s) => s.trim()).filter(Boolean))];
   if (!ids.length) throw invalid("ids: send at least one member id", "invalid_parameter");
   if (ids.length > MAX_PUBLIC_BROKER_IDS) throw invalid(`ids: at most ${MAX_PUBLIC_BROKER_IDS} ids per request (got ${ids.length})`, "invalid_parameter");

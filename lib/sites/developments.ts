@@ -22,11 +22,41 @@ export const TypologyQuery = z.strictObject({
   includeUnits: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
 });
 
+export const PublicUnitSchema = z
+  .object({
+    id: z.uuid(), typologyId: z.uuid(), unitNumber: z.string(), blockTower: z.string().nullable(), floor: z.string().nullable(),
+    status: z.enum(["available", "reserved", "sold", "unavailable"]), price: z.string().nullable(), propertyId: z.uuid().nullable(),
+  })
+  .meta({ id: "PublicUnit" });
+export const UnitStatsSchema = z.object({ available: z.number(), reserved: z.number(), sold: z.number(), unavailable: z.number(), total: z.number() }).meta({ id: "UnitStats" });
+export const PublicTypologySchema = z
+  .object({
+    id: z.uuid(), buildingId: z.uuid(), name: z.string(), code: z.string().nullable(), reference: z.string().nullable(), description: z.string().nullable(),
+    bedrooms: z.number().nullable(), bathrooms: z.number().nullable(), suites: z.number().nullable(), totalArea: z.string().nullable(), privateArea: z.string().nullable(),
+    parkingSpaces: z.number().nullable(), basePrice: z.string().nullable(), pricePerSqm: z.string().nullable(), features: z.record(z.string(), z.unknown()), files: z.array(z.unknown()),
+    availableUnits: z.number(), totalUnits: z.number(), expectedDelivery: z.string().nullable(), constructionStatus: z.string().nullable(), order: z.number(),
+    units: z.array(PublicUnitSchema).optional(), unitStats: UnitStatsSchema.optional(),
+  })
+  .meta({ id: "PublicTypology" });
+export const PublicBuildingSchema = z.record(z.string(), z.unknown()).meta({
+  id: "PublicBuilding",
+  description: "Spec 2 §2.4: `id`, `name`, `description`, `developer`, `publisher`, `administrator`, `launchDate`, `openingDate`, `numberOfTowers`, `buildingPermit`, `portfolio`, `totalUnits`, `floors`, `yearBuilt`, `amenities`, `locationId`.",
+});
+export const TypologyListingSchema = z
+  .object({ id: z.uuid(), title: z.string(), description: z.string(), type: z.string(), price: z.string().nullable(), listingCode: z.string().nullable(), typologyId: z.uuid(), isPrimaryMarket: z.enum(["true", "false"]), visibility: z.string(), stage: z.string() })
+  .meta({ id: "TypologyListing" });
+/** The answers of `siteTypologies`, `siteTypology`, `siteTypologyUnits`, `siteTypologyListings` and `siteBuilding`. */
+export const SiteTypologiesSchema = z.object({ typologies: z.array(PublicTypologySchema) });
+export const SiteTypologySchema = z.object({ typology: PublicTypologySchema });
+export const SiteUnitsSchema = z.object({ units: z.array(PublicUnitSchema) });
+export const SiteTypologyListingsSchema = z.object({ listings: z.array(TypologyListingSchema) });
+export const SiteBuildingSchema = z.object({ building: PublicBuildingSchema });
+
 const typologyNotFound = () => notFound("Typology not found");
 const buildingNotFound = () => notFound("Building not found");
 const dec = (v: string | null) => v;
 
-type Stats = { available: number; reserved: number; sold: number; unavailable: number; total: number };
+type Stats = z.infer<typeof UnitStatsSchema>;
 
 /** Unit counts per typology, over the units shown on the site. */
 async function unitStats(db: DbOrTx, tenantId: string, typologyIds: string[]): Promise<Map<string, Stats>> {
@@ -52,10 +82,10 @@ function toPublicTypology(t: TypologyRow, s: Stats | undefined) {
     parkingSpaces: t.parkingSpaces, basePrice: dec(t.basePrice), pricePerSqm: dec(t.pricePerSqm), features: t.features, files: t.files,
     availableUnits: s?.available ?? 0, totalUnits: t.totalUnits ?? s?.total ?? 0,
     expectedDelivery: t.expectedDelivery, constructionStatus: t.constructionStatus, order: t.order,
-  };
+  } satisfies z.infer<typeof PublicTypologySchema>;
 }
 
-const toPublicUnit = (u: UnitRow) => ({
+const toPublicUnit = (u: UnitRow): z.infer<typeof PublicUnitSchema> => ({
   id: u.id, typologyId: u.typologyId, unitNumber: u.unitNumber, blockTower: u.blockTower, floor: u.floor, status: u.status, price: u.price, propertyId: u.propertyId,
 });
 
@@ -84,7 +114,7 @@ export async function siteTypologies(db: DbOrTx, site: SiteRow, q: z.infer<typeo
     .where(and(eq(typologies.tenantId, site.tenantId), eq(typologies.buildingId, q.buildingId.toLowerCase()), eq(typologies.active, true), eq(typologies.showOnSite, true)))
     .orderBy(asc(typologies.order), asc(typologies.name));
   const stats = await unitStats(db, site.tenantId, rows.map((t) => t.id));
-  return { typologies: rows.map((t) => toPublicTypology(t, stats.get(t.id))) };
+  return { typologies: rows.map((t) => toPublicTypology(t, stats.get(t.id))) } satisfies z.infer<typeof SiteTypologiesSchema>;
 }
 
 /** `GET /typologies/{id}`: with `includeUnits=true` the typology carries `units[]` and `unitStats`. */
@@ -92,9 +122,9 @@ export async function siteTypology(db: DbOrTx, site: SiteRow, typologyId: string
   const t = await visibleTypology(db, site, typologyId);
   const stats = (await unitStats(db, site.tenantId, [t.id])).get(t.id);
   const typology = toPublicTypology(t, stats);
-  if (q.includeUnits !== "true") return { typology };
+  if (q.includeUnits !== "true") return { typology } satisfies z.infer<typeof SiteTypologySchema>;
   const { units: list } = await unitsOf(db, site, t);
-  return { typology: { ...typology, units: list, unitStats: stats ?? { available: 0, reserved: 0, sold: 0, unavailable: 0, total: 0 } } };
+  return { typology: { ...typology, units: list, unitStats: stats ?? { available: 0, reserved: 0, sold: 0, unavailable: 0, total: 0 } } } satisfies z.infer<typeof SiteTypologySchema>;
 }
 
 async function unitsOf(db: DbOrTx, site: SiteRow, t: TypologyRow) {
@@ -102,7 +132,7 @@ async function unitsOf(db: DbOrTx, site: SiteRow, t: TypologyRow) {
     .select()
     .from(units)
     .where(and(eq(units.tenantId, site.tenantId), eq(units.typologyId, t.id), eq(units.showOnSite, true)));
-  return { units: rows.sort(byUnitNumber).map(toPublicUnit) };
+  return { units: rows.sort(byUnitNumber).map(toPublicUnit) } satisfies z.infer<typeof SiteUnitsSchema>;
 }
 
 /** `GET /typologies/{id}/units`, ordered by unit number. */
@@ -133,9 +163,10 @@ export async function siteTypologyListings(db: DbOrTx, site: SiteRow, typologyId
     listings: rows.map((l) => ({
       id: l.id, title: l.title, description: l.description ?? "", type: l.type,
       price: l.priceVisibility === "public" ? l.price : null,
-      listingCode: l.listingCode, typologyId: l.typologyId, isPrimaryMarket: l.isPrimaryMarket, visibility: l.visibility, stage: l.stage,
+      // `typologyId` is the typology's (the query filters on it); `isPrimaryMarket` is stored as the spec's text.
+      listingCode: l.listingCode, typologyId: t.id, isPrimaryMarket: l.isPrimaryMarket as "true" | "false", visibility: l.visibility, stage: l.stage,
     })),
-  };
+  } satisfies z.infer<typeof SiteTypologyListingsSchema>;
 }
 
 /** `GET /buildings/{id}`: the building record of §2.4 (its street address stays internal). */
@@ -143,7 +174,7 @@ export async function siteBuilding(db: DbOrTx, site: SiteRow, buildingId: string
   if (!UUID_PATTERN.test(buildingId)) throw buildingNotFound();
   const [b] = await db.select().from(buildings).where(and(eq(buildings.id, buildingId.toLowerCase()), eq(buildings.tenantId, site.tenantId))).limit(1);
   if (!b) throw buildingNotFound();
-  return { building: toPublicBuilding(b) };
+  return { building: toPublicBuilding(b) } satisfies z.infer<typeof SiteBuildingSchema>;
 }
 
 const toPublicBuilding = (b: BuildingRow) => ({

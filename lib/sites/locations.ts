@@ -29,8 +29,28 @@ export const ValidateQuery = z.strictObject({
     .default("imoveis"),
 });
 
-type Level = "state" | "city" | "neighborhood" | "street";
-type Entry = { slug: string; name: string; count: number };
+const LEVELS = ["state", "city", "neighborhood", "street"] as const;
+type Level = (typeof LEVELS)[number];
+const LocationEntry = z.object({ slug: z.string(), name: z.string(), count: z.number() });
+type Entry = z.infer<typeof LocationEntry>;
+const LocationMap = z.record(z.string(), LocationEntry);
+const CrumbSchema = z.object({ slug: z.string(), name: z.string(), type: z.enum(LEVELS), path: z.string() });
+
+/** The answer of `siteLocations`: every level, or which level a segment names. */
+export const SiteLocationsSchema = z.union([
+  z.object({ states: LocationMap, cities: LocationMap, neighborhoods: LocationMap, streets: LocationMap }),
+  z.object({ segment: z.string(), match: z.object({ type: z.string(), value: z.string() }).nullable() }),
+]);
+
+/** The answer of `validateLocationPath`. */
+export const LocationValidationSchema = z.object({
+  valid: z.boolean(),
+  error: z.string().optional(),
+  message: z.string().optional(),
+  matches: z.object({ state: z.string().nullable(), city: z.string().nullable(), neighborhood: z.string().nullable() }),
+  breadcrumb: z.array(CrumbSchema),
+});
+type Matches = z.infer<typeof LocationValidationSchema>["matches"];
 type Row = { state: string | null; city: string | null; neighborhood: string | null; street: string | null; n: number };
 type Index = { rows: (Row & { s: string; c: string; nb: string; st: string })[]; maps: Record<"states" | "cities" | "neighborhoods" | "streets", Record<string, Entry>> };
 
@@ -70,7 +90,7 @@ async function locationIndex(db: DbOrTx, site: SiteRow): Promise<Index> {
 }
 
 /** `GET /locations`: every level, or with `segment` which level and name a URL segment is. */
-export async function siteLocations(db: DbOrTx, site: SiteRow, q: z.infer<typeof LocationsQuery>) {
+export async function siteLocations(db: DbOrTx, site: SiteRow, q: z.infer<typeof LocationsQuery>): Promise<z.infer<typeof SiteLocationsSchema>> {
   const { maps } = await locationIndex(db, site);
   if (q.segment === undefined) return maps;
   const slug = slugify(q.segment);
@@ -79,16 +99,17 @@ export async function siteLocations(db: DbOrTx, site: SiteRow, q: z.infer<typeof
   return { segment: q.segment, match: found ? { type: found[0], value: found[1][slug].name } : null };
 }
 
-type Crumb = { slug: string; name: string; type: Level; path: string };
+type Crumb = z.infer<typeof CrumbSchema>;
 
-const invalidResult = (error: string, message: string, matches: Record<string, string | null>, breadcrumb: Crumb[]) => ({ valid: false, error, message, matches, breadcrumb });
+const invalidResult = (error: string, message: string, matches: Matches, breadcrumb: Crumb[]) =>
+  ({ valid: false, error, message, matches, breadcrumb }) satisfies z.infer<typeof LocationValidationSchema>;
 
 /**
  * `GET /locations/validate?path=sp/sao-paulo/pinheiros`: whether a location page exists, with its
  * breadcrumb. Invalid paths are 200 with `valid: false`, an `error` code of §7 and a message.
  */
 export async function validateLocationPath(db: DbOrTx, site: SiteRow, q: z.infer<typeof ValidateQuery>) {
-  const matches: Record<"state" | "city" | "neighborhood", string | null> = { state: null, city: null, neighborhood: null };
+  const matches: Matches = { state: null, city: null, neighborhood: null };
   if (q.path === undefined) return invalidResult("missing_path", "Send the location path, such as sp/sao-paulo/pinheiros.", matches, []);
   const parts = q.path.split("/").map((s) => s.trim()).filter(Boolean);
   if (!parts.length) return invalidResult("empty_path", "The location path is empty.", matches, []);
@@ -119,7 +140,7 @@ export async function validateLocationPath(db: DbOrTx, site: SiteRow, q: z.infer
   return ok(matches, crumbs);
 }
 
-const ok = (matches: Record<string, string | null>, breadcrumb: Crumb[]) => ({ valid: true, matches, breadcrumb });
+const ok = (matches: Matches, breadcrumb: Crumb[]) => ({ valid: true, matches, breadcrumb }) satisfies z.infer<typeof LocationValidationSchema>;
 
 /**
  * Every valid location page of a site as URL paths under `baseRoute` (`imoveis/sp`,

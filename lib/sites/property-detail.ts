@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import type { SiteRow } from "../../db/schema";
 import type { SearchHit } from "../search/engine";
 import { findSiteListing, propertyNotFound } from "./find-site-listing";
-import { toPublicDocument } from "./public-document";
+import { PublicListingDocumentSchema, toPublicDocument } from "./public-document";
 import { recordSiteView } from "../share/record-access";
 import { siteCatalogue, type SiteCatalogue } from "./site-catalogue";
 import { shortlistListing } from "../share/shortlist-listing";
@@ -37,7 +37,7 @@ export async function findPropertyDetail(db: Db, site: SiteRow, ref: string, q: 
 
 /** `GET /api/sites/{siteId}/property/{id}`: the detail document (spec 2 §2.2), or 404 `Property not found`. */
 /** Each answered detail counts as a site view of the listing (in the background; seller reports read it). */
-export async function propertyDetail(db: Db, site: SiteRow, ref: string, q: z.infer<typeof PropertyDetailQuery> = {}): Promise<Record<string, unknown>> {
+export async function propertyDetail(db: Db, site: SiteRow, ref: string, q: z.infer<typeof PropertyDetailQuery> = {}): Promise<z.infer<typeof PublicListingDocumentSchema>> {
   const { doc, listingId } = await findPropertyDetail(db, site, ref, q);
   if (listingId) recordSiteView(db, site.tenantId, listingId);
   return doc;

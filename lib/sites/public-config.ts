@@ -13,7 +13,44 @@ export const ResolveQuery = z.strictObject({
   siteId: z.string().trim().max(100).optional(),
 });
 
-type PublicConfig = Awaited<ReturnType<typeof buildPublicConfig>>;
+const Option = z.object({ id: z.string(), label: z.string() });
+/** The site configuration of spec 2 §2.1 (resolve and public-config). */
+export const PublicSiteConfigSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    domain: z.string(),
+    configuration: z.object({
+      puck_data: z.record(z.string(), z.unknown()),
+      siteConfiguration: z.object({
+        brand: z.object({ logoUrl: z.string().nullable(), name: z.string().nullable(), primaryColor: z.string().nullable() }),
+        menu: z.array(
+          z.object({
+            label: z.string(),
+            label_en: z.string().optional().describe("The label on /en pages; blank or absent: `label`."),
+            label_es: z.string().optional().describe("The label on /es pages; blank or absent: `label`."),
+            href: z.string(),
+          }),
+        ),
+        footer: z.record(z.string(), z.unknown()),
+      }),
+      otherConfigs: z.record(z.string(), z.unknown()).nullable(),
+    }),
+    tenantId: z.uuid(),
+    listingCriteria: z.object({ propertyTypes: z.array(z.string()), locations: z.array(z.string()), marketType: z.enum(["primary", "secondary"]).optional() }),
+    tenantConfig: z.object({
+      propertyFeatures: z.array(Option),
+      buildingFeatures: z.array(Option),
+      primaryMarketEnabled: z.boolean(),
+      propertyTypes: z.array(Option),
+      supportedLanguages: z.array(z.enum(["pt-BR", "en", "es"])),
+    }),
+    metaPixel: z.object({ pixelId: z.string(), events: z.object({ viewContent: z.boolean(), search: z.boolean(), lead: z.boolean() }) }).nullable(),
+    cachedAt: z.number().meta({ description: "When this configuration was read, in epoch milliseconds." }),
+  })
+  .meta({ id: "PublicSiteConfig" });
+
+type PublicConfig = z.infer<typeof PublicSiteConfigSchema>;
 
 /**
  * Built configurations, kept a few seconds per process: resolve is the hottest public call (every
@@ -34,16 +71,17 @@ export async function publicConfig(db: DbOrTx, site: SiteRow): Promise<PublicCon
 }
 
 /** The site configuration of spec 2 §2.1, built field by field (nothing internal can slip in). */
-async function buildPublicConfig(db: DbOrTx, site: SiteRow) {
+async function buildPublicConfig(db: DbOrTx, site: SiteRow): Promise<PublicConfig> {
   const { settings } = await loadTenant(db, site.tenantId);
-  const languages = ["pt-BR", ...settings.listingLanguages.filter((l) => l !== "pt-BR")];
+  const languages = ["pt-BR" as const, ...settings.listingLanguages.filter((l) => l !== "pt-BR")];
   return {
     id: site.id,
     name: site.name,
     domain: site.domain,
     configuration: {
       puck_data: site.configuration.puck_data,
-      siteConfiguration: site.configuration.siteConfiguration,
+      // Menu items were checked by `SiteConfigurationSchema` on write; the column types them `unknown`.
+      siteConfiguration: site.configuration.siteConfiguration as PublicConfig["configuration"]["siteConfiguration"],
       otherConfigs: site.configuration.otherConfigs ?? null,
     },
     tenantId: site.tenantId,

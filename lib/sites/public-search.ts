@@ -3,7 +3,7 @@ import type { DbOrTx } from "../../db/client";
 import type { SiteRow } from "../../db/schema";
 import { searchEngine } from "../search/search-engine";
 import { toSearchRequest } from "../search/params";
-import { toPublicDocument } from "./public-document";
+import { PublicListingDocumentSchema, toPublicDocument } from "./public-document";
 import { PUBLIC_FILTER_SCHEMA, PUBLIC_SEARCH_FIELDS, SITE_DEFAULT_QUERY_BY } from "./public-fields";
 import { siteCatalogue } from "./site-catalogue";
 
@@ -23,13 +23,18 @@ export const PublicSearchBody = z
   })
   .meta({ id: "PublicSearchBody" });
 
-export type PublicSearchResult = {
-  found: number;
-  hits: { document: Record<string, unknown>; highlights: { field: string; snippet: string }[] }[];
-  facet_counts: { field_name: string; counts: { value: string; count: number }[] }[];
-  page: number;
-  search_time_ms: number;
-};
+/** The answer of `searchSite`, Typesense's result shape. */
+export const PublicSearchResultSchema = z
+  .object({
+    found: z.number(),
+    hits: z.array(z.object({ document: PublicListingDocumentSchema, highlights: z.array(z.object({ field: z.string(), snippet: z.string() })) })),
+    facet_counts: z.array(z.object({ field_name: z.string(), counts: z.array(z.object({ value: z.string(), count: z.number() })) })),
+    page: z.number(),
+    search_time_ms: z.number(),
+  })
+  .meta({ id: "PublicSearchResult" });
+
+export type PublicSearchResult = z.infer<typeof PublicSearchResultSchema>;
 
 /** `POST /api/sites/{siteId}/search`: the site's catalogue, through the same engine as the CRM. */
 export async function searchSite(db: DbOrTx, site: SiteRow, input: unknown): Promise<PublicSearchResult> {

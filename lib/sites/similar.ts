@@ -18,6 +18,15 @@ export const SimilarQuery = z.strictObject({
 const CANDIDATES = 60;
 
 type Doc = Record<string, any>;
+
+/** One card of `toListingCard` (spec 2 §2.3). */
+export const ListingCardSchema = z.record(z.string(), z.unknown()).meta({
+  id: "ListingCard",
+  description: "Spec 2 §2.3: `id`, `listingCode`, `path`, `title`, `description`, `businessType`, `price`, `priceVisibility`, `status`, `featured`, `property`, `location` (`number` and `postalCode` always null), `coverImage`, `createdAt`, `updatedAt`.",
+});
+
+/** The answer of `similarListings`. */
+export const SimilarListingsSchema = z.object({ listings: z.array(ListingCardSchema), total: z.number() });
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /**
@@ -28,7 +37,7 @@ const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : n
  *   +2 area within 20 % (+1 within 40 %); newest first among equals.
  * A missing or invisible reference gives `{listings: [], total: 0}` (spec 2 §7).
  */
-export async function similarListings(db: DbOrTx, site: SiteRow, ref: string, q: z.infer<typeof SimilarQuery>) {
+export async function similarListings(db: DbOrTx, site: SiteRow, ref: string, q: z.infer<typeof SimilarQuery>): Promise<z.infer<typeof SimilarListingsSchema>> {
   const docs = await similarDocuments(db, site, ref, q.limit);
   return { listings: docs.map(toListingCard), total: docs.length };
 }
@@ -125,5 +134,5 @@ export function toListingCard(d: Doc) {
     coverImage: d.primaryImageUrl ? { src: d.primaryImageUrl, alt: d.title ?? "" } : null,
     createdAt: iso(d.createdAt),
     updatedAt: iso(d.updatedAt),
-  };
+  } satisfies z.infer<typeof ListingCardSchema>;
 }

@@ -1,39 +1,13 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { BrokerQuery, PublicBrokersQuery } from "../../sites/brokers";
+import { BrokerQuery, ListingBrokerSchema, PublicBrokersQuery, PublicBrokersSchema } from "../../sites/brokers";
 import { PropertyDetailQuery } from "../../sites/property-detail";
-import { PublicSearchBody } from "../../sites/public-search";
-import { SimilarQuery } from "../../sites/similar";
+import { PublicListingDocumentSchema } from "../../sites/public-document";
+import { PublicSearchBody, PublicSearchResultSchema } from "../../sites/public-search";
+import { SimilarListingsSchema, SimilarQuery } from "../../sites/similar";
 import { jsonContent } from "../common";
 import { PUBLIC_NOTES, PUBLIC_SECURITY, publicErrors, publicOk, siteIdParam } from "../public-common";
 
-const PublicDocument = z
-  .record(z.string(), z.unknown())
-  .meta({
-    id: "PublicListingDocument",
-    description:
-      "Spec 2 §2.2, built from an allow-list: common fields (`id`, `title`, `description`, `title_en`… `price`, `priceFormatted`, `listingType`, " +
-      "`listingCode`, `propertyType`, `bedrooms`, `bathrooms`, `parkingSpots`, `totalArea`, `location_*` with coordinates rounded to 3 decimals, " +
-      "`primaryImageUrl`, `imageUrls`) and primary-market fields; the detail adds `suites`, `privateArea`, `features`, `condoFee`, `propertyTax`, " +
-      "`location_street`, `imageOrigins` and `hasProviderStagedPhotos` (only with photos), `videoUrl`, `tourUrl`. A private price is `null` with " +
-      "`priceFormatted` `Consulte`. Owner contacts, notes, the street number and contacts never appear.",
-  });
-const SearchAnswer = z
-  .object({
-    found: z.number(),
-    hits: z.array(z.object({ document: PublicDocument, highlights: z.array(z.object({ field: z.string(), snippet: z.string() })) })),
-    facet_counts: z.array(z.object({ field_name: z.string(), counts: z.array(z.object({ value: z.string(), count: z.number() })) })),
-    page: z.number(),
-    search_time_ms: z.number(),
-  })
-  .meta({ id: "PublicSearchResult" });
-const BrokerCard = z
-  .object({ id: z.uuid(), name: z.string(), imageUrl: z.string().nullable(), phone: z.string().nullable(), creci: z.string().nullable() })
-  .meta({ id: "BrokerCard" });
-const ListingCard = z.record(z.string(), z.unknown()).meta({
-  id: "ListingCard",
-  description: "Spec 2 §2.3: `id`, `listingCode`, `path`, `title`, `description`, `businessType`, `price`, `priceVisibility`, `status`, `featured`, `property`, `location` (`number` and `postalCode` always null), `coverImage`, `createdAt`, `updatedAt`.",
-});
 const listingParams = siteIdParam.extend({ listingId: z.string().meta({ description: "Listing UUID or listing code." }) });
 
 export function registerPublicCataloguePaths(r: OpenAPIRegistry): void {
@@ -46,7 +20,7 @@ export function registerPublicCataloguePaths(r: OpenAPIRegistry): void {
       "`sort_by`, `facet_by` and `filter_by` accept only public fields. Rate limit: 60 requests per minute.\n\n" + PUBLIC_NOTES,
     security: PUBLIC_SECURITY,
     request: { params: siteIdParam, body: { content: jsonContent(PublicSearchBody) } },
-    responses: { 200: publicOk("Hits, facet counts and timing.", SearchAnswer), ...publicErrors({ 400: "Malformed body or `filter_by` (with the position), a non-public field, `per_page` above 250.", 404: "`Site not found`." }, 60) },
+    responses: { 200: publicOk("Hits, facet counts and timing.", PublicSearchResultSchema), ...publicErrors({ 400: "Malformed body or `filter_by` (with the position), a non-public field, `per_page` above 250.", 404: "`Site not found`." }, 60) },
   });
   r.registerPath({
     method: "get", path: "/api/sites/{siteId}/property/{id}", tags: ["Public sites"], operationId: "getSiteProperty",
@@ -54,7 +28,7 @@ export function registerPublicCataloguePaths(r: OpenAPIRegistry): void {
     description: `By listing UUID or listing code, when the site's search could show it. Rate limit: 100 requests per minute.\n\n${PUBLIC_NOTES}`,
     security: PUBLIC_SECURITY,
     request: { params: siteIdParam.extend({ id: z.string().meta({ description: "Listing UUID or listing code." }) }), query: PropertyDetailQuery },
-    responses: { 200: publicOk("The detail document.", PublicDocument), ...publicErrors({ 400: "`shortlistId` is not a UUID (`invalid_parameter`).", 403: "`Site not active`.", 404: "`Site not found` or `Property not found`." }, 100) },
+    responses: { 200: publicOk("The detail document.", PublicListingDocumentSchema), ...publicErrors({ 400: "`shortlistId` is not a UUID (`invalid_parameter`).", 403: "`Site not active`.", 404: "`Site not found` or `Property not found`." }, 100) },
   });
   r.registerPath({
     method: "get", path: "/api/sites/{siteId}/listings/{listingId}/broker", tags: ["Public sites"], operationId: "getListingBroker",
@@ -63,7 +37,7 @@ export function registerPublicCataloguePaths(r: OpenAPIRegistry): void {
     security: PUBLIC_SECURITY,
     request: { params: listingParams, query: BrokerQuery },
     responses: {
-      200: publicOk("The card, or `{suppressed: true}`.", z.union([BrokerCard, z.object({ suppressed: z.literal(true) })])),
+      200: publicOk("The card, or `{suppressed: true}`.", ListingBrokerSchema),
       204: { description: "The listing has no broker: no body." },
       ...publicErrors({ 400: "`tenantId` is not a UUID.", 404: "`Site not found` or `Property not found`." }, 60),
     },
@@ -75,7 +49,7 @@ export function registerPublicCataloguePaths(r: OpenAPIRegistry): void {
     security: PUBLIC_SECURITY,
     request: { params: siteIdParam, query: PublicBrokersQuery },
     responses: {
-      200: publicOk("The brokers.", z.object({ brokers: z.array(BrokerCard.extend({ image: z.string().nullable() })) })),
+      200: publicOk("The brokers.", PublicBrokersSchema),
       ...publicErrors({ 400: "`ids` missing, more than 100, or not UUIDs.", 404: "`Site not found`." }, 60),
     },
   });
@@ -87,6 +61,6 @@ export function registerPublicCataloguePaths(r: OpenAPIRegistry): void {
       "area within 20 % (+2) or 40 % (+1), newest first among equals. A missing or invisible reference gives `{listings: [], total: 0}`. Rate limit: 60 requests per minute.\n\n" + PUBLIC_NOTES,
     security: PUBLIC_SECURITY,
     request: { params: listingParams, query: SimilarQuery },
-    responses: { 200: publicOk("Listing cards.", z.object({ listings: z.array(ListingCard), total: z.number() })), ...publicErrors({ 400: "`limit` above 12.", 404: "`Site not found`." }, 60) },
+    responses: { 200: publicOk("Listing cards.", SimilarListingsSchema), ...publicErrors({ 400: "`limit` above 12.", 404: "`Site not found`." }, 60) },
   });
 }

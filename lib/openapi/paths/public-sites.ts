@@ -1,43 +1,6 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { z } from "zod";
-import { ResolveQuery } from "../../sites/public-config";
+import { PublicSiteConfigSchema, ResolveQuery } from "../../sites/public-config";
 import { PUBLIC_NOTES, PUBLIC_SECURITY, publicErrors, publicOk, siteIdParam } from "../public-common";
-
-const Option = z.object({ id: z.string(), label: z.string() });
-export const PublicSiteConfigSchema = z
-  .object({
-    id: z.uuid(),
-    name: z.string(),
-    domain: z.string(),
-    configuration: z.object({
-      puck_data: z.record(z.string(), z.unknown()),
-      siteConfiguration: z.object({
-        brand: z.object({ logoUrl: z.string().nullable(), name: z.string().nullable(), primaryColor: z.string().nullable() }),
-        menu: z.array(
-          z.object({
-            label: z.string(),
-            label_en: z.string().optional().describe("The label on /en pages; blank or absent: `label`."),
-            label_es: z.string().optional().describe("The label on /es pages; blank or absent: `label`."),
-            href: z.string(),
-          }),
-        ),
-        footer: z.record(z.string(), z.unknown()),
-      }),
-      otherConfigs: z.record(z.string(), z.unknown()).nullable(),
-    }),
-    tenantId: z.uuid(),
-    listingCriteria: z.object({ propertyTypes: z.array(z.string()), locations: z.array(z.string()), marketType: z.enum(["primary", "secondary"]).optional() }),
-    tenantConfig: z.object({
-      propertyFeatures: z.array(Option),
-      buildingFeatures: z.array(Option),
-      primaryMarketEnabled: z.boolean(),
-      propertyTypes: z.array(Option),
-      supportedLanguages: z.array(z.enum(["pt-BR", "en", "es"])),
-    }),
-    metaPixel: z.object({ pixelId: z.string(), events: z.object({ viewContent: z.boolean(), search: z.boolean(), lead: z.boolean() }) }).nullable(),
-    cachedAt: z.number().meta({ description: "When this configuration was read, in epoch milliseconds." }),
-  })
-  .meta({ id: "PublicSiteConfig" });
 
 export function registerPublicSitePaths(r: OpenAPIRegistry): void {
   r.registerPath({
