@@ -59,6 +59,35 @@ async function siteOf(db: Db, tenant: TenantRow) {
 
 /** The entity of a link as its kind's payload (spec 2 §2.8); 404 when it is gone or hidden by the rules. */
 /** What the payload of a link depends on (a real link, or the brokers' preview of one). */
+const Option = z.object({ id: z.string(), label: z.string() });
+/** The resolve response of spec 2 §2.8 (`resolveShare`). */
+export const ShareResolveSchema = z
+  .object({
+    token: z.object({ id: z.uuid(), entityType: z.string(), entityId: z.uuid(), dealId: z.uuid().nullable(), createdBy: z.uuid().nullable() }),
+    entity: z
+      .object({ type: z.enum(["listing", "shortlist", "seller_report", "visit_itinerary", "pricing_tool"]) })
+      .catchall(z.unknown())
+      .meta({
+        description:
+          "By `type`: `listing` → `listing` (the §2.2 detail document narrowed by the tenant's `fieldVisibility`), `property` (type, rooms, areas, " +
+          "features, `address` at the allowed level, `coordinates` `{latitude, longitude, approximate}` unless hidden, `condoFee`/`propertyTax` when " +
+          "financials are visible), `medias[]` (`id`, `src`, `alt`, `type`, `category`, `order`, `isPrimary`), `agent` (broker card or null); " +
+          "`seller_report` → the same plus `stats` (`views`: opens of the listing's share links plus detail documents its tenant's sites served; `leads`: deals naming the listing; `daysOnMarket` " +
+          "since first publication, or null; extension `timeline[]`: `{week, views, leads}` for the last 12 weeks (UTC, `week` the Monday as YYYY-MM-DD, oldest first) for the share page's chart); " +
+          "`shortlist` → `shortlist` (`id`, `name`, `description`), `listings[]` (summary documents, in order; " +
+          "listings hidden by the rules drop out), `listingCount`, extension `agent` (the link creator's broker card, or null); `visit_itinerary` → `itinerary` (`id`, `name`, `scheduledDate`), `stops[]` " +
+          "(`order`, `listingId`, `time`, `notes`, `listing`), `meetingPoint`, `routeCache`, `stopCount`, extension `agent` (as for shortlists); `pricing_tool` → `pricingTool` with `cities[]` " +
+          "(`code`, `label`, `state`). Approximate coordinates are displaced 150 to 500 m by an offset fixed per link.",
+      }),
+    branding: z.object({ name: z.string(), logo: z.string().nullable(), primaryColor: z.string() }),
+    tenantConfig: z.object({ propertyFeatures: z.array(Option), buildingFeatures: z.array(Option), primaryMarketEnabled: z.boolean(), propertyTypes: z.array(Option) }),
+    site: z.object({ hasSite: z.boolean(), domain: z.string().nullable(), siteId: z.uuid().nullable() }),
+    tenantId: z.uuid(),
+    showFinancialSimulator: z.boolean().meta({ description: "`sharingConfig.showFinancialSimulator`, for the page: false hides the financing simulator on the shared share domain." }),
+    languages: z.array(z.enum(["pt-BR", "en", "es"])).meta({ description: "Extension: the languages the tenant enabled (`listingLanguages`, pt-BR first), in which the share page is served (`/en/p/{token}`, `/es/p/{token}`)." }),
+  })
+  .meta({ id: "ShareResolve" });
+
 export type LinkTarget = Pick<ShareLinkRow, "entityType" | "entityId" | "coordinateSeed" | "createdById">;
 
 async function entityPayload(db: Db, tenant: TenantRow, link: LinkTarget): Promise<Record<string, unknown>> {
@@ -193,7 +222,7 @@ export async function resolveShare(db: Db, token: string, input: ResolveOptions)
   const tenant = await loadTenant(db, link.tenantId);
   if (input.admit && !(await input.admit(tenant))) throw shareNotFound();
   await checkPassword(db, link, password, input.grant);
-  const answer = await shareAnswer(db, tenant, link, { id: link.id, dealId: link.dealId, createdBy: link.createdById });
+  const answer: z.infer<typeof ShareResolveSchema> = await shareAnswer(db, tenant, link, { id: link.id, dealId: link.dealId, createdBy: link.createdById });
   if (input.record !== false) recordAccess(db, link, input.visit);
   return answer;
 }
@@ -202,7 +231,7 @@ export async function resolveShare(db: Db, token: string, input: ResolveOptions)
  * The resolve answer of a link's entity under the tenant's settings as given (the brokers'
  * preview passes draft settings and a link that does not exist yet).
  */
-export async function shareAnswer(db: Db, tenant: TenantRow, link: LinkTarget, ref: { id: string | null; dealId: string | null; createdBy: string | null }) {
+export async function shareAnswer<Id extends string | null>(db: Db, tenant: TenantRow, link: LinkTarget, ref: { id: Id; dealId: string | null; createdBy: string | null }) {
   const entity = await entityPayload(db, tenant, link);
   const s = tenant.settings;
   return {
@@ -213,6 +242,6 @@ export async function shareAnswer(db: Db, tenant: TenantRow, link: LinkTarget, r
     site: await siteOf(db, tenant),
     tenantId: tenant.id,
     showFinancialSimulator: s.sharingConfig.showFinancialSimulator,
-    languages: ["pt-BR", ...s.listingLanguages.filter((l) => l !== "pt-BR")],
+    languages: ["pt-BR" as const, ...s.listingLanguages.filter((l) => l !== "pt-BR")],
   };
 }

@@ -4,40 +4,10 @@ import { PriceEstimateBody, PriceEstimateSchema } from "../../share/price-estima
 import { PricingLeadAcceptedSchema, PricingLeadBody } from "../../share/pricing-lead";
 import { NeighborhoodsQuery, NeighborhoodsSchema } from "../../share/pricing-neighborhoods";
 import { PricingToolSchema } from "../../share/pricing-tool";
-import { ResolveBodySchema } from "../../share/resolve-share";
+import { ResolveBodySchema, ShareResolveSchema } from "../../share/resolve-share";
 import { API_KEY_SECURITY, NOT_ADMIN, UNAUTHORIZED_KEY, errors, ok } from "../common";
 import { ErrorSchema, jsonContent, UNAVAILABLE } from "../common";
 import { PUBLIC_SECURITY } from "../public-common";
-
-const Option = z.object({ id: z.string(), label: z.string() });
-const Doc = z.record(z.string(), z.unknown());
-
-export const ShareResolveSchema = z
-  .object({
-    token: z.object({ id: z.uuid(), entityType: z.string(), entityId: z.uuid(), dealId: z.uuid().nullable(), createdBy: z.uuid().nullable() }),
-    entity: z
-      .object({ type: z.enum(["listing", "shortlist", "seller_report", "visit_itinerary", "pricing_tool"]) })
-      .catchall(z.unknown())
-      .meta({
-        description:
-          "By `type`: `listing` → `listing` (the §2.2 detail document narrowed by the tenant's `fieldVisibility`), `property` (type, rooms, areas, " +
-          "features, `address` at the allowed level, `coordinates` `{latitude, longitude, approximate}` unless hidden, `condoFee`/`propertyTax` when " +
-          "financials are visible), `medias[]` (`id`, `src`, `alt`, `type`, `category`, `order`, `isPrimary`), `agent` (broker card or null); " +
-          "`seller_report` → the same plus `stats` (`views`: opens of the listing's share links plus detail documents its tenant's sites served; `leads`: deals naming the listing; `daysOnMarket` " +
-          "since first publication, or null; extension `timeline[]`: `{week, views, leads}` for the last 12 weeks (UTC, `week` the Monday as YYYY-MM-DD, oldest first) for the share page's chart); " +
-          "`shortlist` → `shortlist` (`id`, `name`, `description`), `listings[]` (summary documents, in order; " +
-          "listings hidden by the rules drop out), `listingCount`, extension `agent` (the link creator's broker card, or null); `visit_itinerary` → `itinerary` (`id`, `name`, `scheduledDate`), `stops[]` " +
-          "(`order`, `listingId`, `time`, `notes`, `listing`), `meetingPoint`, `routeCache`, `stopCount`, extension `agent` (as for shortlists); `pricing_tool` → `pricingTool` with `cities[]` " +
-          "(`code`, `label`, `state`). Approximate coordinates are displaced 150 to 500 m by an offset fixed per link.",
-      }),
-    branding: z.object({ name: z.string(), logo: z.string().nullable(), primaryColor: z.string() }),
-    tenantConfig: z.object({ propertyFeatures: z.array(Option), buildingFeatures: z.array(Option), primaryMarketEnabled: z.boolean(), propertyTypes: z.array(Option) }),
-    site: z.object({ hasSite: z.boolean(), domain: z.string().nullable(), siteId: z.uuid().nullable() }),
-    tenantId: z.uuid(),
-    showFinancialSimulator: z.boolean().meta({ description: "`sharingConfig.showFinancialSimulator`, for the page: false hides the financing simulator on the shared share domain." }),
-    languages: z.array(z.enum(["pt-BR", "en", "es"])).meta({ description: "Extension: the languages the tenant enabled (`listingLanguages`, pt-BR first), in which the share page is served (`/en/p/{token}`, `/es/p/{token}`)." }),
-  })
-  .meta({ id: "ShareResolve" });
 
 const HEADERS = {
   "X-Request-Id": { $ref: "#/components/headers/RequestId" },
