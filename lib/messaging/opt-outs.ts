@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { messagingOptOuts } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
-import { PhoneSchema } from "../contacts/phone";
+import { PhoneSchema } from "../schemas/phone";
 import type { MemberCtx } from "../context/verb-context";
 import { notFound } from "../errors/domain-errors";
 
