@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { rowsOf } from "../../db/rows";
 import { buildings, typologies } from "../../db/schema";
@@ -9,7 +10,9 @@ import { buildings, typologies } from "../../db/schema";
  * its neighborhood, city and state (never the street number), its active typologies shown on the
  * site with unit counts. Reservation data never leaves.
  */
-export async function buildingsFeed(db: DbOrTx, tenantId: string) {
+export const BuildingsFeedSchema = z.object({ buildings: z.array(z.record(z.string(), z.unknown())) });
+
+export async function buildingsFeed(db: DbOrTx, tenantId: string): Promise<z.infer<typeof BuildingsFeedSchema>> {
   const rows = await db.select().from(buildings).where(eq(buildings.tenantId, tenantId)).orderBy(asc(buildings.name), asc(buildings.id));
   const ids = rows.map((b) => b.id);
   const types = ids.length

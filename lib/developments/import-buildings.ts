@@ -6,7 +6,7 @@ import { inTenantTransaction } from "../../db/transaction";
 import { zodIssues } from "../http/errors";
 import { recordEvent } from "../outbox/record-event";
 import { reindexTypology } from "../search/index-listings";
-import { ImportBodySchema, ImportBuildingSchema, ImportTypologySchema, ImportUnitSchema, type ImportResult } from "./import-schemas";
+import { ImportBodySchema, ImportBuildingSchema, ImportTypologySchema, ImportUnitSchema, type ImportResult, type ImportResultsSchema } from "./import-schemas";
 import { errorText } from "../errors/error-text";
 
 /**
@@ -15,7 +15,7 @@ import { errorText } from "../errors/error-text";
  * own transaction and each item is validated on its own, so a bad building, typology or unit is
  * reported (`status: error` with its path and message) and never blocks the others.
  */
-export async function importBuildings(db: DbOrTx, tenantId: string, body: unknown): Promise<{ results: ImportResult[] }> {
+export async function importBuildings(db: DbOrTx, tenantId: string, body: unknown): Promise<z.infer<typeof ImportResultsSchema>> {
   const { buildings: items } = ImportBodySchema.parse(body);
   const results: ImportResult[] = [];
   for (const [i, raw] of items.entries()) {

@@ -75,4 +75,13 @@ export const ImportBodySchema = z.strictObject({
   buildings: z.array(z.unknown()).min(1, "send at least one building").max(MAX_IMPORT_BUILDINGS, `at most ${MAX_IMPORT_BUILDINGS} buildings per request`),
 });
 
-export type ImportResult = { externalId: string | null; id: string | null; status: "created" | "updated" | "error"; kind: "building" | "typology" | "unit"; path: string; message?: string };
+export const ImportResultSchema = z
+  .object({
+    kind: z.enum(["building", "typology", "unit"]), path: z.string().meta({ example: "buildings.0.typologies.1" }), externalId: z.string().nullable(),
+    id: z.uuid().nullable(), status: z.enum(["created", "updated", "error"]), message: z.string().optional(),
+  })
+  .meta({ id: "BuildingImportResult" });
+export type ImportResult = z.infer<typeof ImportResultSchema>;
+
+/** The answer of `importBuildings`: one result per building, typology and unit. */
+export const ImportResultsSchema = z.object({ results: z.array(ImportResultSchema) });

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { DomainError } from "../errors/domain-errors";
 import { readCappedBody } from "../http/read-json";
 import { json, noStore, run } from "../http/run";
@@ -38,7 +39,8 @@ export function postLead(req: Request, pathToken: string): Promise<Response> {
       outcome = await authenticatedReceive(ctx, req.headers, post);
     }
     rememberChannel(ctx);
-    return json(...answerOf(outcome));
+    const [body, status] = answerOf(outcome);
+    return json(body, status);
   });
 }
 
@@ -55,8 +57,28 @@ function syncParam(v: string | null): SyncMode | null {
   return null;
 }
 
+/** Spec 2 §4: the 200 of a lead processed in this call (`sync`), or of a repeat of a processed one. */
+export const LeadProcessedSchema = z.object({
+  ok: z.boolean(),
+  status: z.string(),
+  duplicate: z.literal(true).optional().meta({ description: "Only on a repeat (`status` `duplicate`)." }),
+  dealId: z.uuid().nullable(),
+  listingId: z.uuid().nullable(),
+  assignedToId: z.uuid().nullable(),
+  idempotent: z.boolean(),
+});
+
+/** Spec 2 §4: the 202 of a stored lead (`{ok, accepted}`), one still in flight (`processing`), or one whose processing failed. */
+export const LeadAcceptedSchema = z.object({
+  ok: z.boolean(),
+  accepted: z.boolean().optional(),
+  status: z.string().optional(),
+  dealId: z.uuid().nullable().optional(),
+  error: z.string().optional().meta({ description: "With `status` `failed_processing`: the lead is stored and can be replayed from the channel's lead log." }),
+});
+
 /** Spec 2 §4's answers. */
-function answerOf(o: LeadOutcome): [Record<string, unknown>, number] {
+function answerOf(o: LeadOutcome): [z.infer<typeof LeadProcessedSchema>, 200] | [z.infer<typeof LeadAcceptedSchema>, 202] {
   switch (o.kind) {
     case "accepted":
       return [{ ok: true, accepted: true }, 202];

@@ -36,7 +36,10 @@ function decodeCursor(cursor: string | undefined): string | null {
  * cursor over listing ids, so a portal walking the feed never skips or repeats a listing while
  * others change.
  */
-export async function listingsFeed(db: DbOrTx, channel: MarketingChannelInstanceRow, q: z.infer<typeof FeedQuery>) {
+/** The JSON answer of `listingsFeed`: public detail documents with their portal `slot`. */
+export const ListingsFeedPageSchema = z.object({ items: z.array(z.record(z.string(), z.unknown())), nextCursor: z.string().nullable() });
+
+export async function listingsFeed(db: DbOrTx, channel: MarketingChannelInstanceRow, q: z.infer<typeof FeedQuery>): Promise<z.infer<typeof ListingsFeedPageSchema> & { items: FeedItem[] }> {
   const { settings } = await loadTenant(db, channel.tenantId);
   const criteria = FeedCriteriaParser.parse(channel.feedCriteria);
   const filters = typedFilters(criteria, settings.propertyTypes);

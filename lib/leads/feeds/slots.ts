@@ -18,7 +18,10 @@ export const SetSlotsSchema = z
   .meta({ id: "SetChannelSlots" });
 
 /** `PUT .../marketing-channels/{id}/slots`: each listing's placement on this portal. */
-export async function setChannelSlots(ctx: MemberCtx, { id, body }: { id: string; body: unknown }) {
+/** The answer of `setChannelSlots`: how many were set. */
+export const SlotsSetSchema = z.object({ updated: z.number() });
+
+export async function setChannelSlots(ctx: MemberCtx, { id, body }: { id: string; body: unknown }): Promise<z.infer<typeof SlotsSetSchema>> {
   const { slots } = SetSlotsSchema.parse(body);
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
     const [channel] = await tx

@@ -12,8 +12,19 @@ export const LeadLogQuery = z.strictObject({
   status: z.enum(["received", "processing", "processed", "failed"]).optional(),
 });
 
+export const LeadLogItemSchema = z
+  .object({
+    id: z.uuid(), status: z.enum(["received", "processing", "processed", "failed"]), destination: z.string(), originLeadId: z.string().nullable(),
+    dealIds: z.array(z.uuid()), listingId: z.uuid().nullable(), assignedToId: z.uuid().nullable(), decision: z.array(z.string()), error: z.string().nullable(),
+    attempts: z.number(), invalidFields: z.array(z.string()), receivedAt: z.string(), processedAt: z.string().nullable(),
+  })
+  .meta({ id: "InboundLeadLogItem" });
+
+/** The answer of `listChannelLeads`. */
+export const LeadLogPageSchema = z.object({ items: z.array(LeadLogItemSchema), total: z.number(), page: z.number(), pageSize: z.number() });
+
 /** What support needs of a lead: its state, what it became, why, and what went wrong. Not the raw body. */
-const present = (l: InboundLeadRow) => ({
+const present = (l: InboundLeadRow): z.infer<typeof LeadLogItemSchema> => ({
   id: l.id,
   status: l.status,
   destination: l.destination,
@@ -39,7 +50,7 @@ async function assertChannel({ db, actor }: MemberCtx, channelId: string) {
 }
 
 /** `GET .../marketing-channels/{id}/leads`: newest first, paged. */
-export async function listChannelLeads(ctx: MemberCtx, channelId: string, q: z.infer<typeof LeadLogQuery>) {
+export async function listChannelLeads(ctx: MemberCtx, channelId: string, q: z.infer<typeof LeadLogQuery>): Promise<z.infer<typeof LeadLogPageSchema>> {
   await assertChannel(ctx, channelId);
   const where = and(eq(inboundLeads.tenantId, ctx.actor.tenantId), eq(inboundLeads.channelId, channelId), q.status ? eq(inboundLeads.status, q.status) : undefined);
   const [rows, [{ n }]] = await Promise.all([

@@ -1,19 +1,15 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { FeedQuery } from "../../leads/feeds/listings-feed";
-import { SetSlotsSchema } from "../../leads/feeds/slots";
-import { LeadLogQuery } from "../../leads/inbound/lead-log";
+import { FeedQuery, ListingsFeedPageSchema } from "../../leads/feeds/listings-feed";
+import { SetSlotsSchema, SlotsSetSchema } from "../../leads/feeds/slots";
+import { LeadLogItemSchema, LeadLogPageSchema, LeadLogQuery } from "../../leads/inbound/lead-log";
+import { BuildingsFeedSchema } from "../../developments/buildings-feed";
+import { ImportResultsSchema } from "../../developments/import-schemas";
+import { LeadAcceptedSchema, LeadProcessedSchema } from "../../inbound/lead-webhook";
 import { ChannelSchema, ChannelSecretSchema, SetSecretSchema } from "../../leads/marketing-channels";
 import { ADMIN_ONLY, API_KEY_SECURITY, ErrorSchema, NOT_ADMIN, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
 
 const channelParam = uuidParam("id", "marketing channel");
-const LeadLogItem = z
-  .object({
-    id: z.uuid(), status: z.enum(["received", "processing", "processed", "failed"]), destination: z.string(), originLeadId: z.string().nullable(),
-    dealIds: z.array(z.uuid()), listingId: z.uuid().nullable(), assignedToId: z.uuid().nullable(), decision: z.array(z.string()), error: z.string().nullable(),
-    attempts: z.number(), invalidFields: z.array(z.string()), receivedAt: z.string(), processedAt: z.string().nullable(),
-  })
-  .meta({ id: "InboundLeadLogItem" });
 const LeadBody = z.record(z.string(), z.unknown()).meta({
   id: "InboundLead",
   description:
@@ -24,12 +20,6 @@ const LeadBody = z.record(z.string(), z.unknown()).meta({
 });
 const err = (description: string) => ({ description, content: jsonContent(ErrorSchema) });
 
-const ImportResult = z
-  .object({
-    kind: z.enum(["building", "typology", "unit"]), path: z.string().meta({ example: "buildings.0.typologies.1" }), externalId: z.string().nullable(),
-    id: z.uuid().nullable(), status: z.enum(["created", "updated", "error"]), message: z.string().optional(),
-  })
-  .meta({ id: "BuildingImportResult" });
 const pathTokenParam = z.object({ pathToken: z.string().meta({ description: "`chnl_…`, shown in the channel's settings." }) });
 
 export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
@@ -47,7 +37,7 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
     security: [],
     request: { params: pathTokenParam, body: { content: jsonContent(z.object({ buildings: z.array(z.record(z.string(), z.unknown())) })) } },
     responses: {
-      200: ok("One result per item.", z.object({ results: z.array(ImportResult) })),
+      200: ok("One result per item.", ImportResultsSchema),
       400: err("Not JSON, no buildings, or more than 500."),
       401: err("Neither the channel's feed token nor (when it has one) its secret or a valid signature of the body; the message says what to send."),
       404: err("Unknown or inactive channel."),
@@ -65,7 +55,7 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
     security: [],
     request: { params: pathTokenParam, query: FeedQuery },
     responses: {
-      200: ok("A page of the feed.", z.object({ items: z.array(z.record(z.string(), z.unknown())), nextCursor: z.string().nullable() })),
+      200: ok("A page of the feed.", ListingsFeedPageSchema),
       400: err("A malformed cursor or limit."),
       401: err("Missing or wrong feed token."),
       404: err("Unknown or inactive channel."),
@@ -78,7 +68,7 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
     description: `Up to 1,000 \`{listingId, slot}\` per request; \`slot\` \`null\` or \`standard\` returns a listing to the default.\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY,
     request: { params: channelParam, body: { required: true, content: jsonContent(SetSlotsSchema) } },
-    responses: { 200: ok("How many were set.", z.object({ updated: z.number() })), ...errors({ 400: "Invalid body or a listing of another tenant.", 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such channel in this tenant." }) },
+    responses: { 200: ok("How many were set.", SlotsSetSchema), ...errors({ 400: "Invalid body or a listing of another tenant.", 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such channel in this tenant." }) },
   });
   r.registerPath({
     method: "get", path: "/api/webhooks/channels/{pathToken}/buildings", tags: ["Marketing channels"], operationId: "channelBuildingsFeed",
@@ -86,7 +76,7 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
     description: "The tenant's buildings with their active typologies shown on the site and unit counts, for the channel's system. `Authorization: Bearer <feedToken>`. No street address, no reservation data.",
     security: [],
     request: { params: pathTokenParam },
-    responses: { 200: ok("The buildings.", z.object({ buildings: z.array(z.record(z.string(), z.unknown())) })), 401: err("Missing or wrong feed token."), 404: err("Unknown or inactive channel."), ...errors({}) },
+    responses: { 200: ok("The buildings.", BuildingsFeedSchema), 401: err("Missing or wrong feed token."), 404: err("Unknown or inactive channel."), ...errors({}) },
   });
   r.registerPath({
     method: "post", path: "/api/webhooks/channels/{pathToken}", tags: ["Marketing channels"], operationId: "postChannelLead",
@@ -104,8 +94,8 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
       body: { content: jsonContent(LeadBody) },
     },
     responses: {
-      200: ok("Processed (`status` `created`) or a processed duplicate (`status` `duplicate`).", z.object({ ok: z.boolean(), status: z.string(), dealId: z.uuid().nullable(), listingId: z.uuid().nullable(), assignedToId: z.uuid().nullable(), idempotent: z.boolean() })),
-      202: ok("Accepted (`{ok, accepted}`), or still `processing`.", z.object({ ok: z.boolean(), accepted: z.boolean().optional(), status: z.string().optional(), dealId: z.uuid().nullable().optional() })),
+      200: ok("Processed (`status` `created`) or a processed duplicate (`status` `duplicate`).", LeadProcessedSchema),
+      202: ok("Accepted (`{ok, accepted}`), still `processing`, or stored with `failed_processing`.", LeadAcceptedSchema),
       400: err("The body is not a JSON object."),
       401: err("The channel has a secret and the request carries neither it nor a valid signature."),
       403: err("The requested destination (`listing`) is not enabled on the channel (`destination_disabled`)."),
@@ -129,13 +119,13 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
   admin("delete", "/api/v1/settings/marketing-channels/{id}/secret", "clearChannelSecret", "Clear the receiving secret", "Inbound leads are accepted unsigned again.", ok("The channel.", ChannelSchema));
   admin("get", "/api/v1/settings/marketing-channels/{id}/leads", "listChannelLeads", "The channel's lead log",
     "Inbound leads newest first: status, the deals they became, the decision log (why this broker), errors and the fields kept as text.",
-    ok("A page of leads.", z.object({ items: z.array(LeadLogItem), total: z.number(), page: z.number(), pageSize: z.number() })), { query: LeadLogQuery },
+    ok("A page of leads.", LeadLogPageSchema), { query: LeadLogQuery },
     "Invalid query: a bad `status`, `page` or `pageSize`, or an unknown parameter (`invalid_request`).");
   r.registerPath({
     method: "post", path: "/api/v1/settings/marketing-channels/{id}/leads/{leadId}/replay", tags: ["Marketing channels"], operationId: "replayChannelLead",
     summary: "Replay a failed lead", description: `A failed lead goes back to \`received\` with its dedupe key and is processed again.\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY,
     request: { params: channelParam.extend({ leadId: z.uuid() }) },
-    responses: { 202: ok("The lead, `received`.", LeadLogItem), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such channel or lead in this tenant.", 409: "The lead has not failed." }) },
+    responses: { 202: ok("The lead, `received`.", LeadLogItemSchema), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such channel or lead in this tenant.", 409: "The lead has not failed." }) },
   });
 }
