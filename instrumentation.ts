@@ -10,7 +10,7 @@ export async function register() {
   const { bootOrExit } = await import("./lib/server/boot");
   await bootOrExit();
   // Share link previews (issue #16): the image renderer's first use costs ~0.6 s; pay it now, in the background.
-  void import("./app/_share/og-image").then((m) => m.warmOgRenderer()).catch(() => {});
+  void import("./app/share-render/_share/og-image").then((m) => m.warmOgRenderer()).catch(() => {});
   const { jobsMode } = await import("./lib/jobs/mode");
   if (jobsMode() === "inngest") {
     // `lib/` never imports `inngest/`: the transport that sends job events to Inngest is plugged in here.

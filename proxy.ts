@@ -6,7 +6,7 @@ import { PROXY_MARK_HEADER, proxyMark } from "@/lib/sites/render/proxy-mark";
 import { logger } from "@/lib/log/logger";
 import { databaseReachable, noteDatabaseFailure } from "@/lib/health/database-liveness";
 import { isConnectionError } from "@/lib/http/db-errors";
-import { localeOfPath, unavailablePage } from "@/app/_share/unavailable";
+import { localeOfPath, unavailablePage } from "@/app/_ui/unavailable-page";
 
 /**
  * Host -> site routing for the rendered sites (issue #15): rewrites decided by pure helpers

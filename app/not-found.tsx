@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { getTranslations } from "@/app/_site/translations";
-import { proxiedSite } from "@/app/_site/proxied-site";
-import { SiteFrame } from "@/app/_site/components/site-frame";
-import { NotFoundBody } from "@/app/_site/components/not-found-body";
+import { getTranslations } from "@/app/site-render/_site/translations";
+import { proxiedSite } from "@/app/site-render/_site/proxied-site";
+import { SiteFrame } from "@/app/site-render/_site/components/site-frame";
+import { NotFoundBody } from "@/app/site-render/_site/components/not-found-body";
 
 /** The tab says what happened, in the visitor's language, instead of the service's name. */
 export async function generateMetadata(): Promise<Metadata> {

@@ -7,14 +7,14 @@ import { memberCtx } from "@/lib/context/verb-context";
 import { DEFAULT_LOCALE, isLocale } from "@/lib/i18n/locales";
 import { applyDraft, draftFromForm, parsePick, previewChoices } from "@/lib/share/share-preview";
 import { loadTenant } from "@/lib/tenants/load-tenant";
-import { previewPage, SignedIn, SignIn, type SignedInView } from "@/app/_preview/preview-page";
+import { previewPage, SignedIn, SignIn, type SignedInView } from "@/app/preview/_preview/preview-page";
 
 /**
  * `GET /preview/share`: the brokers' share preview. Signed out: the API key sign-in form.
  * Signed in: pick a listing, shortlist or itinerary, change draft branding and `fieldVisibility`
  * values (a GET form: works without JavaScript; `/share-preview.js` refreshes the preview as the
  * fields change), see the recipient's page in an iframe, and save the draft (owner or admin).
- * The markup is `app/_preview/preview-page.tsx`.
+ * The markup is `app/preview/_preview/preview-page.tsx`.
  */
 export async function GET(req: Request): Promise<Response> {
   const q = new URL(req.url).searchParams;

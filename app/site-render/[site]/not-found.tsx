@@ -1,5 +1,5 @@
-import { getTranslations } from "@/app/_site/translations";
-import "@/app/_site/site.css";
+import { getTranslations } from "@/app/site-render/_site/translations";
+import "@/app/site-render/_site/site.css";
 
 /** No published site answers at this host (or preview id): a plain 404 page. */
 export default async function SiteNotFound() {

@@ -54,7 +54,7 @@ async function otherPageExists({ db, row, config }: ResolvedSite, rest: string):
   // The contact page and the lead form's endpoint have one segment; `/imovel` and
   // `/empreendimento` need a code or an id (handled above), and none takes a second segment.
   if (OWN_ROUTES.has(parts[0])) return parts.length === 1 && ONE_SEGMENT_ROUTES.has(parts[0]);
-  // An extra page of the site at its `path`, in every language, as its page finds it (app/_site/pages.ts).
+  // An extra page of the site at its `path`, in every language, as its page finds it (app/site-render/_site/pages.ts).
   const pages = (config.configuration.otherConfigs as Record<string, unknown> | null)?.pages;
   const path = `/${parts.join("/")}`;
   if (Array.isArray(pages) && pages.some((p) => p && typeof p === "object" && (p as Record<string, unknown>).path === path)) return true;

@@ -6,7 +6,7 @@
  * follow up to 3 redirects, each checked again; webhooks and gateways follow none.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { imageData } from "../../../app/_share/og-image";
+import { imageData } from "../../../app/share-render/_share/og-image";
 import { resetConfigForTests } from "../../../lib/config";
 import { geocode } from "../../../lib/geo/geocode";
 import { GatewayError, gatewayJson } from "../../../lib/messaging/providers/gateway-http";

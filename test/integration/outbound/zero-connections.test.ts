@@ -8,8 +8,8 @@
  * guard's lookup calls.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { imageData, renderOgImage } from "../../../app/_share/og-image";
-import type { OgContent } from "../../../app/_share/og";
+import { imageData, renderOgImage } from "../../../app/share-render/_share/og-image";
+import type { OgContent } from "../../../app/share-render/_share/og";
 import { resetConfigForTests } from "../../../lib/config";
 import { geocode } from "../../../lib/geo/geocode";
 import { GatewayError, gatewayJson } from "../../../lib/messaging/providers/gateway-http";

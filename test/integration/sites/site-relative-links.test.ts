@@ -11,10 +11,10 @@ let host = "localhost";
 vi.mock("next/headers", () => ({ headers: async () => new Headers({ host, "x-forwarded-proto": "https" }) }));
 vi.mock("next-intl/server", () => ({ getLocale: async () => "pt-BR" }));
 
-import { findSiteView } from "../../../app/_site/context";
-import { SiteFooter, SiteHeader } from "../../../app/_site/components/chrome";
-import { CtaBlock, ImageBlock } from "../../../app/_site/puck/blocks";
-import { RichText } from "../../../app/_site/components/rich-text";
+import { findSiteView } from "../../../app/site-render/_site/context";
+import { SiteFooter, SiteHeader } from "../../../app/site-render/_site/components/chrome";
+import { CtaBlock, ImageBlock } from "../../../app/site-render/_site/puck/blocks";
+import { RichText } from "../../../app/_ui/rich-text";
 import { safeUrl } from "../../../lib/util/safe-url";
 import * as leadRoute from "../../../app/site-render/[site]/[locale]/lead/route";
 import * as channelsRoute from "../../../app/api/v1/settings/marketing-channels/route";

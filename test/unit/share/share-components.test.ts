@@ -1,12 +1,12 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ListingCard } from "../../../app/_site/components/listing-card";
-import { orderedStops, routeUrl } from "../../../app/_share/itinerary-view";
-import { ShareBody } from "../../../app/_share/share-body";
-import type { ShareView } from "../../../app/_share/share-view";
-import { drawable, ogContent, ogVersion } from "../../../app/_share/og";
-import { clip } from "../../../app/_share/og-image";
+import { ListingCard } from "../../../app/_ui/listing-card";
+import { orderedStops, routeUrl } from "../../../app/share-render/_share/itinerary-view";
+import { ShareBody } from "../../../app/share-render/_share/share-body";
+import type { ShareView } from "../../../app/share-render/_share/share-view";
+import { drawable, ogContent, ogVersion } from "../../../app/share-render/_share/og";
+import { clip } from "../../../app/share-render/_share/og-image";
 import { contrastRatio, inkOnWhite, textOn } from "../../../lib/brand/brand-colors";
 import { translator } from "../../../lib/i18n/translator";
 import { listingCardView } from "../../../lib/listings/view/listing-card";

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { robotsTxt, sitemapXml } from "../../../lib/sites/render/sitemap";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { parseRichText, RichText } from "../../../app/_site/components/rich-text";
-import { renderablePage } from "../../../app/_site/puck/page-data";
+import { parseRichText, RichText } from "../../../app/_ui/rich-text";
+import { renderablePage } from "../../../app/site-render/_site/puck/page-data";
 import { fallbackLang } from "../../../lib/listings/view/localized-text";
 
 describe("sitemapXml", () => {

@@ -2,7 +2,7 @@ import { getDb } from "@/db/client";
 import { memberCtx } from "@/lib/context/verb-context";
 import { DomainError } from "@/lib/errors/domain-errors";
 import { draftFromForm, saveDraft } from "@/lib/share/share-preview";
-import { checkedPost, formOf, messagePage, seeOther } from "@/app/_preview/responses";
+import { checkedPost, formOf, messagePage, seeOther } from "@/app/preview/_preview/responses";
 
 /**
  * `POST /preview/share/save`: the draft branding and share configuration become the tenant's

@@ -1,7 +1,7 @@
 import { getDb } from "@/db/client";
 import { DomainError } from "@/lib/errors/domain-errors";
 import { openPreviewSession, sameOrigin, sessionCookie } from "@/lib/auth/preview-sessions";
-import { formOf, messagePage, secureCookies, seeOther } from "@/app/_preview/responses";
+import { formOf, messagePage, secureCookies, seeOther } from "@/app/preview/_preview/responses";
 
 /**
  * `POST /preview/share/session`: the broker's API key (typed once in the sign-in form) becomes a

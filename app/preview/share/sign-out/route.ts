@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { closePreviewSession, sessionCookie } from "@/lib/auth/preview-sessions";
-import { checkedPost, formOf, secureCookies, seeOther } from "@/app/_preview/responses";
+import { checkedPost, formOf, secureCookies, seeOther } from "@/app/preview/_preview/responses";
 
 /** `POST /preview/share/sign-out`: the session row is deleted and the cookie cleared. */
 export async function POST(req: Request): Promise<Response> {

@@ -16,13 +16,13 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from "@/lib/i18n/locales";
 import { loose, translator } from "@/lib/i18n/translator";
 import { typeLabel } from "@/lib/listings/view/type-label";
 import { loadTenant } from "@/lib/tenants/load-tenant";
-import type { Notice } from "@/app/_pricing/form-parts";
-import { cityPage, neighborhoodPage } from "@/app/_pricing/place-steps";
-import { basePath, type Frame } from "@/app/_pricing/pricing-document";
-import { profilePage } from "@/app/_pricing/profile-step";
-import { contactPage, estimatePage, sentPage, statusPage } from "@/app/_pricing/result-steps";
+import type { Notice } from "@/app/pricing-render/_pricing/form-parts";
+import { cityPage, neighborhoodPage } from "@/app/pricing-render/_pricing/place-steps";
+import { basePath, type Frame } from "@/app/pricing-render/_pricing/pricing-document";
+import { profilePage } from "@/app/pricing-render/_pricing/profile-step";
+import { contactPage, estimatePage, sentPage, statusPage } from "@/app/pricing-render/_pricing/result-steps";
 import { storableText } from "@/lib/util/storable-text";
-import { unavailablePage } from "@/app/_share/unavailable";
+import { unavailablePage } from "@/app/_ui/unavailable-page";
 
 /**
  * The pricing tool `/c/{token}` (and `/en/c/…`, `/es/c/…`; the proxy rewrites them here on every

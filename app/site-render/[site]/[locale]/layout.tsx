@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import { headers } from "next/headers";
 import { setRequestLocale } from "next-intl/server";
-import { loadSiteView } from "@/app/_site/context";
-import { SiteFrame } from "@/app/_site/components/site-frame";
+import { loadSiteView } from "@/app/site-render/_site/context";
+import { SiteFrame } from "@/app/site-render/_site/components/site-frame";
 
 /** Every page of a rendered site: the site (or 404), its header, menu, language switcher and footer. */
 export default async function SiteLayout({ children, params }: { children: ReactNode; params: Promise<{ site: string; locale: string }> }) {

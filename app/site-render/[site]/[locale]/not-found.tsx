@@ -1,7 +1,7 @@
-import { getTranslations } from "@/app/_site/translations";
-import { loadSiteView } from "@/app/_site/context";
-import { proxiedSite } from "@/app/_site/proxied-site";
-import { NotFoundBody } from "@/app/_site/components/not-found-body";
+import { getTranslations } from "@/app/site-render/_site/translations";
+import { loadSiteView } from "@/app/site-render/_site/context";
+import { proxiedSite } from "@/app/site-render/_site/proxied-site";
+import { NotFoundBody } from "@/app/site-render/_site/components/not-found-body";
 
 /**
  * A page of a site found missing while rendering it (the proxy checked before, so only when it

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
-import { loadSiteView } from "@/app/_site/context";
-import { pageMetadata } from "@/app/_site/metadata";
+import { loadSiteView } from "@/app/site-render/_site/context";
+import { pageMetadata } from "@/app/site-render/_site/metadata";
 import { translatedFields } from "@/lib/sites/view/translated-fields";
-import { DEFAULT_HOME, hasContent, PuckPage } from "@/app/_site/components/puck-page";
-import { JsonLd } from "@/app/_site/components/json-ld";
-import { agentJsonLd } from "@/app/_site/components/agent";
+import { DEFAULT_HOME, hasContent, PuckPage } from "@/app/site-render/_site/components/puck-page";
+import { JsonLd } from "@/app/site-render/_site/components/json-ld";
+import { agentJsonLd } from "@/app/site-render/_site/components/agent";
 
 type Props = { params: Promise<{ site: string; locale: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 

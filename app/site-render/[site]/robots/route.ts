@@ -1,4 +1,4 @@
-import { findSiteView } from "@/app/_site/context";
+import { findSiteView } from "@/app/site-render/_site/context";
 import { robotsTxt } from "@/lib/sites/render/sitemap";
 
 /** `/robots.txt`: the sitemap on a published site; a preview path is never indexed. */

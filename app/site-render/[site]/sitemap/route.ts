@@ -1,5 +1,5 @@
-import { findSiteView, type SiteView } from "@/app/_site/context";
-import { href, listingPath } from "@/app/_site/links";
+import { findSiteView, type SiteView } from "@/app/site-render/_site/context";
+import { href, listingPath } from "@/app/site-render/_site/links";
 import { sitemapIndexXml, sitemapXml, type SitemapEntry } from "@/lib/sites/render/sitemap";
 import { siteCatalogue, type SiteCatalogue } from "@/lib/sites/site-catalogue";
 import { SITEMAP_LISTINGS_PER_FILE, sitemapListingCount, sitemapListings, sitemapPageEntries, sitemapPlan } from "@/lib/sites/sitemap-contents";

@@ -1,4 +1,4 @@
-import { readPasswordForm, sharePageResponse } from "@/app/_share/respond";
+import { readPasswordForm, sharePageResponse } from "@/app/share-render/_share/respond";
 
 type Segment = { params: Promise<{ locale: string; token: string }> };
 

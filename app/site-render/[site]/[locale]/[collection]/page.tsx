@@ -1,14 +1,14 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getTranslations } from "@/app/_site/translations";
+import { getTranslations } from "@/app/site-render/_site/translations";
 import { cache } from "react";
-import { loadSiteView, orNull, type SiteView } from "@/app/_site/context";
-import { pageMetadata } from "@/app/_site/metadata";
-import { href } from "@/app/_site/links";
+import { loadSiteView, orNull, type SiteView } from "@/app/site-render/_site/context";
+import { pageMetadata } from "@/app/site-render/_site/metadata";
+import { href } from "@/app/site-render/_site/links";
 import { formatDate } from "@/lib/i18n/format";
-import { extraPages } from "@/app/_site/pages";
-import { PuckPage } from "@/app/_site/components/puck-page";
-import { Breadcrumb } from "@/app/_site/components/breadcrumb";
+import { extraPages } from "@/app/site-render/_site/pages";
+import { PuckPage } from "@/app/site-render/_site/components/puck-page";
+import { Breadcrumb } from "@/app/site-render/_site/components/breadcrumb";
 import { publicCollection, publicEntries } from "@/lib/cms/public-cms";
 
 type Props = { params: Promise<{ site: string; locale: string; collection: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { getTranslations } from "@/app/_site/translations";
-import { loadSiteView } from "@/app/_site/context";
-import { pageMetadata } from "@/app/_site/metadata";
-import { LeadForm } from "@/app/_site/components/lead-form";
+import { getTranslations } from "@/app/site-render/_site/translations";
+import { loadSiteView } from "@/app/site-render/_site/context";
+import { pageMetadata } from "@/app/site-render/_site/metadata";
+import { LeadForm } from "@/app/site-render/_site/components/lead-form";
 
 type Props = { params: Promise<{ site: string; locale: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 

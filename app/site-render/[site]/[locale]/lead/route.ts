@@ -1,4 +1,4 @@
-import { findSiteView } from "@/app/_site/context";
+import { findSiteView } from "@/app/site-render/_site/context";
 import { DomainError } from "@/lib/errors/domain-errors";
 import { clientAddress } from "@/lib/http/client-address";
 import { translateDbError } from "@/lib/http/db-errors";

@@ -1,4 +1,4 @@
-import { framePage } from "@/app/_preview/frame";
+import { framePage } from "@/app/preview/_preview/frame";
 
 /** `GET /preview/share/frame/l/{listingId}?pick&…draft`: a listing inside the previewed shortlist or itinerary. */
 export async function GET(req: Request, ctx: { params: Promise<{ listingId: string }> }): Promise<Response> {

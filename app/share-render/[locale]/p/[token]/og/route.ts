@@ -6,8 +6,8 @@ import { visitOf } from "@/lib/share/share-route";
 import { DEFAULT_LOCALE, isLocale } from "@/lib/i18n/locales";
 import { translator } from "@/lib/i18n/translator";
 import { serviceHostSet } from "@/lib/sites/render/host-routing";
-import { ogCacheKey, ogContent, ogVersion } from "@/app/_share/og";
-import { renderOgImage } from "@/app/_share/og-image";
+import { ogCacheKey, ogContent, ogVersion } from "@/app/share-render/_share/og";
+import { renderOgImage } from "@/app/share-render/_share/og-image";
 
 type Segment = { params: Promise<{ locale: string; token: string }> };
 const serviceHosts = serviceHostSet(process.env.SERVICE_HOSTS);

@@ -1,17 +1,17 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getTranslations } from "@/app/_site/translations";
+import { getTranslations } from "@/app/site-render/_site/translations";
 import { cache } from "react";
-import { loadSiteView, orNull, type SiteView } from "@/app/_site/context";
-import { pageMetadata } from "@/app/_site/metadata";
-import { href } from "@/app/_site/links";
+import { loadSiteView, orNull, type SiteView } from "@/app/site-render/_site/context";
+import { pageMetadata } from "@/app/site-render/_site/metadata";
+import { href } from "@/app/site-render/_site/links";
 import { formatDate } from "@/lib/i18n/format";
-import { extraPages } from "@/app/_site/pages";
-import { PuckPage } from "@/app/_site/components/puck-page";
-import { Breadcrumb } from "@/app/_site/components/breadcrumb";
-import { JsonLd } from "@/app/_site/components/json-ld";
+import { extraPages } from "@/app/site-render/_site/pages";
+import { PuckPage } from "@/app/site-render/_site/components/puck-page";
+import { Breadcrumb } from "@/app/site-render/_site/components/breadcrumb";
+import { JsonLd } from "@/app/site-render/_site/components/json-ld";
 import { isSitePath } from "@/lib/util/site-path";
-import { Paragraphs, RichText } from "@/app/_site/components/rich-text";
+import { Paragraphs, RichText } from "@/app/_ui/rich-text";
 import { publicCollection, publicEntry } from "@/lib/cms/public-cms";
 
 type Props = { params: Promise<{ site: string; locale: string; collection: string; entry: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };

@@ -1,15 +1,15 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getTranslations } from "@/app/_site/translations";
+import { getTranslations } from "@/app/site-render/_site/translations";
 import { cache } from "react";
-import { loadSiteView, orNull, type SiteView } from "@/app/_site/context";
-import { pageMetadata } from "@/app/_site/metadata";
-import { href } from "@/app/_site/links";
+import { loadSiteView, orNull, type SiteView } from "@/app/site-render/_site/context";
+import { pageMetadata } from "@/app/site-render/_site/metadata";
+import { href } from "@/app/site-render/_site/links";
 import { formatMoney, formatNumber } from "@/lib/i18n/format";
 import { num } from "@/lib/listings/view/doc-fields";
-import { Breadcrumb } from "@/app/_site/components/breadcrumb";
-import { LeadForm } from "@/app/_site/components/lead-form";
-import { Paragraphs } from "@/app/_site/components/rich-text";
+import { Breadcrumb } from "@/app/site-render/_site/components/breadcrumb";
+import { LeadForm } from "@/app/site-render/_site/components/lead-form";
+import { Paragraphs } from "@/app/_ui/rich-text";
 import { siteBuilding, siteTypology, siteTypologies, siteTypologyListings } from "@/lib/sites/developments";
 
 type Props = { params: Promise<{ site: string; locale: string; buildingId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };

@@ -1,10 +1,10 @@
 import type { CSSProperties, ReactNode } from "react";
-import { getTranslations } from "@/app/_site/translations";
+import { getTranslations } from "@/app/site-render/_site/translations";
 import { brandPalette, brandVariables } from "@/lib/brand/brand-colors";
 import type { SiteView } from "../context";
 import { SiteFooter, SiteHeader } from "./chrome";
 import { MetaPixelBase } from "./meta-pixel";
-import "@/app/_site/site.css";
+import "@/app/site-render/_site/site.css";
 
 const SITE_DEFAULT_COLOR = "#0b5cad";
 

@@ -1,5 +1,5 @@
 import type { CSSProperties, ReactNode } from "react";
-import { BrandBand, type Languages } from "@/app/_site/components/brand-band";
+import { BrandBand, type Languages } from "@/app/_ui/brand-band";
 import { brandPalette, brandVariables } from "@/lib/brand/brand-colors";
 import type { Locale } from "@/lib/i18n/locales";
 import type { Translator } from "@/lib/i18n/translator";

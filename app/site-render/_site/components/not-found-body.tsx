@@ -1,4 +1,4 @@
-import { getTranslations } from "@/app/_site/translations";
+import { getTranslations } from "@/app/site-render/_site/translations";
 import type { SiteView } from "../context";
 import { href } from "../links";
 

@@ -1,10 +1,10 @@
-import { getTranslations } from "@/app/_site/translations";
+import { getTranslations } from "@/app/site-render/_site/translations";
 import { translatedFields } from "@/lib/sites/view/translated-fields";
 import { safeImageUrl, safeUrl } from "@/lib/util/safe-url";
 import { isSitePath } from "@/lib/util/site-path";
 import type { SiteView } from "../context";
 import { href } from "../links";
-import { LanguageLinks } from "./language-links";
+import { LanguageLinks } from "@/app/_ui/language-links";
 
 type MenuItem = { label: string; href: string };
 

@@ -1,5 +1,5 @@
-import { BrokerCard } from "@/app/_site/components/broker-card";
-import { ListingCard } from "@/app/_site/components/listing-card";
+import { BrokerCard } from "@/app/_ui/broker-card";
+import { ListingCard } from "@/app/_ui/listing-card";
 import { formatDate, formatNumber } from "@/lib/i18n/format";
 import type { Translator } from "@/lib/i18n/translator";
 import { brokerCard } from "@/lib/listings/view/broker-card";

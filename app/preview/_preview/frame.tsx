@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { renderDocument } from "@/app/_site/static-markup";
+import { renderDocument } from "@/app/_ui/static-markup";
 import { getDb } from "@/db/client";
 import { previewSession, sessionTokenOf } from "@/lib/auth/preview-sessions";
 import { memberCtx } from "@/lib/context/verb-context";
@@ -10,10 +10,10 @@ import { localized } from "@/lib/listings/view/localized-text";
 import { applyDraft, draftFromForm, parsePick, previewAnswer } from "@/lib/share/share-preview";
 import type { ShareAnswer, ShareBranding } from "@/lib/share/share-page";
 import { loadTenant } from "@/lib/tenants/load-tenant";
-import { Message, NEUTRAL_BRANDING, ShareDocument } from "@/app/_share/document";
-import { ContactBar, listingTitle } from "@/app/_share/listing-view";
-import { MemberListing, memberDoc, ShareBody } from "@/app/_share/share-body";
-import { agentOf, type ShareView } from "@/app/_share/share-view";
+import { Message, NEUTRAL_BRANDING, ShareDocument } from "@/app/share-render/_share/document";
+import { ContactBar, listingTitle } from "@/app/share-render/_share/listing-view";
+import { MemberListing, memberDoc, ShareBody } from "@/app/share-render/_share/share-body";
+import { agentOf, type ShareView } from "@/app/share-render/_share/share-view";
 
 /**
  * `GET /preview/share/frame?pick=kind:id&…draft`: the share page a recipient would get for the

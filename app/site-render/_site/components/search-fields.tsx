@@ -1,4 +1,4 @@
-import { getTranslations } from "@/app/_site/translations";
+import { getTranslations } from "@/app/site-render/_site/translations";
 import { translator } from "@/lib/i18n/translator";
 import { typeLabel } from "@/lib/listings/view/type-label";
 import type { SiteView } from "../context";

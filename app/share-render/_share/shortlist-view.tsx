@@ -1,5 +1,5 @@
-import { BrokerCard } from "@/app/_site/components/broker-card";
-import { ListingCard } from "@/app/_site/components/listing-card";
+import { BrokerCard } from "@/app/_ui/broker-card";
+import { ListingCard } from "@/app/_ui/listing-card";
 import { brokerCard } from "@/lib/listings/view/broker-card";
 import { arr, obj, str } from "@/lib/listings/view/doc-fields";
 import { listingCardView } from "@/lib/listings/view/listing-card";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { renderDocument } from "@/app/_site/static-markup";
+import { renderDocument } from "@/app/_ui/static-markup";
 import { LOCALES, LOCALE_NAMES } from "@/lib/i18n/locales";
 import { FIELD_VISIBILITY_OPTIONS, type PreviewChoice } from "@/lib/share/share-preview";
 

@@ -1,6 +1,6 @@
 import type { CSSProperties, ReactNode } from "react";
-import { BrandBand } from "@/app/_site/components/brand-band";
-import { renderDocument } from "@/app/_site/static-markup";
+import { BrandBand } from "@/app/_ui/brand-band";
+import { renderDocument } from "@/app/_ui/static-markup";
 import { brandPalette, brandVariables } from "@/lib/brand/brand-colors";
 import { localePrefix, type Locale } from "@/lib/i18n/locales";
 import type { LooseT, Translator } from "@/lib/i18n/translator";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { renderDocument } from "@/app/_site/static-markup";
+import { renderDocument } from "@/app/_ui/static-markup";
 import { getDb } from "@/db/client";
 import { isConnectionError } from "@/lib/http/db-errors";
 import { DEFAULT_LOCALE, isLocale, localePrefix, type Locale } from "@/lib/i18n/locales";
@@ -14,7 +14,7 @@ import { ContactBar, listingTitle } from "./listing-view";
 import { ogCacheKey, ogContent, ogVersion } from "./og";
 import { MemberListing, memberDoc, ShareBody } from "./share-body";
 import { agentOf, type ShareView } from "./share-view";
-import { unavailablePage } from "./unavailable";
+import { unavailablePage } from "@/app/_ui/unavailable-page";
 
 const serviceHosts = serviceHostSet(process.env.SERVICE_HOSTS);
 

@@ -1,8 +1,8 @@
-import { renderDocument } from "@/app/_site/static-markup";
+import { renderDocument } from "@/app/_ui/static-markup";
 import { DB_RETRY_AFTER_SECONDS } from "@/lib/http/db-errors";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "@/lib/i18n/locales";
 import { translator } from "@/lib/i18n/translator";
-import { Message, NEUTRAL_BRANDING, ShareDocument } from "./document";
+import { Message, NEUTRAL_BRANDING, ShareDocument } from "@/app/share-render/_share/document";
 
 /**
  * The page every rendered surface (site pages, share links, the pricing tool) answers while the

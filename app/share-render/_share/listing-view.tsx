@@ -1,8 +1,8 @@
-import { BrokerCard } from "@/app/_site/components/broker-card";
-import { FinancingSimulator } from "@/app/_site/components/financing";
-import { KeyFacts } from "@/app/_site/components/key-facts";
-import { LocationMap } from "@/app/_site/components/location-map";
-import { Paragraphs } from "@/app/_site/components/rich-text";
+import { BrokerCard } from "@/app/_ui/broker-card";
+import { FinancingSimulator } from "@/app/_ui/financing";
+import { KeyFacts } from "@/app/_ui/key-facts";
+import { LocationMap } from "@/app/_ui/location-map";
+import { Paragraphs } from "@/app/_ui/rich-text";
 import type { Translator } from "@/lib/i18n/translator";
 import { addressLine } from "@/lib/listings/view/address-line";
 import { brokerCard, type BrokerInput } from "@/lib/listings/view/broker-card";

@@ -1,4 +1,4 @@
-import { getTranslations } from "@/app/_site/translations";
+import { getTranslations } from "@/app/site-render/_site/translations";
 import type { SiteView } from "../context";
 import { href } from "../links";
 import { searchSite } from "@/lib/sites/public-search";
@@ -8,7 +8,7 @@ import { isSitePath } from "@/lib/util/site-path";
 import { ListingGrid } from "../components/listing-grid";
 import { SearchBar } from "../components/search-bar";
 import { LeadForm } from "../components/lead-form";
-import { Paragraphs, RichText } from "../components/rich-text";
+import { Paragraphs, RichText } from "@/app/_ui/rich-text";
 import { formatDate } from "@/lib/i18n/format";
 
 /**

@@ -3,7 +3,7 @@ import { listingCardView } from "@/lib/listings/view/listing-card";
 import type { Doc } from "@/lib/listings/view/doc-fields";
 import type { SiteView } from "../context";
 import { href, listingPath } from "../links";
-import { ListingCard } from "./listing-card";
+import { ListingCard } from "@/app/_ui/listing-card";
 
 /** A site's grid of listing cards, each linking to its listing page in the page's language. */
 export function ListingGrid({ site, docs, eagerFirst = 0 }: { site: SiteView; docs: Doc[]; eagerFirst?: number }) {
