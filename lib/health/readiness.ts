@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import type { z } from "zod";
 import { getDb } from "../../db/client";
 import { migrationsFolder } from "../../db/migrate";
 import { rowsOf } from "../../db/rows";
@@ -8,9 +9,10 @@ import { embeddedRunnerRunning } from "../jobs/embedded-runner";
 import { jobsMode } from "../jobs/mode";
 import { CLIENT_ADDRESS_HEADER } from "../http/client-address";
 import { isDraining } from "../server/lifecycle";
+import type { ReadinessSchema } from "./health-response";
 
 export type CheckState = "ok" | "failing";
-export type Readiness = { ready: boolean; checks: { database: CheckState; migrations: CheckState; jobs: CheckState; accepting: CheckState; clientAddress: CheckState } };
+export type Readiness = { ready: boolean; checks: z.infer<typeof ReadinessSchema>["checks"] };
 
 /** A health probe must answer fast even when the database hangs. */
 const CHECK_TIMEOUT_MS = 2_000;

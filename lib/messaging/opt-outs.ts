@@ -5,14 +5,18 @@ import { inTenantTransaction } from "../../db/transaction";
 import { PhoneSchema } from "../schemas/phone";
 import type { MemberCtx } from "../context/verb-context";
 import { notFound } from "../errors/domain-errors";
+import { itemsSchema } from "../schemas/paging";
 
 export const AddOptOutSchema = z.strictObject({ phone: PhoneSchema, reason: z.string().trim().max(500).optional() }).meta({ id: "AddOptOut" });
 export const RemoveOptOutQuery = z.strictObject({ phone: PhoneSchema });
 export const OptOutSchema = z.object({ phone: z.string(), reason: z.string().nullable(), createdAt: z.string() }).meta({ id: "OptOut" });
 
-const present = (r: typeof messagingOptOuts.$inferSelect) => ({ phone: r.phone, reason: r.reason, createdAt: r.createdAt.toISOString() });
+/** `listOptOuts`. */
+export const OptOutListSchema = itemsSchema(OptOutSchema);
 
-export async function listOptOuts(ctx: MemberCtx) {
+const present = (r: typeof messagingOptOuts.$inferSelect): z.infer<typeof OptOutSchema> => ({ phone: r.phone, reason: r.reason, createdAt: r.createdAt.toISOString() });
+
+export async function listOptOuts(ctx: MemberCtx): Promise<z.infer<typeof OptOutListSchema>> {
   const rows = await ctx.db.select().from(messagingOptOuts).where(eq(messagingOptOuts.tenantId, ctx.tenantId)).orderBy(asc(messagingOptOuts.createdAt));
   return { items: rows.map(present) };
 }

@@ -1,19 +1,5 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { z } from "zod";
-
-const Check = z.enum(["ok", "failing"]);
-const Readiness = z
-  .object({
-    status: z.enum(["ready", "not_ready"]),
-    checks: z.object({
-      database: Check.meta({ description: "The database answers a query within 2 seconds." }),
-      migrations: Check.meta({ description: "Every migration of this build is applied." }),
-      jobs: Check.meta({ description: "The in-process job runner is alive (always ok when Inngest runs the background work)." }),
-      accepting: Check.meta({ description: "The server is not shutting down." }),
-      clientAddress: Check.meta({ description: "Requests reach the routes with their client's address (rate limits count it); the server checks it at start and does not serve without it." }),
-    }),
-  })
-  .meta({ id: "Readiness" });
+import { LivenessSchema, ReadinessSchema } from "../../health/health-response";
 
 const noStore = { "Cache-Control": { schema: { type: "string" as const, example: "no-store" } } };
 
@@ -23,7 +9,7 @@ export function registerHealthPaths(r: OpenAPIRegistry): void {
     summary: "Liveness",
     description: "200 while the process answers, also while it drains on shutdown. No credentials; never touches the database. Use it as the liveness probe.",
     security: [],
-    responses: { 200: { description: "The process is alive.", headers: noStore, content: { "application/json": { schema: z.object({ status: z.literal("ok") }) } } } },
+    responses: { 200: { description: "The process is alive.", headers: noStore, content: { "application/json": { schema: LivenessSchema } } } },
   });
   r.registerPath({
     method: "get", path: "/api/health/ready", tags: ["Health"], operationId: "readiness",
@@ -33,8 +19,8 @@ export function registerHealthPaths(r: OpenAPIRegistry): void {
       "503 with `Retry-After: 5` otherwise. Each check says only `ok` or `failing`; the cause is in the server log. Use it as the readiness probe.",
     security: [],
     responses: {
-      200: { description: "Ready.", headers: noStore, content: { "application/json": { schema: Readiness } } },
-      503: { description: "Not ready: see which check fails.", headers: { ...noStore, "Retry-After": { schema: { type: "string" as const, example: "5" } } }, content: { "application/json": { schema: Readiness } } },
+      200: { description: "Ready.", headers: noStore, content: { "application/json": { schema: ReadinessSchema } } },
+      503: { description: "Not ready: see which check fails.", headers: { ...noStore, "Retry-After": { schema: { type: "string" as const, example: "5" } } }, content: { "application/json": { schema: ReadinessSchema } } },
     },
   });
 }

@@ -2,6 +2,7 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { ChannelInventoryQuery, ChannelInventorySchema } from "../../messaging/channel-inventory";
 import { ListScheduledQuery, ScheduledMessageListSchema } from "../../messaging/scheduled/list";
+import { McpAnswerSchema } from "../../mcp/json-rpc-answer";
 import { API_KEY_SECURITY, errors, ok, UNAUTHORIZED_KEY } from "../common";
 import { MESSAGING_SECURITY, rateLimited, X_API_KEY_HEADER } from "./messaging";
 
@@ -25,9 +26,10 @@ export function registerMcpPaths(r: OpenAPIRegistry): void {
       body: { content: { "application/json": { schema: z.object({ jsonrpc: z.literal("2.0"), id: z.union([z.string(), z.number()]).optional(), method: z.string(), params: z.record(z.string(), z.unknown()).optional() }).meta({ description: "A JSON-RPC message of MCP (`initialize`, `tools/list`, `tools/call`, ...) or a batch." }) } } },
     },
     responses: {
-      200: ok("The JSON-RPC answer.", z.object({ jsonrpc: z.literal("2.0"), id: z.union([z.string(), z.number()]).nullable(), result: z.record(z.string(), z.unknown()).optional(), error: z.object({ code: z.number(), message: z.string() }).optional() })),
+      200: ok("The JSON-RPC answer.", McpAnswerSchema),
       202: { description: "A notification or response was accepted (no body)." },
       ...errors({ 401: UNAUTHORIZED_KEY, 403: "`Host` or `Origin` is not this service (`forbidden_origin`)." }),
+      429: rateLimited(),
     },
   });
   r.registerPath({

@@ -2,7 +2,7 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { CreateMessagingChannelSchema, GrantsSchema, MessagingChannelSettingsListSchema, MessagingChannelSettingsSchema, UpdateMessagingChannelSchema } from "../../messaging/channels";
 import { ChatPrivacyEntrySchema, ChatPrivacyListSchema, SetChatPrivacySchema } from "../../messaging/chat-privacy";
-import { AddOptOutSchema, OptOutSchema } from "../../messaging/opt-outs";
+import { AddOptOutSchema, OptOutListSchema, OptOutSchema } from "../../messaging/opt-outs";
 import { CreateTemplateSchema, MessagingTemplateListSchema, MessagingTemplateSchema } from "../../messaging/templates";
 import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
 
@@ -104,7 +104,7 @@ export function registerMessagingSettingsPaths(r: OpenAPIRegistry): void {
     method: "get", path: opt, tags: optTag, operationId: "listOptOuts", summary: "List the tenant's messaging opt-outs",
     description: `Phones (E.164) that must not be contacted: replies and sends to them are \`blocked\` with reason \`opt_out\` by the \`outreach_safety\` gate.\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY,
-    responses: { 200: ok("The opt-outs, oldest first.", z.object({ items: z.array(OptOutSchema) })), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN }) },
+    responses: { 200: ok("The opt-outs, oldest first.", OptOutListSchema), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN }) },
   });
   r.registerPath({
     method: "post", path: opt, tags: optTag, operationId: "addOptOut", summary: "Add a phone to the opt-out list",

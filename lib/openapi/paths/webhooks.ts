@@ -3,7 +3,7 @@ import { z } from "zod";
 import { DeliveryLogQuery, DeliveryPageSchema, RedeliverySchema } from "../../webhooks/delivery-log";
 import { TestResultSchema } from "../../webhooks/test-webhook";
 import { PutWebhookSchema, WebhookSecretSchema, WebhookSettingsSchema } from "../../webhooks/webhook-settings";
-import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok } from "../common";
+import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, ok } from "../common";
 
 
 /**

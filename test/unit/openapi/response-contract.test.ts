@@ -14,6 +14,7 @@ const answer = vi.hoisted(() => ({ current: null as null | ((req: Request) => Re
 vi.mock("../../../lib/health/health-response", async (original) => {
   const real = await original<typeof import("../../../lib/health/health-response")>();
   return {
+    ...real,
     healthResponse: (req: Request, status: number, body: unknown, headers?: Record<string, string>) =>
       answer.current ? answer.current(req) : real.healthResponse(req, status, body, headers),
   };
