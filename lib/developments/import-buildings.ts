@@ -8,6 +8,7 @@ import { recordEvent } from "../outbox/record-event";
 import { reindexTypology } from "../search/index-listings";
 import { ImportBodySchema, ImportBuildingSchema, ImportTypologySchema, ImportUnitSchema, type ImportResult, type ImportResultsSchema } from "./import-schemas";
 import { errorText } from "../errors/error-text";
+import type { Ctx } from "../context/verb-context";
 
 /**
  * `POST /api/webhooks/channels/{pathToken}/buildings/import`: developments from a developer's or
@@ -15,7 +16,8 @@ import { errorText } from "../errors/error-text";
  * own transaction and each item is validated on its own, so a bad building, typology or unit is
  * reported (`status: error` with its path and message) and never blocks the others.
  */
-export async function importBuildings(db: DbOrTx, tenantId: string, body: unknown): Promise<z.infer<typeof ImportResultsSchema>> {
+export async function importBuildings(ctx: Ctx, body: unknown): Promise<z.infer<typeof ImportResultsSchema>> {
+  const { db, tenantId } = ctx;
   const { buildings: items } = ImportBodySchema.parse(body);
   const results: ImportResult[] = [];
   for (const [i, raw] of items.entries()) {

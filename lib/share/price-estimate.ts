@@ -3,7 +3,8 @@ import type { Db } from "../../db/client";
 import type { TenantRow } from "../tenants/tenant-row";
 import { invalid } from "../errors/domain-errors";
 import { memberNetworkIds } from "../networks/networks";
-import { openPricingTool, requireCity } from "./pricing-link";
+import { requireCity } from "./pricing-link";
+import type { ShareVisitorCtx } from "./share-visitor";
 import { findNeighborhood, loadCandidates, neighborhoodKey } from "./valuation/comparables";
 import { band, estimate, K, MIN_COMPARABLES, Z, type Valuation } from "./valuation/estimate";
 
@@ -112,7 +113,6 @@ export async function valueProperty(db: Db, tenant: TenantRow, input: ValuationI
 }
 
 /** `POST /api/sites/share/{token}/price-estimate`. */
-export async function priceEstimate(db: Db, token: string, body: unknown): Promise<PriceEstimate> {
-  const tenant = await openPricingTool(db, token);
-  return valueProperty(db, tenant, PriceEstimateBody.parse(body));
+export async function priceEstimate(ctx: ShareVisitorCtx, body: unknown): Promise<PriceEstimate> {
+  return valueProperty(ctx.db, ctx.actor.tenant, PriceEstimateBody.parse(body));
 }

@@ -1,14 +1,15 @@
 import { z } from "zod";
 import type { Db } from "../../db/client";
-import type { ShareLinkRow } from "../../db/schema";
+import { eq } from "drizzle-orm";
+import { shareLinks, type ShareLinkRow } from "../../db/schema";
 import type { TenantRow } from "../tenants/tenant-row";
 import { toE164 } from "../schemas/phone";
 import type { SiteLocale } from "../sites/render/host-routing";
 import { shareHostKind } from "./share-host";
 import { loadTenant } from "../tenants/load-tenant";
 import { pricingCities, type PricingCity } from "./pricing-cities";
-import { openLink, shareNotFound } from "./resolve-share";
-import { unauthorized } from "../errors/domain-errors";
+import { DomainError } from "../errors/domain-errors";
+import { pricingVisitor, type ShareVisitorCtx } from "./share-visitor";
 
 /**
  * The pricing tool page `/c/{token}` (issue #16) as plain form steps: which step a request asks
@@ -159,23 +160,39 @@ export function leadBody(p: Profile, f: ContactForm, estimate: Answers["estimate
   };
 }
 
-export type PricingPage = { link: ShareLinkRow; tenant: TenantRow; cities: PricingCity[]; languages: SiteLocale[] };
+export type PricingPage = { ctx: ShareVisitorCtx; link: ShareLinkRow; tenant: TenantRow; cities: PricingCity[]; languages: SiteLocale[] };
+
+/** The tool behind a token as its visitor finds it; closed states carry nothing of the tool. */
+export type PricingPageOpen =
+  | ({ state: "open" } & PricingPage)
+  /** The tenant's branding, if the link can still be traced to its tenant. */
+  | { state: "expired"; branding: { name: string; logo: string | null; primaryColor: string } | null }
+  | { state: "password_required" }
+  | { state: "not_found" };
 
 /**
  * The pricing tool behind a token, opened like the helpers (unknown, inactive or another kind:
- * 404; expired: 410), and only on a host of its tenant: the service's own, the share domain
+ * not found; expired), and only on a host of its tenant: the service's own, the share domain
  * under the tenant's slug, or one of the tenant's active sites. A locale the tenant has not
- * enabled is a 404 as on its sites.
+ * enabled is not found, as on its sites.
  */
-export async function openPricingPage(db: Db, token: string, input: { host: string | null; locale: SiteLocale; serviceHosts: ReadonlySet<string> }): Promise<PricingPage> {
-  const link = await openLink(db, token);
-  if (link.entityType !== "pricing_tool") throw shareNotFound();
-  if (link.passwordHash) throw unauthorized("Password required", "password_required");
-  const tenant = await loadTenant(db, link.tenantId);
-  if (!(await hostServes(db, tenant, input.host, input.serviceHosts))) throw shareNotFound();
+export async function openPricingPage(db: Db, token: string, input: { host: string | null; locale: SiteLocale; serviceHosts: ReadonlySet<string> }): Promise<PricingPageOpen> {
+  let ctx: ShareVisitorCtx;
+  try {
+    ctx = await pricingVisitor(db, token);
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    if (err.kind === "unauthorized") return { state: "password_required" };
+    if (err.kind !== "gone") return { state: "not_found" };
+    const [link] = await db.select({ tenantId: shareLinks.tenantId }).from(shareLinks).where(eq(shareLinks.token, token)).limit(1);
+    const b = link ? (await loadTenant(db, link.tenantId)).settings.branding : null;
+    return { state: "expired", branding: b ? { name: b.name, logo: b.logo, primaryColor: b.primaryColor } : null };
+  }
+  const { link, tenant } = ctx.actor;
+  if (!(await hostServes(db, tenant, input.host, input.serviceHosts))) return { state: "not_found" };
   const languages = ["pt-BR", ...tenant.settings.listingLanguages.filter((l) => l !== "pt-BR")] as SiteLocale[];
-  if (!languages.includes(input.locale)) throw shareNotFound();
-  return { link, tenant, cities: await pricingCities(db, tenant.id), languages };
+  if (!languages.includes(input.locale)) return { state: "not_found" };
+  return { state: "open", ctx, link, tenant, cities: await pricingCities(db, tenant.id), languages };
 }
 
 async function hostServes(db: Db, tenant: TenantRow, rawHost: string | null, serviceHosts: ReadonlySet<string>): Promise<boolean> {

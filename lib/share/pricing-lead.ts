@@ -12,7 +12,8 @@ import { leadReceived } from "../leads/inbound/lead-job";
 import { parseLead, type ParsedLead } from "../leads/inbound/parse-lead";
 import { findNeighborhood } from "./valuation/comparables";
 import { PricingProfileShape } from "./price-estimate";
-import { openPricingTool, requireCity } from "./pricing-link";
+import { requireCity } from "./pricing-link";
+import type { ShareVisitorCtx } from "./share-visitor";
 import { storableJson } from "../util/storable-text";
 
 /** The marketing channel pricing leads arrive through: one per tenant, created with the first lead. */
@@ -107,8 +108,10 @@ async function pricingChannel(tx: Tx, tenantId: string): Promise<MarketingChanne
  * same-address check) when the owner wants to sell, the tenant's `sellerIntentCreates` is
  * `deal_and_draft_listing` and street, number, postal code and neighbourhood were given.
  */
-export async function capturePricingLead(db: Db, token: string, body: unknown, headers: Headers): Promise<z.infer<typeof PricingLeadAcceptedSchema>> {
-  const tenant = await openPricingTool(db, token);
+export async function capturePricingLead(ctx: ShareVisitorCtx, input: { body: unknown; trace: Record<string, string> }): Promise<z.infer<typeof PricingLeadAcceptedSchema>> {
+  const { db } = ctx;
+  const { tenant } = ctx.actor;
+  const { body } = input;
   // The HTML form's values are not read through readJson: a NUL or lone surrogate is cleaned here.
   const b = PricingLeadBody.parse(storableJson(body));
   const place = await requireCity(db, tenant.id, b.property.city);
@@ -131,12 +134,11 @@ export async function capturePricingLead(db: Db, token: string, body: unknown, h
     ),
     pricing: { intent: b.intent, estimate: b.estimate ?? null, captureProperty: capture },
   };
-  const kept = Object.fromEntries(["user-agent", "referer", "content-type"].flatMap((h) => (headers.get(h) ? [[h, headers.get(h)!.slice(0, 500)]] : [])));
   const stored = await inTenantTransaction(db, tenant.id, async (tx) => {
     const channel = await pricingChannel(tx, tenant.id);
     const [row] = await tx
       .insert(inboundLeads)
-      .values({ tenantId: tenant.id, channelId: channel.id, destination: "deal", rawBody: JSON.stringify(body), headers: kept, lead: lead as unknown as Record<string, unknown> })
+      .values({ tenantId: tenant.id, channelId: channel.id, destination: "deal", rawBody: JSON.stringify(body), headers: input.trace, lead: lead as unknown as Record<string, unknown> })
       .returning({ id: inboundLeads.id });
     return row;
   });

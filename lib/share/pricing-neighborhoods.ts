@@ -2,7 +2,8 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../../db/client";
 import { rowsOf } from "../../db/rows";
-import { openPricingTool, requireCity } from "./pricing-link";
+import { requireCity } from "./pricing-link";
+import type { ShareVisitorCtx } from "./share-visitor";
 import type { CityPlace } from "./pricing-link";
 
 export const NeighborhoodsQuery = z.strictObject({
@@ -43,8 +44,7 @@ export async function suggestNeighborhoods(db: DbOrTx, tenantId: string, city: C
 }
 
 /** `GET /api/sites/share/{token}/neighborhoods?city&q`. */
-export async function pricingNeighborhoods(db: Db, token: string, query: z.infer<typeof NeighborhoodsQuery>) {
-  const tenant = await openPricingTool(db, token);
-  const city = await requireCity(db, tenant.id, query.city);
-  return { neighborhoods: (await suggestNeighborhoods(db, tenant.id, city, query.q)).map((name) => ({ name })) };
+export async function pricingNeighborhoods(ctx: ShareVisitorCtx, query: z.infer<typeof NeighborhoodsQuery>) {
+  const city = await requireCity(ctx.db, ctx.tenantId, query.city);
+  return { neighborhoods: (await suggestNeighborhoods(ctx.db, ctx.tenantId, city, query.q)).map((name) => ({ name })) };
 }

@@ -4,6 +4,7 @@ import type { Db } from "../../db/client";
 import { rowsOf } from "../../db/rows";
 import { listingSiteViews, shareLinks, shortlists, sites, visitItineraries, type ShareLinkRow } from "../../db/schema";
 import type { TenantRow } from "../tenants/tenant-row";
+import type { ShareVisitorCtx } from "./share-visitor";
 import { DomainError, notFound, unauthorized } from "../errors/domain-errors";
 import { loadTenant } from "../tenants/load-tenant";
 import { hiddenByRules, leadsOfListing, listingPayload, loadListings, memberCard, sharedDocument } from "./listing-data";
@@ -199,8 +200,9 @@ async function sellerTimeline(db: Db, tenantId: string, listingId: string): Prom
   return rowsOf<{ week: string; views: number; leads: number }>(res).map((r) => ({ week: r.week, views: Number(r.views), leads: Number(r.leads) }));
 }
 
-/** What the share page adds to a resolve: who may open the link here, a password grant, whether to count the open. */
-export type ResolveOptions = {
+/** What a visitor sends or brings to a resolve, and what the share page adds to it. */
+export type ResolveInput = {
+  /** `{password}` (the API's POST body) */
   body?: unknown;
   visit: Visit;
   /** A grant from the share page's password form, standing for the password. */
@@ -213,16 +215,16 @@ export type ResolveOptions = {
 
 /**
  * `GET|POST /api/sites/share/{token}`: the resolve response of spec 2 §2.8, with the errors of
- * §7 (404 unknown, inactive or hidden; 410 expired; 401 password needed; 403 wrong password).
- * A successful open is recorded in the background.
+ * §7 (404 unknown, inactive or hidden; 410 expired, by `shareVisitor`; 401 password needed; 403
+ * wrong password). A successful open is recorded in the background.
  */
-export async function resolveShare(db: Db, token: string, input: ResolveOptions): Promise<Record<string, unknown>> {
+export async function resolveShare(ctx: ShareVisitorCtx, input: ResolveInput): Promise<z.infer<typeof ShareResolveSchema>> {
+  const { db } = ctx;
+  const { link, tenant } = ctx.actor;
   const { password } = ResolveBodySchema.parse(input.body ?? {});
-  const link = await openLink(db, token);
-  const tenant = await loadTenant(db, link.tenantId);
   if (input.admit && !(await input.admit(tenant))) throw shareNotFound();
   await checkPassword(db, link, password, input.grant);
-  const answer: z.infer<typeof ShareResolveSchema> = await shareAnswer(db, tenant, link, { id: link.id, dealId: link.dealId, createdBy: link.createdById });
+  const answer = await shareAnswer(db, tenant, link, { id: link.id, dealId: link.dealId, createdBy: link.createdById });
   if (input.record !== false) recordAccess(db, link, input.visit);
   return answer;
 }

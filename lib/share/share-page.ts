@@ -5,7 +5,8 @@ import { DomainError } from "../errors/domain-errors";
 import { loadTenant } from "../tenants/load-tenant";
 import type { Visit } from "./record-access";
 import { issueGrant } from "./password-grant";
-import { openLink, resolveShare } from "./resolve-share";
+import { resolveShare } from "./resolve-share";
+import { shareVisitor } from "./share-visitor";
 import { SHARE_TOKEN_PATTERN } from "./secrets";
 import { shareHostKind, type ShareHostKind } from "./share-host";
 
@@ -23,12 +24,14 @@ export type ShareAnswer = {
   languages: string[];
 };
 
+/** Where a protected or closed link leaves its recipient; the page shows the tenant's branding and nothing of the entity. */
+export type ShareLinkState = "password_required" | "password_wrong" | "throttled" | "expired";
+
 export type SharePage =
   /** `grant`: when a right password was sent, what the page keeps in a cookie to stand for it. */
-  | { status: 200; answer: ShareAnswer; hostKind: ShareHostKind; grant?: string }
-  /** Protected (401), wrong password (403), too many wrong ones (429), expired (410): the tenant's branding only. */
-  | { status: 401 | 403 | 410 | 429; branding: ShareBranding; languages: string[]; retryAfterSeconds?: number }
-  | { status: 404 };
+  | { state: "open"; answer: ShareAnswer; hostKind: ShareHostKind; grant?: string }
+  | { state: ShareLinkState; branding: ShareBranding; languages: string[]; retryAfterSeconds?: number }
+  | { state: "not_found" };
 
 export type OpenSharePageInput = {
   host: string | null;
@@ -58,29 +61,30 @@ export async function openSharePage(db: Db, token: string, input: OpenSharePageI
     return hostKind !== null;
   };
   try {
-    const answer = (await resolveShare(db, token, {
+    const ctx = await shareVisitor(db, token);
+    const answer = (await resolveShare(ctx, {
       body: input.password !== undefined ? { password: input.password } : undefined,
       visit: input.visit,
       grant: input.grant,
       admit,
       record: input.record,
     })) as unknown as ShareAnswer;
-    const grant = input.password ? issueGrant(await openLink(db, token)) : undefined;
-    return { status: 200, answer, hostKind: hostKind ?? "service", ...(grant ? { grant } : {}) };
+    const grant = input.password ? issueGrant(ctx.actor.link) : undefined;
+    return { state: "open", answer, hostKind: hostKind ?? "service", ...(grant ? { grant } : {}) };
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
-    const statuses: Partial<Record<DomainError["kind"], 401 | 403 | 410 | 429>> = { unauthorized: 401, forbidden: 403, gone: 410, rate_limited: 429 };
-    const status = statuses[err.kind];
-    if (!status) return { status: 404 };
-    if (!SHARE_TOKEN_PATTERN.test(token)) return { status: 404 };
+    const states: Partial<Record<DomainError["kind"], ShareLinkState>> = { unauthorized: "password_required", forbidden: "password_wrong", gone: "expired", rate_limited: "throttled" };
+    const state = states[err.kind];
+    if (!state) return { state: "not_found" };
+    if (!SHARE_TOKEN_PATTERN.test(token)) return { state: "not_found" };
     const [link] = await db.select({ tenantId: shareLinks.tenantId, active: shareLinks.active }).from(shareLinks).where(eq(shareLinks.token, token)).limit(1);
-    if (!link?.active) return { status: 404 };
+    if (!link?.active) return { state: "not_found" };
     const tenant = await loadTenant(db, link.tenantId);
-    if (!(await admit(tenant))) return { status: 404 };
+    if (!(await admit(tenant))) return { state: "not_found" };
     const b = tenant.settings.branding;
-    const retry = status === 429 ? /in (\d+) s/.exec(err.message)?.[1] : undefined;
+    const retry = state === "throttled" ? /in (\d+) s/.exec(err.message)?.[1] : undefined;
     return {
-      status, branding: { name: b.name, logo: b.logo, primaryColor: b.primaryColor }, languages: languagesOf(tenant.settings.listingLanguages),
+      state, branding: { name: b.name, logo: b.logo, primaryColor: b.primaryColor }, languages: languagesOf(tenant.settings.listingLanguages),
       ...(retry ? { retryAfterSeconds: Number(retry) } : {}),
     };
   }

@@ -27,7 +27,7 @@ import { createRng, type Rng } from "../../db/seed/random";
 import { inTransaction } from "../../db/transaction";
 import { reindexListings } from "../../lib/search/index-listings";
 import { cityCode } from "../../lib/share/pricing-cities";
-import { openPricingTool } from "../../lib/share/pricing-link";
+import { pricingVisitor } from "../../lib/share/share-visitor";
 import { valueProperty, type PriceEstimate } from "../../lib/share/price-estimate";
 import { newCoordinateSeed, newShareToken } from "../../lib/share/secrets";
 import { createTenant } from "../../lib/admin/create-tenant";
@@ -141,7 +141,7 @@ async function leaveOneOut(db: Db, label: string, token: string, all: Subject[],
   let none = 0;
   const levels: Record<string, number> = { high: 0, medium: 0, low: 0 };
   async function run(s: Subject): Promise<PriceEstimate> {
-    const tenant = await openPricingTool(db, token);
+    const { tenant } = (await pricingVisitor(db, token)).actor;
     return valueProperty(db, tenant, {
       city: cityCode(s.city, s.state), neighborhood: s.neighborhood, propertyType: s.propertyType, bedrooms: s.bedrooms,
       bathrooms: s.bathrooms, parkingSpaces: s.parkingSpaces, totalArea: s.totalArea, excludeListingId: s.listingId,

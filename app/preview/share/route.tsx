@@ -1,12 +1,11 @@
-import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { members } from "@/db/schema";
 import { previewSession, sessionTokenOf, type PreviewSession } from "@/lib/auth/preview-sessions";
 import { can } from "@/lib/context/permissions";
 import { memberCtx } from "@/lib/context/verb-context";
 import { DEFAULT_LOCALE, isLocale } from "@/lib/i18n/locales";
 import { applyDraft, draftFromForm, parsePick, previewChoices } from "@/lib/share/share-preview";
 import { loadTenant } from "@/lib/tenants/load-tenant";
+import { getMemberInTenant } from "@/lib/tenants/members";
 import { previewPage, SignedIn, SignIn, type SignedInView } from "@/app/preview/_preview/preview-page";
 
 /**
@@ -35,10 +34,10 @@ function signIn(q: URLSearchParams): Promise<Response> {
 async function signedIn(q: URLSearchParams, s: PreviewSession): Promise<Response> {
   const db = await getDb();
   const ctx = memberCtx(db, s.actor);
-  const [tenant, choices, [me]] = await Promise.all([
+  const [tenant, choices, me] = await Promise.all([
     loadTenant(db, s.actor.tenantId),
     previewChoices(ctx),
-    db.select({ name: members.name }).from(members).where(eq(members.id, s.actor.userId)).limit(1),
+    getMemberInTenant(db, s.actor.tenantId, s.actor.userId),
   ]);
   const draft = draftFromForm(q);
   const { settings, errors } = applyDraft(tenant, draft);

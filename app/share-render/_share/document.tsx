@@ -67,9 +67,9 @@ export function ShareDocument(p: { lang: Locale; title: string; description: str
 }
 
 /** The password form: a plain POST to the page's own address, so it works without JavaScript. */
-export function PasswordForm({ t, branding, action, status, retryAfterSeconds }: { t: Translator; branding: ShareBranding; action: string; status: 401 | 403 | 429; retryAfterSeconds?: number }) {
+export function PasswordForm({ t, branding, action, state, retryAfterSeconds }: { t: Translator; branding: ShareBranding; action: string; state: "password_required" | "password_wrong" | "throttled"; retryAfterSeconds?: number }) {
   const err =
-    status === 403 ? t("share.passwordWrong") : status === 429 ? t("share.passwordThrottled", { minutes: Math.max(1, Math.ceil((retryAfterSeconds ?? 60) / 60)) }) : null;
+    state === "password_wrong" ? t("share.passwordWrong") : state === "throttled" ? t("share.passwordThrottled", { minutes: Math.max(1, Math.ceil((retryAfterSeconds ?? 60) / 60)) }) : null;
   return (
     <section className="state" aria-labelledby="pw-title">
       <h1 id="pw-title">{t("share.passwordTitle")}</h1>
@@ -77,7 +77,7 @@ export function PasswordForm({ t, branding, action, status, retryAfterSeconds }:
       {err && <p className="notice" role="alert" id="pw-error">{err}</p>}
       <form method="post" action={action}>
         <label htmlFor="pw">{t("share.password")}</label>
-        <input id="pw" name="password" type="password" autoComplete="current-password" required maxLength={200} aria-invalid={err ? true : undefined} aria-describedby={err ? "pw-error" : undefined} autoFocus={status !== 401} />
+        <input id="pw" name="password" type="password" autoComplete="current-password" required maxLength={200} aria-invalid={err ? true : undefined} aria-describedby={err ? "pw-error" : undefined} autoFocus={state !== "password_required"} />
         <button className="btn" type="submit">{t("share.unlock")}</button>
       </form>
     </section>

@@ -33,13 +33,13 @@ export type OgContent = {
 };
 
 export function ogContent(page: SharePage, locale: Locale, t: Translator): OgContent {
-  if (page.status === 404) {
+  if (page.state === "not_found") {
     return { kind: "branding", brandName: "", color: "#3d4a5c", onColor: "#ffffff", logo: null, title: t("share.notFoundTitle"), subtitle: "", description: t("share.notFoundText"), cover: null };
   }
-  const branding = page.status === 200 ? page.answer.branding : page.branding;
+  const branding = page.state === "open" ? page.answer.branding : page.branding;
   const { color, onColor } = brandPalette(branding.primaryColor);
   const base = { brandName: branding.name, color, onColor, logo: safeImageUrl(branding.logo) };
-  if (page.status !== 200) {
+  if (page.state !== "open") {
     return { ...base, kind: "branding", title: branding.name, subtitle: "", description: t("share.ogProtected", { name: branding.name }), cover: null };
   }
   const e = page.answer.entity;

@@ -6,8 +6,8 @@ import { DEFAULT_LOCALE, isLocale, localePrefix, type Locale } from "@/lib/i18n/
 import { translator, type Translator } from "@/lib/i18n/translator";
 import { logger } from "@/lib/log/logger";
 import { grantCookieName, GRANT_SECONDS } from "@/lib/share/password-grant";
-import { openSharePage, type SharePage, type ShareBranding } from "@/lib/share/share-page";
-import { visitOf } from "@/lib/share/share-route";
+import { openSharePage, type ShareBranding, type ShareLinkState, type SharePage } from "@/lib/share/share-page";
+import { visitOf } from "@/lib/http/share-route";
 import { serviceHostSet } from "@/lib/sites/render/host-routing";
 import { Message, NEUTRAL_BRANDING, PasswordForm, ShareDocument, type Languages, type OpenGraph } from "./document";
 import { ContactBar, listingTitle } from "./listing-view";
@@ -88,14 +88,14 @@ export async function sharePageResponse(req: Request, p: ShareParams, form?: { p
     const base = pagePath(locale, p.token);
     const url = new URL(req.url);
     const origin = originOf(req);
-    if (page.status === 404) return await notFoundPage(locale);
-    if (page.status === 200 && form) {
+    if (page.state === "not_found") return await notFoundPage(locale);
+    if (page.state === "open" && form) {
       const secure = origin.startsWith("https:") ? "; Secure" : "";
       const headers: Record<string, string> = { location: p.listingId ? `${base}/l/${encodeURIComponent(p.listingId)}` : base, "cache-control": "private, no-store" };
       if (page.grant) headers["set-cookie"] = `${cookie}=${page.grant}; Path=/; Max-Age=${GRANT_SECONDS}; HttpOnly; SameSite=Lax${secure}`;
       return new Response(null, { status: 303, headers });
     }
-    const languages = page.status === 200 ? page.answer.languages : page.languages;
+    const languages = page.state === "open" ? page.answer.languages : page.languages;
     const tail = p.listingId ? `/l/${encodeURIComponent(p.listingId)}` : "";
     const langs: Languages = { current: locale, available: languages, hrefFor: (l) => `${pagePath(l, p.token)}${tail}` };
     const og = ogContent(page, locale, t);
@@ -105,7 +105,7 @@ export async function sharePageResponse(req: Request, p: ShareParams, form?: { p
     // the image is answered from the cache. Only when the page shows what the image route will compute
     // (no grant or password: that route never has one).
     if (!grant && !form) void import("./og-image").then((m) => m.renderOgImage(ogCacheKey(p.token, locale, version), og)).catch(() => {});
-    if (page.status !== 200) return await statePage(page, { t, locale, base: base + tail, langs, ogMeta });
+    if (page.state !== "open") return await statePage(page, { t, locale, base: base + tail, langs, ogMeta });
 
     const query = Object.fromEntries(url.searchParams.entries());
     // Spec 2 §2.8: `showFinancialSimulator: false` hides the simulator on the share domain (and here on the
@@ -129,21 +129,24 @@ export async function sharePageResponse(req: Request, p: ShareParams, form?: { p
   }
 }
 
+/** The HTTP status of each state of a closed or protected link. */
+export const STATE_STATUS = { password_required: 401, password_wrong: 403, throttled: 429, expired: 410 } as const satisfies Record<ShareLinkState, number>;
+
 function statePage(
-  page: Exclude<SharePage, { status: 200 } | { status: 404 }>,
+  page: Extract<SharePage, { state: ShareLinkState }>,
   c: { t: Translator; locale: Locale; base: string; langs: Languages; ogMeta: OpenGraph },
 ): Promise<Response> {
   const { t } = c;
   const b = page.branding;
   const body =
-    page.status === 410 ? (
+    page.state === "expired" ? (
       <Message title={t("share.expiredTitle")} text={t("share.expiredText", { name: b.name })} />
     ) : (
-      <PasswordForm t={t} branding={b} action={c.base} status={page.status} retryAfterSeconds={page.retryAfterSeconds} />
+      <PasswordForm t={t} branding={b} action={c.base} state={page.state} retryAfterSeconds={page.retryAfterSeconds} />
     );
-  const title = page.status === 410 ? t("share.expiredTitle") : t("share.passwordTitle");
-  const extra: Record<string, string> = page.status === 429 && page.retryAfterSeconds ? { "retry-after": String(page.retryAfterSeconds) } : {};
-  return respond({ lang: c.locale, title: `${title} · ${b.name}`, description: c.ogMeta.description, branding: b, t, body, og: c.ogMeta, langs: c.langs }, page.status, extra);
+  const title = page.state === "expired" ? t("share.expiredTitle") : t("share.passwordTitle");
+  const extra: Record<string, string> = page.state === "throttled" && page.retryAfterSeconds ? { "retry-after": String(page.retryAfterSeconds) } : {};
+  return respond({ lang: c.locale, title: `${title} · ${b.name}`, description: c.ogMeta.description, branding: b, t, body, og: c.ogMeta, langs: c.langs }, STATE_STATUS[page.state], extra);
 }
 
 /** The password form's body (`application/x-www-form-urlencoded` or multipart); anything else is an empty password. */

@@ -24,7 +24,7 @@ const doc = { id: "l1", title: "Apartamento em Pinheiros", price: 1250000, listi
 
 describe("preview image inputs (ogContent)", () => {
   it("an open listing: title, price and place, cover photo, tenant logo", () => {
-    const c = ogContent({ status: 200, answer: listingAnswer(doc), hostKind: "service" }, "pt-BR", t);
+    const c = ogContent({ state: "open", answer: listingAnswer(doc), hostKind: "service" }, "pt-BR", t);
     expect(c.kind).toBe("entity");
     expect(c.title).toBe("Apartamento em Pinheiros");
     expect(c.subtitle).toMatch(/^R\$\s1\.250\.000 · Pinheiros, São Paulo$/);
@@ -33,26 +33,26 @@ describe("preview image inputs (ogContent)", () => {
     expect(c.onColor).toBe("#ffffff");
   });
   it("a hidden price reads 'Consulte'", () => {
-    const c = ogContent({ status: 200, answer: listingAnswer({ ...doc, price: null }), hostKind: "service" }, "pt-BR", t);
+    const c = ogContent({ state: "open", answer: listingAnswer({ ...doc, price: null }), hostKind: "service" }, "pt-BR", t);
     expect(c.subtitle).toBe("Consulte · Pinheiros, São Paulo");
   });
   it("protected, wrong password, throttled and expired links: the tenant's branding only", () => {
-    for (const status of [401, 403, 410, 429] as const) {
-      const page: SharePage = { status, branding, languages: ["pt-BR"] };
+    for (const state of ["password_required", "password_wrong", "throttled", "expired"] as const) {
+      const page: SharePage = { state, branding, languages: ["pt-BR"] };
       const c = ogContent(page, "pt-BR", t);
       expect(c).toEqual({
         kind: "branding", brandName: "Casa Nova Imóveis", color: "#0f766e", onColor: "#ffffff", logo: "/demo/logo.svg",
         title: "Casa Nova Imóveis", subtitle: "", description: "Um link compartilhado por Casa Nova Imóveis", cover: null,
       });
     }
-    const nf = ogContent({ status: 404 }, "pt-BR", t);
+    const nf = ogContent({ state: "not_found" }, "pt-BR", t);
     expect(nf.kind).toBe("branding");
     expect(nf.cover).toBeNull();
     expect(nf.brandName).toBe("");
   });
   it("a new price is a new image version", () => {
-    const a = ogContent({ status: 200, answer: listingAnswer(doc), hostKind: "service" }, "pt-BR", t);
-    const b = ogContent({ status: 200, answer: listingAnswer({ ...doc, price: 1200000 }), hostKind: "service" }, "pt-BR", t);
+    const a = ogContent({ state: "open", answer: listingAnswer(doc), hostKind: "service" }, "pt-BR", t);
+    const b = ogContent({ state: "open", answer: listingAnswer({ ...doc, price: 1200000 }), hostKind: "service" }, "pt-BR", t);
     expect(ogVersion(a)).not.toBe(ogVersion(b));
     expect(ogVersion(a)).toBe(ogVersion({ ...a }));
   });

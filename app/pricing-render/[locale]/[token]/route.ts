@@ -1,21 +1,19 @@
-import { eq } from "drizzle-orm";
 import { ZodError } from "zod";
 import { getDb, type Db } from "@/db/client";
-import { shareLinks } from "@/db/schema";
 import { DomainError } from "@/lib/errors/domain-errors";
 import { clientAddress } from "@/lib/http/client-address";
 import { isConnectionError } from "@/lib/http/db-errors";
 import { consumeRateLimit, type RateGroup } from "@/lib/http/rate-limit";
+import { traceOf } from "@/lib/http/share-route";
 import { logger } from "@/lib/log/logger";
 import { valueProperty } from "@/lib/share/price-estimate";
 import { capturePricingLead } from "@/lib/share/pricing-lead";
 import { suggestNeighborhoods } from "@/lib/share/pricing-neighborhoods";
-import { checkAnswers, checkContact, leadBody, openPricingPage, readAnswers, stepToShow, type Answers, type ContactForm, type FieldErrors, type PricingPage } from "@/lib/share/pricing-flow";
+import { checkAnswers, checkContact, leadBody, openPricingPage, readAnswers, stepToShow, type Answers, type ContactForm, type FieldErrors, type PricingPage, type PricingPageOpen } from "@/lib/share/pricing-flow";
 import { serviceHostSet } from "@/lib/sites/render/host-routing";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "@/lib/i18n/locales";
 import { loose, translator } from "@/lib/i18n/translator";
 import { typeLabel } from "@/lib/listings/view/type-label";
-import { loadTenant } from "@/lib/tenants/load-tenant";
 import type { Notice } from "@/app/pricing-render/_pricing/form-parts";
 import { cityPage, neighborhoodPage } from "@/app/pricing-render/_pricing/place-steps";
 import { basePath, type Frame } from "@/app/pricing-render/_pricing/pricing-document";
@@ -61,18 +59,17 @@ async function page(body: string | Promise<string>, status = 200, extra: Record<
   });
 }
 
-/** The link's state as a page: 404 unknown (or another kind, host or locale), 410 expired, 401 protected. */
-async function statusAnswer(db: Db, err: DomainError, locale: Locale, token: string): Promise<Response> {
+/** The link's closed states as pages: 404 unknown (or another kind, host or locale), 410 expired, 401 protected. */
+function statusAnswer(state: Exclude<PricingPageOpen, { state: "open" }>, locale: Locale, token: string): Promise<Response> {
   const neutral = { name: "", logo: null, color: "#1f6feb" };
-  if (err.kind === "gone") {
+  if (state.state === "expired") {
     // Expired: the tenant's branding only, nothing of the tool.
-    const [link] = await db.select({ tenantId: shareLinks.tenantId }).from(shareLinks).where(eq(shareLinks.token, token)).limit(1);
-    const s = link ? (await loadTenant(db, link.tenantId)).settings.branding : null;
-    const f = frameFor(locale, token, s ? { name: s.name, logo: s.logo, color: s.primaryColor } : neutral, [locale]);
+    const b = state.branding;
+    const f = frameFor(locale, token, b ? { name: b.name, logo: b.logo, color: b.primaryColor } : neutral, [locale]);
     return page(statusPage(f, "expired"), 410);
   }
   const f = frameFor(locale, token, neutral, [locale]);
-  if (err.kind === "unauthorized") return page(statusPage(f, "password"), 401);
+  if (state.state === "password_required") return page(statusPage(f, "password"), 401);
   return page(statusPage(f, "not_found"), 404);
 }
 
@@ -82,14 +79,14 @@ async function open(req: Request, ctx: Ctx): Promise<Opened | Response> {
   const { locale: rawLocale, token } = await ctx.params;
   const db = await getDb();
   const locale: Locale = isLocale(rawLocale) ? rawLocale : DEFAULT_LOCALE;
-  if (!isLocale(rawLocale)) return statusAnswer(db, new DomainError("not_found", "not_found", "Unknown locale"), locale, token);
+  if (!isLocale(rawLocale)) return statusAnswer({ state: "not_found" }, locale, token);
   try {
     const tool = await openPricingPage(db, token, { host: req.headers.get("host"), locale, serviceHosts });
+    if (tool.state !== "open") return statusAnswer(tool, locale, token);
     const b = tool.tenant.settings.branding;
     const frame = frameFor(locale, token, { name: b.name, logo: b.logo, color: b.primaryColor }, tool.languages);
     return { db, tool, frame, locale, token };
   } catch (err) {
-    if (err instanceof DomainError) return statusAnswer(db, err, locale, token);
     if (isConnectionError(err)) return unavailablePage(locale);
     throw err;
   }
@@ -198,7 +195,7 @@ export async function POST(req: Request, ctx: Ctx): Promise<Response> {
     const lim = await limited(db, req, "pricing_lead", f);
     if (lim) return await page(contactPage(f, { step: "contact", answers: a, errors: {}, notice: lim.notice }, form, ctxLabels), 429, { "retry-after": String(lim.retry) });
     try {
-      await capturePricingLead(db, o.token, leadBody(checked.value, form, a.estimate as Answers["estimate"]), req.headers);
+      await capturePricingLead(tool.ctx, { body: leadBody(checked.value, form, a.estimate as Answers["estimate"]), trace: traceOf(req) });
     } catch (err) {
       if (err instanceof ZodError || (err instanceof DomainError && err.kind === "invalid")) {
         const reason = err instanceof ZodError ? err.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : err.message;

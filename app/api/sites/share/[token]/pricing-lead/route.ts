@@ -3,13 +3,14 @@ import { publicPreflight } from "@/lib/http/public-route";
 import { readJson } from "@/lib/http/read-json";
 import { json } from "@/lib/http/run";
 import { capturePricingLead } from "@/lib/share/pricing-lead";
-import { shareRoute } from "@/lib/share/share-route";
+import { shareRoute, traceOf } from "@/lib/http/share-route";
+import { pricingVisitor } from "@/lib/share/share-visitor";
 
 type P = { token: string };
 
 /** A homeowner's contact, profile and the estimate they saw: stored, then processed into a deal. */
 export const POST = shareRoute<P>("pricing_lead", async ({ req, db, params }) =>
-  json(await capturePricingLead(db, params.token, await readJson(req), req.headers), 202),
+  json(await capturePricingLead(await pricingVisitor(db, params.token), { body: await readJson(req), trace: traceOf(req) }), 202),
 );
 
 export const OPTIONS = publicPreflight;

@@ -2,7 +2,7 @@ import { getDb } from "@/db/client";
 import { DB_RETRY_AFTER_SECONDS, isConnectionError } from "@/lib/http/db-errors";
 import { logger } from "@/lib/log/logger";
 import { openSharePage } from "@/lib/share/share-page";
-import { visitOf } from "@/lib/share/share-route";
+import { visitOf } from "@/lib/http/share-route";
 import { DEFAULT_LOCALE, isLocale } from "@/lib/i18n/locales";
 import { translator } from "@/lib/i18n/translator";
 import { serviceHostSet } from "@/lib/sites/render/host-routing";
@@ -26,15 +26,15 @@ export async function GET(req: Request, { params }: Segment) {
     const db = await getDb();
     const page = isLocale(l)
       ? await openSharePage(db, token, { host: req.headers.get("host"), serviceHosts, locale, visit: visitOf(req), record: false })
-      : ({ status: 404 } as const);
+      : ({ state: "not_found" } as const);
     const content = ogContent(page, locale, translator(locale));
     const started = performance.now();
     const { png, cached } = await renderOgImage(ogCacheKey(token, locale, ogVersion(content)), content);
     return new Response(png, {
-      status: page.status === 404 ? 404 : 200,
+      status: page.state === "not_found" ? 404 : 200,
       headers: {
         "content-type": "image/png",
-        "cache-control": page.status === 200 ? "public, max-age=300" : "public, max-age=60",
+        "cache-control": page.state === "open" ? "public, max-age=300" : "public, max-age=60",
         "x-content-type-options": "nosniff",
         "server-timing": `og;dur=${(performance.now() - started).toFixed(1)};desc="${cached ? "cached" : "rendered"}"`,
       },

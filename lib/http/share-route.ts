@@ -1,9 +1,9 @@
-import { clientAddress } from "../http/client-address";
-import { publicRoute } from "../http/public-route";
-import { readJson } from "../http/read-json";
-import type { RateGroup } from "../http/rate-limit";
-import type { RouteCtx, Segment } from "../http/run";
-import type { Visit } from "./record-access";
+import { clientAddress } from "./client-address";
+import { publicRoute } from "./public-route";
+import { readJson } from "./read-json";
+import type { RateGroup } from "./rate-limit";
+import type { RouteCtx, Segment } from "./run";
+import type { Visit } from "../share/record-access";
 
 /**
  * A `/api/sites/share/...` route: the public wrapper (CORS, rate limit, error mapping) with one
@@ -31,3 +31,7 @@ export async function optionalJson(req: Request): Promise<unknown> {
   if (!(await req.clone().text()).trim()) return {};
   return readJson(req);
 }
+
+/** Request headers kept with what a visitor sends (a pricing-tool lead): enough to trace it, never credentials. */
+export const traceOf = (req: Request, names = ["user-agent", "referer", "content-type"]): Record<string, string> =>
+  Object.fromEntries(names.flatMap((h) => (req.headers.get(h) ? [[h, req.headers.get(h)!.slice(0, 500)]] : [])));
