@@ -1,6 +1,6 @@
 import { config } from "../config";
 import { logger } from "../log/logger";
-import { outboundRequest } from "../outbound/outbound-request";
+import { outboundRequest } from "../outbound-fetch/outbound-request";
 
 export type Point = { latitude: number; longitude: number };
 

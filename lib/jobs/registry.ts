@@ -3,7 +3,7 @@ import { processMessagingEventsJob } from "../messaging/inbound/job";
 import { fireScheduledMessagesJob } from "../messaging/scheduled/job";
 import { processProviderNotificationsJob } from "../providers/job";
 import { pruneSearchRemovalsJob } from "../search/prune-removals";
-import { deliverEventsJob } from "../webhooks/deliver-job";
+import { deliverEventsJob } from "../event-delivery/deliver-job";
 import type { JobDefinition } from "./define-job";
 
 /**

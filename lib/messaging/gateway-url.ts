@@ -1,5 +1,5 @@
-import { assertPublicUrl } from "../outbound/assert-public-url";
-import { privateTargetsAllowed } from "../outbound/address-policy";
+import { assertPublicUrl } from "../outbound-fetch/assert-public-url";
+import { privateTargetsAllowed } from "../outbound-fetch/address-policy";
 
 /**
  * Why a gateway base URL's form is not acceptable, or null. Where private targets are not allowed

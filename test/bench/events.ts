@@ -12,7 +12,7 @@ import postgres from "postgres";
 import { closeDb, getDb } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
 import { config } from "../../lib/config";
-import { deliverDueEvents } from "../../lib/webhooks/deliver";
+import { deliverDueEvents } from "../../lib/event-delivery/deliver";
 import { createTenant } from "../../lib/admin/create-tenant";
 
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 50);

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { LRUCache } from "lru-cache";
 import { ImageResponse } from "next/og";
-import { outboundRequest } from "@/lib/outbound/outbound-request";
+import { outboundRequest } from "@/lib/outbound-fetch/outbound-request";
 import { isSitePath } from "@/lib/util/site-path";
 import { drawable, type OgContent } from "./og";
 

@@ -1,5 +1,5 @@
-import { OutboundError } from "../../outbound/outbound-error";
-import { outboundRequest } from "../../outbound/outbound-request";
+import { OutboundError } from "../../outbound-fetch/outbound-error";
+import { outboundRequest } from "../../outbound-fetch/outbound-request";
 
 /** Why a gateway call failed: the history classification and the send acks are built from this. */
 export class GatewayError extends Error {

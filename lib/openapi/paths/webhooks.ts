@@ -1,8 +1,8 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { DeliveryLogQuery, DeliveryPageSchema, RedeliverySchema } from "../../webhooks/delivery-log";
-import { TestResultSchema } from "../../webhooks/test-webhook";
-import { PutWebhookSchema, WebhookSecretSchema, WebhookSettingsSchema } from "../../webhooks/webhook-settings";
+import { DeliveryLogQuery, DeliveryPageSchema, RedeliverySchema } from "../../event-delivery/delivery-log";
+import { TestResultSchema } from "../../event-delivery/test-webhook";
+import { PutWebhookSchema, WebhookSecretSchema, WebhookSettingsSchema } from "../../event-delivery/webhook-settings";
 import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, ok } from "../common";
 
 

@@ -7,7 +7,7 @@ import { memberCtx } from "../../../lib/context/verb-context";
 import { createDeal } from "../../../lib/deals/deals";
 import { onJobEvent, setJobTransport } from "../../../lib/jobs/dispatch";
 import { startEmbeddedRunner } from "../../../lib/jobs/embedded-runner";
-import { putWebhookSettings } from "../../../lib/webhooks/webhook-settings";
+import { putWebhookSettings } from "../../../lib/event-delivery/webhook-settings";
 import { makeTenant } from "../../helpers/factories";
 import { startReceiver } from "../../helpers/receiver";
 

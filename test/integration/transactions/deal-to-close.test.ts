@@ -15,7 +15,7 @@ import * as channelsRoute from "../../../app/api/v1/settings/marketing-channels/
 import * as webhooksRoute from "../../../app/api/v1/settings/webhooks/route";
 import * as leadRoute from "../../../app/api/webhooks/channels/[pathToken]/route";
 import { getDb } from "../../../db/client";
-import { deliverDueEvents } from "../../../lib/webhooks/deliver";
+import { deliverDueEvents } from "../../../lib/event-delivery/deliver";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
 import { esign, invoice, makeProvider, processNotifications, providerPost, startReceiverServer } from "../../helpers/providers";

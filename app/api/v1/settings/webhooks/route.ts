@@ -1,4 +1,4 @@
-import { getWebhookSettings, putWebhookSettings } from "@/lib/webhooks/webhook-settings";
+import { getWebhookSettings, putWebhookSettings } from "@/lib/event-delivery/webhook-settings";
 import { readJson } from "@/lib/http/read-json";
 import { apiRoute, json } from "@/lib/http/route";
 import { otherMethods } from "@/lib/http/method-not-allowed";

@@ -1,4 +1,4 @@
-import { DeliveryLogQuery, listDeliveries } from "@/lib/webhooks/delivery-log";
+import { DeliveryLogQuery, listDeliveries } from "@/lib/event-delivery/delivery-log";
 import { parseQuery } from "@/lib/http/query";
 import { apiRoute, json } from "@/lib/http/route";
 import { otherMethods } from "@/lib/http/method-not-allowed";

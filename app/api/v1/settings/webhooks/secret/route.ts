@@ -1,4 +1,4 @@
-import { rotateWebhookSecret } from "@/lib/webhooks/webhook-settings";
+import { rotateWebhookSecret } from "@/lib/event-delivery/webhook-settings";
 import { apiRoute, json } from "@/lib/http/route";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 

@@ -1,4 +1,4 @@
-import { sendTestWebhook } from "@/lib/webhooks/test-webhook";
+import { sendTestWebhook } from "@/lib/event-delivery/test-webhook";
 import { apiRoute, json } from "@/lib/http/route";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 

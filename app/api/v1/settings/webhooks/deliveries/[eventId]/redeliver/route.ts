@@ -1,4 +1,4 @@
-import { redeliver } from "@/lib/webhooks/delivery-log";
+import { redeliver } from "@/lib/event-delivery/delivery-log";
 import { pathId } from "@/lib/http/path-id";
 import { apiRoute, json } from "@/lib/http/route";
 import { otherMethods } from "@/lib/http/method-not-allowed";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "../../../lib/config";
-import { addressRefusal, isLocalName, isPublicAddress, privateTargetsAllowed } from "../../../lib/outbound/address-policy";
+import { addressRefusal, isLocalName, isPublicAddress, privateTargetsAllowed } from "../../../lib/outbound-fetch/address-policy";
 
 afterEach(() => {
   vi.unstubAllEnvs();

@@ -9,8 +9,8 @@ import * as secretRoute from "../../../app/api/v1/settings/webhooks/secret/route
 import * as testRoute from "../../../app/api/v1/settings/webhooks/test/route";
 import { getDb } from "../../../db/client";
 import { eventDeliveries, events } from "../../../db/schema";
-import { deliverDueEvents } from "../../../lib/webhooks/deliver";
-import { verifyWebhook } from "../../../lib/webhooks/verify";
+import { deliverDueEvents } from "../../../lib/event-delivery/deliver";
+import { verifyWebhook } from "../../../lib/event-delivery/verify";
 import { makeTenant, propertyBody, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
 import { startReceiver } from "../../helpers/receiver";

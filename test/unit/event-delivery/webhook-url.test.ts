@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "../../../lib/config";
-import { webhookUrlProblem } from "../../../lib/webhooks/webhook-url";
+import { webhookUrlProblem } from "../../../lib/event-delivery/webhook-url";
 
 afterEach(() => {
   vi.unstubAllEnvs();

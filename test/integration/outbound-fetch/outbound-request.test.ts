@@ -5,8 +5,8 @@
 import dns from "node:dns";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "../../../lib/config";
-import { OutboundError } from "../../../lib/outbound/outbound-error";
-import { outboundRequest } from "../../../lib/outbound/outbound-request";
+import { OutboundError } from "../../../lib/outbound-fetch/outbound-error";
+import { outboundRequest } from "../../../lib/outbound-fetch/outbound-request";
 import { fakeDns, production, startListener, type Listener } from "../../helpers/outbound";
 
 let l: Listener;

@@ -1,5 +1,5 @@
 import net from "node:net";
-import { isLocalName, isPublicAddress, privateTargetsAllowed } from "../outbound/address-policy";
+import { isLocalName, isPublicAddress, privateTargetsAllowed } from "../outbound-fetch/address-policy";
 
 const isLoopbackOrPrivateHost = (hostname: string) => {
   const host = hostname.replace(/^\[|\]$/g, "");

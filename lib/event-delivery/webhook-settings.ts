@@ -5,7 +5,7 @@ import { webhookSettings, type WebhookSettingsRow } from "../../db/schema";
 import type { MemberCtx } from "../context/verb-context";
 import { conflict } from "../errors/domain-errors";
 import { EVENT_NAMES } from "../outbox/event-names";
-import { assertPublicUrl } from "../outbound/assert-public-url";
+import { assertPublicUrl } from "../outbound-fetch/assert-public-url";
 import { webhookUrlProblem } from "./webhook-url";
 import { generateWebhookSecret } from "./webhook-secret";
 import { inTenantTransaction } from "../../db/transaction";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { signPayload } from "../../../lib/webhooks/sign";
-import { verifyWebhook } from "../../../lib/webhooks/verify";
+import { signPayload } from "../../../lib/event-delivery/sign";
+import { verifyWebhook } from "../../../lib/event-delivery/verify";
 
 // Fixed vector, computed independently (it is also Stripe's v1 scheme with the same inputs).
 const SECRET = "whsec_test_secret_123";

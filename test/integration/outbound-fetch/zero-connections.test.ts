@@ -15,7 +15,7 @@ import { geocode } from "../../../lib/geo/geocode";
 import { GatewayError, gatewayJson } from "../../../lib/messaging/providers/gateway-http";
 import { wahaAdapter } from "../../../lib/messaging/providers/waha";
 import { cloudAdapter } from "../../../lib/messaging/providers/whatsapp-cloud";
-import { postWebhook } from "../../../lib/webhooks/send-webhook";
+import { postWebhook } from "../../../lib/event-delivery/send-webhook";
 import { fakeDns, production, startListener, type Listener } from "../../helpers/outbound";
 
 let l: Listener;

@@ -1,5 +1,5 @@
-import { OutboundError } from "../outbound/outbound-error";
-import { outboundRequest } from "../outbound/outbound-request";
+import { OutboundError } from "../outbound-fetch/outbound-error";
+import { outboundRequest } from "../outbound-fetch/outbound-request";
 
 export type SendResult = { statusCode: number | null; error: string | null; durationMs: number; responseExcerpt: string | null };
 

@@ -10,14 +10,14 @@ import { imageData } from "../../../app/share-render/_share/og-image";
 import { resetConfigForTests } from "../../../lib/config";
 import { geocode } from "../../../lib/geo/geocode";
 import { GatewayError, gatewayJson } from "../../../lib/messaging/providers/gateway-http";
-import { OutboundError } from "../../../lib/outbound/outbound-error";
-import { outboundRequest } from "../../../lib/outbound/outbound-request";
-import { postWebhook } from "../../../lib/webhooks/send-webhook";
+import { OutboundError } from "../../../lib/outbound-fetch/outbound-error";
+import { outboundRequest } from "../../../lib/outbound-fetch/outbound-request";
+import { postWebhook } from "../../../lib/event-delivery/send-webhook";
 import { fakeDns, production, startListener, type Listener } from "../../helpers/outbound";
 
 const PUBLIC_STAND_IN = "127.0.0.2";
-vi.mock("../../../lib/outbound/address-policy", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../../lib/outbound/address-policy")>();
+vi.mock("../../../lib/outbound-fetch/address-policy", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../../lib/outbound-fetch/address-policy")>();
   return { ...real, addressRefusal: (ip: string, allow?: boolean) => (ip === "127.0.0.2" ? null : real.addressRefusal(ip, allow)) };
 });
 

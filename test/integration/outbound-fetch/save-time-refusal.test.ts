@@ -9,7 +9,7 @@ import * as channelRoute from "../../../app/api/v1/settings/messaging-channels/[
 import * as channelsRoute from "../../../app/api/v1/settings/messaging-channels/route";
 import * as webhooksRoute from "../../../app/api/v1/settings/webhooks/route";
 import { resetConfigForTests } from "../../../lib/config";
-import { assertPublicUrl } from "../../../lib/outbound/assert-public-url";
+import { assertPublicUrl } from "../../../lib/outbound-fetch/assert-public-url";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
 import { makeWahaChannel } from "../../helpers/messaging";
