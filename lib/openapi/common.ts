@@ -1,4 +1,4 @@
-import type { ResponseConfig, ZodContentObject } from "@asteasolutions/zod-to-openapi";
+import type { OpenAPIRegistry, ResponseConfig, ZodContentObject } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import type { ErrorBody } from "../http/errors";
 
@@ -79,6 +79,24 @@ export function errors(described: Partial<Record<ErrorStatus, string>>): Record<
   };
   out["503"] = { description: unavailable(described[503]), headers: REQUEST_ID_HEADER, content: jsonContent(ErrorSchema) };
   return out;
+}
+
+export const UNSUPPORTED_MEDIA_TYPE =
+  "A body whose `Content-Type` is not `application/json` (or a `+json` type) (`unsupported_media_type`).";
+
+/**
+ * Every JSON body is read by `readJson` (`lib/http/read-json.ts`), which answers 415 to any other
+ * Content-Type, so every operation with a JSON request body documents that 415 here, in one place
+ * like the code. Not the channel, provider and gateway webhooks, which read their raw bytes (a
+ * body that is not JSON is their 400), nor `/api/mcp`, whose SDK transport checks its own headers.
+ */
+export function documentJsonBodyRefusals(r: OpenAPIRegistry): void {
+  for (const d of r.definitions) {
+    if (d.type !== "route") continue;
+    const { path, request, responses } = d.route;
+    if (!request?.body?.content["application/json"] || path.startsWith("/api/webhooks/") || path === "/api/mcp" || responses["415"]) continue;
+    responses["415"] = { description: UNSUPPORTED_MEDIA_TYPE, headers: REQUEST_ID_HEADER, content: jsonContent(ErrorSchema) };
+  }
 }
 
 /** Path ids are UUIDs; anything else cannot name a record and answers 404 (not 400). */

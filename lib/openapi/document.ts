@@ -1,5 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { config } from "../config";
+import { documentJsonBodyRefusals } from "./common";
 import { registerAdminPaths } from "./paths/admin";
 import { registerApiKeyPaths } from "./paths/api-keys";
 import { registerDealPaths } from "./paths/deals";
@@ -90,6 +91,7 @@ function register(r: OpenAPIRegistry): void {
   registerPublicLocationPaths(r);
   registerAdminPaths(r);
   registerHealthPaths(r);
+  documentJsonBodyRefusals(r);
 }
 
 let registry: OpenAPIRegistry | undefined;

@@ -55,7 +55,13 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
     security: [],
     request: { params: pathTokenParam, query: FeedQuery },
     responses: {
-      200: ok("A page of the feed.", ListingsFeedPageSchema),
+      200: {
+        ...ok("A page of the feed.", ListingsFeedPageSchema),
+        content: {
+          ...jsonContent(ListingsFeedPageSchema),
+          "application/xml": { schema: z.string().meta({ description: "With `format=vrsync`: the same page as Grupo ZAP's VRSync XML." }) },
+        },
+      },
       400: err("A malformed cursor or limit."),
       401: err("Missing or wrong feed token."),
       404: err("Unknown or inactive channel."),

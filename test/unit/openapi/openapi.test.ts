@@ -391,9 +391,9 @@ describe("OpenAPI description", () => {
 
     for (const [p, method, statuses] of [
       ["/api/v1/settings/networks", "get", ["200", "401", "403", "500", "503"]],
-      ["/api/v1/settings/networks", "post", ["201", "400", "401", "403", "413", "500", "503"]],
-      ["/api/v1/settings/networks/join", "post", ["200", "400", "401", "403", "409", "413", "500", "503"]],
-      ["/api/v1/settings/networks/{id}/listings", "put", ["200", "400", "401", "403", "404", "413", "500", "503"]],
+      ["/api/v1/settings/networks", "post", ["201", "400", "401", "403", "413", "415", "500", "503"]],
+      ["/api/v1/settings/networks/join", "post", ["200", "400", "401", "403", "409", "413", "415", "500", "503"]],
+      ["/api/v1/settings/networks/{id}/listings", "put", ["200", "400", "401", "403", "404", "413", "415", "500", "503"]],
     ] as const) {
       const op = (doc.paths?.[p] as Json)[method];
       expect(op.tags, `${method} ${p}`).toEqual(["Networks"]);
