@@ -51,3 +51,19 @@ function parseBody(text: string, headers: Headers): unknown {
     return text;
   }
 }
+
+/**
+ * Calls a route handler with a Request the test built itself (exact bytes or headers), checks the
+ * answer against the description as `call` does, and returns the Response (its body still unread).
+ */
+export async function send<P = Record<string, never>>(
+  handler: (req: Request, segment: { params: Promise<P> }) => Promise<Response> | Response,
+  req: Request,
+  params?: P,
+): Promise<Response> {
+  const res = await handler(req, { params: Promise.resolve((params ?? {}) as P) });
+  const streamed = /event-stream/i.test(res.headers.get("content-type") ?? "");
+  const text = streamed ? null : await res.clone().text();
+  await checkResponse(handler, { method: req.method, url: req.url, params: params ?? {} }, { status: res.status, headers: res.headers, text });
+  return res;
+}

@@ -18,7 +18,7 @@ import * as webhookRoute from "../../../app/api/webhooks/channels/[pathToken]/ro
 import { bearerToken } from "../../../lib/auth/bearer";
 import { verifyProviderRequest } from "../../../lib/providers/verify";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
-import { call } from "../../helpers/http";
+import { call, send } from "../../helpers/http";
 
 const OPERATOR = "test-operator-token-0123456789";
 const SCHEMES = ["bearer", "BEARER", "bEaReR", "Bearer"];
@@ -33,7 +33,7 @@ beforeAll(async () => {
 });
 
 const status = async (handler: (req: Request, seg: { params: Promise<any> }) => Promise<Response>, init: { method?: string; headers: Record<string, string>; body?: string }, params: object = {}) =>
-  (await handler(new Request("http://localhost/x", { method: init.method ?? "GET", headers: { "content-type": "application/json", ...init.headers }, body: init.body }), { params: Promise.resolve(params) })).status;
+  (await send(handler, new Request("http://localhost/x", { method: init.method ?? "GET", headers: { "content-type": "application/json", ...init.headers }, body: init.body }), params)).status;
 
 describe("the Bearer scheme in any case", () => {
   it("is one parser: any case, one token, nothing else", () => {
@@ -49,7 +49,8 @@ describe("the Bearer scheme in any case", () => {
     expect(await status(messagingChannelsRoute.GET, { headers: { authorization: `${scheme} ${t.key}` } })).toBe(200);
     expect(await status(messagingChannelsRoute.GET, { headers: { "x-api-key": t.key } })).toBe(200);
     expect(await status(adminTenantsRoute.POST, { method: "POST", headers: { authorization: `${scheme} ${OPERATOR}` }, body: "{}" })).toBe(400); // past the token: the body is checked
-    const mcp = await mcpRoute.POST(
+    const mcp = await send(
+      mcpRoute.POST,
       new Request("http://localhost/api/mcp", {
         method: "POST",
         headers: { authorization: `${scheme} ${t.key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },

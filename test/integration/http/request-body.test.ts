@@ -13,7 +13,7 @@ import { getDb } from "../../../db/client";
 import { deals, properties } from "../../../db/schema";
 import { MAX_JSON_DEPTH } from "../../../lib/http/read-json";
 import { makeTenant, propertyBody, type TestTenant } from "../../helpers/factories";
-import { call } from "../../helpers/http";
+import { call, send } from "../../helpers/http";
 
 let t: TestTenant;
 beforeAll(async () => {
@@ -61,7 +61,7 @@ describe("bodies must be JSON", () => {
     for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", null]) {
       const headers = new Headers({ authorization: `Bearer ${t.key}` });
       if (type) headers.set("content-type", type);
-      const res = await propertiesRoute.POST(new Request("http://localhost/x", { method: "POST", headers, body }), { params: Promise.resolve({}) } as never);
+      const res = await send(propertiesRoute.POST, new Request("http://localhost/x", { method: "POST", headers, body }));
       expect(res.status, String(type)).toBe(415);
       const json = await res.json();
       expect(json.error.code).toBe("unsupported_media_type");
@@ -100,7 +100,7 @@ describe("text must be valid Unicode", () => {
   it("refuses bytes that are not UTF-8 instead of replacing them", async () => {
     const bytes = Buffer.concat([Buffer.from('{"title":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
     const headers = { authorization: `Bearer ${t.key}`, "content-type": "application/json" };
-    const res = await dealsRoute.POST(new Request("http://localhost/x", { method: "POST", headers, body: bytes }), { params: Promise.resolve({}) } as never);
+    const res = await send(dealsRoute.POST, new Request("http://localhost/x", { method: "POST", headers, body: bytes }));
     expect(res.status).toBe(400);
     expect((await res.json()).error.message).toContain("not valid UTF-8");
   });

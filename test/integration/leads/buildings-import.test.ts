@@ -13,19 +13,19 @@ import * as propertiesRoute from "../../../app/api/v1/real-estate/properties/rou
 import { getDb } from "../../../db/client";
 import { buildings, events, searchDocuments, typologies, units } from "../../../db/schema";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
-import { call } from "../../helpers/http";
+import { call, send } from "../../helpers/http";
 
 let t: TestTenant;
 let channel: { id: string; pathToken: string; feedToken: string };
 
 /** As the channel's system sends it: with its feed token unless `headers` says otherwise. */
-const send = (body: unknown, headers: Record<string, string> = { authorization: `Bearer ${channel.feedToken}` }) => {
+const post = (body: unknown, headers: Record<string, string> = { authorization: `Bearer ${channel.feedToken}` }) => {
   const raw = JSON.stringify(body);
   const req = new Request(`http://localhost/api/webhooks/channels/${channel.pathToken}/buildings/import`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: raw });
-  return importRoute.POST(req, { params: Promise.resolve({ pathToken: channel.pathToken }) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  return send(importRoute.POST, req, { pathToken: channel.pathToken }).then(async (r) => ({ status: r.status, body: await r.json() }));
 };
 const feed = (auth?: string) =>
-  feedRoute.GET(new Request("http://localhost/x", { headers: auth ? { authorization: auth } : {} }), { params: Promise.resolve({ pathToken: channel.pathToken }) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  send(feedRoute.GET, new Request("http://localhost/x", { headers: auth ? { authorization: auth } : {} }), { pathToken: channel.pathToken }).then(async (r) => ({ status: r.status, body: await r.json() }));
 
 const building = (over: Record<string, unknown> = {}) => ({
   externalId: "b-1", name: "Residencial Aurora", developer: "Construtora X", street: "Rua A", number: "100", neighborhood: "Pinheiros", city: "São Paulo", state: "SP",
@@ -46,12 +46,12 @@ beforeAll(async () => {
 
 describe("POST .../buildings/import", () => {
   it("creates, then updates by externalId, with one result per building, typology and unit", async () => {
-    const first = await send({ buildings: [building()] });
+    const first = await post({ buildings: [building()] });
     expect(first.status).toBe(200);
     expect(first.body.results.map((r: any) => [r.kind, r.externalId, r.status])).toEqual([
       ["building", "b-1", "created"], ["typology", "t-1", "created"], ["unit", "u-1", "created"], ["unit", "u-2", "created"],
     ]);
-    const again = await send({ buildings: [building({ name: "Residencial Aurora II" })] });
+    const again = await post({ buildings: [building({ name: "Residencial Aurora II" })] });
     expect(again.body.results.every((r: any) => r.status === "updated")).toBe(true);
     const db = await getDb();
     const rows = await db.select().from(buildings).where(eq(buildings.tenantId, t.tenantId));
@@ -63,7 +63,7 @@ describe("POST .../buildings/import", () => {
   });
 
   it("reports bad items with their path and message and writes the others", async () => {
-    const res = await send({
+    const res = await post({
       buildings: [
         { externalId: "b-bad", name: "" },
         building({
@@ -94,14 +94,14 @@ describe("POST .../buildings/import", () => {
       body: { property: { type: "apartment" }, listings: [{ title: "Aurora", type: "sale", isPrimaryMarket: "true", typologyId: ty.id, visibility: "public", stage: "active" }] },
     });
     expect(prop.status).toBe(201);
-    await send({ buildings: [building({ typologies: [{ ...building().typologies[0], basePrice: "600000.00", units: [] }] })] });
+    await post({ buildings: [building({ typologies: [{ ...building().typologies[0], basePrice: "600000.00", units: [] }] })] });
     const [doc] = await db.select().from(searchDocuments).where(eq(searchDocuments.listing_id, prop.body.listings[0].id));
     expect(Number((doc as Record<string, unknown>).typology_base_price)).toBe(600000);
   });
 
   it("refuses more than 500 buildings and an empty list", async () => {
-    expect((await send({ buildings: [] })).status).toBe(400);
-    expect((await send({ buildings: Array.from({ length: 501 }, (_, i) => ({ externalId: `x${i}`, name: "x" })) })).status).toBe(400);
+    expect((await post({ buildings: [] })).status).toBe(400);
+    expect((await post({ buildings: Array.from({ length: 501 }, (_, i) => ({ externalId: `x${i}`, name: "x" })) })).status).toBe(400);
   });
 
   // Issue 32, D8: the lead URL alone (what every portal sending leads holds) rewrote developments.
@@ -111,7 +111,7 @@ describe("POST .../buildings/import", () => {
     const before = await snapshot();
     const body = { buildings: [building({ name: "Reescrito", typologies: [{ ...building().typologies[0], basePrice: "1.00", units: [{ externalId: "u-1", unitNumber: "101", status: "sold", price: "1.00" }] }] })] };
     for (const headers of <Record<string, string>[]>[{}, { authorization: "Bearer feed_wrong" }, { authorization: `Bearer ${channel.pathToken}` }, { "x-hmac-sha256": "00" }]) {
-      const res = await send(body, headers);
+      const res = await post(body, headers);
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe("unauthorized");
       expect(res.body.error.message).toContain("Authorization: Bearer <feedToken>");
@@ -119,17 +119,17 @@ describe("POST .../buildings/import", () => {
     expect(await snapshot()).toBe(before);
 
     await call(secretRoute.POST, "POST", "/x", { key: t.key, params: { id: channel.id }, body: { secret: "import-secret-0123456789" } });
-    const unsigned = await send(body, {});
+    const unsigned = await post(body, {});
     expect(unsigned.status).toBe(401);
     expect(unsigned.body.error.message).toMatch(/feed token.*X-Hmac-Sha256/);
     expect(await snapshot()).toBe(before);
     const sig = createHmac("sha256", "import-secret-0123456789").update(JSON.stringify(body)).digest("hex");
-    expect((await send(body, { "x-hmac-sha256": `sha256=${sig}` })).status).toBe(200);
-    expect((await send(body, { authorization: "Bearer import-secret-0123456789" })).status).toBe(200);
-    expect((await send(body)).status).toBe(200);
+    expect((await post(body, { "x-hmac-sha256": `sha256=${sig}` })).status).toBe(200);
+    expect((await post(body, { authorization: "Bearer import-secret-0123456789" })).status).toBe(200);
+    expect((await post(body)).status).toBe(200);
     await call(secretRoute.DELETE, "DELETE", "/x", { key: t.key, params: { id: channel.id } });
-    expect((await send(body, { "x-hmac-sha256": `sha256=${sig}` })).status).toBe(401);
-    expect((await send({ buildings: [building()] })).status).toBe(200);
+    expect((await post(body, { "x-hmac-sha256": `sha256=${sig}` })).status).toBe(401);
+    expect((await post({ buildings: [building()] })).status).toBe(200);
   });
 });
 

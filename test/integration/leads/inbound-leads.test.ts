@@ -23,7 +23,7 @@ import { getDb } from "../../../db/client";
 import { contacts, deals, events, inboundLeads, tasks } from "../../../db/schema";
 import { processLead } from "../../../lib/leads/inbound/process-lead";
 import { makeMember, makeTenant, propertyBody, type TestTenant } from "../../helpers/factories";
-import { call } from "../../helpers/http";
+import { call, send } from "../../helpers/http";
 
 let t: TestTenant;
 let other: TestTenant;
@@ -42,7 +42,7 @@ function post(pathToken: string, body: unknown, opts: { query?: string; headers?
     headers: { "content-type": "application/json", ...opts.headers },
     body: raw,
   });
-  return webhookRoute.POST(req, { params: Promise.resolve({ pathToken }) }).then(async (res) => ({ status: res.status, body: await res.json() }));
+  return send(webhookRoute.POST, req, { pathToken }).then(async (res) => ({ status: res.status, body: await res.json() }));
 }
 
 const leadRows = async (channelId: string) => (await getDb()).select().from(inboundLeads).where(eq(inboundLeads.channelId, channelId));

@@ -16,7 +16,7 @@ import { leadReceived, processLeadsJob } from "../../../lib/leads/inbound/lead-j
 import { logger } from "../../../lib/log/logger";
 import { contactWaves, processLeads } from "../../../lib/leads/inbound/process-batch";
 import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories";
-import { call } from "../../helpers/http";
+import { call, send } from "../../helpers/http";
 
 let t: TestTenant;
 let other: TestTenant;
@@ -32,7 +32,7 @@ async function channel(owner: TestTenant, queue: string[]) {
 async function postAll(pathToken: string, bodies: Record<string, unknown>[]): Promise<string[]> {
   for (const body of bodies) {
     const req = new Request(`http://localhost/api/webhooks/channels/${pathToken}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    expect((await webhookRoute.POST(req, { params: Promise.resolve({ pathToken }) })).status).toBe(202);
+    expect((await send(webhookRoute.POST, req, { pathToken })).status).toBe(202);
   }
   const db = await getDb();
   const origin = bodies.map((b) => String(b.originLeadId));
@@ -210,7 +210,7 @@ describe("waking the processing", () => {
     const stop = onJobEvent((name, data) => name === leadReceived.name && sent.push(data));
     try {
       const post = (body: Record<string, unknown>, query = "") =>
-        webhookRoute.POST(new Request(`http://localhost/api/webhooks/channels/${c.pathToken}${query}`, { method: "POST", body: JSON.stringify(body) }), { params: Promise.resolve({ pathToken: c.pathToken }) });
+        send(webhookRoute.POST, new Request(`http://localhost/api/webhooks/channels/${c.pathToken}${query}`, { method: "POST", body: JSON.stringify(body) }), { pathToken: c.pathToken });
       expect((await post({ contactName: "Assíncrono", phone: phone(700), originLeadId: "wake-1" })).status).toBe(202);
       expect(sent).toHaveLength(1);
       expect((await post({ contactName: "Síncrono", phone: phone(701), originLeadId: "wake-2" }, "?sync=true")).status).toBe(200);

@@ -9,7 +9,7 @@ import * as slotsRoute from "../../../app/api/v1/settings/marketing-channels/[id
 import * as channelsRoute from "../../../app/api/v1/settings/marketing-channels/route";
 import * as propertiesRoute from "../../../app/api/v1/real-estate/properties/route";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
-import { call } from "../../helpers/http";
+import { call, send } from "../../helpers/http";
 
 let t: TestTenant;
 let other: TestTenant;
@@ -30,8 +30,7 @@ async function home(owner: TestTenant, key: string, listing: Record<string, unkn
 }
 
 const feed = (query: Record<string, string> = {}, token = channel.feedToken) =>
-  feedRoute
-    .GET(new Request(`http://localhost/x?${new URLSearchParams(query)}`, { headers: { authorization: `Bearer ${token}` } }), { params: Promise.resolve({ pathToken: channel.pathToken }) })
+  send(feedRoute.GET, new Request(`http://localhost/x?${new URLSearchParams(query)}`, { headers: { authorization: `Bearer ${token}` } }), { pathToken: channel.pathToken })
     .then(async (r) => ({ status: r.status, type: r.headers.get("content-type"), text: await r.text() }));
 
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import { getDb } from "../../../db/client";
 import { deals, listings, properties } from "../../../db/schema";
 import { startFakeGeocoder, type FakeGeocoder } from "../../fakes/geocoder";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
-import { call } from "../../helpers/http";
+import { call, send } from "../../helpers/http";
 
 let t: TestTenant;
 let channel: { id: string; pathToken: string };
@@ -20,8 +20,7 @@ const queries: string[] = [];
 let geocoderDown = false;
 
 const post = (body: unknown, headers: Record<string, string> = {}) =>
-  webhookRoute
-    .POST(new Request(`http://localhost/x?sync=true`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) }), { params: Promise.resolve({ pathToken: channel.pathToken }) })
+  send(webhookRoute.POST, new Request(`http://localhost/x?sync=true`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) }), { pathToken: channel.pathToken })
     .then(async (r) => ({ status: r.status, body: await r.json() }));
 
 const owner = (over: Record<string, unknown> = {}) => ({
@@ -88,9 +87,10 @@ describe("owner capture", () => {
 
   it("answers 403 for the listing destination on a channel that has not enabled it", async () => {
     const res = await call(channelsRoute.POST, "POST", "/x", { key: t.key, body: { name: "Só negócios" } });
-    const r = await webhookRoute.POST(
+    const r = await send(
+      webhookRoute.POST,
       new Request("http://localhost/x", { method: "POST", headers: { "content-type": "application/json", "x-inbound-destination": "listing" }, body: JSON.stringify(owner()) }),
-      { params: Promise.resolve({ pathToken: res.body.pathToken }) },
+      { pathToken: res.body.pathToken },
     );
     expect(r.status).toBe(403);
   });

@@ -9,6 +9,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as catchAll from "../../../app/api/[[...path]]/route";
 import { allowHeader, HTTP_METHODS, isGeneratedHandler, type RouteMethod } from "../../../lib/http/method-not-allowed";
+import { send } from "../../helpers/http";
 
 const API_DIR = path.resolve(import.meta.dirname, "../../../app/api");
 
@@ -41,7 +42,7 @@ describe("a method a route does not implement answers JSON 405 with Allow", () =
       if (real.includes(method as RouteMethod) || (method === "HEAD" && real.includes("GET"))) continue;
       // Not exported: Next would answer an empty 405 (or list the method in its OPTIONS).
       expect(typeof mod[method], `${method} is exported`).toBe("function");
-      const res = await (mod[method] as (r: Request) => Promise<Response> | Response)(new Request(url, { method }));
+      const res = await send(mod[method] as (r: Request) => Promise<Response>, new Request(url, { method }));
       expect(res.headers.get("allow"), method).toBe(allow);
       expect(res.headers.get("x-request-id")).toBeTruthy();
       if (method === "OPTIONS") {

@@ -17,10 +17,11 @@ import { resetConfigForTests } from "../../../lib/config";
 import { startEmbeddedRunner } from "../../../lib/jobs/embedded-runner";
 import { CLIENT_ADDRESS_HEADER } from "../../../lib/http/client-address";
 import { resetLifecycleForTests, startDraining } from "../../../lib/server/lifecycle";
+import { send } from "../../helpers/http";
 
 /** As the server hands requests on: stamped with the connection's address (lib/server/web-server.ts). */
 const get = async (handler: (req: Request) => Response | Promise<Response>, headers: Record<string, string> = { [CLIENT_ADDRESS_HEADER]: "10.0.0.1" }) => {
-  const res = await handler(new Request("http://localhost/api/health", { headers }));
+  const res = await send(handler, new Request("http://localhost/api/health", { headers }));
   return { status: res.status, headers: res.headers, body: await res.json() };
 };
 

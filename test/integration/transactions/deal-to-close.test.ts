@@ -17,7 +17,7 @@ import * as leadRoute from "../../../app/api/webhooks/channels/[pathToken]/route
 import { getDb } from "../../../db/client";
 import { deliverDueEvents } from "../../../lib/event-delivery/deliver";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
-import { call } from "../../helpers/http";
+import { call, send } from "../../helpers/http";
 import { esign, invoice, makeProvider, processNotifications, providerPost, startReceiverServer } from "../../helpers/providers";
 import { startReceiver } from "../../helpers/receiver";
 
@@ -41,13 +41,14 @@ describe("lead → offer → transaction → signed contract → paid invoice", 
     expect((await call(webhooksRoute.PUT, "PUT", "/x", { key: t.key, body: { url: hooks.url, events: subscribed, hmac: true, bearer: false } })).status).toBe(200);
 
     const channel = (await call(channelsRoute.POST, "POST", "/x", { key: t.key, body: { name: "Portal", kind: "portal" } })).body;
-    const lead = await leadRoute.POST(
+    const lead = await send(
+      leadRoute.POST,
       new Request(`http://localhost/api/webhooks/channels/${channel.pathToken}?sync=deal`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ name: "Carla Compradora", email: "carla@example.com", phone: "11 97654-3210", businessType: "sale", originLeadId: "lead-close-1" }),
       }),
-      { params: Promise.resolve({ pathToken: channel.pathToken }) },
+      { pathToken: channel.pathToken },
     );
     const dealId = (await lead.json()).dealId as string;
     expect(dealId).toBeTruthy();
