@@ -41,7 +41,12 @@ export async function proxy(req: NextRequest) {
   if (/^\/(?:site\/)?api(?:\/|$)/.test(req.nextUrl.pathname)) {
     if (!undecodable(req.nextUrl.pathname)) return NextResponse.next();
     return NextResponse.json(
-      { error: { code: "invalid_request", message: "The path is not valid percent-encoding: a '%' must start a UTF-8 escape such as %C3%A3; send '%' itself as %25." } },
+      {
+        error: {
+          code: "invalid_request",
+          message: "The path is not valid percent-encoding: a '%' must start a UTF-8 escape such as %C3%A3; send '%' itself as %25.",
+        },
+      },
       { status: 400, headers: { "cache-control": "no-store" } },
     );
   }
@@ -51,7 +56,9 @@ export async function proxy(req: NextRequest) {
     // The service's own pages: the site headers are ours to set, never a client's.
     if (!OWN_HEADERS.some((h) => req.headers.has(h))) return NextResponse.next();
     const clean = new Headers(req.headers);
-    OWN_HEADERS.forEach((h) => clean.delete(h));
+    OWN_HEADERS.forEach((h) => {
+      clean.delete(h);
+    });
     return NextResponse.next({ request: { headers: clean } });
   }
   const url = req.nextUrl.clone();
@@ -60,7 +67,9 @@ export async function proxy(req: NextRequest) {
     return NextResponse.redirect(url, 308);
   }
   const headers = new Headers(req.headers);
-  OWN_HEADERS.forEach((h) => headers.delete(h));
+  OWN_HEADERS.forEach((h) => {
+    headers.delete(h);
+  });
   headers.set(PROXY_MARK_HEADER, proxyMark());
   const to = (pathname: string) => {
     url.pathname = pathname;
@@ -116,6 +125,9 @@ export const config = {
   matcher: [
     "/((?!api(?:/|$)|site/api(?:/|$)|_next/|_vercel|(?!(?:[^/]+/)?(?:[^/]+/)?(?:[^/]+/)?imovel/|(?:site|share|pricing)-render(?:/|$)).*\\.(?:svg|png|jpe?g|gif|webp|avif|ico|js|mjs|css|map|txt|xml|json|webmanifest|woff2?|ttf|otf|pdf|mp4|webm)$).*)",
     "/((?:site/)?api/.*%.*)",
-    "/sitemap.xml", "/robots.txt", "/s/:id/sitemap.xml", "/s/:id/robots.txt",
+    "/sitemap.xml",
+    "/robots.txt",
+    "/s/:id/sitemap.xml",
+    "/s/:id/robots.txt",
   ],
 };

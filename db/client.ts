@@ -130,6 +130,6 @@ export async function closeDb(): Promise<void> {
 }
 
 /** Tests give each file its own database. */
-export function useDbForTests(db: Db, close: () => Promise<void> = async () => {}, driver: Handle["driver"] = "pglite"): void {
+export function setDbForTests(db: Db, close: () => Promise<void> = async () => {}, driver: Handle["driver"] = "pglite"): void {
   g.handle = Promise.resolve({ db, close, driver });
 }

@@ -50,6 +50,6 @@ test("the health probes answer JSON without credentials, and wrong paths and met
   expect((await unknown.json()).error.code).toBe("not_found");
   const wrongMethod = await request.put("/api/health", { data: {} });
   expect(wrongMethod.status()).toBe(405);
-  expect(wrongMethod.headers()["allow"]).toBe("GET, HEAD, OPTIONS");
+  expect(wrongMethod.headers().allow).toBe("GET, HEAD, OPTIONS");
   expect((await wrongMethod.json()).error.code).toBe("method_not_allowed");
 });

@@ -98,7 +98,7 @@ const ConfigSchema = z.object({
    */
   SERVICE_HOSTS: z
     .string()
-    .regex(/^\s*[a-z0-9.\-\[\]:]+(\s*,\s*[a-z0-9.\-\[\]:]+)*\s*$/i, "must be a comma-separated list of host names, optionally with ports")
+    .regex(/^\s*[a-z0-9.\-[\]:]+(\s*,\s*[a-z0-9.\-[\]:]+)*\s*$/i, "must be a comma-separated list of host names, optionally with ports")
     .optional(),
   /**
    * A domain under which the service hands out site names itself (`{tenant-slug}.{SITES_BASE_DOMAIN}`
@@ -124,7 +124,7 @@ const ConfigSchema = z.object({
    */
   MCP_ALLOWED_HOSTS: z
     .string()
-    .regex(/^\s*[a-z0-9.\-\[\]:]+(\s*,\s*[a-z0-9.\-\[\]:]+)*\s*$/i, "must be a comma-separated list of host names, optionally with ports")
+    .regex(/^\s*[a-z0-9.\-[\]:]+(\s*,\s*[a-z0-9.\-[\]:]+)*\s*$/i, "must be a comma-separated list of host names, optionally with ports")
     .optional(),
   /**
    * Where background work runs: in-process (the default when no Inngest server is configured),

@@ -33,18 +33,42 @@ const BUILDING = {
 
 export const TYPOLOGIES = [
   {
-    name: "2 dormitórios com varanda", code: "T2", reference: "Finais 1 e 2",
-    bedrooms: 2, bathrooms: 2, suites: 1, totalArea: 98.4, privateArea: 68.5, parkingSpaces: 1, basePrice: 890000,
+    name: "2 dormitórios com varanda",
+    code: "T2",
+    reference: "Finais 1 e 2",
+    bedrooms: 2,
+    bathrooms: 2,
+    suites: 1,
+    totalArea: 98.4,
+    privateArea: 68.5,
+    parkingSpaces: 1,
+    basePrice: 890000,
     features: { gourmet_balcony: true, service_area: true },
   },
   {
-    name: "3 dormitórios com suíte", code: "T3", reference: "Final 3",
-    bedrooms: 3, bathrooms: 3, suites: 2, totalArea: 128.7, privateArea: 92, parkingSpaces: 2, basePrice: 1290000,
+    name: "3 dormitórios com suíte",
+    code: "T3",
+    reference: "Final 3",
+    bedrooms: 3,
+    bathrooms: 3,
+    suites: 2,
+    totalArea: 128.7,
+    privateArea: 92,
+    parkingSpaces: 2,
+    basePrice: 1290000,
     features: { gourmet_balcony: true, barbecue: true, closet: true },
   },
   {
-    name: "Cobertura duplex", code: "CD", reference: "Finais 161 e 162",
-    bedrooms: 3, bathrooms: 4, suites: 3, totalArea: 248, privateArea: 184, parkingSpaces: 3, basePrice: 2650000,
+    name: "Cobertura duplex",
+    code: "CD",
+    reference: "Finais 161 e 162",
+    bedrooms: 3,
+    bathrooms: 4,
+    suites: 3,
+    totalArea: 248,
+    privateArea: 184,
+    parkingSpaces: 3,
+    basePrice: 2650000,
     features: { private_pool: true, gourmet_balcony: true, barbecue: true },
   },
 ] as const;
@@ -61,28 +85,53 @@ export async function createDevelopment(db: DbOrTx, tenantId: string, assetBase:
     .insert(typologies)
     .values(
       TYPOLOGIES.map((t, order) => ({
-        tenantId, buildingId: b.id, order, name: t.name, code: t.code, reference: t.reference,
+        tenantId,
+        buildingId: b.id,
+        order,
+        name: t.name,
+        code: t.code,
+        reference: t.reference,
         description: `${t.name} com ${t.privateArea.toFixed(0)} m² privativos no ${BUILDING.name}.`,
-        bedrooms: t.bedrooms, bathrooms: t.bathrooms, suites: t.suites, parkingSpaces: t.parkingSpaces,
-        totalArea: money(t.totalArea), privateArea: money(t.privateArea), basePrice: money(t.basePrice),
-        pricePerSqm: money(t.basePrice / t.privateArea), features: t.features,
+        bedrooms: t.bedrooms,
+        bathrooms: t.bathrooms,
+        suites: t.suites,
+        parkingSpaces: t.parkingSpaces,
+        totalArea: money(t.totalArea),
+        privateArea: money(t.privateArea),
+        basePrice: money(t.basePrice),
+        pricePerSqm: money(t.basePrice / t.privateArea),
+        features: t.features,
         totalUnits: order === 0 ? 26 : order === 1 ? 13 : 2,
-        expectedDelivery: "Dezembro de 2027", constructionStatus: "under_construction",
+        expectedDelivery: "Dezembro de 2027",
+        constructionStatus: "under_construction",
       })),
     )
     .returning({ id: typologies.id });
 
   const unitRows: (typeof units.$inferInsert)[] = [];
   const unit = (typology: number, floor: number, final: number) => {
-    const status = rng.weighted([["available", 50], ["reserved", 15], ["sold", 35]] as const);
+    const status = rng.weighted([
+      ["available", 50],
+      ["reserved", 15],
+      ["sold", 35],
+    ] as const);
     const base = TYPOLOGIES[typology].basePrice * (1 + 0.008 * (floor - 3));
     unitRows.push({
-      tenantId, typologyId: rows[typology].id, unitNumber: `${floor}${final}`, blockTower: "Torre única", floor: String(floor), status,
+      tenantId,
+      typologyId: rows[typology].id,
+      unitNumber: `${floor}${final}`,
+      blockTower: "Torre única",
+      floor: String(floor),
+      status,
       price: money(base, 1000),
       reservation: status === "available" ? null : { buyerName: "Comprador da demonstração", since: `2025-${String(rng.int(4, 12)).padStart(2, "0")}-10` },
     });
   };
-  for (let floor = 3; floor <= 15; floor++) [1, 2].forEach((f) => unit(0, floor, f)), unit(1, floor, 3);
+  for (let floor = 3; floor <= 15; floor++) {
+    unit(0, floor, 1);
+    unit(0, floor, 2);
+    unit(1, floor, 3);
+  }
   unit(2, 16, 1);
   unit(2, 16, 2);
   await db.insert(units).values(unitRows);

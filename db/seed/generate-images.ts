@@ -12,7 +12,15 @@ import { bathroom, bedroom, kitchen, livingRoom, office } from "./svg/interiors"
 import { svgDoc } from "./svg/primitives";
 
 const SCENES: Record<PhotoCategory, (rng: ReturnType<typeof createRng>) => Scene> = {
-  facade, house_facade: houseFacade, living_room: livingRoom, kitchen, bedroom, bathroom, pool, office, land,
+  facade,
+  house_facade: houseFacade,
+  living_room: livingRoom,
+  kitchen,
+  bedroom,
+  bathroom,
+  pool,
+  office,
+  land,
 };
 
 const MAX_BYTES = 6 * 1024;
@@ -24,7 +32,9 @@ DEMO_PHOTOS.forEach((photo, i) => {
   const { defs, body } = SCENES[photo.category](createRng(1000 + i * 7919));
   files.push([photo.file, svgDoc(1200, 800, defs, body, photo.alt)]);
 });
-DEMO_AVATARS.forEach((file, i) => files.push([file, avatar(createRng(50 + i), i, i % 2 === 0)]));
+DEMO_AVATARS.forEach((file, i) => {
+  files.push([file, avatar(createRng(50 + i), i, i % 2 === 0)]);
+});
 files.push([DEMO_LOGO, logo()]);
 
 for (const [file, svg] of files) {

@@ -1,5 +1,5 @@
 import { CITIES, type City, type Neighborhood } from "./places";
-import { digits, money, type Rng } from "./random";
+import { digits, type Rng } from "./random";
 
 export type HomeType = "apartment" | "studio" | "penthouse" | "house" | "condo_house" | "office" | "commercial" | "land";
 export type Deal = "sale" | "rental";

@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Db, DbOrTx } from "../../db/client";
+import type { DbOrTx } from "../../db/client";
 import { apiKeys, type ApiKeyRow } from "../../db/schema";
 import { forbidden, invalid, notFound } from "../errors/domain-errors";
 import { getMemberInTenant } from "../tenants/members";

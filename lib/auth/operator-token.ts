@@ -33,7 +33,7 @@ export function ensureOperatorToken(): { created: boolean; token: string; file?:
   const existing = operatorToken();
   if (existing) return { created: false, token: existing };
   const token = `op_${randomBytes(24).toString("base64url")}`;
-  fs.writeFileSync(tokenFile(), token + "\n", { mode: 0o600 });
+  fs.writeFileSync(tokenFile(), `${token}\n`, { mode: 0o600 });
   return { created: true, token, file: tokenFile() };
 }
 

@@ -1,11 +1,11 @@
 import { and, count, desc, eq, ne } from "drizzle-orm";
-import { z } from "zod";
+import type { z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { cmsEntries, type CmsEntryRow } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
 import type { MemberCtx } from "../context/verb-context";
 import { conflict, invalid, notFound } from "../errors/domain-errors";
-import { CreateEntrySchema, TenantEntriesQuery, UpdateEntrySchema, serializeEntry, type CmsEntryPageSchema, type DeletedCmsSchema } from "./cms-schemas";
+import { CreateEntrySchema, type TenantEntriesQuery, UpdateEntrySchema, serializeEntry, type CmsEntryPageSchema, type DeletedCmsSchema } from "./cms-schemas";
 import { collectionInTenant } from "./collections";
 import { checkEntryFields } from "./entry-fields";
 

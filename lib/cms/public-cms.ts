@@ -1,9 +1,9 @@
 import { and, asc, count, desc, eq } from "drizzle-orm";
-import { z } from "zod";
+import type { z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { cmsCollections, cmsEntries, type CmsCollectionRow, type SiteRow } from "../../db/schema";
 import { notFound } from "../errors/domain-errors";
-import { EntriesQuery, serializeCollection, serializeEntry, type CmsEntryPageSchema, type PublicCmsCollectionListSchema, type PublicCmsEntrySchema } from "./cms-schemas";
+import { type EntriesQuery, serializeCollection, serializeEntry, type CmsEntryPageSchema, type PublicCmsCollectionListSchema, type PublicCmsEntrySchema } from "./cms-schemas";
 
 /** The public CMS of a site (spec 2 §2.6): its collections, and only published entries. */
 

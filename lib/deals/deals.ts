@@ -1,5 +1,5 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
-import type { Db, DbOrTx } from "../../db/client";
+import type { DbOrTx } from "../../db/client";
 import { deals, marketingChannelInstances, type DealRow } from "../../db/schema";
 import type { TenantRow } from "../tenants/tenant-row";
 import { eventUserId, type Actor, type MemberActor } from "../context/actor";

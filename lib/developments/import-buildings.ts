@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { ZodError, type z } from "zod";
+import type { ZodError, z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { buildings, typologies, units } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";

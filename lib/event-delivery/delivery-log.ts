@@ -1,6 +1,5 @@
 import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "../../db/client";
 import { deliveryAttempts, eventDeliveries, events } from "../../db/schema";
 import type { MemberCtx } from "../context/verb-context";
 import { conflict, notFound } from "../errors/domain-errors";

@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "../../db/client";
 import { webhookSettings, type WebhookSettingsRow } from "../../db/schema";
 import type { MemberCtx } from "../context/verb-context";
 import { conflict } from "../errors/domain-errors";

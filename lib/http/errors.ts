@@ -46,7 +46,7 @@ export function fieldLabel(location: InputLocation, path: readonly PropertyKey[]
 }
 
 /** zod's wording, made to say what to do: a missing value "is required", an unknown key is named. */
-function explain(location: InputLocation, issue: core.$ZodIssue): string {
+function explain(issue: core.$ZodIssue): string {
   if (issue.code === "invalid_type" && / received undefined$/.test(issue.message)) return "is required";
   return issue.message;
 }
@@ -61,7 +61,7 @@ export function zodIssues(err: ZodError, location: InputLocation = "body"): Issu
         message: `${fieldLabel(location, [...i.path, key])}: is not a known ${what}; remove it or check its spelling (the accepted ones are in /api/docs)`,
       }));
     }
-    return [{ location, path: issuePath(i.path), message: `${fieldLabel(location, i.path)}: ${explain(location, i)}` }];
+    return [{ location, path: issuePath(i.path), message: `${fieldLabel(location, i.path)}: ${explain(i)}` }];
   });
 }
 

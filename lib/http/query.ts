@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { InputError } from "./errors";
 import { assertStorable } from "./read-json";
 

@@ -94,7 +94,8 @@ function assertDepth(text: string): void {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -116,7 +117,10 @@ export function assertStorable(value: unknown, path: (string | number)[], locati
   while (stack.length) {
     const [v, at] = stack.pop()!;
     if (typeof v === "string") assertText(v, at, location);
-    else if (Array.isArray(v)) v.forEach((x, i) => stack.push([x, [...at, i]]));
+    else if (Array.isArray(v))
+      v.forEach((x, i) => {
+        stack.push([x, [...at, i]]);
+      });
     else if (v && typeof v === "object") {
       for (const [k, x] of Object.entries(v)) {
         if (k === "__proto__") throw invalid(`${fieldLabel(location, [...at, k])}: this key is not allowed.`);

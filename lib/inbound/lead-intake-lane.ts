@@ -57,7 +57,9 @@ async function serve(req: http.IncomingMessage, res: http.ServerResponse, pathTo
   const response = await postLead(request, pathToken);
   const out = Buffer.from(await response.arrayBuffer());
   const head: Record<string, string | string[]> = {};
-  response.headers.forEach((v, k) => (head[k] = k === "set-cookie" ? response.headers.getSetCookie() : v));
+  response.headers.forEach((v, k) => {
+    head[k] = k === "set-cookie" ? response.headers.getSetCookie() : v;
+  });
   head["content-length"] = String(out.length);
   // A body cut short at the cap was not read to its end: this connection cannot carry another request.
   if (!complete) head.connection = "close";
@@ -83,6 +85,10 @@ function readUpTo(req: http.IncomingMessage, limit: number): Promise<{ body: Buf
     };
     const onEnd = () => resolve({ body: Buffer.concat(chunks), complete: true });
     const gone = () => reject(new ClientGone());
-    req.on("data", onData).once("end", onEnd).once("error", gone).once("close", () => req.readableEnded || gone());
+    req
+      .on("data", onData)
+      .once("end", onEnd)
+      .once("error", gone)
+      .once("close", () => req.readableEnded || gone());
   });
 }

@@ -37,7 +37,10 @@ export function sendJobEvent<S extends z.ZodType>(event: JobEvent<S>, data: z.in
   if (mode === "worker") wakeWorker(event.name, payload);
   if (mode === "inngest") {
     const send = g.transport;
-    if (!send) return logger().debug({ event: event.name }, "no Inngest transport in this process; the schedule will run the work");
+    if (!send) {
+      logger().debug({ event: event.name }, "no Inngest transport in this process; the schedule will run the work");
+      return;
+    }
     void send(event.name, payload).catch((err) => logger().warn({ err, event: event.name }, "could not send the event to Inngest; the schedule will run the work"));
   }
 }

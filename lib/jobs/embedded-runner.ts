@@ -20,7 +20,11 @@ export function startEmbeddedRunner(): Runner {
   if (g.runner) return g.runner;
   const log = logger().child({ component: "embedded-runner" });
   const loops = jobs.map((job) => jobLoop(job, log));
-  const unsubscribe = onJobEvent((name, data) => loops.forEach((l) => l.onEvent(name, data)));
+  const unsubscribe = onJobEvent((name, data) =>
+    loops.forEach((l) => {
+      l.onEvent(name, data);
+    }),
+  );
   log.info({ jobs: jobs.map((j) => j.id) }, "embedded job runner started");
   g.runner = {
     stop: async () => {

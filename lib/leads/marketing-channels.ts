@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import type { Db, DbOrTx } from "../../db/client";
+import type { DbOrTx } from "../../db/client";
 import { distributionQueueMembers, marketingChannelInstances, members, type MarketingChannelInstanceRow } from "../../db/schema";
 import type { MemberCtx } from "../context/verb-context";
 import { invalid, notFound } from "../errors/domain-errors";
@@ -106,7 +106,7 @@ export async function createChannel({ db, actor }: MemberCtx, input: unknown): P
   });
 }
 
-export async function updateChannel({ db, actor }: MemberCtx, { id: id, body: input }: { id: string; body: unknown }): Promise<Channel> {
+export async function updateChannel({ db, actor }: MemberCtx, { id, body: input }: { id: string; body: unknown }): Promise<Channel> {
   const { queue, ...data } = UpdateChannelSchema.parse(input);
   if (queue === undefined && Object.keys(data).length === 0) throw invalid("Send at least one field to change.");
   return inTenantTransaction(db, actor.tenantId, async (tx) => {

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { ZodError } from "zod";
+import type { ZodError } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { buildings, members, typologies, type Translations } from "../../db/schema";
 import { invalid } from "../errors/domain-errors";

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, getTableColumns, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import type { Db, DbOrTx } from "../../db/client";
+import type { DbOrTx } from "../../db/client";
 import { listings, properties, type ListingRow, type PropertyRow } from "../../db/schema";
 import type { MemberActor } from "../context/actor";
 import type { MemberCtx } from "../context/verb-context";
@@ -68,7 +68,7 @@ export async function getListing({ db, actor }: MemberCtx, id: string): Promise<
   return serializeListing((await loadListing(db, actor, id)).l);
 }
 
-export async function updateListing({ db, actor }: MemberCtx, { id: id, body: input }: { id: string; body: unknown }): Promise<Listing> {
+export async function updateListing({ db, actor }: MemberCtx, { id, body: input }: { id: string; body: unknown }): Promise<Listing> {
   if (input && typeof input === "object" && "translations" in input) {
     throw invalid(
       "translations: PATCH /listings/{id} does not accept translations; send them in a listings[] item (with this listing's id) " +

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client";
+import type { Tx } from "../../db/client";
 import { media, properties } from "../../db/schema";
 import type { z } from "zod";
 import { eventUserId, type Actor } from "../context/actor";
@@ -13,7 +13,7 @@ import { getPropertyInTenant, listingsOfProperty, presentProperty } from "./prop
 import { insertMedia, propertyColumns, sameMedia, validatePropertyRefs } from "./property-values";
 import { stableJson } from "../util/stable-json";
 import { CreatePropertySchema, UpdatePropertySchema, type CreateListingInput, type UpdateListingInput } from "./schemas";
-import { serializeProperty, type PropertyWithListings } from "./serialize";
+import type { serializeProperty, PropertyWithListings } from "./serialize";
 import { insertListing, patchListing, type WriteCtx } from "./write-listing";
 import { inTenantTransaction } from "../../db/transaction";
 

@@ -25,9 +25,8 @@ export async function insertListing(c: WriteCtx, property: PropertyRow, input: C
   const typologyId = input.typologyId ?? null;
   if (typologyId) await assertTypology(c.tx, c.tenant.id, typologyId, path);
   const isPrimaryMarket = primaryMarketFlag(input.isPrimaryMarket, typologyId, path);
-  const listingCode = input.listingCode
-    ? (await assertCodeFree(c.tx, c.tenant.id, input.listingCode, `${path}listingCode`), input.listingCode)
-    : await nextListingCode(c.tx, c.tenant.id, property.type);
+  if (input.listingCode) await assertCodeFree(c.tx, c.tenant.id, input.listingCode, `${path}listingCode`);
+  const listingCode = input.listingCode || (await nextListingCode(c.tx, c.tenant.id, property.type));
 
   const [row] = await c.tx
     .insert(listings)

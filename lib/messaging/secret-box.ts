@@ -22,7 +22,7 @@ function key(): Buffer {
   if (!secret) {
     secureDataDir(config().DATA_DIR);
     try {
-      fs.writeFileSync(keyFile(), randomBytes(32).toString("base64url") + "\n", { mode: 0o600, flag: "wx" });
+      fs.writeFileSync(keyFile(), `${randomBytes(32).toString("base64url")}\n`, { mode: 0o600, flag: "wx" });
     } catch (err) {
       // Another process created it first: use theirs.
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, count, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import type { Db, DbOrTx } from "../../db/client";
+import type { DbOrTx } from "../../db/client";
 import { listings, networkListings, networkMembers, networks } from "../../db/schema";
 import type { MemberCtx } from "../context/verb-context";
 import { conflict, invalid, notFound } from "../errors/domain-errors";

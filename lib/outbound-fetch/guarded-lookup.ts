@@ -27,7 +27,10 @@ export function hostRefusal(hostname: string): OutboundError | null {
  */
 export function guardedLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void {
   const early = hostRefusal(hostname);
-  if (early) return callback(early as unknown as NodeJS.ErrnoException, "");
+  if (early) {
+    callback(early as unknown as NodeJS.ErrnoException, "");
+    return;
+  }
   dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, "");
     const list = addresses as dns.LookupAddress[];

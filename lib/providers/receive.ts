@@ -22,7 +22,7 @@ export async function receiveProviderNotification(ctx: ProviderCtx, raw: Buffer)
   const { provider } = ctx.actor;
   const text = raw.toString("utf8");
   const base = { tenantId: ctx.tenantId, providerId: provider.id, body: text };
-  let parsed;
+  let parsed: ReturnType<typeof parseNotification>;
   try {
     parsed = parseNotification(provider.kind, storableJson(JSON.parse(text)));
   } catch (err) {

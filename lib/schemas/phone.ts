@@ -7,7 +7,7 @@ import { z } from "zod";
  */
 export function toE164(input: string, defaultCountry: "BR" = "BR"): string | null {
   const parsed = parsePhoneNumberFromString(input.trim(), defaultCountry);
-  return parsed && parsed.isValid() ? parsed.number : null;
+  return parsed?.isValid() ? parsed.number : null;
 }
 
 /** zod field: a phone in any format, normalised to E.164, or a 400 that says what is wrong. */

@@ -16,7 +16,7 @@ export const FILTER_SCHEMA: FilterSchema = Object.freeze({
 });
 
 export const fieldByName = (name: string): SearchField | undefined =>
-  Object.prototype.hasOwnProperty.call(FIELD_INDEX, name) ? FIELD_INDEX[name] : undefined;
+  Object.hasOwn(FIELD_INDEX, name) ? FIELD_INDEX[name] : undefined;
 const FIELD_INDEX: Record<string, SearchField> = Object.fromEntries(SEARCH_FIELDS.map((f) => [f.name, f]));
 
 export const isSortable = (f: SearchField) => f.type !== "string" && f.type !== "string[]" ? true : Boolean(f.sort);

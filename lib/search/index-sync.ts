@@ -17,7 +17,9 @@ export function noteIndexed(tx: DbOrTx, tenantId: string, listingIds: string[]):
   markIndexChanged(tenantId);
   const changes = afterCommit(tx, "search:index-changed", () => new Map<string, Set<string>>(), pushChanges);
   const set = changes.get(tenantId) ?? new Set<string>();
-  listingIds.forEach((id) => set.add(id));
+  listingIds.forEach((id) => {
+    set.add(id);
+  });
   changes.set(tenantId, set);
 }
 
@@ -28,7 +30,14 @@ async function pushChanges(changes: Map<string, Set<string>>): Promise<void> {
   const writer = await searchIndexWriter();
   if (!writer) return;
   // Once per process, so the first write on a new Typesense server creates the collection.
-  if (!ensured.has(writer)) ensured.set(writer, writer.ensureCollection().catch((err) => (ensured.delete(writer), Promise.reject(err))));
+  if (!ensured.has(writer))
+    ensured.set(
+      writer,
+      writer.ensureCollection().catch((err) => {
+        ensured.delete(writer);
+        throw err;
+      }),
+    );
   await ensured.get(writer);
   const db = await getDb();
   for (const [tenantId, ids] of changes) {
@@ -36,7 +45,10 @@ async function pushChanges(changes: Map<string, Set<string>>): Promise<void> {
     if (!list.length) continue;
     const rows = rowsOf<IndexRow>(
       await db.execute(sql`select ${INDEX_ROW_COLUMNS} from search_index
-        where tenant_id = ${tenantId}::uuid and listing_id in (${sql.join(list.map((id) => sql`${id}::uuid`), sql`, `)})`),
+        where tenant_id = ${tenantId}::uuid and listing_id in (${sql.join(
+          list.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`),
     );
     if (rows.length) await writer.upsertDocuments(toIndexed(tenantId, rows));
     const gone = list.filter((id) => !rows.some((r) => r.listing_id === id));
@@ -63,8 +75,12 @@ export async function pushAllDocuments(
 }
 
 type IndexRow = Record<string, unknown> & {
-  listing_id: string; assigned_to_id: string | null; created_by_id: string | null;
-  property_created_by_id: string | null; network_ids: string[]; on_air: boolean;
+  listing_id: string;
+  assigned_to_id: string | null;
+  created_by_id: string | null;
+  property_created_by_id: string | null;
+  network_ids: string[];
+  on_air: boolean;
 };
 
 const INDEX_ROW_COLUMNS = sql`${docColumns("search_index")}, assigned_to_id, created_by_id, property_created_by_id, network_ids, on_air`;
@@ -74,8 +90,12 @@ function toIndexed(tenantId: string, rows: IndexRow[]) {
   return rows.map((r) => ({
     doc: documentFromRow(r),
     access: {
-      tenantId, assignedToId: r.assigned_to_id, createdById: r.created_by_id, propertyCreatedById: r.property_created_by_id,
-      networkIds: r.network_ids, onAir: r.on_air,
+      tenantId,
+      assignedToId: r.assigned_to_id,
+      createdById: r.created_by_id,
+      propertyCreatedById: r.property_created_by_id,
+      networkIds: r.network_ids,
+      onAir: r.on_air,
     },
   }));
 }

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { Db } from "../../db/client";
 import type { MemberCtx } from "../context/verb-context";
 import { invalid } from "../errors/domain-errors";
 import { pageSchema, queryInt } from "../schemas/paging";

@@ -146,7 +146,7 @@ function parseFacetBy(v: string | undefined, allowed?: ReadonlySet<string>): str
   for (const n of names) {
     if (n.includes("(")) throw err400(`Facet options such as \`${n}\` are not supported; use plain field names.`);
     const f = known(n, allowed);
-    if (!f || !f.facet) throw err400(`Could not find a facet field named \`${n}\` in the schema.`);
+    if (!f?.facet) throw err400(`Could not find a facet field named \`${n}\` in the schema.`);
   }
   return [...new Set(names)].slice(0, 20);
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Db, Tx } from "../../db/client";
+import type { Tx } from "../../db/client";
 import { inboundLeads, marketingChannelInstances, type MarketingChannelInstanceRow } from "../../db/schema";
 import type { TenantRow } from "../tenants/tenant-row";
 import { inTenantTransaction } from "../../db/transaction";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db, DbOrTx } from "../../db/client";
+import type { DbOrTx } from "../../db/client";
 import { rowsOf } from "../../db/rows";
 import { requireCity } from "./pricing-link";
 import type { ShareVisitorCtx } from "./share-visitor";

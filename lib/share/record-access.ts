@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { listingSiteViews, shareLinks, shareLinkViews, type ShareLinkRow } from "../../db/schema";
+import { shareLinks, shareLinkViews, type ShareLinkRow } from "../../db/schema";
 import { logger } from "../log/logger";
 import { hashClient } from "./secrets";
 import { processGlobal } from "../util/process-global";

@@ -6,7 +6,6 @@ import { listingSiteViews, shareLinks, shortlists, sites, visitItineraries, type
 import type { TenantRow } from "../tenants/tenant-row";
 import type { ShareVisitorCtx } from "./share-visitor";
 import { DomainError, notFound, unauthorized } from "../errors/domain-errors";
-import { loadTenant } from "../tenants/load-tenant";
 import { hiddenByRules, leadsOfListing, listingPayload, loadListings, memberCard, sharedDocument } from "./listing-data";
 import { grantOpens } from "./password-grant";
 import { passwordAccepted, slowDownWrongPassword, takePasswordAttempt } from "./password-throttle";
@@ -28,7 +27,7 @@ const passwordInvalid = () => new DomainError("forbidden", "password_invalid", "
 export async function openLink(db: Db, token: string, now = new Date()): Promise<ShareLinkRow> {
   if (!SHARE_TOKEN_PATTERN.test(token)) throw shareNotFound();
   const [link] = await db.select().from(shareLinks).where(eq(shareLinks.token, token)).limit(1);
-  if (!link || !link.active) throw shareNotFound();
+  if (!link?.active) throw shareNotFound();
   if (link.expiresAt && link.expiresAt.getTime() <= now.getTime()) throw expired();
   return link;
 }

@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import type { SiteRow } from "../../db/schema";
 import type { SearchHit } from "../search/engine";
 import { findSiteListing, propertyNotFound } from "./find-site-listing";
-import { PublicListingDocumentSchema, toPublicDocument } from "./public-document";
+import { type PublicListingDocumentSchema, toPublicDocument } from "./public-document";
 import { recordSiteView } from "../share/record-access";
 import { siteCatalogue, type SiteCatalogue } from "./site-catalogue";
 import { shortlistListing } from "../share/shortlist-listing";
@@ -32,7 +32,7 @@ export async function findPropertyDetail(db: Db, site: SiteRow, ref: string, q: 
   const hit = await findSiteListing(db, site, ref, catalogue);
   const doc = hit ? toPublicDocument(hit.document, { detail: true }) : q.shortlistId ? await shortlistListing(db, site, ref, q.shortlistId) : null;
   if (!doc) throw propertyNotFound();
-  return { doc, listingId: typeof doc.id === "string" && (!hit || !hit.isNetworkListing) ? doc.id : null, hit, catalogue };
+  return { doc, listingId: typeof doc.id === "string" && (!hit?.isNetworkListing) ? doc.id : null, hit, catalogue };
 }
 
 /** `GET /api/sites/{siteId}/property/{id}`: the detail document (spec 2 §2.2), or 404 `Property not found`. */

@@ -111,7 +111,7 @@ export async function resolveSite(db: DbOrTx, q: z.infer<typeof ResolveQuery>) {
   } else {
     site = await siteByDomain(db, q.domain!);
   }
-  if (!site || !site.active) throw siteNotFound();
+  if (!site?.active) throw siteNotFound();
   if (!site.published) throw new DomainError("not_found", "not_found", "Site not published");
   return publicConfig(db, site);
 }

@@ -1,10 +1,10 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
-import type { Db, DbOrTx } from "../../db/client";
+import type { DbOrTx } from "../../db/client";
 import { members, type MemberRow } from "../../db/schema";
 import type { MemberCtx } from "../context/verb-context";
-import { conflict, forbidden, invalid, notFound } from "../errors/domain-errors";
-import { CreateMemberSchema, UpdateMemberSchema, serializeMember, withImageColumn, type Member, type MemberListSchema } from "./member-schemas";
+import { conflict, forbidden, notFound } from "../errors/domain-errors";
+import { CreateMemberSchema, serializeMember, withImageColumn, type Member, type MemberListSchema } from "./member-schemas";
 import { inTenantTransaction } from "../../db/transaction";
 
 export async function listMembers({ db, actor }: MemberCtx): Promise<z.infer<typeof MemberListSchema>> {

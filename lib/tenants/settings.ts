@@ -1,12 +1,9 @@
-import { eq } from "drizzle-orm";
+
 import { z } from "zod";
-import type { Db } from "../../db/client";
-import { tenants } from "../../db/schema";
 import type { TenantRow } from "./tenant-row";
 import type { MemberCtx } from "../context/verb-context";
-import { invalid } from "../errors/domain-errors";
 import { loadTenant } from "./load-tenant";
-import { SettingsShapeSchema, TenantSettingsSchema, type TenantSettings } from "./settings-schema";
+import { SettingsShapeSchema, TenantSettingsSchema, } from "./settings-schema";
 
 export const SettingsSchema = TenantSettingsSchema.extend({
   tenant: z.object({ id: z.uuid(), name: z.string(), slug: z.string() }),

@@ -6,7 +6,7 @@
  *   DATABASE_URL=postgres://... BENCH_DB=crm_prof_leads npx tsx test/bench/lead-profile.ts   # PROFILE_LEADS=500
  */
 import { drizzle } from "drizzle-orm/postgres-js";
-import { closeDb, postgresClient, useDbForTests, type Db } from "../../db/client";
+import { closeDb, postgresClient, setDbForTests, type Db } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
 import * as schema from "../../db/schema";
 import { authenticateApiKey } from "../../lib/auth/authenticate-key";
@@ -31,6 +31,7 @@ function instrument(sqlObj: any): any {
   sqlObj.unsafe = (q: string, params?: unknown[], opts?: unknown) => {
     const query = unsafe(q, params, opts);
     const then = query.then.bind(query);
+    // biome-ignore lint/suspicious/noThenProperty: wraps the driver's own thenable query to time it
     query.then = (ok: any, ko: any) => {
       const t0 = performance.now();
       count++;
@@ -60,7 +61,7 @@ async function main() {
   await closeDb();
   const client = process.env.PROFILE_RAW ? postgresClient(url, 4) : instrument(postgresClient(url, 4));
   const db = drizzle({ client, schema }) as unknown as Db;
-  useDbForTests(db, () => client.end(), "postgres");
+  setDbForTests(db, () => client.end(), "postgres");
   const t = await createTenant({ db }, { name: "Prof", owner: { name: "Dona", email: "dona@prof.example.com" } });
   const ctx = memberCtx(db, await authenticateApiKey(db, t.apiKey));
   const queue: string[] = [];

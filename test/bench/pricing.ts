@@ -51,18 +51,45 @@ async function benchDatabase(): Promise<string> {
 const gauss = (rng: Rng) => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
 
 type Subject = {
-  listingId: string; price: number; model?: number; city: string; state: string | null; neighborhood: string; propertyType: string;
-  bedrooms: number | null; bathrooms: number | null; parkingSpaces: number | null; totalArea: number;
+  listingId: string;
+  price: number;
+  model?: number;
+  city: string;
+  state: string | null;
+  neighborhood: string;
+  propertyType: string;
+  bedrooms: number | null;
+  bathrooms: number | null;
+  parkingSpaces: number | null;
+  totalArea: number;
 };
 
-const TYPES = [["apartment", 55, 1, 75], ["studio", 10, 1.15, 35], ["penthouse", 5, 1.15, 220], ["house", 22, 0.85, 200], ["condo_house", 8, 0.95, 320]] as const;
+const TYPES = [
+  ["apartment", 55, 1, 75],
+  ["studio", 10, 1.15, 35],
+  ["penthouse", 5, 1.15, 220],
+  ["house", 22, 0.85, 200],
+  ["condo_house", 8, 0.95, 320],
+] as const;
 
 /** The generated tenant: properties and listings written in chunks, then indexed like any listing. */
 async function generate(db: Db, tenantId: string, ownerId: string): Promise<Map<string, number>> {
   const rng = createRng(20_261_124);
   const model = new Map<string, number>();
   for (let done = 0; done < LISTINGS; done += 1000) {
-    const rows: { i: number; city: (typeof CITIES)[number]; nb: (typeof CITIES)[number]["neighborhoods"][number]; type: string; area: number; bedrooms: number; parking: number; lat: number; lng: number; value: number; price: number }[] = [];
+    const rows: {
+      i: number;
+      city: (typeof CITIES)[number];
+      nb: (typeof CITIES)[number]["neighborhoods"][number];
+      type: string;
+      area: number;
+      bedrooms: number;
+      parking: number;
+      lat: number;
+      lng: number;
+      value: number;
+      price: number;
+    }[] = [];
     for (let i = done; i < Math.min(LISTINGS, done + 1000); i++) {
       const city = rng.weighted(CITIES.map((c) => [c, c.weight] as const));
       const nb = rng.pick(city.neighborhoods);
@@ -81,20 +108,48 @@ async function generate(db: Db, tenantId: string, ownerId: string): Promise<Map<
     await inTransaction(db, async (tx) => {
       const props = await tx
         .insert(properties)
-        .values(rows.map((r) => ({
-          tenantId, type: r.type, bedrooms: r.bedrooms, bathrooms: Math.max(1, r.bedrooms - 1), parkingSpaces: r.parking, totalArea: r.area.toFixed(2),
-          neighborhood: r.nb.name, city: r.city.city, state: r.city.state, latitude: r.lat, longitude: r.lng, createdById: ownerId,
-        })))
+        .values(
+          rows.map((r) => ({
+            tenantId,
+            type: r.type,
+            bedrooms: r.bedrooms,
+            bathrooms: Math.max(1, r.bedrooms - 1),
+            parkingSpaces: r.parking,
+            totalArea: r.area.toFixed(2),
+            neighborhood: r.nb.name,
+            city: r.city.city,
+            state: r.city.state,
+            latitude: r.lat,
+            longitude: r.lng,
+            createdById: ownerId,
+          })),
+        )
         .returning({ id: properties.id });
       const ls = await tx
         .insert(listings)
-        .values(rows.map((r, k) => ({
-          tenantId, propertyId: props[k].id, title: `Imóvel ${r.i}`, type: "sale" as const, price: r.price.toFixed(2), stage: "active", status: "available",
-          listingCode: `GEN${r.i}`, createdById: ownerId, publishedAt: new Date(),
-        })))
+        .values(
+          rows.map((r, k) => ({
+            tenantId,
+            propertyId: props[k].id,
+            title: `Imóvel ${r.i}`,
+            type: "sale" as const,
+            price: r.price.toFixed(2),
+            stage: "active",
+            status: "available",
+            listingCode: `GEN${r.i}`,
+            createdById: ownerId,
+            publishedAt: new Date(),
+          })),
+        )
         .returning({ id: listings.id });
-      ls.forEach((l, k) => model.set(l.id, rows[k].value));
-      await reindexListings(tx, tenantId, ls.map((l) => l.id));
+      ls.forEach((l, k) => {
+        model.set(l.id, rows[k].value);
+      });
+      await reindexListings(
+        tx,
+        tenantId,
+        ls.map((l) => l.id),
+      );
     });
     process.stdout.write(`\r  generated ${Math.min(LISTINGS, done + 1000)}/${LISTINGS}`);
   }
@@ -113,8 +168,16 @@ async function subjects(db: Db, tenantId: string): Promise<Subject[]> {
         and d.price_visibility = 'public' and d.on_air and not coalesce(d.is_primary_market, false) and d.location_neighborhood is not null
       order by d.listing_id`),
   ).map((r) => ({
-    listingId: r.listing_id, price: Number(r.price), city: r.city, state: r.state, neighborhood: r.neighborhood, propertyType: r.property_type,
-    bedrooms: r.bedrooms, bathrooms: r.bathrooms, parkingSpaces: r.parking_spots, totalArea: Number(r.total_area),
+    listingId: r.listing_id,
+    price: Number(r.price),
+    city: r.city,
+    state: r.state,
+    neighborhood: r.neighborhood,
+    propertyType: r.property_type,
+    bedrooms: r.bedrooms,
+    bathrooms: r.bathrooms,
+    parkingSpaces: r.parking_spots,
+    totalArea: Number(r.total_area),
   }));
 }
 
@@ -125,7 +188,11 @@ async function pricingToken(db: Db, tenantId: string): Promise<string> {
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-const median = (v: number[]) => pct([...v].sort((a, b) => a - b), 50);
+const median = (v: number[]) =>
+  pct(
+    [...v].sort((a, b) => a - b),
+    50,
+  );
 const share = (n: number, of: number) => `${((100 * n) / Math.max(1, of)).toFixed(1)}%`;
 
 async function leaveOneOut(db: Db, label: string, token: string, all: Subject[], sample: number) {
@@ -143,8 +210,14 @@ async function leaveOneOut(db: Db, label: string, token: string, all: Subject[],
   async function run(s: Subject): Promise<PriceEstimate> {
     const { tenant } = (await pricingVisitor(db, token)).actor;
     return valueProperty(db, tenant, {
-      city: cityCode(s.city, s.state), neighborhood: s.neighborhood, propertyType: s.propertyType, bedrooms: s.bedrooms,
-      bathrooms: s.bathrooms, parkingSpaces: s.parkingSpaces, totalArea: s.totalArea, excludeListingId: s.listingId,
+      city: cityCode(s.city, s.state),
+      neighborhood: s.neighborhood,
+      propertyType: s.propertyType,
+      bedrooms: s.bedrooms,
+      bathrooms: s.bathrooms,
+      parkingSpaces: s.parkingSpaces,
+      totalArea: s.totalArea,
+      excludeListingId: s.listingId,
     });
   }
   for (const s of picked) {
@@ -166,8 +239,10 @@ async function leaveOneOut(db: Db, label: string, token: string, all: Subject[],
   const t = [...times].sort((a, b) => a - b);
   const valued = errors.length;
   console.log(`\n${label}: ${picked.length} listings valued leave-one-out (of ${all.length}); ${none} without an estimate (fewer than 3 comparables)`);
-  console.log(`  median absolute error vs listed price: ${(100 * median(errors)).toFixed(1)}%` + (modelErrors.length ? ` (${(median(errors) / NOISE).toFixed(2)}× the ${100 * NOISE}% noise); vs noise-free model value: ${(100 * median(modelErrors)).toFixed(1)}%` : ""));
-  console.log(`  listed price inside the range: ${share(inside, valued)}` + (modelErrors.length ? `; model value inside: ${share(modelInside, valued)}` : ""));
+  console.log(
+    `  median absolute error vs listed price: ${(100 * median(errors)).toFixed(1)}%${modelErrors.length ? ` (${(median(errors) / NOISE).toFixed(2)}× the ${100 * NOISE}% noise); vs noise-free model value: ${(100 * median(modelErrors)).toFixed(1)}%` : ""}`,
+  );
+  console.log(`  listed price inside the range: ${share(inside, valued)}${modelErrors.length ? `; model value inside: ${share(modelInside, valued)}` : ""}`);
   console.log(`  confidence: high ${share(levels.high, valued)}, medium ${share(levels.medium, valued)}, low ${share(levels.low, valued)}`);
   console.log(`  latency (token check + valuation): p50 ${pct(t, 50).toFixed(1)} ms, p95 ${pct(t, 95).toFixed(1)} ms, p99 ${pct(t, 99).toFixed(1)} ms`);
 }
@@ -179,7 +254,12 @@ async function main() {
   const engine = await benchDatabase();
   await runMigrations();
   const db = await getDb();
-  console.log(`Pricing benchmark on ${engine}; ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} at start`);
+  console.log(
+    `Pricing benchmark on ${engine}; ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")} at start`,
+  );
 
   console.log("Loading the demo agency...");
   const demo = await loadDemoData(db);
@@ -191,7 +271,12 @@ async function main() {
   if (process.env.DATABASE_URL) await db.execute(sql`vacuum analyze`);
   const all = (await subjects(db, gen.tenantId)).map((s) => ({ ...s, model: model.get(s.listingId) }));
   await leaveOneOut(db, "Generated set", await pricingToken(db, gen.tenantId), all, SAMPLE);
-  console.log(`\nLoad average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `\nLoad average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   await closeDb();
 }
 

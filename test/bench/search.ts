@@ -104,24 +104,63 @@ async function preloadMemory(db: Db, tenantId: string) {
   const ms = performance.now() - t0;
   global.gc?.();
   const heap = process.memoryUsage().heapUsed - heap0;
-  console.log(`In-memory index: ${ix.count} documents loaded in ${(ms / 1000).toFixed(1)} s, heap +${(heap / 1024 / 1024).toFixed(0)} MB (${(heap / ix.count).toFixed(0)} bytes a listing; typed arrays ${(ix.typedBytes() / 1024 / 1024).toFixed(0)} MB)`);
+  console.log(
+    `In-memory index: ${ix.count} documents loaded in ${(ms / 1000).toFixed(1)} s, heap +${(heap / 1024 / 1024).toFixed(0)} MB (${(heap / ix.count).toFixed(0)} bytes a listing; typed arrays ${(ix.typedBytes() / 1024 / 1024).toFixed(0)} MB)`,
+  );
 }
 
 /** The fixed query mix: the same 1,000 queries on every run. */
 function queryMix(n: number): RawSearchParams[] {
-  const words = ["apartamento", "casa pinheiros", "cobertura moema", "studio mobiliado", "varanda gourmet", "piscina", "jardins", "copacabana vista mar", "savassi", "reformado"];
+  const words = [
+    "apartamento",
+    "casa pinheiros",
+    "cobertura moema",
+    "studio mobiliado",
+    "varanda gourmet",
+    "piscina",
+    "jardins",
+    "copacabana vista mar",
+    "savassi",
+    "reformado",
+  ];
   const out: RawSearchParams[] = [];
   for (let i = 0; i < n; i++) {
     const h = HOODS[i % HOODS.length];
     switch (i % 8) {
-      case 0: out.push({ q: words[i % words.length], query_by: "title,description,location_neighborhood", per_page: 20 }); break;
-      case 1: out.push({ q: "*", filter_by: `bedrooms:>=${1 + (i % 4)} && price:<${500000 + (i % 10) * 200000} && listingType:=sale`, per_page: 20 }); break;
-      case 2: out.push({ q: "*", filter_by: `location_city:=\`${h[1]}\` && hasPhotos:true && totalArea:[50..${100 + (i % 5) * 40}]`, per_page: 20 }); break;
-      case 3: out.push({ q: "*", filter_by: `location_neighborhood:=[\`${h[0]}\`, \`${HOODS[(i + 3) % HOODS.length][0]}\`] && bedrooms:[2..4] && propertyType:!=studio`, per_page: 20 }); break;
-      case 4: out.push({ q: "*", filter_by: `location:(${h[3]}, ${h[4]}, ${1 + (i % 3)} km)`, sort_by: `location(${h[3]}, ${h[4]}):asc`, per_page: 20 }); break;
-      case 5: out.push({ q: "*", filter_by: `location_state:=${h[2]}`, facet_by: "location_city,bedrooms,propertyType", per_page: 10 }); break;
-      case 6: out.push({ q: "*", filter_by: `location_city:=\`${h[1]}\``, sort_by: "price:asc", per_page: 20, page: 1 + (i % 5) }); break;
-      case 7: out.push({ q: words[(i + 3) % words.length], query_by: "title,location_neighborhood,location_city", filter_by: `bedrooms:>=2`, facet_by: "location_neighborhood", per_page: 20 }); break;
+      case 0:
+        out.push({ q: words[i % words.length], query_by: "title,description,location_neighborhood", per_page: 20 });
+        break;
+      case 1:
+        out.push({ q: "*", filter_by: `bedrooms:>=${1 + (i % 4)} && price:<${500000 + (i % 10) * 200000} && listingType:=sale`, per_page: 20 });
+        break;
+      case 2:
+        out.push({ q: "*", filter_by: `location_city:=\`${h[1]}\` && hasPhotos:true && totalArea:[50..${100 + (i % 5) * 40}]`, per_page: 20 });
+        break;
+      case 3:
+        out.push({
+          q: "*",
+          filter_by: `location_neighborhood:=[\`${h[0]}\`, \`${HOODS[(i + 3) % HOODS.length][0]}\`] && bedrooms:[2..4] && propertyType:!=studio`,
+          per_page: 20,
+        });
+        break;
+      case 4:
+        out.push({ q: "*", filter_by: `location:(${h[3]}, ${h[4]}, ${1 + (i % 3)} km)`, sort_by: `location(${h[3]}, ${h[4]}):asc`, per_page: 20 });
+        break;
+      case 5:
+        out.push({ q: "*", filter_by: `location_state:=${h[2]}`, facet_by: "location_city,bedrooms,propertyType", per_page: 10 });
+        break;
+      case 6:
+        out.push({ q: "*", filter_by: `location_city:=\`${h[1]}\``, sort_by: "price:asc", per_page: 20, page: 1 + (i % 5) });
+        break;
+      case 7:
+        out.push({
+          q: words[(i + 3) % words.length],
+          query_by: "title,location_neighborhood,location_city",
+          filter_by: `bedrooms:>=2`,
+          facet_by: "location_neighborhood",
+          per_page: 20,
+        });
+        break;
     }
   }
   return out;
@@ -132,7 +171,9 @@ function pct(sorted: number[], p: number) {
 }
 function report(label: string, times: number[], wallMs: number) {
   const s = [...times].sort((a, b) => a - b);
-  console.log(`${label}: ${times.length} queries, p50 ${pct(s, 50).toFixed(1)} ms, p95 ${pct(s, 95).toFixed(1)} ms, p99 ${pct(s, 99).toFixed(1)} ms, ${(times.length / (wallMs / 1000)).toFixed(0)} queries/s`);
+  console.log(
+    `${label}: ${times.length} queries, p50 ${pct(s, 50).toFixed(1)} ms, p95 ${pct(s, 95).toFixed(1)} ms, p99 ${pct(s, 99).toFixed(1)} ms, ${(times.length / (wallMs / 1000)).toFixed(0)} queries/s`,
+  );
 }
 
 async function engineRun(db: Db, scope: SearchScope, cached = false) {
@@ -147,10 +188,23 @@ async function engineRun(db: Db, scope: SearchScope, cached = false) {
     await engine.search(scope, toSearchRequest(p, { maxPerPage: 250 }));
     times.push(performance.now() - t0);
   }
-  report(`Engine (${process.env.BENCH_ENGINE === "postgres" ? "PostgreSQL" : "in-memory index, text included"}, one client${cached ? ", with the result cache" : ", no cache"}, load ${loadavg()})`, times, performance.now() - started);
+  report(
+    `Engine (${process.env.BENCH_ENGINE === "postgres" ? "PostgreSQL" : "in-memory index, text included"}, one client${cached ? ", with the result cache" : ", no cache"}, load ${loadavg()})`,
+    times,
+    performance.now() - started,
+  );
 }
 
-const KIND_NAMES = ["broad text", "type + price + bedrooms", "city + photos + area", "neighborhoods + bedrooms + type", "geo radius + distance sort", "state + 3 facets", "city + price sort", "text + filter + facet"];
+const KIND_NAMES = [
+  "broad text",
+  "type + price + bedrooms",
+  "city + photos + area",
+  "neighborhoods + bedrooms + type",
+  "geo radius + distance sort",
+  "state + 3 facets",
+  "city + price sort",
+  "text + filter + facet",
+];
 const p50p95 = (t: number[]) => {
   const s = [...t].sort((a, b) => a - b);
   return `${pct(s, 50).toFixed(1)} / ${pct(s, 95).toFixed(1)}`;
@@ -164,11 +218,15 @@ const p50p95 = (t: number[]) => {
 async function sideBySide(db: Db, dbUrl: string | undefined, scope: SearchScope) {
   if (!dbUrl) return console.log("Side by side: skipped (needs DATABASE_URL).");
   const client = postgres(dbUrl, { max: 4, onnotice: () => {} });
-  const docs = rowsOf<Record<string, unknown>>(await db.execute(sql`select ${docColumns("d")} from search_index d where d.tenant_id = ${scope.tenantId}::uuid`)).map(documentFromRow);
+  const docs = rowsOf<Record<string, unknown>>(
+    await db.execute(sql`select ${docColumns("d")} from search_index d where d.tenant_id = ${scope.tenantId}::uuid`),
+  ).map(documentFromRow);
   const n = docs.length;
   const orama = await loadOrama(docs);
   docs.length = 0;
-  console.log(`Orama (@orama/orama, in this process): loaded ${n} documents in ${(orama.loadMs / 1000).toFixed(1)} s, heap +${orama.heapMb.toFixed(0)} MB${(globalThis as { gc?: unknown }).gc ? "" : " (approximate: run with NODE_OPTIONS=--expose-gc)"}`);
+  console.log(
+    `Orama (@orama/orama, in this process): loaded ${n} documents in ${(orama.loadMs / 1000).toFixed(1)} s, heap +${orama.heapMb.toFixed(0)} MB${(globalThis as { gc?: unknown }).gc ? "" : " (approximate: run with NODE_OPTIONS=--expose-gc)"}`,
+  );
   const engine = engineFor(db);
   const mix = queryMix(QUERIES);
   for (const p of mix.slice(0, 50)) {
@@ -198,24 +256,32 @@ async function sideBySide(db: Db, dbUrl: string | undefined, scope: SearchScope)
     return `${label}: p50 ${pct(s, 50).toFixed(1)} ms, p95 ${pct(s, 95).toFixed(1)} ms, p99 ${pct(s, 99).toFixed(1)} ms`;
   };
   console.log(`Side by side, ${mix.length} queries, interleaved (engine without cache, ceiling, Orama), load ${loadavg()}`);
-  console.log("  " + line("engine (no cache)", t.engine));
-  console.log("  " + line("ceiling (hand-written SQL)", t.ceiling));
-  console.log("  " + line("Orama (in process)", t.orama));
+  console.log(`  ${line("engine (no cache)", t.engine)}`);
+  console.log(`  ${line("ceiling (hand-written SQL)", t.ceiling)}`);
+  console.log(`  ${line("Orama (in process)", t.orama)}`);
   const e = all(t.engine);
   const c = all(t.ceiling);
   console.log(`  engine / ceiling: p50 ${(pct(e, 50) / pct(c, 50)).toFixed(2)}x, p95 ${(pct(e, 95) / pct(c, 95)).toFixed(2)}x`);
   console.log("  by kind, p50 / p95 ms: engine | ceiling | Orama");
-  KIND_NAMES.forEach((name, k) => console.log(`    ${k} ${name}: ${p50p95(t.engine[k])} | ${p50p95(t.ceiling[k])} | ${p50p95(t.orama[k])}`));
-  console.log("  Orama cannot express: " + ORAMA_GAPS.map((g, i) => `(${i + 1}) ${g}`).join("; "));
+  KIND_NAMES.forEach((name, k) => {
+    console.log(`    ${k} ${name}: ${p50p95(t.engine[k])} | ${p50p95(t.ceiling[k])} | ${p50p95(t.orama[k])}`);
+  });
+  console.log(`  Orama cannot express: ${ORAMA_GAPS.map((g, i) => `(${i + 1}) ${g}`).join("; ")}`);
 }
 
 /** Size of the search tables and their indexes per listing, and the cost of a listing update with its document. */
 async function sizeAndWrites(db: Db, scope: SearchScope) {
-  const [s] = rowsOf<{ bytes: string; n: string }>(await db.execute(sql`
+  const [s] = rowsOf<{ bytes: string; n: string }>(
+    await db.execute(sql`
     select (select sum(pg_total_relation_size(c.oid)) from pg_class c where c.relname in ('search_documents', 'search_texts')) as bytes,
-           (select count(*) from search_documents) as n`));
-  console.log(`Search tables + indexes: ${(Number(s.bytes) / 1024 / 1024).toFixed(0)} MB for ${s.n} listings, ${(Number(s.bytes) / Number(s.n) / 1024).toFixed(2)} KB per listing`);
-  const ids = rowsOf<{ id: string }>(await db.execute(sql`select id from listings where tenant_id = ${scope.tenantId}::uuid order by id limit 60`)).map((r) => r.id);
+           (select count(*) from search_documents) as n`),
+  );
+  console.log(
+    `Search tables + indexes: ${(Number(s.bytes) / 1024 / 1024).toFixed(0)} MB for ${s.n} listings, ${(Number(s.bytes) / Number(s.n) / 1024).toFixed(2)} KB per listing`,
+  );
+  const ids = rowsOf<{ id: string }>(await db.execute(sql`select id from listings where tenant_id = ${scope.tenantId}::uuid order by id limit 60`)).map(
+    (r) => r.id,
+  );
   const times: number[] = [];
   for (const [i, id] of ids.entries()) {
     const t0 = performance.now();
@@ -254,12 +320,33 @@ function httpMix(n: number): string[] {
     const h = HOODS[i % HOODS.length];
     const q = new URLSearchParams({ pageSize: "20" });
     switch (i % 6) {
-      case 0: q.set("query", ["apartamento", "casa pinheiros", "cobertura", "varanda"][i % 4]); break;
-      case 1: q.set("bedrooms", String(1 + (i % 4))); q.set("budget", String(600000 + (i % 10) * 150000)); q.set("type", "sale"); break;
-      case 2: q.set("city", h[1]); q.set("hasPhotos", "true"); q.set("minArea", "60"); break;
-      case 3: q.set("locations", h[0]); q.set("filter", "bedrooms:[2..4] && propertyType:!=studio"); break;
-      case 4: q.set("latitude", String(h[3])); q.set("longitude", String(h[4])); q.set("radiusKm", "2"); break;
-      case 5: q.set("propertyTypes", "apartment,penthouse"); q.set("state", h[2]); q.set("page", String(1 + (i % 3))); break;
+      case 0:
+        q.set("query", ["apartamento", "casa pinheiros", "cobertura", "varanda"][i % 4]);
+        break;
+      case 1:
+        q.set("bedrooms", String(1 + (i % 4)));
+        q.set("budget", String(600000 + (i % 10) * 150000));
+        q.set("type", "sale");
+        break;
+      case 2:
+        q.set("city", h[1]);
+        q.set("hasPhotos", "true");
+        q.set("minArea", "60");
+        break;
+      case 3:
+        q.set("locations", h[0]);
+        q.set("filter", "bedrooms:[2..4] && propertyType:!=studio");
+        break;
+      case 4:
+        q.set("latitude", String(h[3]));
+        q.set("longitude", String(h[4]));
+        q.set("radiusKm", "2");
+        break;
+      case 5:
+        q.set("propertyTypes", "apartment,penthouse");
+        q.set("state", h[2]);
+        q.set("page", String(1 + (i % 3)));
+        break;
     }
     out.push(`/api/v1/real-estate/listings/search?${q}`);
   }
@@ -289,7 +376,9 @@ async function httpRun(dbUrl: string | undefined, apiKey: string, cacheTtlMs: st
     // that has been up a while, which is what users meet.
     const warm = await client.hammer(urls.length, send, (s) => s === 200, 0);
     const r = await client.hammer(urls.length, send, (s) => s === 200, 0);
-    console.log(`HTTP GET /api/v1/real-estate/listings/search (production build, 10 concurrent clients, SEARCH_CACHE_TTL_MS=${cacheTtlMs}, load ${loadavg()}): ${urls.length} requests after an untimed pass of as many (that pass: ${warm.rps.toFixed(0)} req/s), ${fmt(r)}`);
+    console.log(
+      `HTTP GET /api/v1/real-estate/listings/search (production build, 10 concurrent clients, SEARCH_CACHE_TTL_MS=${cacheTtlMs}, load ${loadavg()}): ${urls.length} requests after an untimed pass of as many (that pass: ${warm.rps.toFixed(0)} req/s), ${fmt(r)}`,
+    );
     const failures = r.failures + warm.failures;
     if (failures) console.log(`  ${failures} requests did not answer 200`);
   } finally {
@@ -309,12 +398,8 @@ async function main() {
   await runMigrations();
   const db = await getDb();
   const t0 = performance.now();
-  const reuse = process.env.BENCH_REUSE
-    ? rowsOf<{ id: string }>(await db.execute(sql`select id from tenants where slug = 'bench-main'`))[0]
-    : undefined;
-  const main = reuse
-    ? { tenantId: reuse.id, apiKey: await freshKey(db, reuse.id) }
-    : (await load(db)).main;
+  const reuse = process.env.BENCH_REUSE ? rowsOf<{ id: string }>(await db.execute(sql`select id from tenants where slug = 'bench-main'`))[0] : undefined;
+  const main = reuse ? { tenantId: reuse.id, apiKey: await freshKey(db, reuse.id) } : (await load(db)).main;
   if (!reuse) console.log(`Loaded and indexed in ${((performance.now() - t0) / 1000).toFixed(0)} s.`);
   const scope: SearchScope = { tenantId: main.tenantId, access: { kind: "all" }, networkIds: [] };
   console.log(`Load average before the run: ${loadavg()} (${os.cpus().length} cores)`);

@@ -44,7 +44,10 @@ function routeFiles(): RouteFile[] {
     .sort()
     .map((rel) => {
       const file = path.join(API_DIR, rel);
-      const segments = path.relative(path.join(ROOT, "app"), path.dirname(file)).split(path.sep).filter((s) => !/^\(.*\)$/.test(s));
+      const segments = path
+        .relative(path.join(ROOT, "app"), path.dirname(file))
+        .split(path.sep)
+        .filter((s) => !/^\(.*\)$/.test(s));
       const params: string[] = [];
       const template = segments.map((s) => {
         const m = /^\[\[?(?:\.\.\.)?([^\]]+)\]\]?$/.exec(s);
@@ -53,9 +56,11 @@ function routeFiles(): RouteFile[] {
         return `{${m[1]}}`;
       });
       const pattern = segments
-        .map((s) => (/^\[\[\.\.\./.test(s) ? "(?:/.*)?" : /^\[\.\.\./.test(s) ? "/.+" : /^\[/.test(s) ? "/[^/]+" : `/${s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`))
+        .map((s) =>
+          /^\[\[\.\.\./.test(s) ? "(?:/.*)?" : /^\[\.\.\./.test(s) ? "/.+" : /^\[/.test(s) ? "/[^/]+" : `/${s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`,
+        )
         .join("");
-      return { file, template: "/" + template.join("/"), params: params.sort(), matcher: new RegExp(`^${pattern}/?$`), source: fs.readFileSync(file, "utf8") };
+      return { file, template: `/${template.join("/")}`, params: params.sort(), matcher: new RegExp(`^${pattern}/?$`), source: fs.readFileSync(file, "utf8") };
     });
   return files;
 }
@@ -81,10 +86,11 @@ async function load(f: RouteFile): Promise<void> {
 /** The operation a handler serves, or undefined when neither its identity nor the request path names one. */
 export async function operationOf(handler: unknown, req: RequestFacts): Promise<Operation | undefined> {
   const pathname = new URL(req.url, "http://localhost").pathname;
-  const params = Object.keys(req.params ?? {}).sort().join(",");
+  const params = Object.keys(req.params ?? {})
+    .sort()
+    .join(",");
   const method = req.method.toUpperCase();
-  const score = (f: RouteFile) =>
-    f.matcher.test(pathname) ? 0 : f.params.join(",") === params ? (new RegExp(`\\b${method}\\b`).test(f.source) ? 1 : 2) : 3;
+  const score = (f: RouteFile) => (f.matcher.test(pathname) ? 0 : f.params.join(",") === params ? (new RegExp(`\\b${method}\\b`).test(f.source) ? 1 : 2) : 3);
   const pick = (ops: Operation[]) => {
     const best = (op: Operation) => routeFiles().find((f) => f.template === op.path);
     return [...ops].sort((a, b) => score(best(a)!) - score(best(b)!))[0];
@@ -115,7 +121,9 @@ function excerpt(text: string | null): string {
 /** Keys the body has and the parsed value lost: a field the schema does not name (zod objects strip them). */
 function extraKeys(input: unknown, output: unknown, at: string, out: string[]): void {
   if (Array.isArray(input) && Array.isArray(output)) {
-    input.forEach((v, i) => extraKeys(v, output[i], at ? `${at}.${i}` : String(i), out));
+    input.forEach((v, i) => {
+      extraKeys(v, output[i], at ? `${at}.${i}` : String(i), out);
+    });
     return;
   }
   if (!input || !output || typeof input !== "object" || typeof output !== "object" || Array.isArray(input) || Array.isArray(output)) return;
@@ -149,10 +157,14 @@ export function checkAgainstOperation(op: Operation, res: ResponseFacts, generat
   const route = documented().get(`${op.method} ${op.path}`);
   if (!route) {
     // `otherMethods(...)` answers a method the route does not have: a JSON 405, or 204 for OPTIONS.
-    if (generated && op.method === "OPTIONS") return res.status === 204 ? undefined : fail(op, undefined, res, ["expected 204"]);
+    if (generated && op.method === "OPTIONS") {
+      if (res.status !== 204) fail(op, undefined, res, ["expected 204"]);
+      return;
+    }
     if (generated) {
       if (res.status !== 405) fail(op, undefined, res, ["a method the route does not have must answer 405"]);
-      return checkJson(op, undefined, res, ErrorSchema);
+      checkJson(op, undefined, res, ErrorSchema);
+      return;
     }
     // A CORS preflight, or HEAD (Next answers it with GET): not operations of the description.
     if (op.method === "OPTIONS" || op.method === "HEAD") return;

@@ -5,7 +5,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { afterAll, beforeAll, inject } from "vitest";
-import { closeDb, pgliteExtensions, postgresClient, useDbForTests, type Db } from "../../db/client";
+import { closeDb, pgliteExtensions, postgresClient, setDbForTests, type Db } from "../../db/client";
 import * as schema from "../../db/schema";
 import { TEMPLATE_DB } from "./global-db";
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
       loadDataDir: new Blob([fs.readFileSync(tpl.file)]),
       extensions: pgliteExtensions,
     });
-    useDbForTests(drizzlePglite({ client: pg, schema }) as unknown as Db, () => pg.close(), "pglite");
+    setDbForTests(drizzlePglite({ client: pg, schema }) as unknown as Db, () => pg.close(), "pglite");
     return;
   }
   const name = `crm_test_${randomBytes(6).toString("hex")}`;
@@ -28,7 +28,7 @@ beforeAll(async () => {
   const url = new URL(tpl.url);
   url.pathname = `/${name}`;
   const client = postgresClient(url.toString(), 5);
-  useDbForTests(
+  setDbForTests(
     drizzlePg({ client, schema }) as unknown as Db,
     async () => {
       await client.end();

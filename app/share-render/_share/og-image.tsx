@@ -47,7 +47,7 @@ export async function imageData(src: string | null, timeoutMs = 1500): Promise<s
 }
 
 function Logo({ src, name, color, on, size }: { src: string | null; name: string; color: string; on: string; size: number }) {
-  if (src) return <img src={src} width={size} height={size} style={{ width: size, height: size, borderRadius: 16, background: "#fff", objectFit: "contain" }} />;
+  if (src) return <img src={src} alt="" width={size} height={size} style={{ width: size, height: size, borderRadius: 16, background: "#fff", objectFit: "contain" }} />;
   return (
     <div style={{ width: size, height: size, borderRadius: 16, background: on, color, display: "flex", alignItems: "center", justifyContent: "center", fontSize: size * 0.5 }}>
       {drawable(name).charAt(0).toUpperCase() || " "}
@@ -92,7 +92,7 @@ async function render(key: string, c: OgContent): Promise<ArrayBuffer> {
       </div>
     ) : (
       <div style={{ width: W, height: H, display: "flex", background: c.color, color: c.onColor }}>
-        {cover ? <img src={cover} width={660} height={H} style={{ width: 660, height: H, objectFit: "cover" }} /> : null}
+        {cover ? <img src={cover} alt="" width={660} height={H} style={{ width: 660, height: H, objectFit: "cover" }} /> : null}
         <div style={{ flex: 1, display: "flex", flexDirection: "column", justifyContent: "space-between", padding: 48 }}>
           <div style={{ display: "flex", alignItems: "center", gap: 20 }}>
             <Logo src={logo} name={brand} color={c.color} on={c.onColor} size={80} />

@@ -26,7 +26,7 @@ export async function channelByToken(db: DbOrTx, pathToken: string): Promise<Mar
   const unknown = () => notFound("Unknown or inactive channel.");
   if (!/^chnl_[A-Za-z0-9_-]{16,100}$/.test(pathToken)) throw unknown();
   const [c] = await db.select().from(marketingChannelInstances).where(eq(marketingChannelInstances.pathToken, pathToken)).limit(1);
-  if (!c || !c.active) throw unknown();
+  if (!c?.active) throw unknown();
   return c;
 }
 

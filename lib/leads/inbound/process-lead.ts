@@ -87,7 +87,7 @@ export async function finishClaimed(db: DbOrTx, claimed: Claimed): Promise<LeadO
         claimed.destination === "listing" ? null : dealInputs(tx, claimed.tenant_id, claimed.channel_id, parsed),
       ]);
       // Someone took the lead over after our claim went stale and finished it: nothing to do.
-      if (!row || row.status !== "processing") return row ?? null;
+      if (row?.status !== "processing") return row ?? null;
       if (row.destination === "listing" || !known) return writeCapture(tx, row, point);
       return (await saveLeadWrites(tx, [await writeLead(tx, row, known, point)]))[0];
     });

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { members, messagingChannels, messagingChatPrivacy, messagingConversations, messagingSentMessages, type MessagingChannelRow, type MessagingConversationRow } from "../../../db/schema";
+import { members, messagingChannels, messagingConversations, messagingSentMessages, type MessagingChannelRow, type MessagingConversationRow } from "../../../db/schema";
 import type { DbOrTx } from "../../../db/client";
 import type { MemberCtx } from "../../context/verb-context";
 import { accessibleChannelById } from "../access";

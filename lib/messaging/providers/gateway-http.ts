@@ -37,7 +37,7 @@ export async function gatewayJson(
   body: unknown,
   signal: AbortSignal,
 ): Promise<unknown> {
-  let res;
+  let res: Awaited<ReturnType<typeof outboundRequest>>;
   try {
     res = await outboundRequest(url, {
       purpose: "gateway",

@@ -33,7 +33,7 @@ export function registerPublicCataloguePaths(r: OpenAPIRegistry): void {
   r.registerPath({
     method: "get", path: "/api/sites/{siteId}/listings/{listingId}/broker", tags: ["Public sites"], operationId: "getListingBroker",
     summary: "The broker card of a listing",
-    description: "The property's assigned member, else the listing's creator (active members only). `{suppressed: true}` for a partner network's listing. Rate limit: 60 requests per minute.\n\n" + PUBLIC_NOTES,
+    description: `The property's assigned member, else the listing's creator (active members only). \`{suppressed: true}\` for a partner network's listing. Rate limit: 60 requests per minute.\n\n${PUBLIC_NOTES}`,
     security: PUBLIC_SECURITY,
     request: { params: listingParams, query: BrokerQuery },
     responses: {
@@ -45,7 +45,7 @@ export function registerPublicCataloguePaths(r: OpenAPIRegistry): void {
   r.registerPath({
     method: "get", path: "/api/sites/{siteId}/brokers/public", tags: ["Public sites"], operationId: "listPublicBrokers",
     summary: "Public profiles of brokers by id",
-    description: "Active members of the site's tenant among `ids` (comma-separated UUIDs, at most 100); others are absent. No e-mail. Rate limit: 60 requests per minute.\n\n" + PUBLIC_NOTES,
+    description: `Active members of the site's tenant among \`ids\` (comma-separated UUIDs, at most 100); others are absent. No e-mail. Rate limit: 60 requests per minute.\n\n${PUBLIC_NOTES}`,
     security: PUBLIC_SECURITY,
     request: { params: siteIdParam, query: PublicBrokersQuery },
     responses: {

@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { z } from "zod";
+import type { z } from "zod";
 import {
   CreateShareLinkSchema, ListShareLinksQuery, ListViewsQuery, ShareLinkPageSchema, ShareLinkSchema, ShareViewPageSchema, UpdateShareLinkSchema,
 } from "../../share/share-links";

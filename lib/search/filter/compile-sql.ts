@@ -100,7 +100,7 @@ export const DERIVED_ELEMENTS_SQL_TAIL = `), '[^A-Za-z0-9 \\x1f]', '', 'g') coll
 const tokenArray = (tokens: string[]) => sql`string_to_array(${tokens.join(" ")}::text, ' ')`;
 
 /** `LIKE 'prefix%'` with the prefix escaped (normalized tokens cannot hold `%`, `_`, `\`; defence in depth). */
-const likePrefix = (prefix: string) => sql`${prefix.replace(/[\\%_]/g, "\\$&") + "%"}::text`;
+const likePrefix = (prefix: string) => sql`${`${prefix.replace(/[\\%_]/g, "\\$&")}%`}::text`;
 
 /** Contains: every token of the value is a token of the field (any order); for `string[]` of any element. */
 function contains(type: StringLeaf["fieldType"], col: SQL, v: StringValue): SQL {

@@ -5,7 +5,7 @@
  * negations are complements that include documents without a value. String leaves are decided once
  * per distinct value of the field (its dictionary) and then read through each document's code.
  */
-import type { BoolLeaf, FilterNode, GeoShape, IdLeaf, NumberItem, NumberLeaf, StringLeaf, StringValue } from "../filter";
+import type { BoolLeaf, FilterNode, GeoShape, IdLeaf, NumberItem, NumberLeaf, StringLeaf, } from "../filter";
 import { bitsetOf, hasBitsets, slotsOfBits } from "./bitsets";
 import { geoTest } from "./geo";
 import { slotsOf, type Mask, type QueryView, type SlotList } from "./query-view";

@@ -22,7 +22,9 @@ export function memoryFacets(view: QueryView, matches: SlotList, fields: string[
         if (c >= 0) byCode[c]++;
       }
       // Several dictionary entries can share a raw value (same text, other tokens): add them up.
-      byCode.forEach((c, code) => c && counts.set(col.dict.entries[code].raw, (counts.get(col.dict.entries[code].raw) ?? 0) + c));
+      byCode.forEach((c, code) => {
+        c && counts.set(col.dict.entries[code].raw, (counts.get(col.dict.entries[code].raw) ?? 0) + c);
+      });
     } else if (col.kind === "array") {
       for (let x = 0; x < matches.length; x++) {
         const raw = col.raw[matches[x]];
@@ -39,7 +41,7 @@ export function memoryFacets(view: QueryView, matches: SlotList, fields: string[
       let sum32 = 0;
       for (let j = 0; j < matches.length; j++) {
         const x = values[matches[j]];
-        if (x !== x) continue;
+        if (Number.isNaN(x)) continue;
         byValue.set(x, (byValue.get(x) ?? 0) + 1);
         if (x < min) min = x;
         if (x > mx) mx = x;

@@ -56,7 +56,11 @@ export function textMatches(t: TextIndex, candidates: SlotList, n: number, ops: 
   if (lexIds.some((ids) => !ids.length)) return { matches: new Int32Array(0), rank };
   // The query's lexemes in id order (the order of a document's record), each with its operands' bits.
   const bitsOf = new Map<number, number>();
-  lexIds.forEach((ids, i) => ids.forEach((id) => bitsOf.set(id, (bitsOf.get(id) ?? 0) | (1 << i))));
+  lexIds.forEach((ids, i) => {
+    ids.forEach((id) => {
+      bitsOf.set(id, (bitsOf.get(id) ?? 0) | (1 << i));
+    });
+  });
   const qids = Int32Array.from([...bitsOf.keys()].sort((x, y) => x - y));
   const qbits = Int32Array.from(qids, (id) => bitsOf.get(id)!);
   const weightOps = [0, 1, 2, 3].map((w) => ops.reduce((b, op, i) => (op.weights & (1 << w) ? b | (1 << i) : b), 0));
@@ -67,7 +71,9 @@ export function textMatches(t: TextIndex, candidates: SlotList, n: number, ops: 
   let bitsById: Int32Array | null = null;
   if (qids.length > 16) {
     bitsById = new Int32Array(t.lexemes.length);
-    qids.forEach((id, x) => (bitsById![id] = qbits[x]));
+    qids.forEach((id, x) => {
+      bitsById![id] = qbits[x];
+    });
   }
   const q: Query = { qids, qbits, bitsById, weightOps, all, doc: new DocRepresentation(t.lexemes), rank, out: [] };
   if (candidates.length <= postings[driver]) {

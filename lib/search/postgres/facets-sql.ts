@@ -27,7 +27,7 @@ export async function facetCounts(
   const from = hidden ? sql`(select d.*, ${hidden} as price_hidden from search_index d where ${where}) d` : sql`search_index d`;
   const filter = hidden ? sql`true` : where;
   const hiddenCol = hidden ? sql`d.price_hidden` : null;
-  const valueOf = (name: string, x: SQL) => {
+  const valueText = (name: string, x: SQL) => {
     const t = fieldByName(name)!.type;
     return t === "float" ? sql`trim_scale(${x}::numeric)::text` : t === "string" || t === "string[]" ? x : sql`${x}::text`;
   };
@@ -40,7 +40,7 @@ export async function facetCounts(
   if (scalars.length) {
     const cols = scalars.map((n) => fieldColumnSql(n, hiddenCol));
     const field = sql`case ${sql.join(scalars.map((n, i) => sql`when grouping(${cols[i]}) = 0 then ${n}::text`), sql` `)} else '' end`;
-    const value = sql`coalesce(${sql.join(scalars.map((n, i) => valueOf(n, cols[i])), sql`, `)})`;
+    const value = sql`coalesce(${sql.join(scalars.map((n, i) => valueText(n, cols[i])), sql`, `)})`;
     const stats = numeric.length
       ? sql`json_build_array(${sql.join(numeric.map((n) => {
           const c = fieldColumnSql(n, hiddenCol);

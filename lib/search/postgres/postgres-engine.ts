@@ -103,7 +103,7 @@ export class PostgresSearchEngine implements SearchEngine {
             limit ${req.perPage} offset ${(req.page - 1) * req.perPage}`;
     if (text && count && req.perPage > 0) {
       const rows = rowsOf<HitRow & { found: number | string }>(await db.execute(select(sql`, count(*) over () as found`)));
-      return { rows, found: await this.windowTotal(db, rows, req, () => this.count(db, where)) };
+      return { rows, found: await this.windowTotal(rows, req, () => this.count(db, where)) };
     }
     const pageQuery = req.perPage === 0 ? Promise.resolve([] as HitRow[]) : db.execute(select(sql``)).then((res) => rowsOf<HitRow>(res));
     const [rows, found] = await Promise.all([pageQuery, count ? this.count(db, where) : Promise.resolve(null)]);
@@ -127,11 +127,11 @@ export class PostgresSearchEngine implements SearchEngine {
     const rows = rowsOf<HitRow & { found: number | string }>(res);
     const total = () =>
       db.execute(sql`select count(*) as n from search_texts t where t.tenant_id = ${tenantId}::uuid and t.tsv @@ ${tsq}`).then((r) => Number(rowsOf<{ n: number | string }>(r)[0].n));
-    return { rows, found: await this.windowTotal(db, rows, req, total) };
+    return { rows, found: await this.windowTotal(rows, req, total) };
   }
 
   /** The window count rides on the page's rows; a page past the end has none, so it is counted apart. */
-  private async windowTotal(db: Db, rows: { found: number | string }[], req: SearchRequest, count: () => Promise<number>): Promise<number> {
+  private async windowTotal(rows: { found: number | string }[], req: SearchRequest, count: () => Promise<number>): Promise<number> {
     if (rows.length) return Number(rows[0].found);
     return req.page > 1 ? count() : 0;
   }

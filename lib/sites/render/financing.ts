@@ -19,7 +19,7 @@ const cents = (v: number) => Math.round(v * 100) / 100;
 export const DEFAULT_FINANCING = { downPaymentShare: 0.2, annualRatePercent: 11.5, years: 30 };
 
 export function monthlyRate(annualRatePercent: number): number {
-  return Math.pow(1 + annualRatePercent / 100, 1 / 12) - 1;
+  return (1 + annualRatePercent / 100) ** (1 / 12) - 1;
 }
 
 /** Null when the input cannot be financed (no price, down payment at or above the price, bad term or rate). */
@@ -35,7 +35,7 @@ export function simulateFinancing(input: FinancingInput): Financing | null {
   // SAC: payment k (1-based) = amortisation + interest on the balance before it.
   const sacPayment = (k: number) => amort + (financed - amort * (k - 1)) * i;
   const sacTotal = financed + i * amort * (n * (n + 1)) / 2;
-  const pmt = i === 0 ? financed / n : (financed * i) / (1 - Math.pow(1 + i, -n));
+  const pmt = i === 0 ? financed / n : (financed * i) / (1 - (1 + i) ** -n);
   return {
     financed: cents(financed),
     months: n,

@@ -173,7 +173,7 @@ export function routeRequest(input: { host: string | null; pathname: string; ser
 }
 
 function toSite(key: SiteKey, path: string, base: string): RouteDecision {
-  if (Object.prototype.hasOwnProperty.call(SITE_FILES, path)) return { kind: "rewrite", pathname: internalPath(key, null, SITE_FILES[path]), locale: null };
+  if (Object.hasOwn(SITE_FILES, path)) return { kind: "rewrite", pathname: internalPath(key, null, SITE_FILES[path]), locale: null };
   const { locale, rest, redirectTo } = splitLocale(path);
   if (redirectTo !== undefined) return { kind: "redirect", pathname: `${base}${redirectTo === "/" && base ? "" : redirectTo}` || "/" };
   return { kind: "rewrite", pathname: internalPath(key, locale, rest), locale, sitePath: rest, site: { key, locale } };

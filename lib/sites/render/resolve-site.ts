@@ -22,7 +22,7 @@ export async function resolveSite(key: SiteKey, locale: string): Promise<Resolve
   let row: SiteRow | null = null;
   if (key.kind === "domain") {
     row = await siteByDomain(db, key.host);
-    if (!row || !row.active || !row.published) return "site";
+    if (!row?.active || !row.published) return "site";
   } else {
     row = await orNull(loadPublicSite(db, key.siteId));
     if (!row) return "site";

@@ -27,7 +27,7 @@ let mine: string;
 let otherTenants: string;
 const MISSING = "00000000-0000-4000-8000-000000000000";
 
-const listingOf = async (t: TestTenant, key: string, visibility: string, over: Record<string, unknown> = {}) => {
+const listingOf = async (key: string, visibility: string, over: Record<string, unknown> = {}) => {
   const res = await call(propertiesRoute.POST, "POST", "/x", { key, body: propertyBody(over, [saleListing({ visibility })]) });
   expect(res.status).toBe(201);
   return res.body.listings[0].id as string;
@@ -37,11 +37,11 @@ beforeAll(async () => {
   t = await makeTenant();
   broker = await makeMember(t, "broker", "restricted");
   const other = await makeMember(t, "broker");
-  othersPrivate = await listingOf(t, t.key, "private", { assignedToId: other.userId });
-  othersPublic = await listingOf(t, t.key, "public", { assignedToId: other.userId });
-  mine = await listingOf(t, broker.key, "private");
+  othersPrivate = await listingOf(t.key, "private", { assignedToId: other.userId });
+  othersPublic = await listingOf(t.key, "public", { assignedToId: other.userId });
+  mine = await listingOf(broker.key, "private");
   const u = await makeTenant();
-  otherTenants = await listingOf(u, u.key, "public");
+  otherTenants = await listingOf(u.key, "public");
   const deal = await call(dealsRoute.POST, "POST", "/x", { key: broker.key, body: { title: "Compra", dealType: "sale", contacts: [{ name: "Ana", email: "ana@example.com", role: "buyer" }] } });
   expect(deal.status).toBe(201);
   dealId = deal.body.id;

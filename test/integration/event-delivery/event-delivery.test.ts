@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import * as dealsRoute from "../../../app/api/v1/crm/deals/route";
 import * as propertiesRoute from "../../../app/api/v1/real-estate/properties/route";
 import * as redeliverRoute from "../../../app/api/v1/settings/webhooks/deliveries/[eventId]/redeliver/route";
@@ -68,7 +68,7 @@ describe("outbound delivery", () => {
     const ok = verifyWebhook({ secret: secret!, body: got.body, timestamp: got.headers["x-webhook-timestamp"], signature: got.headers["x-webhook-signature"] });
     expect(ok).toEqual({ ok: true });
     expect(verifyWebhook({ secret: "wrong", body: got.body, timestamp: got.headers["x-webhook-timestamp"], signature: got.headers["x-webhook-signature"] }).ok).toBe(false);
-    expect(verifyWebhook({ secret: secret!, body: got.body + " ", timestamp: got.headers["x-webhook-timestamp"], signature: got.headers["x-webhook-signature"] }).ok).toBe(false);
+    expect(verifyWebhook({ secret: secret!, body: `${got.body} `, timestamp: got.headers["x-webhook-timestamp"], signature: got.headers["x-webhook-signature"] }).ok).toBe(false);
   });
 
   it("sends no auth headers by default, only selected events, and nothing without a URL", async () => {

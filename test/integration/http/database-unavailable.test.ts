@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import * as dealsRoute from "../../../app/api/v1/crm/deals/route";
-import { getDb, useDbForTests, type Db } from "../../../db/client";
+import { getDb, setDbForTests, type Db } from "../../../db/client";
 import * as schema from "../../../db/schema";
 import { describeConnectionProblem } from "../../../lib/server/database-check";
 import { makeTenant } from "../../helpers/factories";
@@ -23,7 +23,7 @@ describe("the database going away while the server runs", () => {
     const t = await makeTenant();
     const real = await getDb();
     const client = postgres(`postgres://crm:s3cret-pw@127.0.0.1:${await closedPort()}/crm`, { max: 1, connect_timeout: 2, onnotice: () => {} });
-    useDbForTests(drizzle({ client, schema }) as unknown as Db);
+    setDbForTests(drizzle({ client, schema }) as unknown as Db);
     try {
       const res = await call(dealsRoute.GET, "GET", "/x", { key: t.key });
       expect(res.status).toBe(503);
@@ -32,7 +32,7 @@ describe("the database going away while the server runs", () => {
       expect(res.body.error.message).toMatch(/database is unreachable/);
       expect(JSON.stringify(res.body)).not.toContain("s3cret");
     } finally {
-      useDbForTests(real);
+      setDbForTests(real);
       await client.end({ timeout: 1 });
     }
     expect((await call(dealsRoute.GET, "GET", "/x", { key: t.key })).status).toBe(200);

@@ -257,10 +257,10 @@ describe("characters PostgreSQL cannot store", () => {
 
   it("cuts a long name without leaving half an emoji behind (a lone surrogate PostgreSQL refuses)", async () => {
     const c = await channel(t);
-    const res = await post(c.pathToken, { contactName: "a".repeat(119) + "😀 Silva", email: "emoji@example.com" });
+    const res = await post(c.pathToken, { contactName: `${"a".repeat(119)}😀 Silva`, email: "emoji@example.com" });
     expect(res.status).toBe(202);
     const [stored] = await leadRows(c.id);
-    expect((stored.lead as any).contactName).toBe("a".repeat(119) + "\uFFFD");
+    expect((stored.lead as any).contactName).toBe(`${"a".repeat(119)}\uFFFD`);
   });
 });
 

@@ -1,13 +1,9 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import * as listingsRoute from "../../../app/api/v1/real-estate/listings/route";
-import * as listingRoute from "../../../app/api/v1/real-estate/listings/[id]/route";
 import * as propertiesRoute from "../../../app/api/v1/real-estate/properties/route";
-import * as propertyRoute from "../../../app/api/v1/real-estate/properties/[propertyId]/route";
-import * as settingsRoute from "../../../app/api/v1/settings/route";
 import { getDb } from "../../../db/client";
-import { events, listings, properties } from "../../../db/schema";
-import { makeTenant, makeTypology, propertyBody, saleListing, type TestTenant } from "../../helpers/factories";
+import { events, properties } from "../../../db/schema";
+import { makeTenant, propertyBody, saleListing, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
 
 let t: TestTenant;

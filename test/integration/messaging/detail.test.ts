@@ -147,7 +147,7 @@ describe("rejections", () => {
       expect(res.body.rejection, chatId).toBe("not_found_or_inaccessible");
       expect(gw.state.requests.length).toBe(before);
     }
-    const huge = await detail(ana.key, { channelId: ch.id, chatId: "9".repeat(10_000) + "@c.us" });
+    const huge = await detail(ana.key, { channelId: ch.id, chatId: `${"9".repeat(10_000)}@c.us` });
     expect(huge.status).toBe(400);
     expect(huge.body.error.message).toContain("chatId");
     expect((await detail(ana.key, { channelId: ch.id })).status).toBe(400);

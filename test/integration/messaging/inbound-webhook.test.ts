@@ -35,7 +35,7 @@ describe("POST /api/webhooks/messaging/{channelToken}", () => {
     expect((await postWebhook(ch.token, { ...wh, headers: { ...wh.headers, "x-webhook-hmac": "00".repeat(64) } })).status).toBe(401);
     expect((await postWebhook(ch.token, { body: wh.body, headers: { "content-type": "application/json" } })).status).toBe(401);
     expect((await postWebhook(ch.token, gw.webhook("wrong-secret", "message", {}))).status).toBe(401);
-    expect((await postWebhook("msg_" + "A".repeat(32), wh)).status).toBe(404);
+    expect((await postWebhook(`msg_${"A".repeat(32)}`, wh)).status).toBe(404);
     expect((await postWebhook("../../etc", wh)).status).toBe(404);
     const notJson = "{nope";
     const { createHmac } = await import("node:crypto");

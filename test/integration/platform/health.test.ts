@@ -10,7 +10,7 @@ import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
 import * as liveRoute from "../../../app/api/health/route";
 import * as readyRoute from "../../../app/api/health/ready/route";
-import { getDb, useDbForTests, type Db } from "../../../db/client";
+import { getDb, setDbForTests, type Db } from "../../../db/client";
 import * as schema from "../../../db/schema";
 import { resetReadinessForTests } from "../../../lib/health/readiness";
 import { resetConfigForTests } from "../../../lib/config";
@@ -69,14 +69,14 @@ describe("GET /api/health/ready", () => {
     const port = (s.address() as net.AddressInfo).port;
     await new Promise<void>((ok) => s.close(() => ok()));
     const client = postgres(`postgres://crm:s3cret-pw@127.0.0.1:${port}/crm`, { max: 1, connect_timeout: 1, onnotice: () => {} });
-    useDbForTests(drizzle({ client, schema }) as unknown as Db);
+    setDbForTests(drizzle({ client, schema }) as unknown as Db);
     try {
       const res = await get(readyRoute.GET);
       expect(res.status).toBe(503);
       expect(res.body.checks.database).toBe("failing");
       expect(JSON.stringify(res.body)).not.toMatch(/s3cret|127\.0\.0\.1|crm|ECONNREFUSED/);
     } finally {
-      useDbForTests(real);
+      setDbForTests(real);
       await client.end({ timeout: 1 });
     }
     expect((await get(readyRoute.GET)).status).toBe(200);

@@ -37,7 +37,7 @@ function openToOthers(dir: string): string[] {
 }
 
 /** Opens the file database the way the server does, writes to it, and closes it. */
-async function useDatabase(): Promise<string[]> {
+async function openTestDatabase(): Promise<string[]> {
   await closeDb();
   const db = await getDb();
   await db.execute(sql`create table if not exists private_probe (id serial primary key, secret text)`);
@@ -69,7 +69,7 @@ describe("the embedded data folder is private", () => {
     process.umask(0);
     const token = ensureOperatorToken();
     expect(token.created).toBe(true);
-    expect(await useDatabase()).toEqual([]);
+    expect(await openTestDatabase()).toEqual([]);
     expect(fs.readdirSync(pgDir).length).toBeGreaterThan(5);
     expect(openToOthers(dataDir)).toEqual([]);
   }, 60_000);
@@ -90,7 +90,7 @@ describe("the embedded data folder is private", () => {
     expect(ensureOperatorToken().created).toBe(false);
     expect(modeOf(dataDir)).toBe(0o700);
     expect(modeOf(path.join(dataDir, "operator-token"))).toBe(0o600);
-    expect(await useDatabase()).toEqual([]);
+    expect(await openTestDatabase()).toEqual([]);
     expect(openToOthers(dataDir)).toEqual([]);
   }, 60_000);
 
@@ -100,7 +100,7 @@ describe("the embedded data folder is private", () => {
     fs.chmodSync(outside, 0o644);
     fs.symlinkSync(outside, path.join(pgDir, "link-to-outside"));
     try {
-      await useDatabase();
+      await openTestDatabase();
       expect(modeOf(outside)).toBe(0o644);
     } finally {
       fs.rmSync(path.join(pgDir, "link-to-outside"));

@@ -35,7 +35,10 @@ let beta: { key: string; slug: string; tenantId: string };
 let listingId: string;
 
 async function tenant(name: string) {
-  const res = await json(server.port, "POST", "/api/admin/tenants", OPERATOR, { name, owner: { name: "Dona", email: `dona-${randomBytes(3).toString("hex")}@example.com` } });
+  const res = await json(server.port, "POST", "/api/admin/tenants", OPERATOR, {
+    name,
+    owner: { name: "Dona", email: `dona-${randomBytes(3).toString("hex")}@example.com` },
+  });
   expect(res.status).toBe(201);
   return { key: res.json.apiKey as string, slug: res.json.slug as string, tenantId: res.json.tenantId as string };
 }
@@ -92,7 +95,10 @@ describe.skipIf(skip)("the production build, two web processes on PostgreSQL", (
     expect(statuses.filter((s) => s === 429)).toHaveLength(50);
     expect(statuses.slice(100).every((s) => s === 429)).toBe(true);
     // Counted in the shared table, not in each process's memory.
-    const direct = postgres(dbUrl.replace(`127.0.0.1:${proxy.port}`, new URL(tpl.kind === "postgres" ? tpl.url : "postgres://x").host), { max: 1, onnotice: () => {} });
+    const direct = postgres(dbUrl.replace(`127.0.0.1:${proxy.port}`, new URL(tpl.kind === "postgres" ? tpl.url : "postgres://x").host), {
+      max: 1,
+      onnotice: () => {},
+    });
     try {
       const [row] = await direct`select points from rate_limits where key like 'sites:site:%'`;
       expect(row.points).toBeGreaterThanOrEqual(100);
@@ -186,10 +192,14 @@ describe.skipIf(skip)("D4: start-up against a database that never answers", () =
     const port = (silent.address() as net.AddressInfo).port;
     const started = Date.now();
     try {
-      await expect(startProduction({ DATABASE_URL: `postgres://crm:pw@127.0.0.1:${port}/crm`, WEB_CONCURRENCY: "2" })).rejects.toThrow(/Server not started: Cannot connect to PostgreSQL at 127\.0\.0\.1:\d+/);
+      await expect(startProduction({ DATABASE_URL: `postgres://crm:pw@127.0.0.1:${port}/crm`, WEB_CONCURRENCY: "2" })).rejects.toThrow(
+        /Server not started: Cannot connect to PostgreSQL at 127\.0\.0\.1:\d+/,
+      );
       expect(Date.now() - started).toBeLessThan(15_000);
     } finally {
-      sockets.forEach((s) => s.destroy());
+      sockets.forEach((s) => {
+        s.destroy();
+      });
       silent.close();
     }
   }, 30_000);

@@ -83,7 +83,7 @@ describe("POST /api/webhooks/providers/{pathToken}: authentication and shape", (
     const count = async () => (await db.select().from(providerNotifications).where(eq(providerNotifications.providerId, payA.id))).length;
     const before = await count();
     const body = boleto("auth-1", "created");
-    expect((await notify({ ...payA, token: "prv_" + "A".repeat(32) }, body)).status).toBe(404);
+    expect((await notify({ ...payA, token: `prv_${"A".repeat(32)}` }, body)).status).toBe(404);
     expect((await notify({ ...payA, token: "../etc" }, body)).status).toBe(404);
     expect((await notify(payA, body, { unsigned: true })).status).toBe(401);
     expect((await notify(payA, body, { headers: { "x-signature": hmac("wrong", JSON.stringify(body)) } })).status).toBe(401);
@@ -101,7 +101,7 @@ describe("POST /api/webhooks/providers/{pathToken}: authentication and shape", (
       expect(r.body).toEqual({ ok: true, id: expect.any(String) });
     }
     // The exact bytes are what is verified: an uppercase hex signature of the same bytes is fine.
-    expect((await notify(payA, body, { headers: { "x-signature": "SHA256=" + hmac(payA.secret, JSON.stringify(body)).toUpperCase() } })).status).toBe(200);
+    expect((await notify(payA, body, { headers: { "x-signature": `SHA256=${hmac(payA.secret, JSON.stringify(body)).toUpperCase()}` } })).status).toBe(200);
     expect(await count()).toBe(before + 4);
   });
 

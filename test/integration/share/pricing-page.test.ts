@@ -16,7 +16,7 @@ import { CLIENT_ADDRESS_HEADER } from "../../../lib/http/client-address";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
 import { makeListing, makeShareLink } from "../../helpers/share";
-import { makeSite, makeVerifiedSite } from "../../helpers/sites";
+import { makeVerifiedSite } from "../../helpers/sites";
 
 let ip = 0;
 const nextIp = () => `10.88.${Math.floor(++ip / 250)}.${ip % 250}`;

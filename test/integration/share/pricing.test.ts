@@ -17,7 +17,6 @@ import * as rotateRoute from "../../../app/api/v1/settings/pricing-tool/rotate/r
 import * as shareLinkRoute from "../../../app/api/v1/share-links/[id]/route";
 import { getDb } from "../../../db/client";
 import { dealContacts, deals, inboundLeads, listings, marketingChannelInstances, properties, shareLinks } from "../../../db/schema";
-import { resetConfigForTests } from "../../../lib/config";
 import { CLIENT_ADDRESS_HEADER } from "../../../lib/http/client-address";
 import { processLead } from "../../../lib/leads/inbound/process-lead";
 import { newShareToken } from "../../../lib/share/secrets";

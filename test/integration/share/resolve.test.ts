@@ -11,7 +11,7 @@ import * as rotateRoute from "../../../app/api/v1/settings/pricing-tool/rotate/r
 import * as linkRoute from "../../../app/api/v1/share-links/[id]/route";
 import * as viewsRoute from "../../../app/api/v1/share-links/[id]/views/route";
 import { getDb } from "../../../db/client";
-import { members, shareLinks } from "../../../db/schema";
+import { shareLinks } from "../../../db/schema";
 import { CLIENT_ADDRESS_HEADER } from "../../../lib/http/client-address";
 import { distanceMeters } from "../../../lib/share/route-plan";
 import { settleAccesses } from "../../../lib/share/record-access";

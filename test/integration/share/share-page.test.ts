@@ -73,7 +73,7 @@ describe("share page /p/{token}", () => {
     expect(h).toContain("Vila Madalena");
     expect(h).toContain("Prédio com piscina.");
     expect(h).toContain("https://wa.me/5511955554444?text=");
-    expect(h).toContain('<meta property="og:image" content="http://localhost:3000/p/' + link.token + "/og?v=");
+    expect(h).toContain(`<meta property="og:image" content="http://localhost:3000/p/${link.token}/og?v=`);
     expect(h).toContain('<meta name="twitter:card" content="summary_large_image"');
     expect(h).toContain('<meta name="robots" content="noindex,nofollow"');
     expect(h).not.toMatch(/<script/i);

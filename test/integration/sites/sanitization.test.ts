@@ -31,9 +31,31 @@ const MARK = "zzsecretzz";
 const MARKERS = [MARK, "977771234", "96666", "52998224725", "529.982.247-25"];
 /** Spec 2 §2.2's removed fields, in the index's snake case and the API's camel case. */
 const FORBIDDEN_KEYS = [
-  "owner_phone", "owner_email", "owner_whatsapp", "contact_phone", "contact_email", "owner_name", "owner_cpf", "owner_document",
-  "realtor_phone", "realtor_email", "internal_notes", "private_notes", "location_number", "contacts",
-  "ownerPhone", "ownerEmail", "ownerWhatsapp", "ownerName", "ownerCpf", "internalNotes", "privateNotes", "email", "owner", "reservation", "tenant_id",
+  "owner_phone",
+  "owner_email",
+  "owner_whatsapp",
+  "contact_phone",
+  "contact_email",
+  "owner_name",
+  "owner_cpf",
+  "owner_document",
+  "realtor_phone",
+  "realtor_email",
+  "internal_notes",
+  "private_notes",
+  "location_number",
+  "contacts",
+  "ownerPhone",
+  "ownerEmail",
+  "ownerWhatsapp",
+  "ownerName",
+  "ownerCpf",
+  "internalNotes",
+  "privateNotes",
+  "email",
+  "owner",
+  "reservation",
+  "tenant_id",
 ];
 
 let ip = 0;
@@ -47,8 +69,14 @@ beforeAll(async () => {
   t = await makeTenant();
   const broker = await makeMember(t, "broker", "broad", { phone: "+5511955554444" });
   const db = await getDb();
-  await db.update(members).set({ email: `${MARK}@example.com` }).where(eq(members.id, broker.userId));
-  const [b] = await db.insert(buildings).values({ tenantId: t.tenantId, name: "Edifício", street: `Rua ${MARK}`, number: "96666", postalCode: "01310-100" }).returning();
+  await db
+    .update(members)
+    .set({ email: `${MARK}@example.com` })
+    .where(eq(members.id, broker.userId));
+  const [b] = await db
+    .insert(buildings)
+    .values({ tenantId: t.tenantId, name: "Edifício", street: `Rua ${MARK}`, number: "96666", postalCode: "01310-100" })
+    .returning();
   const [ty] = await db.insert(typologies).values({ tenantId: t.tenantId, buildingId: b.id, name: "Tipo" }).returning();
   await db.insert(units).values({ tenantId: t.tenantId, typologyId: ty.id, unitNumber: "1", reservation: { buyer: MARK, phone: "+5511977771234" } });
   Object.assign(id, { building: b.id, typology: ty.id });
@@ -56,11 +84,23 @@ beforeAll(async () => {
     key: t.key,
     body: {
       property: {
-        type: "apartment", assignedToId: broker.userId, internalNotes: `notes ${MARK}`,
+        type: "apartment",
+        assignedToId: broker.userId,
+        internalNotes: `notes ${MARK}`,
         owner: { name: `Dono ${MARK}`, email: `${MARK}.owner@example.com`, phone: "+55 11 97777-1234", whatsapp: "+55 11 97777-1234", cpf: "529.982.247-25" },
         media: [{ url: "https://img.example.com/a.jpg", isPrimary: true }],
       },
-      location: { street: "Rua Pública", number: "96666", complement: `apto ${MARK}`, neighborhood: "Pinheiros", city: "São Paulo", state: "SP", postalCode: "05422-000", latitude: -23.5, longitude: -46.6 },
+      location: {
+        street: "Rua Pública",
+        number: "96666",
+        complement: `apto ${MARK}`,
+        neighborhood: "Pinheiros",
+        city: "São Paulo",
+        state: "SP",
+        postalCode: "05422-000",
+        latitude: -23.5,
+        longitude: -46.6,
+      },
       listings: [
         { title: "Apartamento público", type: "sale", visibility: "public", stage: "active", price: "900000", isPrimaryMarket: "true", typologyId: ty.id },
         { title: "Outro apartamento", type: "sale", visibility: "public", stage: "active", price: "950000" },
@@ -77,11 +117,15 @@ beforeAll(async () => {
 /** Every string and key of a JSON value, at any depth. */
 function walk(v: unknown, visit: (s: string, isKey: boolean, path: string) => void, path = "$"): void {
   if (typeof v === "string") visit(v, false, path);
-  else if (Array.isArray(v)) v.forEach((x, i) => walk(x, visit, `${path}[${i}]`));
-  else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) {
-    visit(k, true, `${path}.${k}`);
-    walk(x, visit, `${path}.${k}`);
-  }
+  else if (Array.isArray(v))
+    v.forEach((x, i) => {
+      walk(x, visit, `${path}[${i}]`);
+    });
+  else if (v && typeof v === "object")
+    for (const [k, x] of Object.entries(v)) {
+      visit(k, true, `${path}.${k}`);
+      walk(x, visit, `${path}.${k}`);
+    }
 }
 
 describe("no public answer carries a private field", () => {
@@ -92,7 +136,10 @@ describe("no public answer carries a private field", () => {
       answers.push([name, await call(route.GET, "GET", "/x", { params, query, headers: headers() })]);
     await get("resolve", resolveRoute, {}, { domain: site.domain });
     await get("public-config", publicConfigRoute, p());
-    for (const body of [{ q: "*", facet_by: "location_city,propertyType", per_page: 250 }, { q: MARK, query_by: "title,description,location_street,location_neighborhood" }]) {
+    for (const body of [
+      { q: "*", facet_by: "location_city,propertyType", per_page: 250 },
+      { q: MARK, query_by: "title,description,location_street,location_neighborhood" },
+    ]) {
       answers.push([`search ${body.q}`, await call(searchRoute.POST, "POST", "/x", { params: p(), body, headers: headers() })]);
     }
     for (const ref of [id.listing, id.code]) await get(`property ${ref}`, propertyRoute, p({ id: ref }));

@@ -106,7 +106,7 @@ describe("OpenAPI description", () => {
       // A route file whose exports the patterns cannot see would otherwise pass silently.
       expect(methods, `${path.relative(ROOT, file)}: no exported HTTP method recognised`).not.toHaveLength(0);
       for (const method of methods) {
-        if (!(doc.paths?.[apiPath] as Json | undefined)?.[method.toLowerCase()]) missing.push(`${method} ${apiPath}`);
+        if (!(doc.paths![apiPath] as Json | undefined)?.[method.toLowerCase()]) missing.push(`${method} ${apiPath}`);
       }
     }
     expect(missing, "operations missing from lib/openapi").toEqual([]);
@@ -183,7 +183,7 @@ describe("OpenAPI description", () => {
       ["/api/v1/real-estate/properties", "post"],
       ["/api/v1/real-estate/properties/{propertyId}", "patch"],
     ] as const) {
-      const op = (doc.paths?.[p] as Json)[method];
+      const op = (doc.paths![p] as Json)[method];
       const body = resolve(doc, op.requestBody.content["application/json"].schema);
       const items = resolve(doc, body.properties.listings.items);
       expect(items.oneOf, `${method} ${p}`).toEqual([
@@ -196,15 +196,15 @@ describe("OpenAPI description", () => {
   });
 
   it("keeps translations out of the standalone listing PATCH and shows the pageSize limit", () => {
-    const patch = (doc.paths?.["/api/v1/real-estate/listings/{id}"] as Json).patch;
+    const patch = (doc.paths!["/api/v1/real-estate/listings/{id}"] as Json).patch;
     expect(resolve(doc, patch.requestBody.content["application/json"].schema).properties.translations).toBeUndefined();
-    const list = (doc.paths?.["/api/v1/real-estate/listings"] as Json).get;
+    const list = (doc.paths!["/api/v1/real-estate/listings"] as Json).get;
     const pageSize = (list.parameters as Json[]).find((p) => p.name === "pageSize");
     expect(pageSize?.schema).toMatchObject({ type: "integer", maximum: 100, default: 50 });
   });
 
   it("documents the deal list filters, the create body, the {id, data} PATCH envelope and the read shapes", () => {
-    const list = (doc.paths?.["/api/v1/crm/deals"] as Json).get;
+    const list = (doc.paths!["/api/v1/crm/deals"] as Json).get;
     const params = list.parameters as Json[];
     expect(params.map((p) => p.name)).toEqual(
       expect.arrayContaining(["page", "pageSize", "dealType", "stage", "status", "assignedToId", "marketingChannelInstanceId", "customFilters"]),
@@ -217,7 +217,7 @@ describe("OpenAPI description", () => {
     expect(Object.keys(page.properties).sort()).toEqual(["items", "page", "pageSize", "total"]);
     expect(page.properties.items.items).toEqual({ $ref: "#/components/schemas/Deal" });
 
-    const post = (doc.paths?.["/api/v1/crm/deals"] as Json).post;
+    const post = (doc.paths!["/api/v1/crm/deals"] as Json).post;
     const create = resolve(doc, post.requestBody.content["application/json"].schema);
     expect(create.required).toEqual(expect.arrayContaining(["title", "dealType", "contacts"]));
     expect(create.properties.contacts.minItems).toBe(1);
@@ -231,7 +231,7 @@ describe("OpenAPI description", () => {
       ["createdAt", "currency", "dealType", "id", "stage", "status", "title"],
     );
 
-    const item = doc.paths?.["/api/v1/crm/deals/{id}"] as Json;
+    const item = doc.paths!["/api/v1/crm/deals/{id}"] as Json;
     const update = resolve(doc, item.patch.requestBody.content["application/json"].schema);
     expect(update.required).toEqual(["id", "data"]);
     const data = resolve(doc, update.properties.data);
@@ -247,7 +247,7 @@ describe("OpenAPI description", () => {
   });
 
   it("documents marketing channels as an admin-only settings resource", () => {
-    const list = (doc.paths?.["/api/v1/settings/marketing-channels"] as Json).get;
+    const list = (doc.paths!["/api/v1/settings/marketing-channels"] as Json).get;
     const body = resolve(doc, list.responses["200"].content["application/json"].schema);
     expect(body.properties.items.items).toEqual({ $ref: "#/components/schemas/MarketingChannel" });
     for (const [p, method] of [
@@ -255,12 +255,12 @@ describe("OpenAPI description", () => {
       ["/api/v1/settings/marketing-channels", "post"],
       ["/api/v1/settings/marketing-channels/{id}", "patch"],
     ] as const) {
-      expect(Object.keys((doc.paths?.[p] as Json)[method].responses), `${method} ${p}`).toContain("403");
+      expect(Object.keys((doc.paths![p] as Json)[method].responses), `${method} ${p}`).toContain("403");
     }
   });
 
   it("shows the deal workflow and custom fields in the tenant settings", () => {
-    const settings = doc.paths?.["/api/v1/settings"] as Json;
+    const settings = doc.paths!["/api/v1/settings"] as Json;
     const read = resolve(doc, settings.get.responses["200"].content["application/json"].schema);
     expect(read.required).toEqual(expect.arrayContaining(["dealWorkflow", "customFields"]));
     const workflow = resolve(doc, read.properties.dealWorkflow);
@@ -274,7 +274,7 @@ describe("OpenAPI description", () => {
   });
 
   it("documents the webhook settings, secret, test, delivery log and redelivery as admin-only operations", () => {
-    const settings = doc.paths?.["/api/v1/settings/webhooks"] as Json;
+    const settings = doc.paths!["/api/v1/settings/webhooks"] as Json;
     const put = resolve(doc, settings.put.requestBody.content["application/json"].schema);
     expect(put.required).toEqual(["url", "events", "hmac", "bearer"]);
     expect(put.properties.url.type).toEqual(["string", "null"]);
@@ -288,12 +288,12 @@ describe("OpenAPI description", () => {
     expect(read.required).not.toContain("secret");
     expect(settings.put.description).toMatch(/generates one \(32 random bytes, base64url\)/);
 
-    const secret = (doc.paths?.["/api/v1/settings/webhooks/secret"] as Json).post;
+    const secret = (doc.paths!["/api/v1/settings/webhooks/secret"] as Json).post;
     expect(Object.keys(resolve(doc, secret.responses["200"].content["application/json"].schema).properties)).toEqual(["secret"]);
-    const test = (doc.paths?.["/api/v1/settings/webhooks/test"] as Json).post;
+    const test = (doc.paths!["/api/v1/settings/webhooks/test"] as Json).post;
     expect(test.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/WebhookTestResult" });
 
-    const list = (doc.paths?.["/api/v1/settings/webhooks/deliveries"] as Json).get;
+    const list = (doc.paths!["/api/v1/settings/webhooks/deliveries"] as Json).get;
     const params = list.parameters as Json[];
     expect(params.map((p) => p.name).sort()).toEqual(["cursor", "limit", "state"]);
     expect(params.find((p) => p.name === "limit")?.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 50 });
@@ -302,7 +302,7 @@ describe("OpenAPI description", () => {
     expect(Object.keys(page.properties).sort()).toEqual(["items", "nextCursor"]);
     expect(page.properties.items.items).toEqual({ $ref: "#/components/schemas/Delivery" });
 
-    const redeliver = (doc.paths?.["/api/v1/settings/webhooks/deliveries/{eventId}/redeliver"] as Json).post;
+    const redeliver = (doc.paths!["/api/v1/settings/webhooks/deliveries/{eventId}/redeliver"] as Json).post;
     expect(redeliver.parameters.map((p: Json) => [p.name, p.in])).toEqual([["eventId", "path"]]);
     const queued = resolve(doc, redeliver.responses["202"].content["application/json"].schema);
     expect(queued.properties.state).toMatchObject({ type: "string", enum: ["pending"] });
@@ -316,7 +316,7 @@ describe("OpenAPI description", () => {
       ["/api/v1/settings/webhooks/deliveries", "get", false],
       ["/api/v1/settings/webhooks/deliveries/{eventId}/redeliver", "post", true],
     ] as const) {
-      const op = (doc.paths?.[p] as Json)[method];
+      const op = (doc.paths![p] as Json)[method];
       expect(op.tags, `${method} ${p}`).toEqual(["Webhooks"]);
       expect(Object.keys(op.responses), `${method} ${p}`).toContain("403");
       expect(Object.keys(op.responses).includes("409"), `${method} ${p} 409`).toBe(conflict);
@@ -324,7 +324,7 @@ describe("OpenAPI description", () => {
   });
 
   it("documents the listing search parameters with their bounds, the filter language and the item shape", () => {
-    const search = (doc.paths?.["/api/v1/real-estate/listings/search"] as Json).get;
+    const search = (doc.paths!["/api/v1/real-estate/listings/search"] as Json).get;
     expect(search.tags).toEqual(["Listings"]);
     const params = search.parameters as Json[];
     const param = (name: string) => params.find((p) => p.name === name);
@@ -374,7 +374,7 @@ describe("OpenAPI description", () => {
   });
 
   it("documents partner networks as admin-only settings operations with their statuses", () => {
-    const networks = doc.paths?.["/api/v1/settings/networks"] as Json;
+    const networks = doc.paths!["/api/v1/settings/networks"] as Json;
     const list = resolve(doc, networks.get.responses["200"].content["application/json"].schema);
     expect(Object.keys(list.properties)).toEqual(["items"]);
     expect(list.properties.items.items).toEqual({ $ref: "#/components/schemas/Network" });
@@ -385,11 +385,11 @@ describe("OpenAPI description", () => {
     expect(networks.post.description).toMatch(/shown only in this response/);
     expect(resolve(doc, networks.post.requestBody.content["application/json"].schema).required).toEqual(["name"]);
 
-    const join = (doc.paths?.["/api/v1/settings/networks/join"] as Json).post;
+    const join = (doc.paths!["/api/v1/settings/networks/join"] as Json).post;
     expect(resolve(doc, join.requestBody.content["application/json"].schema).required).toEqual(["inviteCode"]);
     expect(Object.keys(resolve(doc, join.responses["200"].content["application/json"].schema).properties).sort()).toEqual(["id", "name"]);
 
-    const share = (doc.paths?.["/api/v1/settings/networks/{id}/listings"] as Json).put;
+    const share = (doc.paths!["/api/v1/settings/networks/{id}/listings"] as Json).put;
     expect(share.parameters.map((p: Json) => [p.name, p.in])).toEqual([["id", "path"]]);
     const body = resolve(doc, share.requestBody.content["application/json"].schema);
     expect(body.required).toEqual(["listingIds", "shared"]);
@@ -405,7 +405,7 @@ describe("OpenAPI description", () => {
       ["/api/v1/settings/networks/join", "post", ["200", "400", "401", "403", "409", "413", "415", "500", "503"]],
       ["/api/v1/settings/networks/{id}/listings", "put", ["200", "400", "401", "403", "404", "413", "415", "500", "503"]],
     ] as const) {
-      const op = (doc.paths?.[p] as Json)[method];
+      const op = (doc.paths![p] as Json)[method];
       expect(op.tags, `${method} ${p}`).toEqual(["Networks"]);
       expect(Object.keys(op.responses).sort(), `${method} ${p}`).toEqual(statuses);
     }

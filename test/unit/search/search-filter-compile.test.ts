@@ -66,7 +66,7 @@ beforeAll(async () => {
   for (const [id, title, city, status, agent, tags, price, bedrooms, baths, featured, lat, lng] of rows) {
     await db.execute(sql`INSERT INTO t VALUES (${id}, ${title}, ${textArray(tok(title))}, ${city}, ${textArray(tok(city))},
       ${status}, ${textArray(tok(status))}, ${agent}, ${textArray(tok(agent))}, ${textArray(tags)},
-      ${textArray(tags && tags.map(normalizeElement))}, ${price}::bigint, ${bedrooms}::integer, ${baths}::real,
+      ${textArray(tags === null ? null : tags.map(normalizeElement))}, ${price}::bigint, ${bedrooms}::integer, ${baths}::real,
       ${featured}::boolean, ${lat}::double precision, ${lng}::double precision)`);
   }
   // The same rows stored as the search tables store them (storedTokens, storedElements).

@@ -42,7 +42,7 @@ beforeAll(async () => {
   for (const [id, title, tags, price, beds, baths, featured, lat, lng] of rows) {
     const arr = (a: string[] | null) => (a === null ? sql`NULL` : sql`ARRAY[${sql.join(a.map((v) => sql`${v}::text`), sql`, `)}]::text[]`);
     await db.execute(sql`INSERT INTO t VALUES (${id}::uuid, ${title}, ${arr(title === null ? null : normalizeTokens(title))},
-      ${arr(tags)}, ${arr(tags && tags.map(normalizeElement))}, ${price}::bigint, ${beds}::integer, ${baths}::real,
+      ${arr(tags)}, ${arr(tags === null ? null : tags.map(normalizeElement))}, ${price}::bigint, ${beds}::integer, ${baths}::real,
       ${featured}::boolean, ${lat}::double precision, ${lng}::double precision)`);
   }
 });
@@ -53,7 +53,7 @@ afterAll(async () => {
 
 /** Compiles and runs `filter`; returns "ok" or "400", and fails the property on anything else. */
 async function outcome(filter: string): Promise<"ok" | "400"> {
-  let where;
+  let where: ReturnType<typeof compileFilterString>;
   try {
     where = compileFilterString(filter, schema);
   } catch (e) {

@@ -13,7 +13,7 @@ describe("simulateFinancing", () => {
     expect(r.sac.last).toBeCloseTo(1111.11 * 1.0094888, 1);
     // Price: PMT = P i / (1 - (1 + i)^-n).
     const i = monthlyRate(12);
-    expect(r.price.monthly).toBeCloseTo((400_000 * i) / (1 - Math.pow(1 + i, -360)), 1);
+    expect(r.price.monthly).toBeCloseTo((400_000 * i) / (1 - (1 + i) ** -360), 1);
     expect(r.price.total).toBeGreaterThan(r.sac.total);
   });
   it("handles a zero rate", () => {

@@ -8,7 +8,8 @@ export async function SearchBar({ site }: { site: SiteView }) {
   const t = await getTranslations("search");
   const types = await propertyTypeOptions(site);
   return (
-    <form className="searchbar" method="get" action={href(site, "/imoveis")} role="search">
+    <search>
+    <form className="searchbar" method="get" action={href(site, "/imoveis")}>
       <TypeSelects types={types} />
       <label className="grow">
         {t("keywords")}
@@ -16,5 +17,6 @@ export async function SearchBar({ site }: { site: SiteView }) {
       </label>
       <button className="btn" type="submit">{t("submit")}</button>
     </form>
+    </search>
   );
 }

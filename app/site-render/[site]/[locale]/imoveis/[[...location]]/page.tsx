@@ -11,7 +11,7 @@ import { MetaPixelEvent } from "@/app/site-render/_site/components/meta-pixel";
 import { searchSite } from "@/lib/sites/public-search";
 import { slugify } from "@/lib/sites/locations";
 import { locationPageOf, type Crumb } from "@/lib/sites/render/location-page";
-import { isFiltered, parseCatalogue, PER_PAGE, searchBody, stateParams, type CatalogueState, type PlaceFilter } from "@/lib/sites/render/catalogue-query";
+import { isFiltered, parseCatalogue, PER_PAGE, searchBody, stateParams, type CatalogueState, } from "@/lib/sites/render/catalogue-query";
 import { cache } from "react";
 
 type Params = { site: string; locale: string; location?: string[] };
