@@ -26,7 +26,9 @@ export default async function NotFound() {
     return (
       <main style={{ maxWidth: "40rem", margin: "4rem auto", padding: "0 1rem" }}>
         <h1>Page not found</h1>
-        <p>Nothing answers at this address. The API lives under <a href="/api/docs">/api/docs</a>.</p>
+        <p>
+          Nothing answers at this address. The API lives under <a href="/api/docs">/api/docs</a>.
+        </p>
       </main>
     );
   }
@@ -50,7 +52,9 @@ export default async function NotFound() {
     <main id="main" style={plain}>
       <h1>{t("title")}</h1>
       <p>{t("text")}</p>
-      <p><a href={locale !== "pt-BR" ? `/${locale}` : "/"}>{t("home")}</a></p>
+      <p>
+        <a href={locale !== "pt-BR" ? `/${locale}` : "/"}>{t("home")}</a>
+      </p>
     </main>
   );
 }

@@ -97,10 +97,9 @@ export default function Home() {
     <main style={{ maxWidth: 760, margin: "0 auto", padding: "48px 20px 64px", lineHeight: 1.55 }}>
       <h1 style={{ fontSize: "2rem", margin: "0 0 8px" }}>ImobiCRM</h1>
       <p style={{ margin: "0 0 24px", color: "#3d4651" }}>
-        A multi-tenant real-estate CRM service for integrators. The <code>/api/v1</code> endpoints take{" "}
-        <code>Authorization: Bearer &lt;API key&gt;</code> (<code>npm run demo</code> prints an owner&apos;s and a
-        broker&apos;s key for the demo agency); the public sites interface, the channel webhooks and the health probes
-        take none.
+        A multi-tenant real-estate CRM service for integrators. The <code>/api/v1</code> endpoints take <code>Authorization: Bearer &lt;API key&gt;</code> (
+        <code>npm run demo</code> prints an owner&apos;s and a broker&apos;s key for the demo agency); the public sites interface, the channel webhooks and the
+        health probes take none.
       </p>
       <p style={{ margin: "0 0 32px" }}>
         <a href="/api/docs" style={{ fontWeight: 600 }}>

@@ -15,7 +15,9 @@ test("a portal's lead posted without sync becomes a deal in the background of th
   expect(await posted.json()).toEqual({ ok: true, accepted: true });
   // The embedded runner picks the lead up at once; poll the lead log as support would.
   await expect
-    .poll(async () => (await (await request.get(`/api/v1/settings/marketing-channels/${channel.id}/leads`, { headers: auth })).json()).items[0]?.status, { timeout: 15_000 })
+    .poll(async () => (await (await request.get(`/api/v1/settings/marketing-channels/${channel.id}/leads`, { headers: auth })).json()).items[0]?.status, {
+      timeout: 15_000,
+    })
     .toBe("processed");
   const deals = await (await request.get("/api/v1/crm/deals", { headers: auth })).json();
   expect(deals.items).toHaveLength(1);

@@ -29,12 +29,40 @@ test.beforeAll(async ({ request }) => {
   expect(tenant.status()).toBe(201);
   const body = await tenant.json();
   key = body.apiKey;
-  await api(request, "patch", "/api/v1/settings", { listingLanguages: ["pt-BR", "en"], branding: { name: "Avalia Imóveis", logo: null, primaryColor: "#0f5132" } });
-  const homes = [[70, 15000], [75, 15400], [80, 14800], [85, 14600], [90, 15600], [78, 15000], [82, 15200]] as const;
+  await api(request, "patch", "/api/v1/settings", {
+    listingLanguages: ["pt-BR", "en"],
+    branding: { name: "Avalia Imóveis", logo: null, primaryColor: "#0f5132" },
+  });
+  const homes = [
+    [70, 15000],
+    [75, 15400],
+    [80, 14800],
+    [85, 14600],
+    [90, 15600],
+    [78, 15000],
+    [82, 15200],
+  ] as const;
   for (const [i, [area, ppsqm]] of homes.entries()) {
     await api(request, "post", "/api/v1/real-estate/properties", {
-      property: { type: "apartment", bedrooms: 2, bathrooms: 2, parkingSpaces: 1, totalArea: area.toFixed(2), owner: { name: MARK.owner, email: MARK.email }, internalNotes: MARK.notes },
-      location: { street: "Rua dos Pinheiros", number: MARK.number, neighborhood: "Pinheiros", city: "São Paulo", state: "SP", postalCode: "05422-001", latitude: -23.5662 + i * 0.0004, longitude: -46.6912 },
+      property: {
+        type: "apartment",
+        bedrooms: 2,
+        bathrooms: 2,
+        parkingSpaces: 1,
+        totalArea: area.toFixed(2),
+        owner: { name: MARK.owner, email: MARK.email },
+        internalNotes: MARK.notes,
+      },
+      location: {
+        street: "Rua dos Pinheiros",
+        number: MARK.number,
+        neighborhood: "Pinheiros",
+        city: "São Paulo",
+        state: "SP",
+        postalCode: "05422-001",
+        latitude: -23.5662 + i * 0.0004,
+        longitude: -46.6912,
+      },
       listings: [{ title: `Apartamento ${i}`, type: "sale", price: (area * ppsqm).toFixed(2), stage: "active" }],
     });
   }
@@ -52,9 +80,7 @@ async function axe(page: Page, step: string) {
 }
 
 async function dealWith(request: APIRequestContext, name: string) {
-  await expect
-    .poll(async () => JSON.stringify(await api(request, "get", "/api/v1/crm/deals?pageSize=50")).includes(name), { timeout: 30_000 })
-    .toBe(true);
+  await expect.poll(async () => JSON.stringify(await api(request, "get", "/api/v1/crm/deals?pageSize=50")).includes(name), { timeout: 30_000 }).toBe(true);
 }
 
 test("without JavaScript: city, a typo corrected by 'did you mean', profile, estimate, errors, then the lead", async ({ browser, request }) => {

@@ -16,7 +16,12 @@ test("a page on another origin resolves a site through /api/sites in the browser
   const key = (await tenant.json()).apiKey as string;
   const site = await request.post("/api/v1/sites", {
     headers: { authorization: `Bearer ${key}` },
-    data: { name: "Site externo", domain: "externa.localhost", published: true, configuration: { siteConfiguration: { brand: { name: "Externa", primaryColor: "#0f766e" } } } },
+    data: {
+      name: "Site externo",
+      domain: "externa.localhost",
+      published: true,
+      configuration: { siteConfiguration: { brand: { name: "Externa", primaryColor: "#0f766e" } } },
+    },
   });
   expect(site.status()).toBe(201);
   const siteId = (await site.json()).id as string;

@@ -26,13 +26,33 @@ const MARK = {
 };
 /** Every spelling a marker could take in HTML. */
 const FORBIDDEN = [
-  MARK.ownerName, MARK.ownerEmail, "977771234", "97777-1234", "966662345", "96666-2345", "52998224725", MARK.ownerCpf, MARK.internalNotes, MARK.streetNumber,
-  MARK.brokerEmail, "owner-marker-zq", "broker-marker-zq",
+  MARK.ownerName,
+  MARK.ownerEmail,
+  "977771234",
+  "97777-1234",
+  "966662345",
+  "96666-2345",
+  "52998224725",
+  MARK.ownerCpf,
+  MARK.internalNotes,
+  MARK.streetNumber,
+  MARK.brokerEmail,
+  "owner-marker-zq",
+  "broker-marker-zq",
 ];
 
-type Setup = { key: string; salePropertyId: string; rentListingId: string; siteId: string; draftSiteId: string; saleCode: string; rentCode: string; salePath: string; rentPath: string };
+type Setup = {
+  key: string;
+  salePropertyId: string;
+  rentListingId: string;
+  siteId: string;
+  draftSiteId: string;
+  saleCode: string;
+  rentCode: string;
+  salePath: string;
+  rentPath: string;
+};
 let setup: Setup;
-
 
 test.beforeAll(async ({ request }) => {
   const tenant = await request.post("/api/admin/tenants", {
@@ -42,28 +62,77 @@ test.beforeAll(async ({ request }) => {
   expect(tenant.status()).toBe(201);
   const key = (await tenant.json()).apiKey as string;
   await api(request, key, "patch", "/api/v1/settings", { listingLanguages: ["pt-BR", "en", "es"], primaryMarketEnabled: false });
-  const broker = await api(request, key, "post", "/api/v1/settings/members", { name: "Bruna Corretora", email: MARK.brokerEmail, phone: "+5511955554321", creci: "123456-F/SP", role: "broker" });
+  const broker = await api(request, key, "post", "/api/v1/settings/members", {
+    name: "Bruna Corretora",
+    email: MARK.brokerEmail,
+    phone: "+5511955554321",
+    creci: "123456-F/SP",
+    role: "broker",
+  });
   await api(request, key, "post", "/api/v1/settings/marketing-channels", { name: "Site", kind: "website", queue: [broker.id] });
   const owner = { name: MARK.ownerName, email: MARK.ownerEmail, phone: MARK.ownerPhone, whatsapp: MARK.ownerWhatsapp, cpf: MARK.ownerCpf };
   const sale = await api(request, key, "post", "/api/v1/real-estate/properties", {
     property: {
-      type: "apartment", bedrooms: 3, bathrooms: 2, suites: 1, parkingSpaces: 2, totalArea: "98.50", privateArea: "90.00", condominiumFee: "850.00", propertyTax: "2400.00",
-      assignedToId: broker.id, owner, internalNotes: MARK.internalNotes,
-      media: [{ url: "/demo/living-room-01.svg", isPrimary: true }, { url: "/demo/kitchen-01.svg" }, { url: "/demo/bedroom-01.svg" }, { url: "/demo/bathroom-01.svg" }],
+      type: "apartment",
+      bedrooms: 3,
+      bathrooms: 2,
+      suites: 1,
+      parkingSpaces: 2,
+      totalArea: "98.50",
+      privateArea: "90.00",
+      condominiumFee: "850.00",
+      propertyTax: "2400.00",
+      assignedToId: broker.id,
+      owner,
+      internalNotes: MARK.internalNotes,
+      media: [
+        { url: "/demo/living-room-01.svg", isPrimary: true },
+        { url: "/demo/kitchen-01.svg" },
+        { url: "/demo/bedroom-01.svg" },
+        { url: "/demo/bathroom-01.svg" },
+      ],
     },
-    location: { street: "Rua dos Pinheiros", number: MARK.streetNumber, neighborhood: "Pinheiros", city: "São Paulo", state: "SP", postalCode: "05422-001", latitude: -23.56712, longitude: -46.68345 },
-    listings: [{
-      title: "Apartamento de 3 quartos em Pinheiros", description: "Sala ampla com varanda.\n\nPerto do metrô.", type: "sale", price: "1250000.00", stage: "active",
-      translations: { en: { title: "Three-bedroom apartment in Pinheiros", description: "Large living room with balcony." }, es: { title: "Apartamento de 3 dormitorios en Pinheiros" } },
-    }],
+    location: {
+      street: "Rua dos Pinheiros",
+      number: MARK.streetNumber,
+      neighborhood: "Pinheiros",
+      city: "São Paulo",
+      state: "SP",
+      postalCode: "05422-001",
+      latitude: -23.56712,
+      longitude: -46.68345,
+    },
+    listings: [
+      {
+        title: "Apartamento de 3 quartos em Pinheiros",
+        description: "Sala ampla com varanda.\n\nPerto do metrô.",
+        type: "sale",
+        price: "1250000.00",
+        stage: "active",
+        translations: {
+          en: { title: "Three-bedroom apartment in Pinheiros", description: "Large living room with balcony." },
+          es: { title: "Apartamento de 3 dormitorios en Pinheiros" },
+        },
+      },
+    ],
   });
   const rent = await api(request, key, "post", "/api/v1/real-estate/properties", {
-    property: { type: "house", bedrooms: 2, bathrooms: 1, totalArea: "120.00", owner, internalNotes: MARK.internalNotes, media: [{ url: "/demo/house-facade-01.svg", isPrimary: true }] },
+    property: {
+      type: "house",
+      bedrooms: 2,
+      bathrooms: 1,
+      totalArea: "120.00",
+      owner,
+      internalNotes: MARK.internalNotes,
+      media: [{ url: "/demo/house-facade-01.svg", isPrimary: true }],
+    },
     location: { street: "Rua Cardeal Arcoverde", number: MARK.streetNumber, neighborhood: "Pinheiros", city: "São Paulo", state: "SP" },
     listings: [{ title: "Casa para alugar em Pinheiros", type: "rental", price: "6500.00", priceVisibility: "private", stage: "active" }],
   });
   const site = await api(request, key, "post", "/api/v1/sites", {
-    name: "Sites E2E", domain: HOST, published: true,
+    name: "Sites E2E",
+    domain: HOST,
+    published: true,
     configuration: {
       puck_data: {
         root: { props: { title: "Sites E2E — imóveis em São Paulo" } },
@@ -71,21 +140,41 @@ test.beforeAll(async ({ request }) => {
           { type: "Hero", props: { id: "hero", title: "Seu próximo lar em São Paulo", title_en: "Your next home in São Paulo", title_es: " " } },
           { type: "Carousel3000", props: { id: "unknown" } },
           { type: "FeaturedListings", props: { id: "featured", title: "Destaques" } },
-          { type: "RichText", props: { id: "rich", content: "<p>Texto <strong>rico</strong><script>window.__pwned=1</script><img src=x onerror=alert(1)></p>" } },
+          {
+            type: "RichText",
+            props: { id: "rich", content: "<p>Texto <strong>rico</strong><script>window.__pwned=1</script><img src=x onerror=alert(1)></p>" },
+          },
         ],
       },
-      siteConfiguration: { brand: { name: "Sites E2E", primaryColor: "#0f5132", logoUrl: null }, menu: [{ label: "Imóveis", label_en: "Homes", href: "/imoveis" }, { label: "Ruim", href: "javascript:alert(1)" }], footer: { phone: "+55 11 3000-0000", text: "Desde 2010", text_es: "Desde 2010 en São Paulo" } },
+      siteConfiguration: {
+        brand: { name: "Sites E2E", primaryColor: "#0f5132", logoUrl: null },
+        menu: [
+          { label: "Imóveis", label_en: "Homes", href: "/imoveis" },
+          { label: "Ruim", href: "javascript:alert(1)" },
+        ],
+        footer: { phone: "+55 11 3000-0000", text: "Desde 2010", text_es: "Desde 2010 en São Paulo" },
+      },
     },
   });
   const draft = await api(request, key, "post", "/api/v1/sites", { name: "Rascunho", domain: "draft-e2e.localhost", published: false });
   // A second tenant with Portuguese only.
-  const t2 = await request.post("/api/admin/tenants", { headers: { authorization: `Bearer ${E2E_OPERATOR_TOKEN}` }, data: { name: "Mono", owner: { name: "O", email: "o@mono.example.com" } } });
+  const t2 = await request.post("/api/admin/tenants", {
+    headers: { authorization: `Bearer ${E2E_OPERATOR_TOKEN}` },
+    data: { name: "Mono", owner: { name: "O", email: "o@mono.example.com" } },
+  });
   await api(request, (await t2.json()).apiKey, "post", "/api/v1/sites", { name: "Mono", domain: MONO_HOST, published: true });
   const saleListing = sale.listings[0];
   const rentListing = rent.listings[0];
   setup = {
-    key, salePropertyId: sale.property.id, rentListingId: rentListing.id, siteId: site.id, draftSiteId: draft.id, saleCode: saleListing.listingCode, rentCode: rentListing.listingCode,
-    salePath: `/imovel/${saleListing.listingCode}/apartamento-de-3-quartos-em-pinheiros`, rentPath: `/imovel/${rentListing.listingCode}/casa-para-alugar-em-pinheiros`,
+    key,
+    salePropertyId: sale.property.id,
+    rentListingId: rentListing.id,
+    siteId: site.id,
+    draftSiteId: draft.id,
+    saleCode: saleListing.listingCode,
+    rentCode: rentListing.listingCode,
+    salePath: `/imovel/${saleListing.listingCode}/apartamento-de-3-quartos-em-pinheiros`,
+    rentPath: `/imovel/${rentListing.listingCode}/casa-para-alugar-em-pinheiros`,
   };
 });
 
@@ -135,7 +224,10 @@ test("an unknown host is a 404 page; the service's own host keeps its home page 
 
 test("an address no page matches is a server-rendered 404 in the site's language, with a main landmark, and passes axe", async ({ browser, page: withJs }) => {
   const page = await noJs(browser);
-  for (const [path, lang, title, home] of [["/en/en/imovel/X1/slug", "en", "Page not found", "/en"], ["/a/b/c/d", "pt-BR", "Página não encontrada", "/"]] as const) {
+  for (const [path, lang, title, home] of [
+    ["/en/en/imovel/X1/slug", "en", "Page not found", "/en"],
+    ["/a/b/c/d", "pt-BR", "Página não encontrada", "/"],
+  ] as const) {
     const res = await page.goto(`${ORIGIN}${path}`);
     expect(res?.status(), path).toBe(404);
     expect(await page.locator("html").getAttribute("lang")).toBe(lang);
@@ -143,7 +235,10 @@ test("an address no page matches is a server-rendered 404 in the site's language
     await expect(page, path).toHaveTitle(title);
     expect(await page.getByRole("main").getByRole("link", { name: /./ }).last().getAttribute("href")).toBe(home);
     await withJs.goto(`${ORIGIN}${path}`);
-    expect((await new AxeBuilder({ page: withJs }).analyze()).violations.map((v) => v.id), path).toEqual([]);
+    expect(
+      (await new AxeBuilder({ page: withJs }).analyze()).violations.map((v) => v.id),
+      path,
+    ).toEqual([]);
   }
 });
 
@@ -171,13 +266,23 @@ test("an unknown site, listing or language answers a 404 rendered on the server,
     if (home) {
       // Within the site's own frame: its header, and links to its catalogue and home.
       await expect(page.locator("header").first(), url).toBeVisible();
-      expect(await page.getByRole("main").getByRole("link").evaluateAll((as) => as.map((a) => a.getAttribute("href"))), url).toEqual([`${home === "/" ? "" : home}/imoveis`, home]);
+      expect(
+        await page
+          .getByRole("main")
+          .getByRole("link")
+          .evaluateAll((as) => as.map((a) => a.getAttribute("href"))),
+        url,
+      ).toEqual([`${home === "/" ? "" : home}/imoveis`, home]);
     } else expect(await page.getByRole("main").getByRole("link").count(), url).toBe(0);
     await withJs.goto(url);
-    expect((await new AxeBuilder({ page: withJs }).analyze()).violations.map((v) => v.id), url).toEqual([]);
+    expect(
+      (await new AxeBuilder({ page: withJs }).analyze()).violations.map((v) => v.id),
+      url,
+    ).toEqual([]);
   }
   // Undecodable addresses are a 404 page too, and a JSON 400 on the API, not Next.js's bare 500.
-  for (const path of ["/imoveis/%E0%A4%A", "/blog/%E0%A4%A", "/%E0%A4%A", "/c/%E0%A4%A", "/p/abc%ZZ", "/en/p/abc%ZZ/l/x"]) expect((await page.goto(`${ORIGIN}${path}`))?.status(), path).toBe(404);
+  for (const path of ["/imoveis/%E0%A4%A", "/blog/%E0%A4%A", "/%E0%A4%A", "/c/%E0%A4%A", "/p/abc%ZZ", "/en/p/abc%ZZ/l/x"])
+    expect((await page.goto(`${ORIGIN}${path}`))?.status(), path).toBe(404);
   for (const path of ["/api/v1/real-estate/listings/%E0%A4%A", "/api/sites/%E0%A4%A/config"]) {
     const res = await page.request.get(`http://localhost:${PORT}${path}`);
     expect(res.status(), path).toBe(400);
@@ -189,7 +294,13 @@ test("an unknown site, listing or language answers a 404 rendered on the server,
 
 test("the proxy's own headers count for nothing when a client sends them", async ({ browser }) => {
   const forged = await browser.newContext({
-    extraHTTPHeaders: { "x-site-key": "d~sites-e2e.localhost", "x-next-intl-locale": "en", "x-site-missing": "listing", "x-site-lookup": "00000000-0000-0000-0000-000000000000", "x-site-proxy": "guess" },
+    extraHTTPHeaders: {
+      "x-site-key": "d~sites-e2e.localhost",
+      "x-next-intl-locale": "en",
+      "x-site-missing": "listing",
+      "x-site-lookup": "00000000-0000-0000-0000-000000000000",
+      "x-site-proxy": "guess",
+    },
   });
   const page = await forged.newPage();
   // A listing page renders as usual.
@@ -279,10 +390,13 @@ test("the listing page's lead form (no JavaScript) goes through the site's marke
   await expect(page).toHaveURL(/lead=sent/);
   await expect(page.getByText("Mensagem enviada!")).toBeVisible();
   await expect
-    .poll(async () => {
-      const deals = await api(request, setup.key, "get", "/api/v1/crm/deals?pageSize=50");
-      return JSON.stringify(deals).includes("Visitante Interessada");
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const deals = await api(request, setup.key, "get", "/api/v1/crm/deals?pageSize=50");
+        return JSON.stringify(deals).includes("Visitante Interessada");
+      },
+      { timeout: 30_000 },
+    )
     .toBe(true);
   // Without a way to reply, the form says so and nothing is stored.
   await page.goto(`${ORIGIN}${setup.rentPath}`);
@@ -296,7 +410,7 @@ test("one open of a listing page counts one site view in the seller report (not 
   // Opens are written in the background, site views gathered and written once a second.
   const settle = () => new Promise((r) => setTimeout(r, 1500));
   // A resolve answers the figures as they were, then counts its own open of the link.
-  const views = async () => ((await (await request.get(`/api/sites/share/${link.token}`)).json()).entity.stats.views as number);
+  const views = async () => (await (await request.get(`/api/sites/share/${link.token}`)).json()).entity.stats.views as number;
   // Views of this listing by earlier tests are written first, so they are in `before`.
   await settle();
   const before = await views();
@@ -337,14 +451,27 @@ test("JSON-LD and Open Graph on the listing page", async ({ page }) => {
 });
 
 test("no private field (spec 2 §2.2 and brokers' e-mails) appears in any page", async ({ page }) => {
-  const paths = ["/", "/imoveis", "/imoveis?type=rental", "/imoveis/sp/sao-paulo/pinheiros", setup.salePath, setup.rentPath, `/en${setup.salePath}`, `/es${setup.rentPath}`, "/sitemap.xml", "/contato"];
+  const paths = [
+    "/",
+    "/imoveis",
+    "/imoveis?type=rental",
+    "/imoveis/sp/sao-paulo/pinheiros",
+    setup.salePath,
+    setup.rentPath,
+    `/en${setup.salePath}`,
+    `/es${setup.rentPath}`,
+    "/sitemap.xml",
+    "/contato",
+  ];
   for (const p of paths) {
     await page.goto(`${ORIGIN}${p}`);
     const html = await page.content();
     for (const marker of FORBIDDEN) expect(html, `${marker} on ${p}`).not.toContain(marker);
   }
   // The markers are really stored: the authenticated API shows the owner and the notes.
-  const stored = await (await page.request.get(`/api/v1/real-estate/properties/${setup.salePropertyId}`, { headers: { authorization: `Bearer ${setup.key}` } })).text();
+  const stored = await (
+    await page.request.get(`/api/v1/real-estate/properties/${setup.salePropertyId}`, { headers: { authorization: `Bearer ${setup.key}` } })
+  ).text();
   expect(stored).toContain(MARK.ownerEmail);
   expect(stored).toContain(MARK.internalNotes);
 });
@@ -365,7 +492,15 @@ test("similar listings show their translated titles in /en and /es, Portuguese w
   await api(request, setup.key, "post", "/api/v1/real-estate/properties", {
     property: { type: "apartment", bedrooms: 3, bathrooms: 2, totalArea: "95.00" },
     location: { street: "Rua Fradique Coutinho", neighborhood: "Pinheiros", city: "São Paulo", state: "SP", latitude: -23.5651, longitude: -46.6869 },
-    listings: [{ title: "Apartamento vizinho em Pinheiros", type: "sale", price: "1190000.00", stage: "active", translations: { en: { title: "Neighbouring flat in Pinheiros" } } }],
+    listings: [
+      {
+        title: "Apartamento vizinho em Pinheiros",
+        type: "sale",
+        price: "1190000.00",
+        stage: "active",
+        translations: { en: { title: "Neighbouring flat in Pinheiros" } },
+      },
+    ],
   });
   await page.goto(`${ORIGIN}/en${setup.salePath}`);
   await expect(page.locator("#similar-title ~ * .card-title")).toHaveText(["Neighbouring flat in Pinheiros"]);
@@ -379,7 +514,8 @@ test("a flood of lead forms from one address is turned back after 10 a minute, a
   const outcomes: string[] = [];
   for (let i = 0; i < 12; i++) {
     const res = await request.post("/lead", {
-      headers: site, maxRedirects: 0,
+      headers: site,
+      maxRedirects: 0,
       form: { name: `Flood Visitor ${i}`, email: `flood${i}@example.com`, message: "Oi", landingPage: setup.salePath },
     });
     expect(res.status()).toBe(303);

@@ -22,7 +22,18 @@ const MARK = {
   brokerEmail: "share-broker-qx@private.example.com",
   ownerMemberEmail: "share-boss-qx@private.example.com",
 };
-const FORBIDDEN = [MARK.ownerName, MARK.ownerEmail, "977775678", "97777-5678", "52998224725", MARK.ownerCpf, MARK.internalNotes, "share-owner-qx", "share-broker-qx", "share-boss-qx"];
+const FORBIDDEN = [
+  MARK.ownerName,
+  MARK.ownerEmail,
+  "977775678",
+  "97777-5678",
+  "52998224725",
+  MARK.ownerCpf,
+  MARK.internalNotes,
+  "share-owner-qx",
+  "share-broker-qx",
+  "share-boss-qx",
+];
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+\.[A-Za-z0-9.-]+/;
 
 type Links = Record<"listing" | "protected" | "expired" | "shortlist" | "report" | "itinerary" | "rental", string>;
@@ -46,31 +57,85 @@ test.beforeAll(async ({ request }) => {
   key = body.apiKey;
   slug = body.slug;
   expect(slug).toMatch(/^links-e2e-/);
-  await api(request, "patch", "/api/v1/settings", { listingLanguages: ["pt-BR", "en"], branding: { name: "Imobiliária Links E2E", logo: "/demo/logo.svg", primaryColor: "#ffd400" } });
-  const broker = await api(request, "post", "/api/v1/settings/members", { name: "Carla Corretora", email: MARK.brokerEmail, phone: "+5511955551234", creci: "654321-F/SP", role: "broker" });
+  await api(request, "patch", "/api/v1/settings", {
+    listingLanguages: ["pt-BR", "en"],
+    branding: { name: "Imobiliária Links E2E", logo: "/demo/logo.svg", primaryColor: "#ffd400" },
+  });
+  const broker = await api(request, "post", "/api/v1/settings/members", {
+    name: "Carla Corretora",
+    email: MARK.brokerEmail,
+    phone: "+5511955551234",
+    creci: "654321-F/SP",
+    role: "broker",
+  });
   const owner = { name: MARK.ownerName, email: MARK.ownerEmail, phone: MARK.ownerPhone, cpf: MARK.ownerCpf };
   const make = async (over: Record<string, unknown>, listing: Record<string, unknown>, lat: number) =>
     api(request, "post", "/api/v1/real-estate/properties", {
       property: {
-        type: "apartment", bedrooms: 3, bathrooms: 2, suites: 1, parkingSpaces: 2, totalArea: "98.50", condominiumFee: "850.00", propertyTax: "2400.00",
-        assignedToId: broker.id, owner, internalNotes: MARK.internalNotes,
-        media: [{ url: "/demo/living-room-01.svg", isPrimary: true, alt: "Sala de estar" }, { url: "/demo/kitchen-01.svg", alt: "Cozinha" }, { url: "/demo/bedroom-01.svg", alt: "Quarto" }],
+        type: "apartment",
+        bedrooms: 3,
+        bathrooms: 2,
+        suites: 1,
+        parkingSpaces: 2,
+        totalArea: "98.50",
+        condominiumFee: "850.00",
+        propertyTax: "2400.00",
+        assignedToId: broker.id,
+        owner,
+        internalNotes: MARK.internalNotes,
+        media: [
+          { url: "/demo/living-room-01.svg", isPrimary: true, alt: "Sala de estar" },
+          { url: "/demo/kitchen-01.svg", alt: "Cozinha" },
+          { url: "/demo/bedroom-01.svg", alt: "Quarto" },
+        ],
         ...over,
       },
-      location: { street: "Rua dos Pinheiros", number: MARK.streetNumber, neighborhood: "Pinheiros", city: "São Paulo", state: "SP", postalCode: "05422-001", latitude: lat, longitude: -46.68345 },
-      listings: [{ title: "Apartamento de 3 quartos em Pinheiros", description: "Sala ampla com varanda.\n\nPerto do metrô.", type: "sale", price: "1250000.00", stage: "active", visibility: "public", ...listing }],
+      location: {
+        street: "Rua dos Pinheiros",
+        number: MARK.streetNumber,
+        neighborhood: "Pinheiros",
+        city: "São Paulo",
+        state: "SP",
+        postalCode: "05422-001",
+        latitude: lat,
+        longitude: -46.68345,
+      },
+      listings: [
+        {
+          title: "Apartamento de 3 quartos em Pinheiros",
+          description: "Sala ampla com varanda.\n\nPerto do metrô.",
+          type: "sale",
+          price: "1250000.00",
+          stage: "active",
+          visibility: "public",
+          ...listing,
+        },
+      ],
     });
-  const sale = await make({}, { translations: { en: { title: "Three-bedroom apartment in Pinheiros", description: "Large living room with a balcony." } } }, -23.56712);
+  const sale = await make(
+    {},
+    { translations: { en: { title: "Three-bedroom apartment in Pinheiros", description: "Large living room with a balcony." } } },
+    -23.56712,
+  );
   const second = await make({ type: "house" }, { title: "Casa com quintal em Pinheiros", price: "1800000.00" }, -23.5702);
   const rental = await make({}, { title: "Apartamento para alugar", type: "rental", price: "6500.00" }, -23.5641);
   saleId = sale.listings[0].id;
   const ids = [saleId, second.listings[0].id, rental.listings[0].id];
-  const link = async (entityType: string, entityId: string, extra: Record<string, unknown> = {}) => (await api(request, "post", "/api/v1/share-links", { entityType, entityId, ...extra })).token as string;
-  const shortlist = await api(request, "post", "/api/v1/crm/shortlists", { name: "Seleção da família Lima", description: "Os três que combinamos.", listingIds: ids });
+  const link = async (entityType: string, entityId: string, extra: Record<string, unknown> = {}) =>
+    (await api(request, "post", "/api/v1/share-links", { entityType, entityId, ...extra })).token as string;
+  const shortlist = await api(request, "post", "/api/v1/crm/shortlists", {
+    name: "Seleção da família Lima",
+    description: "Os três que combinamos.",
+    listingIds: ids,
+  });
   const itinerary = await api(request, "post", "/api/v1/crm/visit-itineraries", {
-    name: "Visitas de sábado", scheduledDate: "2030-06-01",
+    name: "Visitas de sábado",
+    scheduledDate: "2030-06-01",
     meetingPoint: { name: "Metrô Fradique Coutinho", address: "Rua dos Pinheiros, 1400", latitude: -23.5662, longitude: -46.6843 },
-    stops: [{ listingId: ids[0], time: "10:30", notes: "Portaria" }, { listingId: ids[1], time: "09:30" }],
+    stops: [
+      { listingId: ids[0], time: "10:30", notes: "Portaria" },
+      { listingId: ids[1], time: "09:30" },
+    ],
   });
   links = {
     listing: await link("listing", saleId),
@@ -91,8 +156,11 @@ function clean(html: string) {
 
 test("every kind renders 200 without JavaScript, within 60 KB, with no private field or e-mail and no axe violation", async ({ page, request }) => {
   const cases: [keyof Links, string][] = [
-    ["listing", "Apartamento de 3 quartos em Pinheiros"], ["shortlist", "Seleção da família Lima"], ["report", "Apartamento de 3 quartos em Pinheiros"],
-    ["itinerary", "Visitas de sábado"], ["rental", "Apartamento para alugar"],
+    ["listing", "Apartamento de 3 quartos em Pinheiros"],
+    ["shortlist", "Seleção da família Lima"],
+    ["report", "Apartamento de 3 quartos em Pinheiros"],
+    ["itinerary", "Visitas de sábado"],
+    ["rental", "Apartamento para alugar"],
   ];
   for (const [kind, heading] of cases) {
     const res = await request.get(`/p/${links[kind]}`);
@@ -104,12 +172,19 @@ test("every kind renders 200 without JavaScript, within 60 KB, with no private f
     await page.goto(`/p/${links[kind]}`);
     await expect(page.getByRole("heading", { level: 1 })).toContainText(heading);
     const r = await new AxeBuilder({ page }).analyze();
-    expect(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `${kind} axe`).toEqual([]);
+    expect(
+      r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+      `${kind} axe`,
+    ).toEqual([]);
   }
 });
 
 test("states: unknown 404, expired 410 and protected 401 pages carry the branding only, and pass axe", async ({ page }) => {
-  for (const [token, status, text] of [["x".repeat(32), 404, "Link não encontrado"], [links.expired, 410, "Este link expirou"], [links.protected, 401, "Este link é protegido"]] as const) {
+  for (const [token, status, text] of [
+    ["x".repeat(32), 404, "Link não encontrado"],
+    [links.expired, 410, "Este link expirou"],
+    [links.protected, 401, "Este link é protegido"],
+  ] as const) {
     const res = await page.goto(`/p/${token}`);
     expect(res!.status()).toBe(status);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(text);
@@ -119,7 +194,10 @@ test("states: unknown 404, expired 410 and protected 401 pages carry the brandin
     clean(html);
     if (status !== 404) expect(html).toContain("Imobiliária Links E2E");
     const r = await new AxeBuilder({ page }).analyze();
-    expect(r.violations.map((v) => v.id), `${status} axe`).toEqual([]);
+    expect(
+      r.violations.map((v) => v.id),
+      `${status} axe`,
+    ).toEqual([]);
   }
 });
 
@@ -141,17 +219,25 @@ test("the password form works without JavaScript: wrong one 403 says so, right o
 
 test("fieldVisibility variants as the recipient sees them", async ({ request }) => {
   const get = async () => (await (await request.get(`/p/${links.listing}`)).text()).replace(/<[^>]+>/g, " ");
-  await api(request, "patch", "/api/v1/settings", { sharingConfig: { fieldVisibility: { address: "full", coordinates: "exact", financials: "visible", price: "inherit", listingCode: "visible" } } });
+  await api(request, "patch", "/api/v1/settings", {
+    sharingConfig: { fieldVisibility: { address: "full", coordinates: "exact", financials: "visible", price: "inherit", listingCode: "visible" } },
+  });
   let text = await get();
   expect(text).toContain(`Rua dos Pinheiros, ${MARK.streetNumber}`);
   expect(text).toContain("05422-001");
   expect(text).toContain("Localização do imóvel.");
   expect(text).toContain("Condomínio");
   expect(text).toMatch(/R\$\s1\.250\.000/);
-  await api(request, "patch", "/api/v1/settings", { sharingConfig: { fieldVisibility: { address: "city_only", coordinates: "hidden", financials: "hidden", price: "hidden", listingCode: "hidden" }, showFinancialSimulator: false } });
+  await api(request, "patch", "/api/v1/settings", {
+    sharingConfig: {
+      fieldVisibility: { address: "city_only", coordinates: "hidden", financials: "hidden", price: "hidden", listingCode: "hidden" },
+      showFinancialSimulator: false,
+    },
+  });
   text = await get();
   expect(text).toContain("São Paulo - SP");
-  for (const gone of ["Rua dos Pinheiros", "05422-001", "Localização", "Condomínio", "IPTU", "1.250.000", "Simule o financiamento"]) expect(text, gone).not.toContain(gone);
+  for (const gone of ["Rua dos Pinheiros", "05422-001", "Localização", "Condomínio", "IPTU", "1.250.000", "Simule o financiamento"])
+    expect(text, gone).not.toContain(gone);
   expect(text).toContain("Consulte");
   await api(request, "patch", "/api/v1/settings", { sharingConfig: { fieldVisibility: { address: "neighborhood_only", coordinates: "approximate" } } });
   text = await get();

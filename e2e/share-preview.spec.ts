@@ -11,7 +11,6 @@ import { E2E_OPERATOR_TOKEN } from "./constants";
 let ownerKey: string;
 let brokerKey: string;
 
-
 test.beforeAll(async ({ request }) => {
   const tenant = await request.post("/api/admin/tenants", {
     headers: { authorization: `Bearer ${E2E_OPERATOR_TOKEN}` },
@@ -20,7 +19,11 @@ test.beforeAll(async ({ request }) => {
   expect(tenant.status()).toBe(201);
   ownerKey = (await tenant.json()).apiKey;
   await api(request, ownerKey, "patch", "/api/v1/settings", { branding: { name: "Prévia Imóveis", logo: null, primaryColor: "#0f5132" } });
-  const broker = await api(request, ownerKey, "post", "/api/v1/settings/members", { name: "Bia Corretora", email: `bia-${Date.now()}@preview-e2e.example.com`, role: "broker" });
+  const broker = await api(request, ownerKey, "post", "/api/v1/settings/members", {
+    name: "Bia Corretora",
+    email: `bia-${Date.now()}@preview-e2e.example.com`,
+    role: "broker",
+  });
   brokerKey = (await api(request, ownerKey, "post", "/api/v1/settings/api-keys", { userId: broker.id, name: "Bia", scope: "restricted" })).key;
   await api(request, ownerKey, "post", "/api/v1/real-estate/properties", {
     property: { type: "apartment", bedrooms: 3, bathrooms: 2, totalArea: "120.00", condominiumFee: "1450.00" },

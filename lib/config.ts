@@ -5,9 +5,7 @@ import { z } from "zod";
  * Every setting the service reads from the environment, parsed once. With nothing set the
  * service runs on the embedded PGlite database under `.data/`.
  */
-const boolString = z
-  .enum(["true", "false", "1", "0"])
-  .transform((v) => v === "true" || v === "1");
+const boolString = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
 /** `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]:53`: what node's resolver accepts as a server. */
 function isServerAddress(v: string): boolean {
@@ -65,7 +63,10 @@ const ConfigSchema = z.object({
   /** Most documents the in-memory indexes of one process hold, all tenants together (least recently used go first); 0: off. */
   SEARCH_MEMORY_MAX_DOCS: z.coerce.number().int().min(0).max(100_000_000).default(500_000),
   /** Collection name on Typesense. */
-  TYPESENSE_COLLECTION: z.string().regex(/^[A-Za-z0-9_-]+$/).default("listings"),
+  TYPESENSE_COLLECTION: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default("listings"),
   /** How long a graceful stop (SIGTERM) waits for in-flight requests and the running job before closing the database. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** Take the client address of public rate limits from the first X-Forwarded-For hop (behind a trusted reverse proxy). */
@@ -89,7 +90,10 @@ const ConfigSchema = z.object({
     .regex(/^[a-z0-9.-]+(:\d{1,5})?$/, "must be a lowercase host name, optionally with a port")
     // Every name under it is reserved for share links: `localhost` or an IP address would leave
     // no local name for sites (the default was `localhost:3000` before domains were reserved).
-    .refine((v) => !/^(localhost|[\d.]+)(:\d+)?$/.test(v), "must be a name under which tenants get share subdomains, such as share.localhost:3000 or share.example.com, not localhost or an IP address")
+    .refine(
+      (v) => !/^(localhost|[\d.]+)(:\d+)?$/.test(v),
+      "must be a name under which tenants get share subdomains, such as share.localhost:3000 or share.example.com, not localhost or an IP address",
+    )
     .default("share.localhost:3000"),
   /**
    * The service's own host names (comma-separated, optionally with ports), besides `localhost`,
@@ -115,7 +119,10 @@ const ConfigSchema = z.object({
    */
   DNS_SERVERS: z
     .string()
-    .refine((v) => v.split(",").every((s) => isServerAddress(s.trim())), "must be a comma-separated list of IP addresses, optionally with :port (IPv6 with a port as [addr]:port)")
+    .refine(
+      (v) => v.split(",").every((s) => isServerAddress(s.trim())),
+      "must be a comma-separated list of IP addresses, optionally with :port (IPv6 with a port as [addr]:port)",
+    )
     .optional(),
   /**
    * Host names (optionally `host:port`, comma-separated) the tool interface at `/api/mcp` answers on,

@@ -20,7 +20,9 @@ export function BrandBand({ brand, label, langs }: { brand: { name: string; logo
           // eslint-disable-next-line @next/next/no-img-element
           <img className="logo" src={logo} alt="" width={40} height={40} decoding="async" fetchPriority="low" />
         ) : (
-          <span className="mark" aria-hidden="true">{brand.name.trim().charAt(0).toUpperCase()}</span>
+          <span className="mark" aria-hidden="true">
+            {brand.name.trim().charAt(0).toUpperCase()}
+          </span>
         )}
         <span className="brand-name">{brand.name}</span>
         {langs && <LanguageLinks current={langs.current} label={label} links={links} />}

@@ -18,8 +18,14 @@ export function BrokerCard({ broker, t }: { broker: BrokerCardView; t: Translato
       </div>
       {broker.whatsapp && (
         <p className="actions">
-          <a className="btn" href={broker.whatsapp} rel="noopener noreferrer">{t("broker.whatsapp")}</a>
-          {broker.call && <a className="btn secondary" href={broker.call}>{t("broker.call")}</a>}
+          <a className="btn" href={broker.whatsapp} rel="noopener noreferrer">
+            {t("broker.whatsapp")}
+          </a>
+          {broker.call && (
+            <a className="btn secondary" href={broker.call}>
+              {t("broker.call")}
+            </a>
+          )}
         </p>
       )}
     </section>

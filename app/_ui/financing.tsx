@@ -8,7 +8,21 @@ import { financingFromQuery, simulateFinancing } from "@/lib/sites/render/financ
  * the server (works without JavaScript), SAC and Price side by side. Sites and share pages alike;
  * `keep` are other query parameters of the page the form must not lose.
  */
-export function FinancingSimulator({ price, action, query, locale, t, keep = [] }: { price: number; action: string; query: Record<string, string | string[] | undefined>; locale: Locale; t: Translator; keep?: [string, string][] }) {
+export function FinancingSimulator({
+  price,
+  action,
+  query,
+  locale,
+  t,
+  keep = [],
+}: {
+  price: number;
+  action: string;
+  query: Record<string, string | string[] | undefined>;
+  locale: Locale;
+  t: Translator;
+  keep?: [string, string][];
+}) {
   const input = financingFromQuery(price, query);
   const r = simulateFinancing(input);
   const m = (v: number) => formatMoney(locale, v, true);
@@ -17,7 +31,9 @@ export function FinancingSimulator({ price, action, query, locale, t, keep = [] 
       <h2 id="sim-title">{t("finance.title")}</h2>
       <form method="get" action={`${action}#simulador`} className="form">
         {/* A GET form drops its action's query: what the page keeps travels as hidden fields. */}
-        {keep.map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />)}
+        {keep.map(([k, v]) => (
+          <input key={k} type="hidden" name={k} value={v} />
+        ))}
         <div className="row">
           <label>
             {t("finance.downPayment")}
@@ -32,21 +48,44 @@ export function FinancingSimulator({ price, action, query, locale, t, keep = [] 
             <input name="prazo" inputMode="numeric" defaultValue={String(input.years)} />
           </label>
         </div>
-        <button className="btn secondary" type="submit">{t("finance.simulate")}</button>
+        <button className="btn secondary" type="submit">
+          {t("finance.simulate")}
+        </button>
       </form>
       {r ? (
         <table>
           <caption className="sr-only">{t("finance.title")}</caption>
           <tbody>
-            <tr><th scope="row">{t("finance.financed")}</th><td colSpan={2}>{m(r.financed)}</td></tr>
-            <tr><td></td><th scope="col">{t("finance.sac")}</th><th scope="col">{t("finance.price")}</th></tr>
-            <tr><th scope="row">{t("finance.first")}</th><td>{m(r.sac.first)}</td><td>{m(r.price.monthly)}</td></tr>
-            <tr><th scope="row">{t("finance.last")}</th><td>{m(r.sac.last)}</td><td>{m(r.price.monthly)}</td></tr>
-            <tr><th scope="row">{t("finance.totalPaid")}</th><td>{m(r.sac.total)}</td><td>{m(r.price.total)}</td></tr>
+            <tr>
+              <th scope="row">{t("finance.financed")}</th>
+              <td colSpan={2}>{m(r.financed)}</td>
+            </tr>
+            <tr>
+              <td></td>
+              <th scope="col">{t("finance.sac")}</th>
+              <th scope="col">{t("finance.price")}</th>
+            </tr>
+            <tr>
+              <th scope="row">{t("finance.first")}</th>
+              <td>{m(r.sac.first)}</td>
+              <td>{m(r.price.monthly)}</td>
+            </tr>
+            <tr>
+              <th scope="row">{t("finance.last")}</th>
+              <td>{m(r.sac.last)}</td>
+              <td>{m(r.price.monthly)}</td>
+            </tr>
+            <tr>
+              <th scope="row">{t("finance.totalPaid")}</th>
+              <td>{m(r.sac.total)}</td>
+              <td>{m(r.price.total)}</td>
+            </tr>
           </tbody>
         </table>
       ) : (
-        <p className="notice err" role="alert">{t("finance.invalid")}</p>
+        <p className="notice err" role="alert">
+          {t("finance.invalid")}
+        </p>
       )}
       <p className="muted small">{t("finance.note")}</p>
     </section>

@@ -6,7 +6,10 @@ export function KeyFacts({ facts }: { facts: KeyFact[] }) {
   return (
     <ul className="keyfacts">
       {facts.map((f, i) => (
-        <li key={i}><b>{f.value}</b>{f.label && <span>{f.label}</span>}</li>
+        <li key={i}>
+          <b>{f.value}</b>
+          {f.label && <span>{f.label}</span>}
+        </li>
       ))}
     </ul>
   );

@@ -19,7 +19,10 @@ export function LocationMap({ point, label, note, t }: { point: MapPoint; label:
         <circle cx="300" cy="120" r="9" className="bf" stroke="#fff" strokeWidth="3" />
       </svg>
       <figcaption>
-        {note} <a href={mapsLink(point)} rel="noopener noreferrer">{t("listing.openMap")}</a>
+        {note}{" "}
+        <a href={mapsLink(point)} rel="noopener noreferrer">
+          {t("listing.openMap")}
+        </a>
       </figcaption>
     </figure>
   );

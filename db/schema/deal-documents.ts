@@ -11,8 +11,12 @@ export const dealDocuments = pgTable(
   "deal_documents",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    dealId: uuid("deal_id").notNull().references(() => deals.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    dealId: uuid("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
     /** `offer_pdf`, `signed_contract`, ... */
     kind: text("kind").notNull(),
     name: text("name").notNull(),

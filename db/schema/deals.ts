@@ -11,7 +11,9 @@ export const deals = pgTable(
   "deals",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     dealType: dealType("deal_type").notNull(),
     stage: text("stage").notNull(),
@@ -48,7 +50,9 @@ export const contacts = pgTable(
   "contacts",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     email: text("email"),
     /** E.164. */
@@ -69,9 +73,15 @@ export const contacts = pgTable(
 export const dealContacts = pgTable(
   "deal_contacts",
   {
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    dealId: uuid("deal_id").notNull().references(() => deals.id, { onDelete: "cascade" }),
-    contactId: uuid("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    dealId: uuid("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    contactId: uuid("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
     role: text("role").notNull(),
     position: integer("position").notNull().default(0),
   },

@@ -1,7 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  boolean, date, doublePrecision, index, integer, jsonb, numeric, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid,
-} from "drizzle-orm/pg-core";
+import { boolean, date, doublePrecision, index, integer, jsonb, numeric, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { tenants } from "./tenants";
 
 /** A development (empreendimento): created in the CRM or imported, never through REST. */
@@ -9,7 +7,9 @@ export const buildings = pgTable(
   "buildings",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     description: text("description"),
     developer: text("developer"),
@@ -49,8 +49,12 @@ export const typologies = pgTable(
   "typologies",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    buildingId: uuid("building_id").notNull().references(() => buildings.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    buildingId: uuid("building_id")
+      .notNull()
+      .references(() => buildings.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     code: text("code"),
     reference: text("reference"),
@@ -87,8 +91,12 @@ export const units = pgTable(
   "units",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    typologyId: uuid("typology_id").notNull().references(() => typologies.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    typologyId: uuid("typology_id")
+      .notNull()
+      .references(() => typologies.id, { onDelete: "cascade" }),
     unitNumber: text("unit_number").notNull(),
     blockTower: text("block_tower"),
     floor: text("floor"),

@@ -12,7 +12,9 @@ export const events = pgTable(
     /** `eventId` of the envelope (UUID form), stable across delivery retries. */
     id: uuid("id").primaryKey().defaultRandom(),
     seq: bigserial("seq", { mode: "number" }).notNull(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     eventName: text("event_name").notNull(),
     entityType: text("entity_type").notNull(),
     entityId: text("entity_id").notNull(),

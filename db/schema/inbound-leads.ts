@@ -15,8 +15,12 @@ export const inboundLeads = pgTable(
   "inbound_leads",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id").notNull().references(() => marketingChannelInstances.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    channelId: uuid("channel_id")
+      .notNull()
+      .references(() => marketingChannelInstances.id, { onDelete: "cascade" }),
     /** The source's own id of the lead: one lead per channel and origin id, however often it is posted. */
     originLeadId: text("origin_lead_id"),
     status: inboundLeadStatus("status").notNull().default("received"),

@@ -21,8 +21,12 @@ export const listings = pgTable(
   "listings",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    propertyId: uuid("property_id").notNull().references(() => properties.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    propertyId: uuid("property_id")
+      .notNull()
+      .references(() => properties.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     description: text("description"),
     type: listingType("type").notNull(),

@@ -11,7 +11,9 @@ export const marketingChannelInstances = pgTable(
   "marketing_channel_instances",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** Kind of channel, e.g. `website`, `portal`, `lead_ads`, `api`. */
     kind: text("kind").notNull().default("api"),
@@ -38,11 +40,15 @@ export const marketingChannelInstances = pgTable(
 export const distributionQueueMembers = pgTable(
   "distribution_queue_members",
   {
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     channelInstanceId: uuid("channel_instance_id")
       .notNull()
       .references(() => marketingChannelInstances.id, { onDelete: "cascade" }),
-    memberId: uuid("member_id").notNull().references(() => members.id, { onDelete: "cascade" }),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
   },
   (t) => [
@@ -58,7 +64,9 @@ export type MarketingChannelInstanceRow = typeof marketingChannelInstances.$infe
 export const channelListingSlots = pgTable(
   "channel_listing_slots",
   {
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     channelInstanceId: uuid("channel_instance_id")
       .notNull()
       .references(() => marketingChannelInstances.id, { onDelete: "cascade" }),

@@ -8,7 +8,9 @@ export const members = pgTable(
   "members",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     email: text("email").notNull(),
     /** E.164, normalised on the way in. */
@@ -20,10 +22,7 @@ export const members = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    uniqueIndex("members_tenant_email_key").on(t.tenantId, sql`lower(${t.email})`),
-    index("members_tenant_phone_idx").on(t.tenantId, t.phone),
-  ],
+  (t) => [uniqueIndex("members_tenant_email_key").on(t.tenantId, sql`lower(${t.email})`), index("members_tenant_phone_idx").on(t.tenantId, t.phone)],
 );
 
 export type MemberRow = typeof members.$inferSelect;

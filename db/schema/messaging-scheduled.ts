@@ -15,8 +15,12 @@ export const messagingScheduledMessages = pgTable(
   "messaging_scheduled_messages",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id").notNull().references(() => messagingChannels.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    channelId: uuid("channel_id")
+      .notNull()
+      .references(() => messagingChannels.id, { onDelete: "cascade" }),
     chatId: text("chat_id").notNull(),
     /** Exactly one of `text` and `template_id`. */
     text: text("text"),

@@ -12,7 +12,9 @@ export const messagingChannels = pgTable(
   "messaging_channels",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     transport: text("transport").notNull(),
     provider: text("provider").notNull(),
@@ -36,9 +38,15 @@ export const messagingChannels = pgTable(
 export const messagingChannelGrants = pgTable(
   "messaging_channel_grants",
   {
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id").notNull().references(() => messagingChannels.id, { onDelete: "cascade" }),
-    memberId: uuid("member_id").notNull().references(() => members.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    channelId: uuid("channel_id")
+      .notNull()
+      .references(() => messagingChannels.id, { onDelete: "cascade" }),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.channelId, t.memberId] }), index("messaging_grants_member_idx").on(t.tenantId, t.memberId)],
 );
@@ -47,8 +55,12 @@ export const messagingChannelGrants = pgTable(
 export const messagingChatPrivacy = pgTable(
   "messaging_chat_privacy",
   {
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id").notNull().references(() => messagingChannels.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    channelId: uuid("channel_id")
+      .notNull()
+      .references(() => messagingChannels.id, { onDelete: "cascade" }),
     chatId: text("chat_id").notNull(),
     state: text("state").notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -60,7 +72,9 @@ export const messagingChatPrivacy = pgTable(
 export const messagingOptOuts = pgTable(
   "messaging_opt_outs",
   {
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     phone: text("phone").notNull(),
     reason: text("reason"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -76,8 +90,12 @@ export const messagingConversations = pgTable(
   "messaging_conversations",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id").notNull().references(() => messagingChannels.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    channelId: uuid("channel_id")
+      .notNull()
+      .references(() => messagingChannels.id, { onDelete: "cascade" }),
     chatId: text("chat_id").notNull(),
     /** The `@lid` id the chat also arrived under, when the gateway uses one. */
     lid: text("lid"),
@@ -119,8 +137,12 @@ export const messagingInboundEvents = pgTable(
   "messaging_inbound_events",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id").notNull().references(() => messagingChannels.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    channelId: uuid("channel_id")
+      .notNull()
+      .references(() => messagingChannels.id, { onDelete: "cascade" }),
     event: text("event").notNull(),
     body: text("body").notNull(),
     status: text("status").notNull().default("received"),
@@ -138,8 +160,12 @@ export const messagingSentMessages = pgTable(
   "messaging_sent_messages",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id").notNull().references(() => messagingChannels.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    channelId: uuid("channel_id")
+      .notNull()
+      .references(() => messagingChannels.id, { onDelete: "cascade" }),
     chatId: text("chat_id").notNull(),
     providerMessageId: text("provider_message_id").notNull(),
     authorId: uuid("author_id"),
@@ -153,7 +179,9 @@ export const messagingSentMessages = pgTable(
 export const messagingSeenMessages = pgTable(
   "messaging_seen_messages",
   {
-    channelId: uuid("channel_id").notNull().references(() => messagingChannels.id, { onDelete: "cascade" }),
+    channelId: uuid("channel_id")
+      .notNull()
+      .references(() => messagingChannels.id, { onDelete: "cascade" }),
     messageId: text("message_id").notNull(),
     seenAt: timestamp("seen_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -168,7 +196,9 @@ export const messagingSeenMessages = pgTable(
 export const messagingSendKeys = pgTable(
   "messaging_send_keys",
   {
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     apiKeyId: uuid("api_key_id").notNull(),
     idempotencyKey: text("idempotency_key").notNull(),
     requestHash: text("request_hash"),
@@ -182,8 +212,12 @@ export const messagingSendKeys = pgTable(
 export const messagingLabels = pgTable(
   "messaging_labels",
   {
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id").notNull().references(() => messagingChannels.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    channelId: uuid("channel_id")
+      .notNull()
+      .references(() => messagingChannels.id, { onDelete: "cascade" }),
     labelId: text("label_id").notNull(),
     name: text("name").notNull(),
     color: text("color"),
@@ -196,8 +230,12 @@ export const messagingTemplates = pgTable(
   "messaging_templates",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id").notNull().references(() => messagingChannels.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    channelId: uuid("channel_id")
+      .notNull()
+      .references(() => messagingChannels.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     language: text("language").notNull(),
     status: text("status").notNull().default("approved"),

@@ -19,8 +19,12 @@ export const networks = pgTable(
 export const networkMembers = pgTable(
   "network_members",
   {
-    networkId: uuid("network_id").notNull().references(() => networks.id, { onDelete: "cascade" }),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    networkId: uuid("network_id")
+      .notNull()
+      .references(() => networks.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     joinedAt: timestamp("joined_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.networkId, t.tenantId] }), index("network_members_tenant_idx").on(t.tenantId)],
@@ -30,9 +34,15 @@ export const networkMembers = pgTable(
 export const networkListings = pgTable(
   "network_listings",
   {
-    networkId: uuid("network_id").notNull().references(() => networks.id, { onDelete: "cascade" }),
-    listingId: uuid("listing_id").notNull().references(() => listings.id, { onDelete: "cascade" }),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    networkId: uuid("network_id")
+      .notNull()
+      .references(() => networks.id, { onDelete: "cascade" }),
+    listingId: uuid("listing_id")
+      .notNull()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.networkId, t.listingId] }), index("network_listings_tenant_idx").on(t.tenantId, t.listingId)],
 );

@@ -7,7 +7,15 @@ import { members } from "./members";
 import { tenants } from "./tenants";
 
 export const offerStatus = pgEnum("offer_status", [
-  "draft", "sent_to_client", "client_confirmed", "client_signed", "countered", "withdrawn", "accepted", "rejected", "expired",
+  "draft",
+  "sent_to_client",
+  "client_confirmed",
+  "client_signed",
+  "countered",
+  "withdrawn",
+  "accepted",
+  "rejected",
+  "expired",
 ]);
 export const offerSource = pgEnum("offer_source", ["crm", "portal", "public_link", "site", "agent", "system", "provider_sync"]);
 
@@ -16,8 +24,12 @@ export const offers = pgTable(
   "offers",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    dealId: uuid("deal_id").notNull().references(() => deals.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    dealId: uuid("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
     listingId: uuid("listing_id").references(() => listings.id, { onDelete: "set null" }),
     brokerId: uuid("broker_id").references(() => members.id, { onDelete: "set null" }),
     dealType: dealType("deal_type").notNull(),

@@ -1,6 +1,4 @@
-import {
-  boolean, doublePrecision, index, integer, jsonb, numeric, pgEnum, pgTable, text, timestamp, uuid,
-} from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, index, integer, jsonb, numeric, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { buildings } from "./developments";
 import { members } from "./members";
 import { tenants } from "./tenants";
@@ -13,7 +11,9 @@ export const properties = pgTable(
   "properties",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     title: text("title"),
     /** Id of one of the tenant's property types (`settings.propertyTypes`). */
     type: text("type").notNull(),
@@ -50,10 +50,7 @@ export const properties = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index("properties_tenant_created_idx").on(t.tenantId, t.createdAt),
-    index("properties_tenant_assigned_idx").on(t.tenantId, t.assignedToId),
-  ],
+  (t) => [index("properties_tenant_created_idx").on(t.tenantId, t.createdAt), index("properties_tenant_assigned_idx").on(t.tenantId, t.assignedToId)],
 );
 
 export const mediaType = pgEnum("media_type", ["photo", "floor_plan"]);
@@ -62,8 +59,12 @@ export const media = pgTable(
   "media",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    propertyId: uuid("property_id").notNull().references(() => properties.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    propertyId: uuid("property_id")
+      .notNull()
+      .references(() => properties.id, { onDelete: "cascade" }),
     type: mediaType("type").notNull().default("photo"),
     url: text("url").notNull(),
     alt: text("alt"),

@@ -12,7 +12,9 @@ export const providerSettings = pgTable(
   "provider_settings",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     kind: providerKind("kind").notNull(),
     name: text("name").notNull(),
     pathToken: text("path_token").notNull(),
@@ -37,8 +39,12 @@ export const providerNotifications = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     /** Arrival order: notifications are applied in it (timestamps of one burst can tie). */
     seq: bigserial("seq", { mode: "number" }).notNull(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    providerId: uuid("provider_id").notNull().references(() => providerSettings.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    providerId: uuid("provider_id")
+      .notNull()
+      .references(() => providerSettings.id, { onDelete: "cascade" }),
     status: text("status").notNull().default("received"),
     event: text("event"),
     subjectKey: text("subject_key"),

@@ -1,6 +1,18 @@
 import { sql } from "drizzle-orm";
 import {
-  bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, real, text, timestamp, uuid, type PgColumnBuilderBase,
+  bigint,
+  boolean,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  text,
+  timestamp,
+  uuid,
+  type PgColumnBuilderBase,
 } from "drizzle-orm/pg-core";
 import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, tokensOf, type SearchField } from "./search-fields";
 import { listings } from "./listings";
@@ -37,8 +49,12 @@ function fieldColumns(wide: boolean): Record<string, PgColumnBuilderBase> {
 export const searchDocuments = pgTable(
   "search_documents",
   {
-    listing_id: uuid("listing_id").primaryKey().references(() => listings.id, { onDelete: "cascade" }),
-    tenant_id: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    listing_id: uuid("listing_id")
+      .primaryKey()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     // Access columns, never in the user's filter schema.
     assigned_to_id: uuid("assigned_to_id"),
     created_by_id: uuid("created_by_id"),
@@ -94,8 +110,12 @@ export const searchRemovals = pgTable(
 export const searchTexts = pgTable(
   "search_texts",
   {
-    listing_id: uuid("listing_id").primaryKey().references(() => searchDocuments.listing_id, { onDelete: "cascade" }),
-    tenant_id: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    listing_id: uuid("listing_id")
+      .primaryKey()
+      .references(() => searchDocuments.listing_id, { onDelete: "cascade" }),
+    tenant_id: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     /** The document's fields beside its columns (photos, labels, exact decimals); null when none. */
     extras: jsonb("extras").$type<Record<string, unknown>>(),
     /** Normalized title, address and code, for trigram typo tolerance. */
@@ -125,6 +145,9 @@ const wideColumns = (f: SearchField) => (f.type === "string" || f.type === "stri
  * narrow columns.
  */
 export function searchIndexViewSql(): string {
-  const wide = SEARCH_FIELDS.filter((f) => f.wide).flatMap(wideColumns).map((c) => `x.${c}`).join(", ");
+  const wide = SEARCH_FIELDS.filter((f) => f.wide)
+    .flatMap(wideColumns)
+    .map((c) => `x.${c}`)
+    .join(", ");
   return `CREATE VIEW search_index AS SELECT d.*, x.extras, x.search_text, ${wide}, x.tsv, x.tenant_id AS tsv_tenant_id FROM search_documents d LEFT JOIN search_texts x ON x.listing_id = d.listing_id;`;
 }

@@ -10,7 +10,9 @@ export const shortlists = pgTable(
   "shortlists",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     description: text("description"),
     /** Ordered; every id is a listing of the same tenant (checked when written). */
@@ -33,7 +35,9 @@ export const visitItineraries = pgTable(
   "visit_itineraries",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     scheduledDate: date("scheduled_date", { mode: "string" }).notNull(),
     meetingPoint: jsonb("meeting_point").$type<MeetingPoint | null>(),
@@ -59,7 +63,9 @@ export const shareLinks = pgTable(
   "share_links",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     token: text("token").notNull(),
     entityType: shareEntityType("entity_type").notNull(),
     /** The listing, shortlist, itinerary, or (pricing tool) the tenant itself. */
@@ -89,8 +95,12 @@ export const shareLinkViews = pgTable(
   "share_link_views",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    shareLinkId: uuid("share_link_id").notNull().references(() => shareLinks.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    shareLinkId: uuid("share_link_id")
+      .notNull()
+      .references(() => shareLinks.id, { onDelete: "cascade" }),
     viewedAt: timestamp("viewed_at", { withTimezone: true }).notNull().defaultNow(),
     /** HMAC of the client address keyed per link: visits can be told apart, the address is not kept. */
     clientHash: text("client_hash").notNull(),
@@ -108,8 +118,12 @@ export const shareLinkViews = pgTable(
 export const listingSiteViews = pgTable(
   "listing_site_views",
   {
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    listingId: uuid("listing_id").notNull().references(() => listings.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    listingId: uuid("listing_id")
+      .notNull()
+      .references(() => listings.id, { onDelete: "cascade" }),
     day: date("day").notNull(),
     views: integer("views").notNull().default(0),
   },

@@ -20,7 +20,9 @@ export const sites = pgTable(
   "sites",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** Host name as stored by lib/sites/domain (lower case, ASCII, no port, no trailing dot). */
     domain: text("domain").notNull(),
@@ -56,8 +58,12 @@ export const cmsCollections = pgTable(
   "cms_collections",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    siteId: uuid("site_id").notNull().references(() => sites.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    siteId: uuid("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     slug: text("slug").notNull(),
     templatePageId: text("template_page_id"),
@@ -74,9 +80,15 @@ export const cmsEntries = pgTable(
   "cms_entries",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    siteId: uuid("site_id").notNull().references(() => sites.id, { onDelete: "cascade" }),
-    collectionId: uuid("collection_id").notNull().references(() => cmsCollections.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    siteId: uuid("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    collectionId: uuid("collection_id")
+      .notNull()
+      .references(() => cmsCollections.id, { onDelete: "cascade" }),
     slug: text("slug").notNull(),
     status: cmsEntryStatus("status").notNull().default("draft"),
     fields: jsonb("fields").$type<Record<string, unknown>>().notNull().default({}),

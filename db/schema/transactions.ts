@@ -25,8 +25,12 @@ export const transactions = pgTable(
   "transactions",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    dealId: uuid("deal_id").notNull().references(() => deals.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    dealId: uuid("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
     listingId: uuid("listing_id").references(() => listings.id, { onDelete: "set null" }),
     offerId: uuid("offer_id").references(() => offers.id, { onDelete: "set null" }),
     dealType: dealType("deal_type").notNull(),
@@ -55,8 +59,12 @@ export const transactionPayments = pgTable(
   "transaction_payments",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    transactionId: uuid("transaction_id").notNull().references(() => transactions.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    transactionId: uuid("transaction_id")
+      .notNull()
+      .references(() => transactions.id, { onDelete: "cascade" }),
     method: paymentMethod("method").notNull(),
     providerId: text("provider_id").notNull(),
     amount: numeric("amount", { precision: 14, scale: 2 }).notNull(),
@@ -83,8 +91,12 @@ export const contracts = pgTable(
   "contracts",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    dealId: uuid("deal_id").notNull().references(() => deals.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    dealId: uuid("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
     transactionId: uuid("transaction_id").references(() => transactions.id, { onDelete: "cascade" }),
     listingId: uuid("listing_id").references(() => listings.id, { onDelete: "set null" }),
     documentType: text("document_type").notNull(),
@@ -109,8 +121,12 @@ export const contractDocuments = pgTable(
   "contract_documents",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    contractId: uuid("contract_id").notNull().references(() => contracts.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    contractId: uuid("contract_id")
+      .notNull()
+      .references(() => contracts.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
     name: text("name").notNull(),
     uploadedAt: timestamp("uploaded_at", { withTimezone: true }),
@@ -123,8 +139,12 @@ export const contractSigners = pgTable(
   "contract_signers",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    contractId: uuid("contract_id").notNull().references(() => contracts.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    contractId: uuid("contract_id")
+      .notNull()
+      .references(() => contracts.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
     name: text("name").notNull(),
     email: text("email"),

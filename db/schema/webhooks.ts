@@ -5,7 +5,9 @@ import { tenants } from "./tenants";
 
 /** A tenant's outbound webhook (developer settings). One per tenant. */
 export const webhookSettings = pgTable("webhook_settings", {
-  tenantId: uuid("tenant_id").primaryKey().references(() => tenants.id, { onDelete: "cascade" }),
+  tenantId: uuid("tenant_id")
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: "cascade" }),
   url: text("url"),
   events: text("events").array().notNull().default(sql`'{}'::text[]`),
   hmac: boolean("hmac").notNull().default(false),
@@ -25,8 +27,12 @@ export const deliveryState = pgEnum("delivery_state", ["pending", "delivered", "
 export const eventDeliveries = pgTable(
   "event_deliveries",
   {
-    eventId: uuid("event_id").primaryKey().references(() => events.id, { onDelete: "cascade" }),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    eventId: uuid("event_id")
+      .primaryKey()
+      .references(() => events.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     queueSeq: bigserial("queue_seq", { mode: "number" }).notNull(),
     state: deliveryState("state").notNull().default("pending"),
     /** Failed attempts since it was (re)queued; the 8th failure drops it. */
@@ -48,8 +54,12 @@ export const deliveryAttempts = pgTable(
   "delivery_attempts",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    eventId: uuid("event_id").notNull().references(() => events.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
     at: timestamp("at", { withTimezone: true }).notNull(),
     url: text("url").notNull(),
     statusCode: integer("status_code"),

@@ -72,11 +72,7 @@ export async function existingCredentials(db: Db, tenant: TenantRow, log: (m: st
     return stored;
   }
 
-  const team = await db
-    .select()
-    .from(members)
-    .where(eq(members.tenantId, tenant.id))
-    .orderBy(asc(members.createdAt), asc(members.id));
+  const team = await db.select().from(members).where(eq(members.tenantId, tenant.id)).orderBy(asc(members.createdAt), asc(members.id));
   const owner = team.find((m) => m.role === "owner" && m.active);
   if (!owner) throw new Error(`The demo tenant '${tenant.slug}' has no active owner to issue a key for.`);
   const key = await issueApiKey(db, tenant.id, owner.id, "Demo key", "broad");

@@ -11,8 +11,14 @@ export const DEMO_DEALS = 60;
 
 /** How the demo funnel is spread: most deals early in the funnel, some won and lost. */
 const STAGES = [
-  ["lead", 14], ["qualificacao", 10], ["visita", 9], ["proposta", 7], ["negociacao", 5],
-  ["fechamento", 3], ["ganho", 6], ["perdido", 6],
+  ["lead", 14],
+  ["qualificacao", 10],
+  ["visita", 9],
+  ["proposta", 7],
+  ["negociacao", 5],
+  ["fechamento", 3],
+  ["ganho", 6],
+  ["perdido", 6],
 ] as const;
 
 const NOTES = [
@@ -49,7 +55,11 @@ export async function createDemoDeals(
     const stage = rng.weighted(STAGES.map(([s, w]) => [s, w] as const));
     const dealType = rng.chance(0.65) ? "sale" : "rental";
     const person = propertyOwner(rng, rng.pick(["11", "21", "31"]));
-    const channel = rng.weighted([[site, 4], [portal, 3], [null, 3]] as const);
+    const channel = rng.weighted([
+      [site, 4],
+      [portal, 3],
+      [null, 3],
+    ] as const);
     const budget = dealType === "sale" ? rng.int(35, 250) * 10_000 : rng.int(15, 120) * 100;
     const leads = rng.some(listingIds, rng.int(0, 3)).map((listingId) => ({ listingId }));
     await createDeal(ctx, {

@@ -34,8 +34,14 @@ export function developmentPayloads(dev: Development, brokerId: string, assetBas
         virtualTourUrl: i === 0 ? "https://tour.casanovaimoveis.example/jardim-mariana-decorado" : null,
       },
       location: {
-        street: b.street, number: b.number, neighborhood: b.neighborhood, city: b.city, state: b.state,
-        postalCode: b.postalCode, latitude: b.latitude, longitude: b.longitude,
+        street: b.street,
+        number: b.number,
+        neighborhood: b.neighborhood,
+        city: b.city,
+        state: b.state,
+        postalCode: b.postalCode,
+        latitude: b.latitude,
+        longitude: b.longitude,
       },
       listings: [
         {

@@ -52,7 +52,12 @@ function rooms(rng: Rng, type: HomeType) {
     case "studio":
       return { bedrooms: 1, suites: 0, bathrooms: 1, parking: rng.int(0, 1), privateArea: rng.int(24, 42) };
     case "apartment": {
-      const bedrooms = rng.weighted([[1, 15], [2, 35], [3, 35], [4, 15]] as const);
+      const bedrooms = rng.weighted([
+        [1, 15],
+        [2, 35],
+        [3, 35],
+        [4, 15],
+      ] as const);
       const suites = bedrooms >= 3 ? rng.int(1, bedrooms - 1) : rng.int(0, 1);
       const bathrooms = suites + (bedrooms > suites ? 1 : 0) + (rng.chance(0.4) ? 1 : 0);
       const parking = bedrooms >= 3 ? rng.int(1, 3) : rng.int(0, 1) + (bedrooms === 2 ? 1 : 0);
@@ -80,12 +85,50 @@ function rooms(rng: Rng, type: HomeType) {
 }
 
 const FEATURE_ODDS: Record<HomeType, [string, number][]> = {
-  apartment: [["service_area", 0.8], ["air_conditioning", 0.4], ["closet", 0.35], ["home_office", 0.2], ["pets_allowed", 0.45], ["furnished", 0.12]],
-  studio: [["furnished", 0.5], ["air_conditioning", 0.5], ["balcony", 0.3], ["pets_allowed", 0.4]],
-  penthouse: [["gourmet_balcony", 0.85], ["private_pool", 0.5], ["barbecue", 0.6], ["closet", 0.8], ["air_conditioning", 0.6], ["home_office", 0.4]],
-  house: [["backyard", 0.8], ["private_pool", 0.35], ["barbecue", 0.6], ["service_area", 0.9], ["closet", 0.4], ["home_office", 0.3], ["pets_allowed", 0.7]],
-  condo_house: [["backyard", 0.7], ["private_pool", 0.65], ["barbecue", 0.7], ["service_area", 0.9], ["closet", 0.7], ["home_office", 0.4], ["pets_allowed", 0.7]],
-  office: [["air_conditioning", 0.85], ["furnished", 0.2]],
+  apartment: [
+    ["service_area", 0.8],
+    ["air_conditioning", 0.4],
+    ["closet", 0.35],
+    ["home_office", 0.2],
+    ["pets_allowed", 0.45],
+    ["furnished", 0.12],
+  ],
+  studio: [
+    ["furnished", 0.5],
+    ["air_conditioning", 0.5],
+    ["balcony", 0.3],
+    ["pets_allowed", 0.4],
+  ],
+  penthouse: [
+    ["gourmet_balcony", 0.85],
+    ["private_pool", 0.5],
+    ["barbecue", 0.6],
+    ["closet", 0.8],
+    ["air_conditioning", 0.6],
+    ["home_office", 0.4],
+  ],
+  house: [
+    ["backyard", 0.8],
+    ["private_pool", 0.35],
+    ["barbecue", 0.6],
+    ["service_area", 0.9],
+    ["closet", 0.4],
+    ["home_office", 0.3],
+    ["pets_allowed", 0.7],
+  ],
+  condo_house: [
+    ["backyard", 0.7],
+    ["private_pool", 0.65],
+    ["barbecue", 0.7],
+    ["service_area", 0.9],
+    ["closet", 0.7],
+    ["home_office", 0.4],
+    ["pets_allowed", 0.7],
+  ],
+  office: [
+    ["air_conditioning", 0.85],
+    ["furnished", 0.2],
+  ],
   commercial: [["air_conditioning", 0.5]],
   land: [],
 };
@@ -103,7 +146,14 @@ function features(rng: Rng, type: HomeType, nb: Neighborhood, bedrooms: number |
 }
 
 const TYPE_PRICE_FACTOR: Record<HomeType, number> = {
-  apartment: 1, studio: 1.15, penthouse: 1.15, house: 0.85, condo_house: 0.95, office: 0.8, commercial: 0.9, land: 0.45,
+  apartment: 1,
+  studio: 1.15,
+  penthouse: 1.15,
+  house: 0.85,
+  condo_house: 0.95,
+  office: 0.8,
+  commercial: 0.9,
+  land: 0.45,
 };
 
 export function makeHome(rng: Rng): Home {
@@ -119,19 +169,33 @@ export function makeHome(rng: Rng): Home {
   const yieldRate = type === "studio" ? 0.0055 : type === "office" || type === "commercial" ? 0.006 : rng.between(0.0037, 0.0048);
   const inCondo = ["apartment", "studio", "penthouse", "condo_house", "office"].includes(type);
   const deals: Deal[] =
-    type === "land" ? ["sale"] : rng.weighted<Deal[]>([[["sale"], 60], [["rental"], 29], [["sale", "rental"], 11]]);
+    type === "land"
+      ? ["sale"]
+      : rng.weighted<Deal[]>([
+          [["sale"], 60],
+          [["rental"], 29],
+          [["sale", "rental"], 11],
+        ]);
   const street = rng.pick(nb.streets);
   const unitFloor = rng.int(1, 22);
   return {
-    city, nb, type, ...r, totalArea,
+    city,
+    nb,
+    type,
+    ...r,
+    totalArea,
     features: features(rng, type, nb, r.bedrooms),
     amenities: inCondo && type !== "office" ? rng.some(AMENITIES, rng.int(2, 5)) : [],
     street,
     number: String(street.startsWith("Avenida") ? rng.int(100, 4800) : rng.int(10, 1600)),
     complement:
-      type === "office" ? `Conjunto ${unitFloor}${rng.int(0, 1)}${rng.int(1, 9)}`
-      : ["apartment", "studio"].includes(type) ? `Apto ${unitFloor}${rng.int(1, 4)}`
-      : type === "penthouse" ? `Cobertura ${unitFloor + 1}01` : null,
+      type === "office"
+        ? `Conjunto ${unitFloor}${rng.int(0, 1)}${rng.int(1, 9)}`
+        : ["apartment", "studio"].includes(type)
+          ? `Apto ${unitFloor}${rng.int(1, 4)}`
+          : type === "penthouse"
+            ? `Cobertura ${unitFloor + 1}01`
+            : null,
     salePrice,
     rent: Math.max(1200, round(salePrice * yieldRate, 50)),
     condoFee: inCondo ? round((r.privateArea ?? 0) * rng.between(9, 17) * (nb.pricePerSqm > 12000 ? 1.2 : 1), 10) : null,

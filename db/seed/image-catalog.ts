@@ -2,8 +2,7 @@
  * The generated demo pictures in `public/demo/`: `generate-images.ts` draws them, the seed points
  * listings and members at them. One list, so the two cannot drift apart.
  */
-export type PhotoCategory =
-  | "facade" | "house_facade" | "living_room" | "kitchen" | "bedroom" | "bathroom" | "pool" | "office" | "land";
+export type PhotoCategory = "facade" | "house_facade" | "living_room" | "kitchen" | "bedroom" | "bathroom" | "pool" | "office" | "land";
 
 export type DemoPhoto = { file: string; category: PhotoCategory; alt: string };
 

@@ -26,8 +26,20 @@ const NOTES = [
 
 /** A listing's place in the default workflow: mostly on air, some drafts, paused and closed ones. */
 function lifecycle(rng: Rng, deal: Deal): { stage: string; status: string | null } {
-  const stage = rng.weighted([["active", 70], ["draft", 12], ["suspended", 8], ["closed", 10]] as const);
-  if (stage === "active") return { stage, status: rng.weighted([["available", 85], ["reserved", 15]] as const) };
+  const stage = rng.weighted([
+    ["active", 70],
+    ["draft", 12],
+    ["suspended", 8],
+    ["closed", 10],
+  ] as const);
+  if (stage === "active")
+    return {
+      stage,
+      status: rng.weighted([
+        ["available", 85],
+        ["reserved", 15],
+      ] as const),
+    };
   if (stage === "suspended") return { stage, status: rng.pick(["owner_request", "pending_documents"]) };
   if (stage === "closed") return { stage, status: rng.chance(0.12) ? "withdrawn" : deal === "sale" ? "sold" : "rented" };
   return { stage, status: null };

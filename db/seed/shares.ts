@@ -22,15 +22,28 @@ export type DemoShare = { label: string; url: string };
  * existed gets them on the next run.
  */
 export async function ensureDemoShares(db: Db, tenantId: string): Promise<DemoShare[]> {
-  const [done] = await db.select({ id: shortlists.id }).from(shortlists).where(and(eq(shortlists.tenantId, tenantId), eq(shortlists.name, SHORTLIST_NAME))).limit(1);
+  const [done] = await db
+    .select({ id: shortlists.id })
+    .from(shortlists)
+    .where(and(eq(shortlists.tenantId, tenantId), eq(shortlists.name, SHORTLIST_NAME)))
+    .limit(1);
   if (!done) await createDemoShares(db, tenantId);
   return listDemoShares(db, tenantId);
 }
 
 async function createDemoShares(db: Db, tenantId: string): Promise<void> {
   await inTransaction(db, async (tx) => {
-    const [owner] = await tx.select().from(members).where(and(eq(members.tenantId, tenantId), eq(members.role, "owner"))).orderBy(asc(members.createdAt)).limit(1);
-    const [key] = await tx.select({ id: apiKeys.id }).from(apiKeys).where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.memberId, owner.id))).limit(1);
+    const [owner] = await tx
+      .select()
+      .from(members)
+      .where(and(eq(members.tenantId, tenantId), eq(members.role, "owner")))
+      .orderBy(asc(members.createdAt))
+      .limit(1);
+    const [key] = await tx
+      .select({ id: apiKeys.id })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.memberId, owner.id)))
+      .limit(1);
     const actor: MemberActor = { kind: "member", tenantId, userId: owner.id, role: "owner", scope: "broad", keyId: key.id, access: "broad" };
     const ctx = memberCtx(tx, actor);
     // Public, active sale listings with photos and a point, in São Paulo, newest properties last.
@@ -40,7 +53,10 @@ async function createDemoShares(db: Db, tenantId: string): Promise<void> {
       .innerJoin(properties, eq(properties.id, listings.propertyId))
       .where(
         and(
-          eq(listings.tenantId, tenantId), eq(listings.visibility, "public"), eq(listings.stage, "active"), isNotNull(properties.latitude),
+          eq(listings.tenantId, tenantId),
+          eq(listings.visibility, "public"),
+          eq(listings.stage, "active"),
+          isNotNull(properties.latitude),
           eq(properties.city, "São Paulo"),
           sql`exists (select 1 from ${media} m where m.property_id = ${properties.id})`,
         ),
@@ -54,18 +70,30 @@ async function createDemoShares(db: Db, tenantId: string): Promise<void> {
     await link("listing", pick[1], { password: DEMO_SHARE_PASSWORD });
     const expiring = await link("listing", pick[2], { expiresAt: new Date(Date.now() + 60_000).toISOString() });
     // An expired link: made valid, then dated in the past (the API refuses a past expiry).
-    await tx.update(shareLinks).set({ expiresAt: new Date(Date.now() - 86_400_000) }).where(eq(shareLinks.id, expiring.id));
+    await tx
+      .update(shareLinks)
+      .set({ expiresAt: new Date(Date.now() - 86_400_000) })
+      .where(eq(shareLinks.id, expiring.id));
     await link("seller_report", pick[0]);
     await sellerHistory(tx, tenantId, pick[0], first.id);
-    const sl = await createShortlist(ctx, { name: SHORTLIST_NAME, description: "Os imóveis que conversamos, para vocês verem com calma.", listingIds: pick.slice(0, 5) });
+    const sl = await createShortlist(ctx, {
+      name: SHORTLIST_NAME,
+      description: "Os imóveis que conversamos, para vocês verem com calma.",
+      listingIds: pick.slice(0, 5),
+    });
     await link("shortlist", sl.id);
     // The coming Saturday (never today), as the itinerary's name says.
-    const ahead = ((6 - new Date().getUTCDay() + 7) % 7) || 7;
+    const ahead = (6 - new Date().getUTCDay() + 7) % 7 || 7;
     const day = new Date(Date.now() + ahead * 86_400_000).toISOString().slice(0, 10);
     const it = await createItinerary(ctx, {
       name: "Visitas de sábado",
       scheduledDate: day,
-      meetingPoint: { name: "Estação Fradique Coutinho (Linha 4)", address: "Rua dos Pinheiros, 1400 - Pinheiros, São Paulo", latitude: -23.5662, longitude: -46.6843 },
+      meetingPoint: {
+        name: "Estação Fradique Coutinho (Linha 4)",
+        address: "Rua dos Pinheiros, 1400 - Pinheiros, São Paulo",
+        latitude: -23.5662,
+        longitude: -46.6843,
+      },
       stops: [
         { listingId: pick[3], time: "09:30", notes: "A síndica nos recebe na portaria." },
         { listingId: pick[4], time: "10:30", notes: null },
@@ -83,12 +111,23 @@ async function createDemoShares(db: Db, tenantId: string): Promise<void> {
 async function sellerHistory(tx: Parameters<Parameters<typeof inTransaction>[1]>[0], tenantId: string, listingId: string, linkId: string) {
   const day = 86_400_000;
   const now = Date.now();
-  await tx.update(listings).set({ publishedAt: new Date(now - 70 * day) }).where(eq(listings.id, listingId));
+  await tx
+    .update(listings)
+    .set({ publishedAt: new Date(now - 70 * day) })
+    .where(eq(listings.id, listingId));
   const views: (typeof shareLinkViews.$inferInsert)[] = [];
   const siteDays: (typeof listingSiteViews.$inferInsert)[] = [];
   for (let d = 69; d >= 1; d--) {
     const n = Math.round(1 + (70 - d) / 14 + ((d * 7) % 3));
-    for (let i = 0; i < n; i++) views.push({ tenantId, shareLinkId: linkId, viewedAt: new Date(now - d * day + i * 3_600_000), clientHash: `demo-${d}-${i % 2}`, userAgent: "Demo", referrer: null });
+    for (let i = 0; i < n; i++)
+      views.push({
+        tenantId,
+        shareLinkId: linkId,
+        viewedAt: new Date(now - d * day + i * 3_600_000),
+        clientHash: `demo-${d}-${i % 2}`,
+        userAgent: "Demo",
+        referrer: null,
+      });
     siteDays.push({ tenantId, listingId, day: new Date(now - d * day).toISOString().slice(0, 10), views: 2 + ((d * 5) % 4) });
   }
   await tx.insert(shareLinkViews).values(views);
@@ -118,8 +157,11 @@ async function listDemoShares(db: Db, tenantId: string): Promise<DemoShare[]> {
   const out: DemoShare[] = [];
   for (const r of rows) {
     const url = await shareUrl(db, tenant, tenant.settings.sharingConfig, r.token, r.entityType);
-    const what =
-      r.passwordHash ? `listing (password ${DEMO_SHARE_PASSWORD})` : r.expiresAt && r.expiresAt.getTime() < Date.now() ? "listing (expired: 410)" : r.entityType.replace("_", " ");
+    const what = r.passwordHash
+      ? `listing (password ${DEMO_SHARE_PASSWORD})`
+      : r.expiresAt && r.expiresAt.getTime() < Date.now()
+        ? "listing (expired: 410)"
+        : r.entityType.replace("_", " ");
     out.push({ label: what, url });
   }
   return out;

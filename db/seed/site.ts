@@ -42,19 +42,31 @@ export async function createDemoSite(ctx: MemberCtx, developmentBuildingId: stri
               showSearch: true,
             },
           },
-          { type: "FeaturedListings", props: { id: "featured", title: "Destaques da semana", title_en: "This week's highlights", title_es: "Destacados de la semana", limit: 3 } },
+          {
+            type: "FeaturedListings",
+            props: { id: "featured", title: "Destaques da semana", title_en: "This week's highlights", title_es: "Destacados de la semana", limit: 3 },
+          },
           { type: "ListingGrid", props: { id: "rent", title: "Para alugar", title_en: "For rent", title_es: "En alquiler", businessType: "rental", limit: 3 } },
-          { type: "ListingGrid", props: { id: "latest", title: "Novidades à venda", title_en: "New for sale", title_es: "Novedades en venta", businessType: "sale", limit: 6 } },
+          {
+            type: "ListingGrid",
+            props: { id: "latest", title: "Novidades à venda", title_en: "New for sale", title_es: "Novedades en venta", businessType: "sale", limit: 6 },
+          },
           {
             type: "RichText",
             props: {
               id: "about",
-              content: "<h2>Sobre a Casa Nova</h2><p>Há mais de <strong>15 anos</strong> ajudamos famílias a comprar, vender e alugar imóveis com segurança. Cada anúncio é visitado por um corretor credenciado (CRECI) antes de ir ao ar.</p>",
-              content_en: "<h2>About Casa Nova</h2><p>For more than <strong>15 years</strong> we have helped families buy, sell and rent homes safely. A licensed broker (CRECI) visits every listing before it goes live.</p>",
-              content_es: "<h2>Sobre Casa Nova</h2><p>Hace más de <strong>15 años</strong> ayudamos a familias a comprar, vender y alquilar inmuebles con seguridad. Un corredor matriculado (CRECI) visita cada anuncio antes de publicarlo.</p>",
+              content:
+                "<h2>Sobre a Casa Nova</h2><p>Há mais de <strong>15 anos</strong> ajudamos famílias a comprar, vender e alugar imóveis com segurança. Cada anúncio é visitado por um corretor credenciado (CRECI) antes de ir ao ar.</p>",
+              content_en:
+                "<h2>About Casa Nova</h2><p>For more than <strong>15 years</strong> we have helped families buy, sell and rent homes safely. A licensed broker (CRECI) visits every listing before it goes live.</p>",
+              content_es:
+                "<h2>Sobre Casa Nova</h2><p>Hace más de <strong>15 años</strong> ayudamos a familias a comprar, vender y alquilar inmuebles con seguridad. Un corredor matriculado (CRECI) visita cada anuncio antes de publicarlo.</p>",
             },
           },
-          { type: "CmsList", props: { id: "blog", title: "Do nosso blog", title_en: "From our blog", title_es: "De nuestro blog", collection: "blog", limit: 3 } },
+          {
+            type: "CmsList",
+            props: { id: "blog", title: "Do nosso blog", title_en: "From our blog", title_es: "De nuestro blog", collection: "blog", limit: 3 },
+          },
           {
             type: "CallToAction",
             props: {
@@ -109,12 +121,31 @@ export async function createDemoSite(ctx: MemberCtx, developmentBuildingId: stri
     },
   });
   const posts = [
-    ["como-financiar-seu-primeiro-imovel", "Como financiar seu primeiro imóvel", "SAC ou Price? Entenda as tabelas e quanto de entrada você precisa.", "<p>Antes de visitar imóveis, simule o financiamento: a <strong>tabela SAC</strong> começa com parcelas maiores que diminuem ao longo do tempo; a <strong>tabela Price</strong> mantém parcelas fixas.</p><p>Em geral os bancos financiam até 80% do valor do imóvel.</p>"],
-    ["documentos-para-alugar", "Documentos para alugar um imóvel", "A lista completa do que separar antes de propor uma locação.", "<p>Separe documento com foto, CPF, comprovante de renda dos últimos três meses e comprovante de residência.</p><ul><li>Fiador, seguro-fiança ou caução</li><li>Referências de locações anteriores</li></ul>"],
-    ["bairros-para-morar-em-sao-paulo", "Cinco bairros para morar em São Paulo", "Pinheiros, Vila Mariana, Moema, Perdizes e Santana: o que cada um oferece.", "<p>Cada bairro tem seu ritmo. <em>Pinheiros</em> é vibrante, <em>Vila Mariana</em> é arborizada e bem servida de metrô, <em>Moema</em> fica perto do Ibirapuera.</p>"],
+    [
+      "como-financiar-seu-primeiro-imovel",
+      "Como financiar seu primeiro imóvel",
+      "SAC ou Price? Entenda as tabelas e quanto de entrada você precisa.",
+      "<p>Antes de visitar imóveis, simule o financiamento: a <strong>tabela SAC</strong> começa com parcelas maiores que diminuem ao longo do tempo; a <strong>tabela Price</strong> mantém parcelas fixas.</p><p>Em geral os bancos financiam até 80% do valor do imóvel.</p>",
+    ],
+    [
+      "documentos-para-alugar",
+      "Documentos para alugar um imóvel",
+      "A lista completa do que separar antes de propor uma locação.",
+      "<p>Separe documento com foto, CPF, comprovante de renda dos últimos três meses e comprovante de residência.</p><ul><li>Fiador, seguro-fiança ou caução</li><li>Referências de locações anteriores</li></ul>",
+    ],
+    [
+      "bairros-para-morar-em-sao-paulo",
+      "Cinco bairros para morar em São Paulo",
+      "Pinheiros, Vila Mariana, Moema, Perdizes e Santana: o que cada um oferece.",
+      "<p>Cada bairro tem seu ritmo. <em>Pinheiros</em> é vibrante, <em>Vila Mariana</em> é arborizada e bem servida de metrô, <em>Moema</em> fica perto do Ibirapuera.</p>",
+    ],
   ];
   for (const [slug, title, excerpt, body] of posts) {
-    await createEntry(ctx, { siteId: site.id, collectionId: blog.id, body: { slug, status: "published", fields: { title, excerpt, body }, seo: { title: `${title} | Casa Nova Imóveis`, description: excerpt } } });
+    await createEntry(ctx, {
+      siteId: site.id,
+      collectionId: blog.id,
+      body: { slug, status: "published", fields: { title, excerpt, body }, seo: { title: `${title} | Casa Nova Imóveis`, description: excerpt } },
+    });
   }
   await createEntry(ctx, { siteId: site.id, collectionId: blog.id, body: { slug: "rascunho-nao-publicado", status: "draft", fields: { title: "Rascunho" } } });
   return { id: site.id, domain: site.domain };

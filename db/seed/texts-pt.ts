@@ -4,13 +4,26 @@ import type { Rng } from "./random";
 
 /** Portuguese titles and descriptions, assembled from phrases a Brazilian broker would write. */
 export const TYPE_PT: Record<HomeType, string> = {
-  apartment: "Apartamento", studio: "Studio", penthouse: "Cobertura", house: "Casa",
-  condo_house: "Casa em condomínio", office: "Sala comercial", commercial: "Loja", land: "Terreno",
+  apartment: "Apartamento",
+  studio: "Studio",
+  penthouse: "Cobertura",
+  house: "Casa",
+  condo_house: "Casa em condomínio",
+  office: "Sala comercial",
+  commercial: "Loja",
+  land: "Terreno",
 };
 
 const AMENITY_PT: Record<string, string> = {
-  pool: "piscina", gym: "academia", party_room: "salão de festas", playground: "playground", concierge_24h: "portaria 24h",
-  elevator: "elevador", sauna: "sauna", coworking: "coworking", sports_court: "quadra poliesportiva",
+  pool: "piscina",
+  gym: "academia",
+  party_room: "salão de festas",
+  playground: "playground",
+  concierge_24h: "portaria 24h",
+  elevator: "elevador",
+  sauna: "sauna",
+  coworking: "coworking",
+  sports_court: "quadra poliesportiva",
 };
 
 const FEMININE = new Set<HomeType>(["house", "condo_house", "penthouse", "office", "commercial"]);
@@ -76,13 +89,21 @@ export function descriptionPt(h: Home, deal: Deal, financing: boolean, rng: Rng)
     paragraphs.push(`Terreno plano de ${h.totalArea} m², com documentação regularizada, em rua tranquila ${inPt(h.nb)}.`);
     paragraphs.push("Ótimo para construção de residência unifamiliar ou pequeno empreendimento; consulte o zoneamento.");
   } else if (h.type === "office" || h.type === "commercial") {
-    paragraphs.push(`${t} com ${h.privateArea} m² de área útil, ${plural(h.bathrooms!, "banheiro", "banheiros")}` +
-      `${h.parking ? ` e ${plural(h.parking, "vaga", "vagas")} de garagem` : ""}.`);
-    paragraphs.push(h.type === "office" ? "Planta livre, piso elevado e prédio com recepção e controle de acesso." : "Pé-direito alto, vitrine ampla e grande fluxo de pedestres.");
+    paragraphs.push(
+      `${t} com ${h.privateArea} m² de área útil, ${plural(h.bathrooms!, "banheiro", "banheiros")}` +
+        `${h.parking ? ` e ${plural(h.parking, "vaga", "vagas")} de garagem` : ""}.`,
+    );
+    paragraphs.push(
+      h.type === "office"
+        ? "Planta livre, piso elevado e prédio com recepção e controle de acesso."
+        : "Pé-direito alto, vitrine ampla e grande fluxo de pedestres.",
+    );
   } else {
     const suites = h.suites ? ` (sendo ${plural(h.suites, "suíte", "suítes")})` : "";
-    paragraphs.push(`${t} com ${h.privateArea} m² de área privativa, ${plural(h.bedrooms!, "dormitório", "dormitórios")}${suites}, ` +
-      `${plural(h.bathrooms!, "banheiro", "banheiros")}${h.parking ? ` e ${plural(h.parking, "vaga", "vagas")} de garagem` : ", sem vaga de garagem"}.`);
+    paragraphs.push(
+      `${t} com ${h.privateArea} m² de área privativa, ${plural(h.bedrooms!, "dormitório", "dormitórios")}${suites}, ` +
+        `${plural(h.bathrooms!, "banheiro", "banheiros")}${h.parking ? ` e ${plural(h.parking, "vaga", "vagas")} de garagem` : ", sem vaga de garagem"}.`,
+    );
     const inside = interiorPt(h);
     if (inside.length) paragraphs.push(inside.join(" "));
   }
@@ -91,12 +112,16 @@ export function descriptionPt(h: Home, deal: Deal, financing: boolean, rng: Rng)
   const costs = [h.condoFee ? `condomínio de ${brl(h.condoFee)}` : "", `IPTU de ${brl(h.iptuYearly)} por ano`].filter(Boolean);
   if (deal === "sale") {
     const terms = financing
-      ? h.bedrooms === null ? "Aceita financiamento bancário." : rng.pick(["Aceita financiamento bancário.", "Aceita financiamento e uso do FGTS."])
+      ? h.bedrooms === null
+        ? "Aceita financiamento bancário."
+        : rng.pick(["Aceita financiamento bancário.", "Aceita financiamento e uso do FGTS."])
       : rng.pick(["Somente à vista; estuda propostas.", "Pagamento à vista, documentação pronta para escritura."]);
     paragraphs.push(`${terms} Valores: ${listPt(costs)}.`);
   } else {
-    paragraphs.push(`Contrato de ${h.type === "studio" ? 12 : 30} meses. Garantias: fiador, seguro-fiança ou caução. ` +
-      `Valores: ${listPt(costs)}.${h.features.includes("pets_allowed") ? " Aceita pets." : ""}`);
+    paragraphs.push(
+      `Contrato de ${h.type === "studio" ? 12 : 30} meses. Garantias: fiador, seguro-fiança ou caução. ` +
+        `Valores: ${listPt(costs)}.${h.features.includes("pets_allowed") ? " Aceita pets." : ""}`,
+    );
   }
   paragraphs.push(rng.pick(["Agende sua visita!", "Fale com nossos corretores e agende uma visita.", "Venha conhecer!"]));
   return paragraphs.join("\n\n");

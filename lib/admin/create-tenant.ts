@@ -49,12 +49,20 @@ export async function createTenant({ db }: { db: DbOrTx }, input: unknown): Prom
       if (!base) throw invalid("name: cannot derive a slug from this name; send a slug.");
       // Suffixed candidates cut the base to 44 characters, so look for both forms.
       const used = new Set(
-        (await tx.select({ slug: tenants.slug }).from(tenants).where(like(tenants.slug, `${base.slice(0, 44)}%`))).map((r) => r.slug),
+        (
+          await tx
+            .select({ slug: tenants.slug })
+            .from(tenants)
+            .where(like(tenants.slug, `${base.slice(0, 44)}%`))
+        ).map((r) => r.slug),
       );
       slug = base;
       for (let n = 2; used.has(slug); n++) slug = `${base.slice(0, 44)}-${n}`;
     }
-    const [tenant] = await tx.insert(tenants).values({ name: data.name, slug, settings: defaultSettings(data.name) }).returning();
+    const [tenant] = await tx
+      .insert(tenants)
+      .values({ name: data.name, slug, settings: defaultSettings(data.name) })
+      .returning();
     const [owner] = await tx
       .insert(members)
       .values({ tenantId: tenant.id, name: data.owner.name, email: data.owner.email, phone: data.owner.phone, role: "owner" })

@@ -69,11 +69,7 @@ export async function issueApiKey(
 }
 
 export async function listApiKeys({ db, actor }: MemberCtx): Promise<z.infer<typeof ApiKeyListSchema>> {
-  const rows = await db
-    .select()
-    .from(apiKeys)
-    .where(eq(apiKeys.tenantId, actor.tenantId))
-    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  const rows = await db.select().from(apiKeys).where(eq(apiKeys.tenantId, actor.tenantId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
   return { items: rows.map(serializeApiKey) };
 }
 

@@ -37,8 +37,13 @@ export async function previewSession(db: Db, token: string | null | undefined, n
   if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
   const [row] = await db
     .select({
-      sessionId: previewSessions.id, expiresAt: previewSessions.expiresAt, keyId: apiKeys.id, tenantId: apiKeys.tenantId, scope: apiKeys.scope,
-      userId: members.id, role: members.role,
+      sessionId: previewSessions.id,
+      expiresAt: previewSessions.expiresAt,
+      keyId: apiKeys.id,
+      tenantId: apiKeys.tenantId,
+      scope: apiKeys.scope,
+      userId: members.id,
+      role: members.role,
     })
     .from(previewSessions)
     .innerJoin(apiKeys, and(eq(apiKeys.id, previewSessions.apiKeyId), eq(apiKeys.tenantId, previewSessions.tenantId)))
@@ -50,7 +55,15 @@ export async function previewSession(db: Db, token: string | null | undefined, n
     sessionId: row.sessionId,
     expiresAt: row.expiresAt,
     csrf: csrfToken(token),
-    actor: { kind: "member", tenantId: row.tenantId, userId: row.userId, role: row.role, scope: row.scope, keyId: row.keyId, access: accessOf(row.role, row.scope) },
+    actor: {
+      kind: "member",
+      tenantId: row.tenantId,
+      userId: row.userId,
+      role: row.role,
+      scope: row.scope,
+      keyId: row.keyId,
+      access: accessOf(row.role, row.scope),
+    },
   };
 }
 

@@ -56,4 +56,8 @@ export function brandPalette(primary: unknown, fallback = DEFAULT_BRAND_COLOR): 
 }
 
 /** The palette as the CSS custom properties every stylesheet reads: `--brand`, `--on-brand`, `--brand-ink`. */
-export const brandVariables = (p: BrandPalette): Record<"--brand" | "--on-brand" | "--brand-ink", string> => ({ "--brand": p.color, "--on-brand": p.onColor, "--brand-ink": p.ink });
+export const brandVariables = (p: BrandPalette): Record<"--brand" | "--on-brand" | "--brand-ink", string> => ({
+  "--brand": p.color,
+  "--on-brand": p.onColor,
+  "--brand-ink": p.ink,
+});

@@ -19,7 +19,10 @@ const CollectionSlug = Slug.superRefine((v, ctx) => {
 export const CMS_FIELD_TYPES = ["text", "richText", "number", "boolean", "date", "image", "url"] as const;
 
 const FieldDef = z.strictObject({
-  id: z.string().trim().regex(/^[A-Za-z][A-Za-z0-9_]{0,59}$/, "must start with a letter and use letters, digits and _ (at most 60)"),
+  id: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z][A-Za-z0-9_]{0,59}$/, "must start with a letter and use letters, digits and _ (at most 60)"),
   label: z.string().trim().min(1).max(120),
   type: z.enum(CMS_FIELD_TYPES),
   required: z.boolean().default(false),
@@ -31,7 +34,12 @@ const Fields = z
   .refine((l) => new Set(l.map((f) => f.id)).size === l.length, "field ids must be unique within the collection");
 
 export const CreateCollectionSchema = z
-  .strictObject({ name: z.string().trim().min(1).max(120), slug: CollectionSlug, templatePageId: z.string().trim().max(200).nullable().default(null), fields: Fields.default([]) })
+  .strictObject({
+    name: z.string().trim().min(1).max(120),
+    slug: CollectionSlug,
+    templatePageId: z.string().trim().max(200).nullable().default(null),
+    fields: Fields.default([]),
+  })
   .meta({ id: "CreateCmsCollection" });
 export const UpdateCollectionSchema = z
   .strictObject({ name: z.string().trim().min(1).max(120), slug: CollectionSlug, templatePageId: z.string().trim().max(200).nullable(), fields: Fields })
@@ -60,12 +68,27 @@ export const EntriesQuery = z.strictObject({
 export const TenantEntriesQuery = EntriesQuery.extend({ status: z.enum(["draft", "published"]).optional() });
 
 export const CmsCollectionSchema = z
-  .object({ id: z.uuid(), name: z.string(), slug: z.string(), templatePageId: z.string().nullable(), fields: z.array(z.object({ id: z.string(), label: z.string(), type: z.string(), required: z.boolean() })), createdAt: z.string(), updatedAt: z.string() })
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    slug: z.string(),
+    templatePageId: z.string().nullable(),
+    fields: z.array(z.object({ id: z.string(), label: z.string(), type: z.string(), required: z.boolean() })),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
   .meta({ id: "CmsCollection" });
 export const CmsEntrySchema = z
   .object({
-    id: z.uuid(), collectionId: z.uuid(), slug: z.string(), status: z.enum(["draft", "published"]), fields: z.record(z.string(), z.unknown()),
-    seo: z.object({ title: z.string().nullable(), description: z.string().nullable() }).nullable(), publishedAt: z.string().nullable(), createdAt: z.string(), updatedAt: z.string(),
+    id: z.uuid(),
+    collectionId: z.uuid(),
+    slug: z.string(),
+    status: z.enum(["draft", "published"]),
+    fields: z.record(z.string(), z.unknown()),
+    seo: z.object({ title: z.string().nullable(), description: z.string().nullable() }).nullable(),
+    publishedAt: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
   })
   .meta({ id: "CmsEntry" });
 
@@ -74,7 +97,9 @@ export const CmsCollectionListSchema = itemsSchema(CmsCollectionSchema);
 /** `publicCollections` (sites API). */
 export const PublicCmsCollectionListSchema = z.object({ collections: z.array(CmsCollectionSchema) });
 /** `listEntries` and `publicEntries`. */
-export const CmsEntryPageSchema = z.object({ entries: z.array(CmsEntrySchema), total: z.number(), limit: z.number(), offset: z.number() }).meta({ id: "CmsEntryPage" });
+export const CmsEntryPageSchema = z
+  .object({ entries: z.array(CmsEntrySchema), total: z.number(), limit: z.number(), offset: z.number() })
+  .meta({ id: "CmsEntryPage" });
 /** `publicEntry`. */
 export const PublicCmsEntrySchema = z.object({ entry: CmsEntrySchema });
 /** `deleteCollection` and `deleteEntry`. */

@@ -24,7 +24,10 @@ export async function createCollection(ctx: MemberCtx, { siteId, body }: { siteI
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
     await siteInTenant(tx, ctx.tenantId, siteId);
     await assertSlugFree(tx, siteId, data.slug);
-    const [row] = await tx.insert(cmsCollections).values({ ...data, tenantId: ctx.tenantId, siteId }).returning();
+    const [row] = await tx
+      .insert(cmsCollections)
+      .values({ ...data, tenantId: ctx.tenantId, siteId })
+      .returning();
     return serializeCollection(row);
   });
 }

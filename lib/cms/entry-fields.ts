@@ -12,7 +12,8 @@ const MAX_TEXT = 100_000;
 export function checkEntryFields(defs: CmsField[], fields: Record<string, unknown>): Record<string, unknown> {
   const byId = new Map(defs.map((d) => [d.id, d]));
   for (const key of Object.keys(fields)) {
-    if (!byId.has(key)) throw invalid(`body field \`fields.${key}\`: the collection has no field '${key}' (its fields: ${defs.map((d) => d.id).join(", ") || "none"}).`);
+    if (!byId.has(key))
+      throw invalid(`body field \`fields.${key}\`: the collection has no field '${key}' (its fields: ${defs.map((d) => d.id).join(", ") || "none"}).`);
   }
   for (const d of defs) {
     const v = fields[d.id];
@@ -37,10 +38,14 @@ function typeProblem(type: string, v: unknown): string | null {
     case "boolean":
       return typeof v === "boolean" ? null : "must be true or false";
     case "date":
-      return typeof v === "string" && /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)) ? null : "must be an ISO date such as 2026-11-24";
+      return typeof v === "string" && /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v))
+        ? null
+        : "must be an ISO date such as 2026-11-24";
     case "image":
     case "url":
-      return typeof v === "string" && (/^https?:\/\/\S+$/.test(v) || isSitePath(v)) && v.length <= 2000 ? null : "must be an http(s) URL or a path starting with /";
+      return typeof v === "string" && (/^https?:\/\/\S+$/.test(v) || isSitePath(v)) && v.length <= 2000
+        ? null
+        : "must be an http(s) URL or a path starting with /";
     default:
       return null;
   }

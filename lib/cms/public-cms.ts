@@ -3,7 +3,14 @@ import type { z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { cmsCollections, cmsEntries, type CmsCollectionRow, type SiteRow } from "../../db/schema";
 import { notFound } from "../errors/domain-errors";
-import { type EntriesQuery, serializeCollection, serializeEntry, type CmsEntryPageSchema, type PublicCmsCollectionListSchema, type PublicCmsEntrySchema } from "./cms-schemas";
+import {
+  type EntriesQuery,
+  serializeCollection,
+  serializeEntry,
+  type CmsEntryPageSchema,
+  type PublicCmsCollectionListSchema,
+  type PublicCmsEntrySchema,
+} from "./cms-schemas";
 
 /** The public CMS of a site (spec 2 §2.6): its collections, and only published entries. */
 

@@ -28,7 +28,11 @@ export async function resolveContacts(tx: DbOrTx, tenantId: string, inputs: Cont
 
 async function findContact(tx: DbOrTx, tenantId: string, c: ContactInput): Promise<ContactRow | undefined> {
   if (c.phone) {
-    const [byPhone] = await tx.select().from(contacts).where(and(eq(contacts.tenantId, tenantId), eq(contacts.phone, c.phone))).limit(1);
+    const [byPhone] = await tx
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.tenantId, tenantId), eq(contacts.phone, c.phone)))
+      .limit(1);
     if (byPhone) return byPhone;
   }
   if (c.email) {
@@ -41,7 +45,11 @@ async function findContact(tx: DbOrTx, tenantId: string, c: ContactInput): Promi
   }
   if (c.cpf) {
     // A CPF names one person: the last way to recognise a returning contact.
-    const [byCpf] = await tx.select().from(contacts).where(and(eq(contacts.tenantId, tenantId), eq(contacts.cpf, c.cpf))).limit(1);
+    const [byCpf] = await tx
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.tenantId, tenantId), eq(contacts.cpf, c.cpf)))
+      .limit(1);
     return byCpf;
   }
   return undefined;

@@ -12,7 +12,11 @@ type AssignmentInput = { assignedToId?: string | null; assignedToEmail?: string;
  */
 export async function resolveAssignee(tx: DbOrTx, tenantId: string, a: AssignmentInput): Promise<string | null | undefined> {
   const active = (cond: SQL) =>
-    tx.select({ id: members.id }).from(members).where(and(eq(members.tenantId, tenantId), eq(members.active, true), cond)).limit(1);
+    tx
+      .select({ id: members.id })
+      .from(members)
+      .where(and(eq(members.tenantId, tenantId), eq(members.active, true), cond))
+      .limit(1);
   if (a.assignedToId !== undefined) {
     if (a.assignedToId === null) return null;
     const [m] = await active(eq(members.id, a.assignedToId));

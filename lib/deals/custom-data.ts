@@ -32,12 +32,7 @@ const LeadListingItem = z.looseObject({ listingId: z.unknown() });
  * only listing UUIDs in `leadListings` (a listing code there is dropped), each one the actor can read.
  * A `null` value is kept: on update it removes the key.
  */
-export async function validateCustom(
-  tx: DbOrTx,
-  actor: Actor,
-  s: TenantSettings,
-  custom: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
+export async function validateCustom(tx: DbOrTx, actor: Actor, s: TenantSettings, custom: Record<string, unknown>): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(custom)) {
     const path = `custom.${key}`;

@@ -34,15 +34,29 @@ export async function listDeals({ db, actor }: MemberCtx, q: ListDealsQueryInput
     q.customFilters ? sql`${deals.customData} @> ${JSON.stringify(q.customFilters)}::jsonb` : undefined,
   );
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(deals).where(where).orderBy(desc(deals.createdAt), desc(deals.id)).limit(q.pageSize).offset((q.page - 1) * q.pageSize),
+    db
+      .select()
+      .from(deals)
+      .where(where)
+      .orderBy(desc(deals.createdAt), desc(deals.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
     db.select({ total: count() }).from(deals).where(where),
   ]);
-  const people = await contactsOfDeals(db, actor.tenantId, rows.map((r) => r.id));
+  const people = await contactsOfDeals(
+    db,
+    actor.tenantId,
+    rows.map((r) => r.id),
+  );
   return { items: rows.map((r) => serializeDeal(r, people.get(r.id)!)), total, page: q.page, pageSize: q.pageSize };
 }
 
 export async function loadDeal(db: DbOrTx, actor: MemberActor, id: string, forUpdate = false): Promise<{ deal: DealRow; people: ContactWithRole[] }> {
-  const q = db.select().from(deals).where(and(eq(deals.id, id), eq(deals.tenantId, actor.tenantId), accessWhere(actor))).limit(1);
+  const q = db
+    .select()
+    .from(deals)
+    .where(and(eq(deals.id, id), eq(deals.tenantId, actor.tenantId), accessWhere(actor)))
+    .limit(1);
   const [deal] = forUpdate ? await q.for("update") : await q;
   if (!deal) throw notFound(`Deal ${id} not found.`);
   return { deal, people: (await contactsOfDeals(db, actor.tenantId, [id])).get(id)! };
@@ -143,10 +157,7 @@ export async function updateDeal({ db, actor }: MemberCtx, { id: pathId, body: i
       .where(and(eq(deals.id, current.id), eq(deals.tenantId, actor.tenantId)))
       .returning();
     if (data.contacts) await linkContacts(tx, actor.tenantId, deal.id, people);
-    await recordEvent(
-      tx,
-      dealEvent(actor, "deal.updated", deal, { entity: dealEventEntity(deal, people) }, dealEventEntity(current, currentPeople)),
-    );
+    await recordEvent(tx, dealEvent(actor, "deal.updated", deal, { entity: dealEventEntity(deal, people) }, dealEventEntity(current, currentPeople)));
     return serializeDeal(deal, people);
   });
 }

@@ -7,7 +7,7 @@ const CustomFilters = z.string().transform((text, ctx) => {
   try {
     parsed = JSON.parse(text);
   } catch {
-    ctx.addIssue({ code: "custom", message: "must be a URL-encoded JSON object, e.g. {\"origem\":\"portal\"}" });
+    ctx.addIssue({ code: "custom", message: 'must be a URL-encoded JSON object, e.g. {"origem":"portal"}' });
     return z.NEVER;
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {

@@ -38,7 +38,13 @@ export const DealSchema = z
   .meta({ id: "Deal" });
 
 export const CreatedDealSchema = DealSchema.pick({
-  id: true, title: true, dealType: true, stage: true, status: true, currency: true, createdAt: true,
+  id: true,
+  title: true,
+  dealType: true,
+  stage: true,
+  status: true,
+  currency: true,
+  createdAt: true,
 }).meta({ id: "CreatedDeal" });
 
 export type Deal = z.infer<typeof DealSchema>;
@@ -78,7 +84,33 @@ export function serializeDeal(d: DealRow, contacts: ContactWithRole[]): Deal {
 
 /** The deal row of spec 2 §6 carried by `deal.*` events in `data.data.entity` and `data.old`. */
 export function dealEventEntity(d: DealRow, contacts: ContactWithRole[]) {
-  const { id, title, dealType, stage, status, currency, amount, marketingChannelInstanceId, contacts: people, assignedToId, createdAt, updatedAt } =
-    serializeDeal(d, contacts);
-  return { id, title, dealType, stage, status, currency, amount, marketingChannelInstanceId, customData: d.customData, contacts: people, assignedToId, createdAt, updatedAt };
+  const {
+    id,
+    title,
+    dealType,
+    stage,
+    status,
+    currency,
+    amount,
+    marketingChannelInstanceId,
+    contacts: people,
+    assignedToId,
+    createdAt,
+    updatedAt,
+  } = serializeDeal(d, contacts);
+  return {
+    id,
+    title,
+    dealType,
+    stage,
+    status,
+    currency,
+    amount,
+    marketingChannelInstanceId,
+    customData: d.customData,
+    contacts: people,
+    assignedToId,
+    createdAt,
+    updatedAt,
+  };
 }

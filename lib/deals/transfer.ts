@@ -73,7 +73,11 @@ export async function acceptDistribution({ db, actor }: MemberCtx, id: string): 
       .where(and(eq(deals.id, deal.id), eq(deals.tenantId, actor.tenantId)))
       .returning();
     await recordEvent(tx, {
-      tenantId: actor.tenantId, eventName: "distribution.accepted", entityType: "deal", entityId: deal.id, userId: actor.userId,
+      tenantId: actor.tenantId,
+      eventName: "distribution.accepted",
+      entityType: "deal",
+      entityId: deal.id,
+      userId: actor.userId,
       data: { dealId: deal.id, memberId: actor.userId, marketingChannelInstanceId: deal.marketingChannelInstanceId, acceptedAt: row.distributionAcceptedAt },
     });
     return serializeDeal(row, people);
@@ -98,12 +102,26 @@ export async function rejectDistribution({ db, actor }: MemberCtx, { id, body }:
       .where(and(eq(deals.id, deal.id), eq(deals.tenantId, actor.tenantId)))
       .returning();
     await recordEvent(tx, {
-      tenantId: actor.tenantId, eventName: "distribution.rejected", entityType: "deal", entityId: deal.id, userId: actor.userId,
-      data: { dealId: deal.id, memberId: actor.userId, reason: data.reason ?? null, marketingChannelInstanceId: deal.marketingChannelInstanceId, nextAssignedToId: next },
+      tenantId: actor.tenantId,
+      eventName: "distribution.rejected",
+      entityType: "deal",
+      entityId: deal.id,
+      userId: actor.userId,
+      data: {
+        dealId: deal.id,
+        memberId: actor.userId,
+        reason: data.reason ?? null,
+        marketingChannelInstanceId: deal.marketingChannelInstanceId,
+        nextAssignedToId: next,
+      },
     });
     if (next) {
       await recordEvent(tx, {
-        tenantId: actor.tenantId, eventName: "distribution.assigned", entityType: "deal", entityId: deal.id, userId: null,
+        tenantId: actor.tenantId,
+        eventName: "distribution.assigned",
+        entityType: "deal",
+        entityId: deal.id,
+        userId: null,
         data: { dealId: deal.id, assignedToId: next, marketingChannelInstanceId: deal.marketingChannelInstanceId, method: "round_robin" },
       });
     }
@@ -121,7 +139,10 @@ async function handOver(tx: DbOrTx, actor: Actor, deal: DealRow, newOwnerId: str
     .returning();
   const people = (await contactsOfDeals(tx, actor.tenantId, [deal.id])).get(deal.id)!;
   await recordEvent(tx, {
-    tenantId: actor.tenantId, eventName: "distribution.transferred", entityType: "deal", entityId: deal.id,
+    tenantId: actor.tenantId,
+    eventName: "distribution.transferred",
+    entityType: "deal",
+    entityId: deal.id,
     userId: actor.kind === "member" ? actor.userId : null,
     data: { dealId: deal.id, previousOwnerId: deal.assignedToId, newOwnerId, transferReason },
   });
@@ -130,7 +151,8 @@ async function handOver(tx: DbOrTx, actor: Actor, deal: DealRow, newOwnerId: str
 }
 
 function assertDistributedTo(actor: MemberActor, deal: DealRow) {
-  if (!deal.marketingChannelInstanceId) throw conflict(`Deal ${deal.id} was not distributed by a marketing channel: there is nothing to accept or reject.`, "not_distributed");
+  if (!deal.marketingChannelInstanceId)
+    throw conflict(`Deal ${deal.id} was not distributed by a marketing channel: there is nothing to accept or reject.`, "not_distributed");
   if (deal.assignedToId !== actor.userId) throw forbidden(`Deal ${deal.id} is distributed to another member: only that broker can accept or reject it.`);
 }
 

@@ -27,21 +27,47 @@ export async function buildingsFeed(db: DbOrTx, tenantId: string): Promise<z.inf
     const res = await db.execute(sql`
       select typology_id, count(*) filter (where status = 'available')::int as available, count(*)::int as total
       from units where tenant_id = ${tenantId}::uuid and show_on_site group by typology_id`);
-    for (const r of rowsOf<{ typology_id: string; available: number; total: number }>(res)) stats.set(r.typology_id, { available: Number(r.available), total: Number(r.total) });
+    for (const r of rowsOf<{ typology_id: string; available: number; total: number }>(res))
+      stats.set(r.typology_id, { available: Number(r.available), total: Number(r.total) });
   }
   return {
     buildings: rows.map((b) => ({
-      id: b.id, externalId: b.externalId, name: b.name, description: b.description, developer: b.developer, publisher: b.publisher,
-      administrator: b.administrator, launchDate: b.launchDate, openingDate: b.openingDate, numberOfTowers: b.numberOfTowers,
-      buildingPermit: b.buildingPermit, portfolio: b.portfolio, totalUnits: b.totalUnits, floors: b.floors, yearBuilt: b.yearBuilt, amenities: b.amenities,
+      id: b.id,
+      externalId: b.externalId,
+      name: b.name,
+      description: b.description,
+      developer: b.developer,
+      publisher: b.publisher,
+      administrator: b.administrator,
+      launchDate: b.launchDate,
+      openingDate: b.openingDate,
+      numberOfTowers: b.numberOfTowers,
+      buildingPermit: b.buildingPermit,
+      portfolio: b.portfolio,
+      totalUnits: b.totalUnits,
+      floors: b.floors,
+      yearBuilt: b.yearBuilt,
+      amenities: b.amenities,
       location: { neighborhood: b.neighborhood, city: b.city, state: b.state },
       typologies: types
         .filter((t) => t.buildingId === b.id)
         .map((t) => ({
-          id: t.id, externalId: t.externalId, name: t.name, code: t.code, bedrooms: t.bedrooms, bathrooms: t.bathrooms, suites: t.suites,
-          totalArea: t.totalArea, privateArea: t.privateArea, parkingSpaces: t.parkingSpaces, basePrice: t.basePrice, pricePerSqm: t.pricePerSqm,
-          availableUnits: stats.get(t.id)?.available ?? 0, totalUnits: t.totalUnits ?? stats.get(t.id)?.total ?? 0,
-          expectedDelivery: t.expectedDelivery, constructionStatus: t.constructionStatus,
+          id: t.id,
+          externalId: t.externalId,
+          name: t.name,
+          code: t.code,
+          bedrooms: t.bedrooms,
+          bathrooms: t.bathrooms,
+          suites: t.suites,
+          totalArea: t.totalArea,
+          privateArea: t.privateArea,
+          parkingSpaces: t.parkingSpaces,
+          basePrice: t.basePrice,
+          pricePerSqm: t.pricePerSqm,
+          availableUnits: stats.get(t.id)?.available ?? 0,
+          totalUnits: t.totalUnits ?? stats.get(t.id)?.total ?? 0,
+          expectedDelivery: t.expectedDelivery,
+          constructionStatus: t.constructionStatus,
         })),
     })),
   };

@@ -36,25 +36,46 @@ export async function importBuildings(ctx: Ctx, body: unknown): Promise<z.infer<
   return { results };
 }
 
-const externalIdOf = (raw: unknown) => (raw && typeof raw === "object" && typeof (raw as { externalId?: unknown }).externalId === "string" ? (raw as { externalId: string }).externalId : null);
+const externalIdOf = (raw: unknown) =>
+  raw && typeof raw === "object" && typeof (raw as { externalId?: unknown }).externalId === "string" ? (raw as { externalId: string }).externalId : null;
 
 function itemError(kind: ImportResult["kind"], path: string, raw: unknown, err: ZodError): ImportResult {
-  const message = zodIssues(err).map((i) => i.message.replace(/^body field `/, `\``).replace(/^body: /, "")).join("; ");
+  const message = zodIssues(err)
+    .map((i) => i.message.replace(/^body field `/, `\``).replace(/^body: /, ""))
+    .join("; ");
   return { kind, path, externalId: externalIdOf(raw), id: null, status: "error", message };
 }
 
 async function upsertBuilding(tx: DbOrTx, tenantId: string, b: z.infer<typeof ImportBuildingSchema>, path: string): Promise<ImportResult[]> {
   const { typologies: rawTypologies, ...fields } = b;
-  const [existing] = await tx.select({ id: buildings.id }).from(buildings).where(and(eq(buildings.tenantId, tenantId), eq(buildings.externalId, b.externalId))).limit(1);
+  const [existing] = await tx
+    .select({ id: buildings.id })
+    .from(buildings)
+    .where(and(eq(buildings.tenantId, tenantId), eq(buildings.externalId, b.externalId)))
+    .limit(1);
   const values = { ...fields, portfolio: fields.portfolio ?? [], amenities: fields.amenities ?? {} };
   const [row] = existing
-    ? await tx.update(buildings).set({ ...values, updatedAt: new Date() }).where(eq(buildings.id, existing.id)).returning()
-    : await tx.insert(buildings).values({ ...values, tenantId }).returning();
+    ? await tx
+        .update(buildings)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(buildings.id, existing.id))
+        .returning()
+    : await tx
+        .insert(buildings)
+        .values({ ...values, tenantId })
+        .returning();
   const out: ImportResult[] = [{ kind: "building", path, externalId: b.externalId, id: row.id, status: existing ? "updated" : "created" }];
   for (const [j, rawTypology] of rawTypologies.entries()) {
     out.push(...(await upsertTypology(tx, tenantId, row.id, rawTypology, `${path}.typologies.${j}`)));
   }
-  await recordEvent(tx, { tenantId, eventName: "building.updated", entityType: "building", entityId: row.id, userId: null, data: { buildingId: row.id, externalId: b.externalId, created: !existing } });
+  await recordEvent(tx, {
+    tenantId,
+    eventName: "building.updated",
+    entityType: "building",
+    entityId: row.id,
+    userId: null,
+    data: { buildingId: row.id, externalId: b.externalId, created: !existing },
+  });
   return out;
 }
 
@@ -68,12 +89,28 @@ async function upsertTypology(tx: DbOrTx, tenantId: string, buildingId: string, 
     .where(and(eq(typologies.tenantId, tenantId), eq(typologies.externalId, fields.externalId)))
     .limit(1);
   if (existing && existing.buildingId !== buildingId) {
-    return [{ kind: "typology", path, externalId: fields.externalId, id: existing.id, status: "error", message: "this externalId belongs to a typology of another building" }];
+    return [
+      {
+        kind: "typology",
+        path,
+        externalId: fields.externalId,
+        id: existing.id,
+        status: "error",
+        message: "this externalId belongs to a typology of another building",
+      },
+    ];
   }
   const values = { ...fields, features: fields.features ?? {}, files: fields.files ?? [], order: fields.order ?? 0 };
   const [row] = existing
-    ? await tx.update(typologies).set({ ...values, updatedAt: new Date() }).where(eq(typologies.id, existing.id)).returning()
-    : await tx.insert(typologies).values({ ...values, tenantId, buildingId }).returning();
+    ? await tx
+        .update(typologies)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(typologies.id, existing.id))
+        .returning()
+    : await tx
+        .insert(typologies)
+        .values({ ...values, tenantId, buildingId })
+        .returning();
   const out: ImportResult[] = [{ kind: "typology", path, externalId: fields.externalId, id: row.id, status: existing ? "updated" : "created" }];
   for (const [k, rawUnit] of rawUnits.entries()) out.push(await upsertUnit(tx, tenantId, row.id, rawUnit, `${path}.units.${k}`));
   // Development listings take prices, areas and unit counts from their typology: keep their search documents current.
@@ -85,12 +122,23 @@ async function upsertUnit(tx: DbOrTx, tenantId: string, typologyId: string, raw:
   const parsed = ImportUnitSchema.safeParse(raw);
   if (!parsed.success) return itemError("unit", path, raw, parsed.error);
   const u = parsed.data;
-  const [existing] = await tx.select({ id: units.id, typologyId: units.typologyId }).from(units).where(and(eq(units.tenantId, tenantId), eq(units.externalId, u.externalId))).limit(1);
+  const [existing] = await tx
+    .select({ id: units.id, typologyId: units.typologyId })
+    .from(units)
+    .where(and(eq(units.tenantId, tenantId), eq(units.externalId, u.externalId)))
+    .limit(1);
   if (existing && existing.typologyId !== typologyId) {
     return { kind: "unit", path, externalId: u.externalId, id: existing.id, status: "error", message: "this externalId belongs to a unit of another typology" };
   }
   const [row] = existing
-    ? await tx.update(units).set({ ...u, updatedAt: new Date() }).where(eq(units.id, existing.id)).returning()
-    : await tx.insert(units).values({ ...u, tenantId, typologyId }).returning();
+    ? await tx
+        .update(units)
+        .set({ ...u, updatedAt: new Date() })
+        .where(eq(units.id, existing.id))
+        .returning()
+    : await tx
+        .insert(units)
+        .values({ ...u, tenantId, typologyId })
+        .returning();
   return { kind: "unit", path, externalId: u.externalId, id: row.id, status: existing ? "updated" : "created" };
 }

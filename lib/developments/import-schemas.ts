@@ -65,8 +65,19 @@ export const ImportBuildingSchema = z.strictObject({
   number: Text(20),
   neighborhood: Text(120),
   city: Text(120),
-  state: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, "must be a two-letter state code such as SP").nullable().optional(),
-  postalCode: z.string().trim().regex(/^\d{5}-?\d{3}$/, "must be a CEP such as 01310-100").nullable().optional(),
+  state: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, "must be a two-letter state code such as SP")
+    .nullable()
+    .optional(),
+  postalCode: z
+    .string()
+    .trim()
+    .regex(/^\d{5}-?\d{3}$/, "must be a CEP such as 01310-100")
+    .nullable()
+    .optional(),
   typologies: z.array(z.unknown()).max(500).default([]),
 });
 
@@ -77,8 +88,12 @@ export const ImportBodySchema = z.strictObject({
 
 export const ImportResultSchema = z
   .object({
-    kind: z.enum(["building", "typology", "unit"]), path: z.string().meta({ example: "buildings.0.typologies.1" }), externalId: z.string().nullable(),
-    id: z.uuid().nullable(), status: z.enum(["created", "updated", "error"]), message: z.string().optional(),
+    kind: z.enum(["building", "typology", "unit"]),
+    path: z.string().meta({ example: "buildings.0.typologies.1" }),
+    externalId: z.string().nullable(),
+    id: z.uuid().nullable(),
+    status: z.enum(["created", "updated", "error"]),
+    message: z.string().optional(),
   })
   .meta({ id: "BuildingImportResult" });
 export type ImportResult = z.infer<typeof ImportResultSchema>;

@@ -4,7 +4,17 @@
  */
 export class DomainError extends Error {
   constructor(
-    readonly kind: "invalid" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "rate_limited" | "too_large" | "unsupported_media_type" | "unavailable",
+    readonly kind:
+      | "invalid"
+      | "unauthorized"
+      | "forbidden"
+      | "not_found"
+      | "conflict"
+      | "gone"
+      | "rate_limited"
+      | "too_large"
+      | "unsupported_media_type"
+      | "unavailable",
     readonly code: string,
     message: string,
   ) {

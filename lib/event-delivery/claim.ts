@@ -10,9 +10,21 @@ export type Claimed = {
 };
 
 type Raw = {
-  id: string; seq: string | number; tenant_id: string; event_name: string; entity_type: string; entity_id: string;
-  user_id: string | null; data: unknown; old: unknown; occurred_at: string | Date; failures: number;
-  url: string | null; hmac: boolean | null; bearer: boolean | null; secret: string | null;
+  id: string;
+  seq: string | number;
+  tenant_id: string;
+  event_name: string;
+  entity_type: string;
+  entity_id: string;
+  user_id: string | null;
+  data: unknown;
+  old: unknown;
+  occurred_at: string | Date;
+  failures: number;
+  url: string | null;
+  hmac: boolean | null;
+  bearer: boolean | null;
+  secret: string | null;
 };
 
 /**
@@ -68,7 +80,6 @@ function toClaimed(r: Raw): Claimed {
   };
 }
 
-
 export const MAX_FAILURES = 8;
 
 /**
@@ -102,7 +113,13 @@ export async function recordAttempt(
 }
 
 export type Attempt = {
-  at: Date; url: string; ok: boolean; statusCode: number | null; error: string | null; durationMs: number; responseExcerpt: string | null;
+  at: Date;
+  url: string;
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  responseExcerpt: string | null;
 };
 
 /**

@@ -9,7 +9,10 @@ import { inTenantTransaction } from "../../db/transaction";
 export const DeliveryLogQuery = z
   .strictObject({
     limit: queryInt("limit", 1, 100).default(50),
-    cursor: z.string().regex(/^\d{1,18}$/, "must be the nextCursor of a previous page").optional(),
+    cursor: z
+      .string()
+      .regex(/^\d{1,18}$/, "must be the nextCursor of a previous page")
+      .optional(),
     state: z.enum(["pending", "delivered", "dropped"]).optional(),
   })
   .meta({ id: "DeliveryLogQuery" });
@@ -35,9 +38,7 @@ export const DeliverySchema = z
   })
   .meta({ id: "Delivery" });
 
-export const DeliveryPageSchema = z
-  .object({ items: z.array(DeliverySchema), nextCursor: z.string().nullable() })
-  .meta({ id: "DeliveryPage" });
+export const DeliveryPageSchema = z.object({ items: z.array(DeliverySchema), nextCursor: z.string().nullable() }).meta({ id: "DeliveryPage" });
 
 /** The answer of `redeliver`. */
 export const RedeliverySchema = z.object({ eventId: z.uuid(), state: z.literal("pending") }).meta({ id: "Redelivery" });
@@ -76,7 +77,14 @@ export async function listDeliveries({ db, actor }: MemberCtx, q: z.infer<typeof
       nextAttemptAt: r.d.state === "pending" ? r.d.nextAttemptAt.toISOString() : null,
       attempts: attempts
         .filter((a) => a.eventId === r.d.eventId)
-        .map((a) => ({ at: a.at.toISOString(), url: a.url, statusCode: a.statusCode, error: a.error, durationMs: a.durationMs, responseExcerpt: a.responseExcerpt })),
+        .map((a) => ({
+          at: a.at.toISOString(),
+          url: a.url,
+          statusCode: a.statusCode,
+          error: a.error,
+          durationMs: a.durationMs,
+          responseExcerpt: a.responseExcerpt,
+        })),
     })),
     nextCursor: rows.length > q.limit ? String(page[page.length - 1].d.queueSeq) : null,
   };
@@ -103,4 +111,3 @@ export async function redeliver({ db, actor }: MemberCtx, eventId: string): Prom
     return { eventId, state: "pending" as const };
   });
 }
-

@@ -15,7 +15,16 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
   const took = () => Math.round(performance.now() - started);
   try {
     // The log keeps an excerpt only: a huge answer is not read past 4 bytes a character.
-    const res = await outboundRequest(url, { purpose: "webhook", method: "POST", headers, body, timeoutMs, maxBytes: EXCERPT_CHARS * 4, overLimit: "truncate", maxRedirects: 0 });
+    const res = await outboundRequest(url, {
+      purpose: "webhook",
+      method: "POST",
+      headers,
+      body,
+      timeoutMs,
+      maxBytes: EXCERPT_CHARS * 4,
+      overLimit: "truncate",
+      maxRedirects: 0,
+    });
     const text = res.body.toString("utf8").slice(0, EXCERPT_CHARS);
     const ok = res.status >= 200 && res.status < 300;
     return {

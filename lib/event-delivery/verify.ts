@@ -27,9 +27,7 @@ export function verifyWebhook(input: {
   if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: "bad_timestamp" };
   const now = input.nowSeconds ?? Math.floor(Date.now() / 1000);
   if (Math.abs(now - Number(timestamp)) > (input.toleranceSeconds ?? 300)) return { ok: false, reason: "stale_timestamp" };
-  const expected = Buffer.from(
-    `sha256=${createHmac("sha256", input.secret).update(`${timestamp}.`).update(input.body).digest("hex")}`,
-  );
+  const expected = Buffer.from(`sha256=${createHmac("sha256", input.secret).update(`${timestamp}.`).update(input.body).digest("hex")}`);
   const given = Buffer.from(signature.trim());
   // timingSafeEqual needs equal lengths; a length mismatch is a mismatch, told in constant time.
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: "bad_signature" };

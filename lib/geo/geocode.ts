@@ -13,10 +13,24 @@ const MAX_BYTES = 1_000_000;
  * when none is configured, nothing matches, or the service fails or is slow: a captured property
  * without coordinates is still worth keeping, so geocoding never fails the caller.
  */
-export async function geocode(address: { street?: string; number?: string; neighborhood?: string; city?: string; state?: string; postalCode?: string }): Promise<Point | null> {
+export async function geocode(address: {
+  street?: string;
+  number?: string;
+  neighborhood?: string;
+  city?: string;
+  state?: string;
+  postalCode?: string;
+}): Promise<Point | null> {
   const base = config().GEOCODER_URL;
   if (!base) return null;
-  const q = [address.street && [address.street, address.number].filter(Boolean).join(", "), address.neighborhood, address.city, address.state, address.postalCode, "Brasil"]
+  const q = [
+    address.street && [address.street, address.number].filter(Boolean).join(", "),
+    address.neighborhood,
+    address.city,
+    address.state,
+    address.postalCode,
+    "Brasil",
+  ]
     .filter(Boolean)
     .join(", ");
   if (!address.city && !address.postalCode && !address.street) return null;

@@ -12,7 +12,10 @@ export const ReadinessSchema = z
       migrations: Check.meta({ description: "Every migration of this build is applied." }),
       jobs: Check.meta({ description: "The in-process job runner is alive (always ok when Inngest runs the background work)." }),
       accepting: Check.meta({ description: "The server is not shutting down." }),
-      clientAddress: Check.meta({ description: "Requests reach the routes with their client's address (rate limits count it); the server checks it at start and does not serve without it." }),
+      clientAddress: Check.meta({
+        description:
+          "Requests reach the routes with their client's address (rate limits count it); the server checks it at start and does not serve without it.",
+      }),
     }),
   })
   .meta({ id: "Readiness" });

@@ -28,7 +28,8 @@ const CHECK_TIMEOUT_MS = 2_000;
 export async function readiness(headers: Headers): Promise<Readiness> {
   const [database, migrations] = await Promise.all([check(databaseAnswers), check(migrationsApplied)]);
   const checks = {
-    database, migrations,
+    database,
+    migrations,
     jobs: jobsAlive() ? ("ok" as const) : ("failing" as const),
     accepting: isDraining() ? ("failing" as const) : ("ok" as const),
     // The server stamps every request with its connection's address (lib/server/web-server.ts);

@@ -35,7 +35,10 @@ export function publicRoute<P = Record<string, never>>(group: RateGroup, handler
     return run(req, segment, finish, async (c) => {
       decision = await consumeRateLimit(c.db, group, clientAddress(req.headers));
       if (decision && !decision.allowed) {
-        return json({ error: { code: "rate_limited", message: `Too many requests: at most ${decision.limit} per minute; retry in ${decision.resetSeconds} s.` } }, 429);
+        return json(
+          { error: { code: "rate_limited", message: `Too many requests: at most ${decision.limit} per minute; retry in ${decision.resetSeconds} s.` } },
+          429,
+        );
       }
       return handler({ ...c, req: withoutQueryParams(c.req, IGNORED_PUBLIC_PARAMS) });
     });

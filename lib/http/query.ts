@@ -30,5 +30,10 @@ export function withoutQueryParams(req: Request, names: readonly string[]): Requ
   if (!drop.length) return req;
   for (const k of drop) url.searchParams.delete(k);
   const hasBody = req.body !== null && req.method !== "GET" && req.method !== "HEAD";
-  return new Request(url, { method: req.method, headers: req.headers, signal: req.signal, ...(hasBody ? { body: req.body, duplex: "half" } : {}) } as RequestInit);
+  return new Request(url, {
+    method: req.method,
+    headers: req.headers,
+    signal: req.signal,
+    ...(hasBody ? { body: req.body, duplex: "half" } : {}),
+  } as RequestInit);
 }

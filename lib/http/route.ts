@@ -1,4 +1,3 @@
-
 import { authenticateApiKey, readApiKey } from "../auth/authenticate-key";
 import { verifyOperator } from "../auth/operator-token";
 import type { MemberActor } from "../context/actor";
@@ -56,4 +55,3 @@ export function privateHeaders(realm: string) {
 }
 
 const withPrivateHeaders = privateHeaders("api");
-

@@ -35,7 +35,10 @@ export async function run<P>(
   const log = logger().child({ reqId: requestId });
   const started = performance.now();
   if (isDraining()) {
-    const res = json({ error: { code: "unavailable", message: "The server is shutting down; retry the request." } }, 503, { "retry-after": "5", connection: "close" });
+    const res = json({ error: { code: "unavailable", message: "The server is shutting down; retry the request." } }, 503, {
+      "retry-after": "5",
+      connection: "close",
+    });
     res.headers.set("x-request-id", requestId);
     return finish(req, res);
   }

@@ -10,7 +10,12 @@ function nf(locale: Locale, key: string, opts: Intl.NumberFormatOptions): Intl.N
 
 /** R$ 1.250.000 / R$1,250,000 / 1.250.000 R$: reais in the visitor's locale, no cents unless asked. */
 export const formatMoney = (locale: Locale, v: number, cents = false) =>
-  nf(locale, cents ? "brl2" : "brl0", { style: "currency", currency: "BRL", maximumFractionDigits: cents ? 2 : 0, minimumFractionDigits: cents ? 2 : 0 }).format(v);
+  nf(locale, cents ? "brl2" : "brl0", {
+    style: "currency",
+    currency: "BRL",
+    maximumFractionDigits: cents ? 2 : 0,
+    minimumFractionDigits: cents ? 2 : 0,
+  }).format(v);
 
 export const formatNumber = (locale: Locale, v: number, digits = 0) => nf(locale, `num${digits}`, { maximumFractionDigits: digits }).format(v);
 

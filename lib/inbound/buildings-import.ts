@@ -17,13 +17,17 @@ export function postBuildingsImport(req: Request, segment: Segment<{ pathToken: 
     const ctx = await channelCaller(db, params.pathToken, { fresh: true });
     const { channel } = ctx.actor;
     if (!channel.secret) verifyChannelSystem(channel, req.headers, null);
-    const raw = await readCappedBody(req, MAX_IMPORT_BYTES, () => new DomainError("too_large", "payload_too_large", "The import is larger than 10 MB: send fewer buildings per request."));
+    const raw = await readCappedBody(
+      req,
+      MAX_IMPORT_BYTES,
+      () => new DomainError("too_large", "payload_too_large", "The import is larger than 10 MB: send fewer buildings per request."),
+    );
     if (channel.secret) verifyChannelSystem(channel, req.headers, raw);
     let body: unknown;
     try {
       body = JSON.parse(raw.toString("utf8"));
     } catch {
-      throw invalid("The body is not valid JSON: send {\"buildings\": [...]}.", "invalid_json");
+      throw invalid('The body is not valid JSON: send {"buildings": [...]}.', "invalid_json");
     }
     return json(await importBuildings(ctx, body));
   });

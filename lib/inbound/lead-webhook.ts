@@ -20,7 +20,11 @@ export function postLead(req: Request, pathToken: string): Promise<Response> {
   return run(req, { params: Promise.resolve({ pathToken }) }, noStore, async ({ db }) => {
     let ctx = await channelCaller(db, pathToken);
     const post: LeadPost = {
-      rawBody: await readCappedBody(req, MAX_LEAD_BYTES, () => new DomainError("too_large", "payload_too_large", `The lead is larger than ${MAX_LEAD_BYTES / 1024} KB.`)),
+      rawBody: await readCappedBody(
+        req,
+        MAX_LEAD_BYTES,
+        () => new DomainError("too_large", "payload_too_large", `The lead is larger than ${MAX_LEAD_BYTES / 1024} KB.`),
+      ),
       destination: req.headers.get("x-inbound-destination"),
       sync: syncParam(new URL(req.url).searchParams.get("sync")),
       trace: Object.fromEntries(KEPT_HEADERS.flatMap((h) => (req.headers.get(h) ? [[h, req.headers.get(h)!.slice(0, 500)]] : []))),
@@ -89,7 +93,10 @@ function answerOf(o: LeadOutcome): [z.infer<typeof LeadProcessedSchema>, 200] | 
     case "processing":
       return [{ ok: true, status: "processing", dealId: o.dealId }, 202];
     case "failed_processing":
-      return [{ ok: true, status: "failed_processing", accepted: true, error: "Stored; processing failed and can be replayed from the channel's lead log." }, 202];
+      return [
+        { ok: true, status: "failed_processing", accepted: true, error: "Stored; processing failed and can be replayed from the channel's lead log." },
+        202,
+      ];
     case "channel_changed":
       throw new Error("a lead post was answered on a channel that changed twice in one call");
   }

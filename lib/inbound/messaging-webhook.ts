@@ -16,7 +16,11 @@ type P = { channelToken: string };
 export function postMessagingWebhook(req: Request, segment: Segment<P>): Promise<Response> {
   return run(req, segment, noStore, async ({ db, params }) => {
     const ctx = await gatewayCaller(db, params.channelToken);
-    const raw = await readCappedBody(req, MAX_WEBHOOK_BYTES, () => new DomainError("too_large", "payload_too_large", `The webhook is larger than ${MAX_WEBHOOK_BYTES} bytes.`));
+    const raw = await readCappedBody(
+      req,
+      MAX_WEBHOOK_BYTES,
+      () => new DomainError("too_large", "payload_too_large", `The webhook is larger than ${MAX_WEBHOOK_BYTES} bytes.`),
+    );
     const cloud = ctx.actor.channel.provider === "whatsapp_cloud";
     if (!(cloud ? verifyCloudSignature(ctx.actor.secret, req.headers, raw) : verifyWahaSignature(ctx.actor.secret, req.headers, raw))) {
       throw unauthorized(
@@ -33,7 +37,11 @@ export function postMessagingWebhook(req: Request, segment: Segment<P>): Promise
 export function getMessagingWebhook(req: Request, segment: Segment<P>): Promise<Response> {
   return run(req, segment, noStore, async ({ db, params }) => {
     const q = new URL(req.url).searchParams;
-    const challenge = cloudSubscriptionChallenge(await gatewayCaller(db, params.channelToken), { mode: q.get("hub.mode"), verifyToken: q.get("hub.verify_token"), challenge: q.get("hub.challenge") });
+    const challenge = cloudSubscriptionChallenge(await gatewayCaller(db, params.channelToken), {
+      mode: q.get("hub.mode"),
+      verifyToken: q.get("hub.verify_token"),
+      challenge: q.get("hub.challenge"),
+    });
     return new Response(challenge, { headers: { "content-type": "text/plain" } });
   });
 }

@@ -15,7 +15,11 @@ export function postProviderNotification(req: Request, segment: Segment<{ pathTo
   return run(req, segment, noStore, async ({ db, params }) => {
     const ctx = await providerCaller(db, params.pathToken);
     const { provider } = ctx.actor;
-    const raw = await readCappedBody(req, MAX_NOTIFICATION_BYTES, () => new DomainError("too_large", "payload_too_large", `The notification is larger than ${MAX_NOTIFICATION_BYTES / 1024} KB.`));
+    const raw = await readCappedBody(
+      req,
+      MAX_NOTIFICATION_BYTES,
+      () => new DomainError("too_large", "payload_too_large", `The notification is larger than ${MAX_NOTIFICATION_BYTES / 1024} KB.`),
+    );
     if (!verifyProviderRequest(unseal(provider.secret), provider.signatureHeader, req.headers, raw)) {
       throw unauthorized(
         `Invalid or missing signature: send the hex HMAC-SHA256 of the raw body with the receiver's secret in ${provider.signatureHeader} (optional sha256= prefix), or Authorization: Bearer <secret>.`,

@@ -41,6 +41,8 @@ export function sendJobEvent<S extends z.ZodType>(event: JobEvent<S>, data: z.in
       logger().debug({ event: event.name }, "no Inngest transport in this process; the schedule will run the work");
       return;
     }
-    void send(event.name, payload).catch((err) => logger().warn({ err, event: event.name }, "could not send the event to Inngest; the schedule will run the work"));
+    void send(event.name, payload).catch((err) =>
+      logger().warn({ err, event: event.name }, "could not send the event to Inngest; the schedule will run the work"),
+    );
   }
 }

@@ -10,4 +10,11 @@ import type { JobDefinition } from "./define-job";
  * Every background job of the service. Both runners read this list: adding work (lead processing,
  * scheduled sends, provider notifications) is adding a definition here, not new wiring.
  */
-export const jobs: readonly JobDefinition[] = [deliverEventsJob, processLeadsJob, processMessagingEventsJob, processProviderNotificationsJob, fireScheduledMessagesJob, pruneSearchRemovalsJob];
+export const jobs: readonly JobDefinition[] = [
+  deliverEventsJob,
+  processLeadsJob,
+  processMessagingEventsJob,
+  processProviderNotificationsJob,
+  fireScheduledMessagesJob,
+  pruneSearchRemovalsJob,
+];

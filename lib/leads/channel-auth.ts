@@ -22,7 +22,11 @@ function secretMatches(secret: string, headers: Headers, raw: Buffer): boolean {
   if (sent && same(sent, secret)) return true;
   const expected = createHmac("sha256", secret).update(raw).digest("hex");
   for (const h of ["x-hmac-sha256", "x-signature"]) {
-    const sent = headers.get(h)?.trim().replace(/^sha256=/i, "").toLowerCase();
+    const sent = headers
+      .get(h)
+      ?.trim()
+      .replace(/^sha256=/i, "")
+      .toLowerCase();
     if (sent && same(sent, expected)) return true;
   }
   return false;
@@ -30,7 +34,8 @@ function secretMatches(secret: string, headers: Headers, raw: Buffer): boolean {
 
 /** The feeds of a channel take its feed token as Bearer. */
 export function verifyFeedToken(channel: MarketingChannelInstanceRow, headers: Headers): void {
-  if (!feedTokenMatches(channel, headers)) throw unauthorized("This feed needs the channel's feed token: Authorization: Bearer <feedToken> (rotate it in the channel's settings).");
+  if (!feedTokenMatches(channel, headers))
+    throw unauthorized("This feed needs the channel's feed token: Authorization: Bearer <feedToken> (rotate it in the channel's settings).");
 }
 
 /** A channel's leads, when it has a secret (spec 2 §5.3). */

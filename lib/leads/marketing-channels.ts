@@ -24,7 +24,11 @@ const LeadIntakeConfigSchema = z
 export const CreateChannelSchema = z
   .strictObject({
     name: z.string().trim().min(1).max(120),
-    kind: z.string().trim().regex(/^[a-z0-9_]{1,40}$/, "must be a lowercase slug such as website or portal").default("api"),
+    kind: z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9_]{1,40}$/, "must be a lowercase slug such as website or portal")
+      .default("api"),
     active: z.boolean().default(true),
     queue: QueueSchema.default([]),
     destinations: DestinationsSchema.default({ deal: true, listing: false }),
@@ -33,7 +37,10 @@ export const CreateChannelSchema = z
   })
   .meta({ id: "CreateMarketingChannel" });
 
-const KindSchema = z.string().trim().regex(/^[a-z0-9_]{1,40}$/, "must be a lowercase slug such as website or portal");
+const KindSchema = z
+  .string()
+  .trim()
+  .regex(/^[a-z0-9_]{1,40}$/, "must be a lowercase slug such as website or portal");
 
 export const UpdateChannelSchema = z
   .strictObject({
@@ -60,7 +67,10 @@ export const ChannelSchema = z
     destinations: DestinationsSchema,
     leadIntakeConfig: LeadIntakeConfigSchema,
     feedCriteria: z.record(z.string(), z.unknown()),
-    feedToken: z.string().optional().meta({ description: "The Bearer token of the feeds and the buildings import: only in the answer that creates or rotates it." }),
+    feedToken: z
+      .string()
+      .optional()
+      .meta({ description: "The Bearer token of the feeds and the buildings import: only in the answer that creates or rotates it." }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -131,7 +141,9 @@ async function setQueue(tx: DbOrTx, tenantId: string, channelId: string, memberI
     const missing = memberIds.find((m) => !known.has(m));
     if (missing) throw invalid(`queue: no member ${missing} in this tenant.`);
   }
-  await tx.delete(distributionQueueMembers).where(and(eq(distributionQueueMembers.tenantId, tenantId), eq(distributionQueueMembers.channelInstanceId, channelId)));
+  await tx
+    .delete(distributionQueueMembers)
+    .where(and(eq(distributionQueueMembers.tenantId, tenantId), eq(distributionQueueMembers.channelInstanceId, channelId)));
   if (memberIds.length) {
     await tx.insert(distributionQueueMembers).values(memberIds.map((memberId, position) => ({ tenantId, channelInstanceId: channelId, memberId, position })));
   }
@@ -177,11 +189,20 @@ export async function rotatePathToken({ db, actor }: MemberCtx, id: string): Pro
 /** `POST .../{id}/feed-token`: a new feeds token, returned once. */
 export async function rotateFeedToken({ db, actor }: MemberCtx, id: string): Promise<Channel> {
   const feedToken = newFeedToken();
-  return inTenantTransaction(db, actor.tenantId, async (tx) => ({ ...(await present(tx, await updateRow(tx, actor.tenantId, id, { feedTokenHash: hashToken(feedToken) }))), feedToken }));
+  return inTenantTransaction(db, actor.tenantId, async (tx) => ({
+    ...(await present(tx, await updateRow(tx, actor.tenantId, id, { feedTokenHash: hashToken(feedToken) }))),
+    feedToken,
+  }));
 }
 
 export const SetSecretSchema = z
-  .strictObject({ secret: z.string().min(16, "must be at least 16 characters").max(200).regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces") })
+  .strictObject({
+    secret: z
+      .string()
+      .min(16, "must be at least 16 characters")
+      .max(200)
+      .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces"),
+  })
   .partial()
   .meta({ id: "SetChannelSecret" });
 

@@ -4,8 +4,15 @@ import { listings, tenants } from "../../db/schema";
 import { conflict } from "../errors/domain-errors";
 
 const PREFIX: Record<string, string> = {
-  apartment: "AP", house: "CA", condo_house: "CC", penthouse: "CO", studio: "ST",
-  land: "TE", commercial: "CM", office: "SL", farm: "SI",
+  apartment: "AP",
+  house: "CA",
+  condo_house: "CC",
+  penthouse: "CO",
+  studio: "ST",
+  land: "TE",
+  commercial: "CM",
+  office: "SL",
+  farm: "SI",
 };
 
 /**

@@ -44,7 +44,7 @@ export function mergeTranslations(
 ): Translations {
   if (!input) return current;
   const next: Translations = { ...current };
-  for (const [lang, entry] of Object.entries(input) as [("en" | "es"), (typeof input)[string]][]) {
+  for (const [lang, entry] of Object.entries(input) as ["en" | "es", (typeof input)[string]][]) {
     if (entry === null) {
       delete next[lang];
       continue;

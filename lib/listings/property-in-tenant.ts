@@ -28,7 +28,10 @@ export async function listingsOfProperty(db: DbOrTx, tenantId: string, propertyI
 /** The property response: the property, its location and the listings the actor may read. */
 export async function presentProperty(db: DbOrTx, actor: Actor, p: PropertyRow): Promise<PropertyWithListings> {
   const [mediaRows, listingRows] = await Promise.all([
-    db.select().from(media).where(and(eq(media.tenantId, p.tenantId), eq(media.propertyId, p.id))),
+    db
+      .select()
+      .from(media)
+      .where(and(eq(media.tenantId, p.tenantId), eq(media.propertyId, p.id))),
     listingsOfProperty(db, p.tenantId, p.id),
   ]);
   return {

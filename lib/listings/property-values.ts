@@ -55,7 +55,10 @@ type MediaInput = NonNullable<PropertyFieldsInput["media"]>;
 
 /** The stored form of a photo set: exactly one photo is primary (the flagged one, else the first). */
 export function mediaValues(items: MediaInput) {
-  const primaryIndex = Math.max(0, items.findIndex((m) => m.isPrimary));
+  const primaryIndex = Math.max(
+    0,
+    items.findIndex((m) => m.isPrimary),
+  );
   return items.map((m, i) => ({
     type: m.type,
     url: m.url,
@@ -72,7 +75,10 @@ export async function insertMedia(tx: DbOrTx, tenantId: string, propertyId: stri
 }
 
 /** Whether a sent photo set equals the stored one, so resending it changes nothing. */
-export function sameMedia(stored: { type: string; url: string; alt: string | null; category: string | null; order: number; isPrimary: boolean }[], items: MediaInput): boolean {
+export function sameMedia(
+  stored: { type: string; url: string; alt: string | null; category: string | null; order: number; isPrimary: boolean }[],
+  items: MediaInput,
+): boolean {
   const pick = (m: (typeof stored)[number]) => [m.type, m.url, m.alt, m.category, m.order, m.isPrimary];
   const sort = (l: typeof stored) => [...l].sort((a, b) => a.order - b.order).map(pick);
   return stableJson(sort(stored)) === stableJson(sort(mediaValues(items)));

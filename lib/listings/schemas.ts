@@ -14,7 +14,7 @@ export const twoPlaces = (v: string) => {
 export const DecimalString = z
   .string()
   .trim()
-  .regex(/^\d{1,12}(\.\d{1,2})?$/, "must be a decimal string with up to two places, e.g. \"450000.00\"")
+  .regex(/^\d{1,12}(\.\d{1,2})?$/, 'must be a decimal string with up to two places, e.g. "450000.00"')
   .transform(twoPlaces)
   .meta({ example: "450000.00" });
 
@@ -22,7 +22,7 @@ export const DecimalString = z
 export const AreaString = z
   .string()
   .trim()
-  .regex(/^\d{1,10}(\.\d{1,2})?$/, "must be an area in m² as a decimal string with up to two places, e.g. \"85.50\"")
+  .regex(/^\d{1,10}(\.\d{1,2})?$/, 'must be an area in m² as a decimal string with up to two places, e.g. "85.50"')
   .transform(twoPlaces)
   .meta({ example: "85.50" });
 
@@ -66,9 +66,7 @@ export const TranslationInputSchema = z
   .strictObject({
     title: z.string().trim().max(200).optional(),
     description: z.string().max(20000).optional(),
-    source: z
-      .literal("manual", { error: "integrations must send 'manual' ('ai' is set only by the CRM's automatic translation)" })
-      .default("manual"),
+    source: z.literal("manual", { error: "integrations must send 'manual' ('ai' is set only by the CRM's automatic translation)" }).default("manual"),
     translatedAt: z.iso.datetime({ offset: true }).optional(),
   })
   .meta({ id: "TranslationInput" });
@@ -208,8 +206,17 @@ export const LocationSchema = z
     complement: z.string().trim().max(100).nullable(),
     neighborhood: z.string().trim().max(120).nullable(),
     city: z.string().trim().max(120).nullable(),
-    state: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, "must be a two-letter state code such as SP").nullable(),
-    postalCode: z.string().trim().regex(/^\d{5}-?\d{3}$/, "must be a CEP such as 01310-100").nullable(),
+    state: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{2}$/, "must be a two-letter state code such as SP")
+      .nullable(),
+    postalCode: z
+      .string()
+      .trim()
+      .regex(/^\d{5}-?\d{3}$/, "must be a CEP such as 01310-100")
+      .nullable(),
     latitude: z.number().min(-90).max(90).nullable(),
     longitude: z.number().min(-180).max(180).nullable(),
   })

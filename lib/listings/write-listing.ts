@@ -7,9 +7,7 @@ import { invalid } from "../errors/domain-errors";
 import { recordEvent } from "../outbox/record-event";
 import { stableJson } from "../util/stable-json";
 import { assertCodeFree, nextListingCode } from "./listing-code";
-import {
-  assertStage, assertTypology, keepTypeSpecificKeys, mergeTranslations, validateTypeSpecific,
-} from "./listing-rules";
+import { assertStage, assertTypology, keepTypeSpecificKeys, mergeTranslations, validateTypeSpecific } from "./listing-rules";
 import type { CreateListingInput, UpdateListingInput } from "./schemas";
 import { serializeListing, type Listing } from "./serialize";
 
@@ -62,13 +60,7 @@ export async function insertListing(c: WriteCtx, property: PropertyRow, input: C
  * Applies a partial update and records `listing.updated` (and `listing.workflow.transitioned`
  * when stage or status moved). An update that changes nothing writes nothing.
  */
-export async function patchListing(
-  c: WriteCtx,
-  property: PropertyRow,
-  current: ListingRow,
-  input: UpdateListingInput,
-  path: string,
-): Promise<ListingRow> {
+export async function patchListing(c: WriteCtx, property: PropertyRow, current: ListingRow, input: UpdateListingInput, path: string): Promise<ListingRow> {
   const s = c.tenant.settings;
   const now = new Date();
   const type = input.type ?? current.type;
@@ -88,9 +80,7 @@ export async function patchListing(
     if (input.listingCode) await assertCodeFree(c.tx, c.tenant.id, listingCode, `${path}listingCode`, current.id);
   }
   const typeSpecificData =
-    input.typeSpecificData !== undefined
-      ? validateTypeSpecific(type, input.typeSpecificData, path)
-      : keepTypeSpecificKeys(type, current.typeSpecificData);
+    input.typeSpecificData !== undefined ? validateTypeSpecific(type, input.typeSpecificData, path) : keepTypeSpecificKeys(type, current.typeSpecificData);
 
   const next = {
     title: input.title ?? current.title,
@@ -123,11 +113,17 @@ export async function patchListing(
   if (row.stage !== current.stage || row.status !== current.status) {
     await recordEvent(
       c.tx,
-      listingEvent(c, "listing.workflow.transitioned", row, {
-        listing: after,
-        from: { stage: current.stage, status: current.status },
-        to: { stage: row.stage, status: row.status },
-      }, before),
+      listingEvent(
+        c,
+        "listing.workflow.transitioned",
+        row,
+        {
+          listing: after,
+          from: { stage: current.stage, status: current.status },
+          to: { stage: row.stage, status: row.status },
+        },
+        before,
+      ),
     );
   }
   return row;

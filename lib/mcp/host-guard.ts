@@ -48,7 +48,14 @@ export function mcpRequestProblem(req: Request): string | null {
   const origin = req.headers.get("origin");
   if (origin === null) return null;
   const o = safeUrl(origin);
-  if (!o || (o.protocol !== "http:" && o.protocol !== "https:") || !hostAllowed(o.host || "", list.map((a) => ({ ...a, port: null })))) {
+  if (
+    !o ||
+    (o.protocol !== "http:" && o.protocol !== "https:") ||
+    !hostAllowed(
+      o.host || "",
+      list.map((a) => ({ ...a, port: null })),
+    )
+  ) {
     return `Origin '${origin.slice(0, 100)}' may not call the tool interface.`;
   }
   return null;

@@ -25,7 +25,11 @@ export async function accessibleChannels(db: DbOrTx, actor: MemberActor): Promis
 
 /** The channel when the actor may use it, else null (unknown, other tenant, mock, or no grant: one answer). */
 export async function accessibleChannelById(db: DbOrTx, actor: MemberActor, channelId: string): Promise<MessagingChannelRow | null> {
-  const [c] = await db.select().from(messagingChannels).where(and(eq(messagingChannels.id, channelId), accessibleChannel(actor))).limit(1);
+  const [c] = await db
+    .select()
+    .from(messagingChannels)
+    .where(and(eq(messagingChannels.id, channelId), accessibleChannel(actor)))
+    .limit(1);
   return c ?? null;
 }
 

@@ -25,10 +25,17 @@ const BaseUrlSchema = z
 const fields = {
   name: z.string().trim().min(1).max(120),
   transport: z.enum(TRANSPORTS),
-  provider: z.enum(PROVIDERS).meta({ description: "`waha` (WhatsApp Web session through a WAHA-compatible gateway) or `whatsapp_cloud` (WhatsApp Cloud API)." }),
+  provider: z
+    .enum(PROVIDERS)
+    .meta({ description: "`waha` (WhatsApp Web session through a WAHA-compatible gateway) or `whatsapp_cloud` (WhatsApp Cloud API)." }),
   baseUrl: BaseUrlSchema,
   apiKey: z.string().min(1).max(2000).meta({ description: "Gateway key (WAHA `X-Api-Key`) or Cloud API access token. Stored encrypted; never returned." }),
-  sessionName: z.string().trim().min(1).max(200).meta({ description: "WAHA session name, or the Cloud API phone number id. Stored encrypted; never returned." }),
+  sessionName: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .meta({ description: "WAHA session name, or the Cloud API phone number id. Stored encrypted; never returned." }),
   ownerId: z.uuid().transform((v) => v.toLowerCase()),
   privacyMode: z.enum(["off", "whitelist"]),
   mock: z.boolean(),
@@ -46,13 +53,25 @@ export const CreateMessagingChannelSchema = z
   })
   .superRefine((v, ctx) => {
     if (!PROVIDER_TRANSPORTS[v.provider].includes(v.transport)) {
-      ctx.addIssue({ code: "custom", path: ["transport"], message: `provider '${v.provider}' carries ${PROVIDER_TRANSPORTS[v.provider].map((t) => `'${t}'`).join(", ")} only` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["transport"],
+        message: `provider '${v.provider}' carries ${PROVIDER_TRANSPORTS[v.provider].map((t) => `'${t}'`).join(", ")} only`,
+      });
     }
   })
   .meta({ id: "CreateMessagingChannel" });
 
 export const UpdateMessagingChannelSchema = z
-  .strictObject({ name: fields.name, baseUrl: fields.baseUrl, apiKey: fields.apiKey, sessionName: fields.sessionName, ownerId: fields.ownerId, privacyMode: fields.privacyMode, mock: fields.mock })
+  .strictObject({
+    name: fields.name,
+    baseUrl: fields.baseUrl,
+    apiKey: fields.apiKey,
+    sessionName: fields.sessionName,
+    ownerId: fields.ownerId,
+    privacyMode: fields.privacyMode,
+    mock: fields.mock,
+  })
   .partial()
   .meta({ id: "UpdateMessagingChannel" });
 
@@ -62,13 +81,11 @@ export const MessagingChannelSettingsSchema = z
     name: z.string(),
     transport: z.enum(TRANSPORTS),
     provider: z.enum(PROVIDERS),
-    gatewayHost: z
-      .string()
-      .meta({
-        description:
-          "The host (and port) of the gateway's `baseUrl`, e.g. `waha.example.com`. The base URL itself is write-only: its path can hold a gateway instance or token.",
-        example: "waha.example.com",
-      }),
+    gatewayHost: z.string().meta({
+      description:
+        "The host (and port) of the gateway's `baseUrl`, e.g. `waha.example.com`. The base URL itself is write-only: its path can hold a gateway instance or token.",
+      example: "waha.example.com",
+    }),
     ownerId: z.uuid().nullable(),
     privacyMode: z.enum(["off", "whitelist"]),
     mock: z.boolean(),
@@ -96,7 +113,10 @@ const newHmacSecret = () => randomBytes(32).toString("base64url");
 
 async function assertMember(db: DbOrTx, tenantId: string, ids: string[], field: string) {
   if (!ids.length) return;
-  const found = await db.select({ id: members.id }).from(members).where(and(eq(members.tenantId, tenantId), inArray(members.id, ids)));
+  const found = await db
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.tenantId, tenantId), inArray(members.id, ids)));
   const known = new Set(found.map((m) => m.id));
   const missing = ids.find((id) => !known.has(id));
   if (missing) throw invalid(`body field \`${field}\`: no member ${missing} in this tenant.`);
@@ -150,7 +170,11 @@ async function probeConnection(db: DbOrTx, row: MessagingChannelRow): Promise<Me
 }
 
 async function rowInTenant(db: DbOrTx, tenantId: string, id: string): Promise<MessagingChannelRow> {
-  const [row] = await db.select().from(messagingChannels).where(and(eq(messagingChannels.id, id), eq(messagingChannels.tenantId, tenantId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(messagingChannels)
+    .where(and(eq(messagingChannels.id, id), eq(messagingChannels.tenantId, tenantId)))
+    .limit(1);
   if (!row) throw notFound(`Messaging channel ${id} not found.`);
   return row;
 }
@@ -181,14 +205,21 @@ export async function updateMessagingChannel(ctx: MemberCtx, { id, body }: { id:
       const creds = credentialsOf(current);
       set.credentials = seal(JSON.stringify({ apiKey: data.apiKey ?? creds.apiKey, sessionName: data.sessionName ?? creds.sessionName }));
     }
-    const [row] = await tx.update(messagingChannels).set(set).where(and(eq(messagingChannels.id, id), eq(messagingChannels.tenantId, ctx.tenantId))).returning();
+    const [row] = await tx
+      .update(messagingChannels)
+      .set(set)
+      .where(and(eq(messagingChannels.id, id), eq(messagingChannels.tenantId, ctx.tenantId)))
+      .returning();
     return present(tx, row);
   });
 }
 
 export async function deleteMessagingChannel(ctx: MemberCtx, id: string): Promise<void> {
   await inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
-    const gone = await tx.delete(messagingChannels).where(and(eq(messagingChannels.id, id), eq(messagingChannels.tenantId, ctx.tenantId))).returning({ id: messagingChannels.id });
+    const gone = await tx
+      .delete(messagingChannels)
+      .where(and(eq(messagingChannels.id, id), eq(messagingChannels.tenantId, ctx.tenantId)))
+      .returning({ id: messagingChannels.id });
     if (!gone.length) throw notFound(`Messaging channel ${id} not found.`);
   });
 }

@@ -17,7 +17,11 @@ export const ChatPrivacyEntrySchema = z.object({ chatId: z.string(), state: z.en
 export const ChatPrivacyListSchema = itemsSchema(ChatPrivacyEntrySchema);
 
 async function assertChannel(ctx: MemberCtx, id: string) {
-  const [c] = await ctx.db.select({ id: messagingChannels.id }).from(messagingChannels).where(and(eq(messagingChannels.id, id), eq(messagingChannels.tenantId, ctx.tenantId))).limit(1);
+  const [c] = await ctx.db
+    .select({ id: messagingChannels.id })
+    .from(messagingChannels)
+    .where(and(eq(messagingChannels.id, id), eq(messagingChannels.tenantId, ctx.tenantId)))
+    .limit(1);
   if (!c) throw notFound(`Messaging channel ${id} not found.`);
 }
 

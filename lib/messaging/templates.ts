@@ -12,8 +12,16 @@ export const TEMPLATE_STATUSES = ["approved", "pending", "rejected", "paused"] a
 
 export const CreateTemplateSchema = z
   .strictObject({
-    name: z.string().trim().regex(/^[a-z0-9_]{1,512}$/, "must be the template's name as approved by WhatsApp: lowercase letters, digits and underscores").meta({ example: "boas_vindas" }),
-    language: z.string().trim().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, "must be a WhatsApp language code such as pt_BR or en_US").meta({ example: "pt_BR" }),
+    name: z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9_]{1,512}$/, "must be the template's name as approved by WhatsApp: lowercase letters, digits and underscores")
+      .meta({ example: "boas_vindas" }),
+    language: z
+      .string()
+      .trim()
+      .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, "must be a WhatsApp language code such as pt_BR or en_US")
+      .meta({ example: "pt_BR" }),
     status: z.enum(TEMPLATE_STATUSES).default("approved").meta({ description: "Only `approved` templates can be sent." }),
   })
   .meta({ id: "CreateMessagingTemplate" });
@@ -26,7 +34,14 @@ export const MessagingTemplateSchema = z
 export const MessagingTemplateListSchema = itemsSchema(MessagingTemplateSchema);
 
 type Row = typeof messagingTemplates.$inferSelect;
-const present = (r: Row) => ({ id: r.id, channelId: r.channelId, name: r.name, language: r.language, status: r.status as (typeof TEMPLATE_STATUSES)[number], createdAt: r.createdAt.toISOString() });
+const present = (r: Row) => ({
+  id: r.id,
+  channelId: r.channelId,
+  name: r.name,
+  language: r.language,
+  status: r.status as (typeof TEMPLATE_STATUSES)[number],
+  createdAt: r.createdAt.toISOString(),
+});
 
 async function templateChannel(ctx: MemberCtx, id: string) {
   const [c] = await ctx.db
@@ -58,7 +73,8 @@ export async function listTemplates(ctx: MemberCtx, channelId: string): Promise<
 export async function createTemplate(ctx: MemberCtx, { id, body }: { id: string; body: unknown }) {
   const data = CreateTemplateSchema.parse(body);
   const c = await templateChannel(ctx, id);
-  if (!TEMPLATE_PROVIDERS.has(c.provider)) throw invalid(`Channels of provider '${c.provider}' send free text only; templates are for WhatsApp Cloud channels.`, "channel_send_unsupported");
+  if (!TEMPLATE_PROVIDERS.has(c.provider))
+    throw invalid(`Channels of provider '${c.provider}' send free text only; templates are for WhatsApp Cloud channels.`, "channel_send_unsupported");
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
     const [row] = await tx
       .insert(messagingTemplates)

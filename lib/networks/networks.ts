@@ -15,7 +15,10 @@ export const CreateNetworkSchema = z.strictObject({ name: z.string().trim().min(
 export const JoinNetworkSchema = z.strictObject({ inviteCode: z.string().trim().min(10).max(100) }).meta({ id: "JoinNetwork" });
 export const ShareListingsSchema = z
   .strictObject({
-    listingIds: z.array(z.uuid().transform((s) => s.toLowerCase())).min(1).max(500),
+    listingIds: z
+      .array(z.uuid().transform((s) => s.toLowerCase()))
+      .min(1)
+      .max(500),
     shared: z.boolean().meta({ description: "true shares the listings to the network, false stops sharing them." }),
   })
   .meta({ id: "ShareListings" });
@@ -67,7 +70,11 @@ export async function listNetworks({ db, actor }: MemberCtx): Promise<z.infer<ty
   if (!ids.length) return { items: [] };
   const [rows, memberCounts, shareCounts] = await Promise.all([
     db.select().from(networks).where(inArray(networks.id, ids)),
-    db.select({ id: networkMembers.networkId, n: count() }).from(networkMembers).where(inArray(networkMembers.networkId, ids)).groupBy(networkMembers.networkId),
+    db
+      .select({ id: networkMembers.networkId, n: count() })
+      .from(networkMembers)
+      .where(inArray(networkMembers.networkId, ids))
+      .groupBy(networkMembers.networkId),
     db
       .select({ id: networkListings.networkId, n: count() })
       .from(networkListings)
@@ -88,7 +95,10 @@ export async function createNetwork({ db, actor }: MemberCtx, input: unknown): P
   const { name } = CreateNetworkSchema.parse(input);
   const inviteCode = `net_${randomBytes(18).toString("base64url")}`;
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
-    const [n] = await tx.insert(networks).values({ name, inviteCodeHash: hashCode(inviteCode), createdByTenantId: actor.tenantId }).returning();
+    const [n] = await tx
+      .insert(networks)
+      .values({ name, inviteCodeHash: hashCode(inviteCode), createdByTenantId: actor.tenantId })
+      .returning();
     await tx.insert(networkMembers).values({ networkId: n.id, tenantId: actor.tenantId });
     membership.delete(actor.tenantId);
     return { id: n.id, name: n.name, members: 1, sharedListings: 0, inviteCode };
@@ -98,9 +108,15 @@ export async function createNetwork({ db, actor }: MemberCtx, input: unknown): P
 export async function joinNetwork({ db, actor }: MemberCtx, input: unknown): Promise<z.infer<typeof JoinedNetworkSchema>> {
   const { inviteCode } = JoinNetworkSchema.parse(input);
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
-    const [n] = await tx.select().from(networks).where(eq(networks.inviteCodeHash, hashCode(inviteCode)));
+    const [n] = await tx
+      .select()
+      .from(networks)
+      .where(eq(networks.inviteCodeHash, hashCode(inviteCode)));
     if (!n) throw invalid("inviteCode: no network has this invite code.");
-    const [already] = await tx.select().from(networkMembers).where(and(eq(networkMembers.networkId, n.id), eq(networkMembers.tenantId, actor.tenantId)));
+    const [already] = await tx
+      .select()
+      .from(networkMembers)
+      .where(and(eq(networkMembers.networkId, n.id), eq(networkMembers.tenantId, actor.tenantId)));
     if (already) throw conflict("This tenant is already a member of the network.");
     await tx.insert(networkMembers).values({ networkId: n.id, tenantId: actor.tenantId });
     membership.delete(actor.tenantId);
@@ -109,18 +125,29 @@ export async function joinNetwork({ db, actor }: MemberCtx, input: unknown): Pro
 }
 
 /** Shares (or stops sharing) listings of the tenant to a network it belongs to. */
-export async function shareListings({ db, actor }: MemberCtx, { id: networkId, body: input }: { id: string; body: unknown }): Promise<z.infer<typeof SharedListingsSchema>> {
+export async function shareListings(
+  { db, actor }: MemberCtx,
+  { id: networkId, body: input }: { id: string; body: unknown },
+): Promise<z.infer<typeof SharedListingsSchema>> {
   const { listingIds, shared } = ShareListingsSchema.parse(input);
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const member = (await memberNetworkIds(tx, actor.tenantId, true)).includes(networkId);
     if (!member) throw notFound(`Network ${networkId} not found among this tenant's networks.`);
-    const own = await tx.select({ id: listings.id }).from(listings).where(and(eq(listings.tenantId, actor.tenantId), inArray(listings.id, listingIds)));
+    const own = await tx
+      .select({ id: listings.id })
+      .from(listings)
+      .where(and(eq(listings.tenantId, actor.tenantId), inArray(listings.id, listingIds)));
     const missing = listingIds.find((id) => !own.some((o) => o.id === id));
     if (missing) throw invalid(`listingIds: ${missing} is not a listing of this tenant.`);
     if (shared) {
-      await tx.insert(networkListings).values(listingIds.map((listingId) => ({ networkId, listingId, tenantId: actor.tenantId }))).onConflictDoNothing();
+      await tx
+        .insert(networkListings)
+        .values(listingIds.map((listingId) => ({ networkId, listingId, tenantId: actor.tenantId })))
+        .onConflictDoNothing();
     } else {
-      await tx.delete(networkListings).where(and(eq(networkListings.networkId, networkId), eq(networkListings.tenantId, actor.tenantId), inArray(networkListings.listingId, listingIds)));
+      await tx
+        .delete(networkListings)
+        .where(and(eq(networkListings.networkId, networkId), eq(networkListings.tenantId, actor.tenantId), inArray(networkListings.listingId, listingIds)));
     }
     await reindexListings(tx, actor.tenantId, listingIds);
     return { networkId, shared, listingIds };

@@ -34,6 +34,11 @@ export function offerEventData(o: OfferRow, occurredAt: Date, extra: OfferEventE
 
 export function recordOfferEvent(tx: DbOrTx, actor: Actor, eventName: EventName, o: OfferRow, occurredAt: Date, extra: OfferEventExtra = {}) {
   return recordEvent(tx, {
-    tenantId: o.tenantId, eventName, entityType: "offer", entityId: o.id, userId: eventUserId(actor), data: offerEventData(o, occurredAt, extra),
+    tenantId: o.tenantId,
+    eventName,
+    entityType: "offer",
+    entityId: o.id,
+    userId: eventUserId(actor),
+    data: offerEventData(o, occurredAt, extra),
   });
 }

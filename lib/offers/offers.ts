@@ -31,14 +31,24 @@ export async function listOffers({ db, actor }: MemberCtx, q: ListOffersQueryInp
     q.status ? eq(offers.status, q.status) : undefined,
   );
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(offers).where(where).orderBy(desc(offers.createdAt), desc(offers.id)).limit(q.pageSize).offset((q.page - 1) * q.pageSize),
+    db
+      .select()
+      .from(offers)
+      .where(where)
+      .orderBy(desc(offers.createdAt), desc(offers.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
     db.select({ total: count() }).from(offers).where(where),
   ]);
   return { items: rows.map(serializeOffer), total, page: q.page, pageSize: q.pageSize };
 }
 
 export async function loadOffer(db: DbOrTx, actor: MemberActor, id: string, forUpdate = false): Promise<OfferRow> {
-  const q = db.select().from(offers).where(and(eq(offers.id, id), eq(offers.tenantId, actor.tenantId), accessWhere(actor))).limit(1);
+  const q = db
+    .select()
+    .from(offers)
+    .where(and(eq(offers.id, id), eq(offers.tenantId, actor.tenantId), accessWhere(actor)))
+    .limit(1);
   const [row] = forUpdate ? await q.for("update") : await q;
   if (!row) throw notFound(`Offer ${id} not found.`);
   return row;
@@ -89,10 +99,7 @@ export async function transitionOffer({ db, actor }: MemberCtx, { id, verb, body
     const offer = await loadOffer(tx, actor, id, true);
     const t = TRANSITIONS[v];
     if (!t.from.includes(offer.status)) {
-      throw conflict(
-        `Offer ${offer.id} is ${offer.status}: '${v}' is allowed only from ${t.from.join(", ")}.`,
-        "invalid_transition",
-      );
+      throw conflict(`Offer ${offer.id} is ${offer.status}: '${v}' is allowed only from ${t.from.join(", ")}.`, "invalid_transition");
     }
     const now = new Date();
     const set: Partial<OfferRow> = { status: t.to, lastMovementAt: now, updatedAt: now };
@@ -101,7 +108,10 @@ export async function transitionOffer({ db, actor }: MemberCtx, { id, verb, body
     if (v === "send" || v === "client-confirm" || v === "client-sign") {
       const doc = input.document as { name: string; url: string } | undefined;
       if (doc) {
-        const [d] = await tx.insert(dealDocuments).values({ tenantId: actor.tenantId, dealId: offer.dealId, kind: "offer_pdf", name: doc.name, url: doc.url }).returning();
+        const [d] = await tx
+          .insert(dealDocuments)
+          .values({ tenantId: actor.tenantId, dealId: offer.dealId, kind: "offer_pdf", name: doc.name, url: doc.url })
+          .returning();
         set.documentId = d.id;
       }
       extra = { documentId: set.documentId ?? offer.documentId };
@@ -138,7 +148,11 @@ export async function transitionOffer({ db, actor }: MemberCtx, { id, verb, body
       .where(and(eq(offers.id, offer.id), eq(offers.tenantId, actor.tenantId)))
       .returning();
     if (openFrom) {
-      const [deal] = await tx.select().from(deals).where(and(eq(deals.id, row.dealId), eq(deals.tenantId, actor.tenantId))).limit(1);
+      const [deal] = await tx
+        .select()
+        .from(deals)
+        .where(and(eq(deals.id, row.dealId), eq(deals.tenantId, actor.tenantId)))
+        .limit(1);
       const opened = await openTransaction(tx, actor, { deal, offer: row, amount: row.amount, currency: "BRL", notes: openFrom.notes });
       extra = { transactionId: opened.id };
     }
@@ -148,7 +162,11 @@ export async function transitionOffer({ db, actor }: MemberCtx, { id, verb, body
 }
 
 async function dealForOffer(tx: DbOrTx, actor: MemberActor, dealId: string): Promise<DealRow> {
-  const [deal] = await tx.select().from(deals).where(and(eq(deals.id, dealId), eq(deals.tenantId, actor.tenantId), dealAccessWhere(actor))).limit(1);
+  const [deal] = await tx
+    .select()
+    .from(deals)
+    .where(and(eq(deals.id, dealId), eq(deals.tenantId, actor.tenantId), dealAccessWhere(actor)))
+    .limit(1);
   if (!deal) throw invalid(`dealId: no deal ${dealId} in this tenant that this key can see.`);
   return deal;
 }

@@ -6,10 +6,22 @@ import { PageQuery, pageSchema } from "../schemas/paging";
 export const DECLINE_CODES = ["cancelled", "price", "financing", "client_gave_up", "other"] as const;
 /** Sources an offer created through the API may claim; `provider_sync` comes only through the sync endpoint. */
 export const API_SOURCES = ["crm", "portal", "public_link", "site", "agent", "system"] as const;
-export const OFFER_STATUSES = ["draft", "sent_to_client", "client_confirmed", "client_signed", "countered", "withdrawn", "accepted", "rejected", "expired"] as const;
+export const OFFER_STATUSES = [
+  "draft",
+  "sent_to_client",
+  "client_confirmed",
+  "client_signed",
+  "countered",
+  "withdrawn",
+  "accepted",
+  "rejected",
+  "expired",
+] as const;
 
 const IsoDateTime = z.iso.datetime({ offset: true });
-const Amount = DecimalString.refine((v) => Number(v) > 0, "must be greater than zero").meta({ description: "Sale value or monthly rent, decimal string (BRL)." });
+const Amount = DecimalString.refine((v) => Number(v) > 0, "must be greater than zero").meta({
+  description: "Sale value or monthly rent, decimal string (BRL).",
+});
 
 export const CreateOfferSchema = z
   .strictObject({
@@ -49,7 +61,10 @@ export const OfferTransitionBodyDoc = z
     expiresAt: IsoDateTime.optional().meta({ description: "counter: the counter-offer's expiry." }),
     notes: z.string().max(5000).optional().meta({ description: "counter: notes of the counter-offer." }),
     declineCode: z.enum(DECLINE_CODES).optional().meta({ description: "reject and withdraw (required)." }),
-    openTransaction: z.boolean().optional().meta({ description: "accept: open the deal's transaction from this offer (default true); `offer.accepted` then carries its `transactionId`." }),
+    openTransaction: z
+      .boolean()
+      .optional()
+      .meta({ description: "accept: open the deal's transaction from this offer (default true); `offer.accepted` then carries its `transactionId`." }),
     transactionNotes: z.string().max(5000).optional().meta({ description: "accept: notes of the transaction it opens." }),
   })
   .meta({ id: "OfferTransitionBody" });

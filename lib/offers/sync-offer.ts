@@ -30,7 +30,11 @@ export async function syncOffer({ db, actor }: MemberCtx, input: unknown): Promi
   const status: OfferStatus = data.status === "open" ? "sent_to_client" : data.status === "accepted" ? "accepted" : "rejected";
   const declineCode = data.status === "cancelled" ? "cancelled" : data.status === "rejected" ? (data.declineCode ?? "other") : null;
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
-    const [deal] = await tx.select().from(deals).where(and(eq(deals.id, data.dealId), eq(deals.tenantId, actor.tenantId))).limit(1);
+    const [deal] = await tx
+      .select()
+      .from(deals)
+      .where(and(eq(deals.id, data.dealId), eq(deals.tenantId, actor.tenantId)))
+      .limit(1);
     if (!deal) throw invalid(`dealId: no deal ${data.dealId} in this tenant.`);
     if (data.listingId) await assertListingReadable(tx, actor, data.listingId);
     if (data.brokerId) await assertMember(tx, actor.tenantId, data.brokerId, "brokerId");
@@ -43,9 +47,18 @@ export async function syncOffer({ db, actor }: MemberCtx, input: unknown): Promi
       const [row] = await tx
         .insert(offers)
         .values({
-          tenantId: actor.tenantId, dealId: deal.id, listingId: data.listingId ?? null, brokerId: data.brokerId ?? deal.assignedToId,
-          dealType: deal.dealType, amount: data.amount, source: "provider_sync", status, declineCode, externalId: data.externalId,
-          lastMovementAt: movedAt, createdById: actor.userId,
+          tenantId: actor.tenantId,
+          dealId: deal.id,
+          listingId: data.listingId ?? null,
+          brokerId: data.brokerId ?? deal.assignedToId,
+          dealType: deal.dealType,
+          amount: data.amount,
+          source: "provider_sync",
+          status,
+          declineCode,
+          externalId: data.externalId,
+          lastMovementAt: movedAt,
+          createdById: actor.userId,
         })
         .returning();
       if (recent) await recordOfferEvent(tx, actor, "offer.created", row, movedAt);

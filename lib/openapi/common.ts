@@ -12,7 +12,10 @@ export const ErrorSchema = z
           "`conflict`, `payload_too_large`, `internal_error`.",
         example: "invalid_request",
       }),
-      message: z.string().meta({ description: "Human-readable explanation naming the offending field.", example: "query parameter `pageSize`: Too big: expected number to be <=100" }),
+      message: z.string().meta({
+        description: "Human-readable explanation naming the offending field.",
+        example: "query parameter `pageSize`: Too big: expected number to be <=100",
+      }),
       issues: z
         .array(
           z.object({
@@ -48,8 +51,7 @@ export const UNAUTHORIZED_KEY =
 
 export const ADMIN_ONLY = "Needs a broad API key of an `owner` or `admin` member; any other key is a 403.";
 
-export const NOT_ADMIN =
-  "The key is not a broad key of an owner or admin member (`forbidden`): tenant settings, members and API keys need one.";
+export const NOT_ADMIN = "The key is not a broad key of an owner or admin member (`forbidden`): tenant settings, members and API keys need one.";
 
 export const TOO_LARGE = "Body larger than 1,000,000 bytes (`payload_too_large`).";
 
@@ -57,8 +59,7 @@ export const TOO_LARGE = "Body larger than 1,000,000 bytes (`payload_too_large`)
  * Every route runs through one wrapper (`lib/http/run.ts`), which answers 503 while the server
  * drains on shutdown and when the database cannot be reached.
  */
-export const UNAVAILABLE =
-  "The server is shutting down or cannot reach its database (`unavailable`); retry after `Retry-After` seconds.";
+export const UNAVAILABLE = "The server is shutting down or cannot reach its database (`unavailable`); retry after `Retry-After` seconds.";
 
 /** The 503 of an operation: its own condition, if it has one, then the one every route shares. */
 export const unavailable = (own?: string) => (own ? `${own} ${UNAVAILABLE}` : UNAVAILABLE);
@@ -81,8 +82,7 @@ export function errors(described: Partial<Record<ErrorStatus, string>>): Record<
   return out;
 }
 
-export const UNSUPPORTED_MEDIA_TYPE =
-  "A body whose `Content-Type` is not `application/json` (or a `+json` type) (`unsupported_media_type`).";
+export const UNSUPPORTED_MEDIA_TYPE = "A body whose `Content-Type` is not `application/json` (or a `+json` type) (`unsupported_media_type`).";
 
 /**
  * Every JSON body is read by `readJson` (`lib/http/read-json.ts`), which answers 415 to any other

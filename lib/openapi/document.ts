@@ -40,7 +40,7 @@ const DESCRIPTION = [
   "**Authentication.** Every `/api/v1` request sends `Authorization: Bearer <API_KEY>`. A key acts as its member and " +
     "sees what that member's role sees; a `restricted` key sees only what a broker sees. `/api/admin` takes the " +
     "operator token instead.",
-  "**Errors.** Every error has the body `{\"error\": {\"code\", \"message\", \"issues\"?}}`; `issues` lists " +
+  '**Errors.** Every error has the body `{"error": {"code", "message", "issues"?}}`; `issues` lists ' +
     "`{path, message}` per offending field on validation errors. Bodies and query strings are strict: unknown fields " +
     "and parameters are a 400. Ids in paths are UUIDs; anything else is a 404. Every response carries `X-Request-Id`.",
   "**Money and flags.** Prices, fees, areas and deal amounts are decimal strings returned with two places " +
@@ -125,7 +125,10 @@ export function buildOpenApiDocument(): OpenApiDocument {
       { name: "Properties", description: "Properties with their nested listings and listing translations." },
       { name: "Deals", description: "Sales and rental opportunities in the tenant's funnel, with their contacts." },
       { name: "Offers", description: "Purchase and rental offers on deals and their state machine." },
-      { name: "Transactions", description: "Closings of deals: parties, amount, payments collected through payment providers and contracts signed through e-signature providers." },
+      {
+        name: "Transactions",
+        description: "Closings of deals: parties, amount, payments collected through payment providers and contracts signed through e-signature providers.",
+      },
       { name: "Providers", description: "Payment and e-signature provider receivers and their notification log (settings: owner or admin broad key)." },
       { name: "Tasks", description: "Visits, calls and follow-ups of the tenant's members, linked to deals and listings." },
       { name: "Settings", description: "Tenant settings (owner or admin broad key)." },
@@ -141,7 +144,11 @@ export function buildOpenApiDocument(): OpenApiDocument {
       { name: "Tool interface (MCP)", description: MCP_DESCRIPTION },
       { name: "Networks", description: NETWORKS_TAG },
       { name: "Sites", description: "The tenant's public websites and their CMS (owner or admin broad key)." },
-      { name: "Public sites", description: "The unauthenticated sites interface (`/api/sites`): configuration, catalogue, developments, brokers, CMS and locations of a site, for any origin." },
+      {
+        name: "Public sites",
+        description:
+          "The unauthenticated sites interface (`/api/sites`): configuration, catalogue, developments, brokers, CMS and locations of a site, for any origin.",
+      },
       { name: "Operator", description: "Installation operator API (operator token)." },
       { name: "Health", description: "Liveness and readiness probes for container orchestrators (no credentials)." },
     ],

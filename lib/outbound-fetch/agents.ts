@@ -8,7 +8,6 @@ export type OutboundPurpose = "webhook" | "gateway" | "geocoder" | "image";
 /** Connections per origin: webhook delivery serves up to 256 tenants at once, gateways 128. */
 const CONNECTIONS: Record<OutboundPurpose, number> = { webhook: 256, gateway: 128, geocoder: 16, image: 32 };
 
-
 /** The purpose's pool, created once per process; every socket it opens goes through the lookup guard. */
 export function agentFor(purpose: OutboundPurpose): Agent {
   const agents = processGlobal("outbound-agents", () => new Map<OutboundPurpose, Agent>());

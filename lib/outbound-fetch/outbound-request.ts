@@ -34,7 +34,10 @@ function httpUrl(raw: string | URL, base?: URL): URL {
     throw new OutboundError(base ? "redirect" : "invalid_url", base ? `redirect to an invalid address: ${String(raw).slice(0, 200)}` : "not an absolute URL");
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new OutboundError(base ? "redirect" : "invalid_url", base ? `redirect to a ${url.protocol} address not followed` : `${url.protocol} URLs are not fetched`);
+    throw new OutboundError(
+      base ? "redirect" : "invalid_url",
+      base ? `redirect to a ${url.protocol} address not followed` : `${url.protocol} URLs are not fetched`,
+    );
   }
   return url;
 }

@@ -6,7 +6,12 @@ type Body = AsyncIterable<Buffer> & { destroy: (err?: Error) => unknown };
  * Reads an answer up to `maxBytes`. Past it, `error` stops reading and fails; `truncate` stops
  * reading and keeps the first `maxBytes` (a delivery log keeps an excerpt only).
  */
-export async function readCapped(body: Body, maxBytes: number, overLimit: "error" | "truncate", status: number): Promise<{ bytes: Buffer; truncated: boolean }> {
+export async function readCapped(
+  body: Body,
+  maxBytes: number,
+  overLimit: "error" | "truncate",
+  status: number,
+): Promise<{ bytes: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {

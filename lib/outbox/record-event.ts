@@ -49,7 +49,12 @@ export async function recordEvents(tx: DbOrTx, list: NewEvent[]): Promise<string
         order by e.seq)
       select id from e order by seq`),
   );
-  afterCommit(tx, "outbox:events-queued", () => null, () => sendJobEvent(eventsQueued, {}));
+  afterCommit(
+    tx,
+    "outbox:events-queued",
+    () => null,
+    () => sendJobEvent(eventsQueued, {}),
+  );
   return rows.map((r) => r.id);
 }
 

@@ -1,14 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import {
-  contractDocuments,
-  contractSigners,
-  contracts,
-  dealDocuments,
-  transactions,
-  type ContractRow,
-  type ContractStatus,
-} from "../../db/schema";
+import { contractDocuments, contractSigners, contracts, dealDocuments, transactions, type ContractRow, type ContractStatus } from "../../db/schema";
 import type { IntegrationActor } from "../context/actor";
 import { transactionAggregate } from "../transactions/load";
 import type { Transaction } from "../transactions/schemas";
@@ -33,7 +25,12 @@ function when(n: EsignatureNotification, receivedAt: Date): Date {
 
 async function findContract(tx: DbOrTx, tenantId: string, n: EsignatureNotification): Promise<ContractRow | undefined> {
   if (n.data.envelope) {
-    const [c] = await tx.select().from(contracts).where(and(eq(contracts.tenantId, tenantId), eq(contracts.envelopeKey, n.data.envelope.key))).limit(1).for("update");
+    const [c] = await tx
+      .select()
+      .from(contracts)
+      .where(and(eq(contracts.tenantId, tenantId), eq(contracts.envelopeKey, n.data.envelope.key)))
+      .limit(1)
+      .for("update");
     return c;
   }
   const [c] = await tx
@@ -91,7 +88,14 @@ export async function applyEsignatureNotification(tx: DbOrTx, actor: Integration
     if (!isFinal(status)) {
       const inserted = await tx
         .insert(contractSigners)
-        .values({ tenantId: actor.tenantId, contractId: contract.id, key: signerKey!, name: n.data.signer!.name ?? signerKey!, email: n.data.signer!.email ?? null, addedAt: at })
+        .values({
+          tenantId: actor.tenantId,
+          contractId: contract.id,
+          key: signerKey!,
+          name: n.data.signer!.name ?? signerKey!,
+          email: n.data.signer!.email ?? null,
+          addedAt: at,
+        })
         .onConflictDoNothing({ target: [contractSigners.contractId, contractSigners.key] })
         .returning({ id: contractSigners.id });
       if (inserted.length) changed = true;
@@ -143,9 +147,15 @@ export async function applyEsignatureNotification(tx: DbOrTx, actor: Integration
       changed = true;
     }
   } else if (status !== contract.status) {
-    await tx.update(contracts).set({ status, updatedAt: new Date() }).where(and(eq(contracts.id, contract.id), eq(contracts.tenantId, actor.tenantId)));
+    await tx
+      .update(contracts)
+      .set({ status, updatedAt: new Date() })
+      .where(and(eq(contracts.id, contract.id), eq(contracts.tenantId, actor.tenantId)));
   } else if (changed) {
-    await tx.update(contracts).set({ updatedAt: new Date() }).where(and(eq(contracts.id, contract.id), eq(contracts.tenantId, actor.tenantId)));
+    await tx
+      .update(contracts)
+      .set({ updatedAt: new Date() })
+      .where(and(eq(contracts.id, contract.id), eq(contracts.tenantId, actor.tenantId)));
   }
 
   if (!changed) return { outcome: "no_change", effects: { ...base, status: contract.status } };
@@ -156,14 +166,26 @@ export async function applyEsignatureNotification(tx: DbOrTx, actor: Integration
       .set({ updatedAt: new Date() })
       .where(and(eq(transactions.id, contract.transactionId), eq(transactions.tenantId, actor.tenantId)))
       .returning();
-    await recordTransactionEvent(tx, actor, "transaction.updated", await transactionAggregate(tx, t), { reason: "contract_updated", contractId: contract.id }, before);
+    await recordTransactionEvent(
+      tx,
+      actor,
+      "transaction.updated",
+      await transactionAggregate(tx, t),
+      { reason: "contract_updated", contractId: contract.id },
+      before,
+    );
     events.push("transaction.updated");
   }
   return { outcome: signed ? "contract_signed" : "contract_updated", effects: { ...base, from: contract.status, to: status, events } };
 }
 
 async function aggregateOf(tx: DbOrTx, tenantId: string, transactionId: string): Promise<Transaction | null> {
-  const [t] = await tx.select().from(transactions).where(and(eq(transactions.id, transactionId), eq(transactions.tenantId, tenantId))).limit(1).for("update");
+  const [t] = await tx
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.id, transactionId), eq(transactions.tenantId, tenantId)))
+    .limit(1)
+    .for("update");
   return t ? transactionAggregate(tx, t) : null;
 }
 
@@ -190,13 +212,24 @@ async function completeContract(tx: DbOrTx, actor: IntegrationActor, contract: C
   let name = payloadDoc?.name;
   let key = payloadDoc?.key;
   if (!key || !name) {
-    const [first] = await tx.select().from(contractDocuments).where(and(eq(contractDocuments.contractId, contract.id), key ? eq(contractDocuments.key, key) : undefined)).limit(1);
+    const [first] = await tx
+      .select()
+      .from(contractDocuments)
+      .where(and(eq(contractDocuments.contractId, contract.id), key ? eq(contractDocuments.key, key) : undefined))
+      .limit(1);
     key ??= first?.key;
     name ??= first?.name ?? `${contract.documentType} (signed)`;
   }
   const [doc] = await tx
     .insert(dealDocuments)
-    .values({ tenantId: actor.tenantId, dealId: contract.dealId, kind: "signed_contract", name, providerKey: key ?? contract.envelopeKey, url: payloadDoc?.url ?? null })
+    .values({
+      tenantId: actor.tenantId,
+      dealId: contract.dealId,
+      kind: "signed_contract",
+      name,
+      providerKey: key ?? contract.envelopeKey,
+      url: payloadDoc?.url ?? null,
+    })
     .returning();
   const [row] = await tx.update(contracts).set({ signedDocumentId: doc.id }).where(eq(contracts.id, contract.id)).returning();
   await recordContractSigned(tx, actor, row, at);

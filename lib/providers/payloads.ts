@@ -38,7 +38,12 @@ export const EsignaturePayload = z
   .looseObject({
     event: z.string().trim().min(1).max(60),
     data: z.looseObject({
-      document: Keyed.extend({ url: z.url({ protocol: /^https?$/ }).max(2000).optional() }).optional(),
+      document: Keyed.extend({
+        url: z
+          .url({ protocol: /^https?$/ })
+          .max(2000)
+          .optional(),
+      }).optional(),
       signer: Keyed.extend({ email: z.string().max(320).optional() }).optional(),
       envelope: z.looseObject({ key: ProviderId }).optional(),
     }),

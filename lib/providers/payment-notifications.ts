@@ -63,15 +63,31 @@ export async function applyPaymentNotification(tx: DbOrTx, actor: IntegrationAct
   const effects = { transactionId: payment.transactionId, paymentId: payment.id };
   if (Object.keys(set).length === 0) return { outcome: "no_change", effects: { ...effects, status: payment.status, transferStatus: payment.transferStatus } };
 
-  const [t] = await tx.select().from(transactions).where(and(eq(transactions.id, payment.transactionId), eq(transactions.tenantId, actor.tenantId))).limit(1).for("update");
+  const [t] = await tx
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.id, payment.transactionId), eq(transactions.tenantId, actor.tenantId)))
+    .limit(1)
+    .for("update");
   const before = await transactionAggregate(tx, t);
   const [after] = await tx
     .update(transactionPayments)
     .set({ ...set, updatedAt: new Date() })
     .where(and(eq(transactionPayments.id, payment.id), eq(transactionPayments.tenantId, actor.tenantId)))
     .returning();
-  const [t2] = await tx.update(transactions).set({ updatedAt: new Date() }).where(and(eq(transactions.id, t.id), eq(transactions.tenantId, actor.tenantId))).returning();
-  await recordTransactionEvent(tx, actor, "transaction.updated", await transactionAggregate(tx, t2), { reason: "payment_updated", paymentId: payment.id }, before);
+  const [t2] = await tx
+    .update(transactions)
+    .set({ updatedAt: new Date() })
+    .where(and(eq(transactions.id, t.id), eq(transactions.tenantId, actor.tenantId)))
+    .returning();
+  await recordTransactionEvent(
+    tx,
+    actor,
+    "transaction.updated",
+    await transactionAggregate(tx, t2),
+    { reason: "payment_updated", paymentId: payment.id },
+    before,
+  );
   return {
     outcome: "payment_updated",
     effects: {

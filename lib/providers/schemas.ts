@@ -45,8 +45,14 @@ export const ProviderNotificationSchema = z
     status: z.enum(["received", "processing", "processed", "failed", "malformed"]),
     event: z.string().nullable().meta({ description: "`boleto.paid`, `invoice.expired`, `sign`, `document_closed`... (null when malformed)." }),
     subjectKey: z.string().nullable().meta({ description: "The provider ids it is about: `boleto:<id>`, `envelope:<key>/signer:<key>`." }),
-    outcome: z.string().nullable().meta({ description: "What processing did: `payment_updated`, `contract_updated`, `contract_signed`, `no_change`, `unknown_signer`, `no_matching_payment`, `no_matching_contract`, `unsupported_status`, `unsupported_event`." }),
-    effects: z.record(z.string(), z.unknown()).nullable().meta({ description: "Ids and states it changed (`transactionId`, `paymentId`, `contractId`, `from`, `to`, `events`)." }),
+    outcome: z.string().nullable().meta({
+      description:
+        "What processing did: `payment_updated`, `contract_updated`, `contract_signed`, `no_change`, `unknown_signer`, `no_matching_payment`, `no_matching_contract`, `unsupported_status`, `unsupported_event`.",
+    }),
+    effects: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: "Ids and states it changed (`transactionId`, `paymentId`, `contractId`, `from`, `to`, `events`)." }),
     error: z.string().nullable().meta({ description: "Why it was malformed or failed." }),
     body: z.string().meta({ description: "The raw body as received." }),
     attempts: z.number().int(),

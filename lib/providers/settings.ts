@@ -28,7 +28,14 @@ export async function createProvider({ db, actor }: MemberCtx, input: { body: un
   const row = await inTenantTransaction(db, actor.tenantId, async (tx) => {
     const [r] = await tx
       .insert(providerSettings)
-      .values({ tenantId: actor.tenantId, kind: data.kind, name: data.name, pathToken: `prv_${random()}`, secret: seal(secret), signatureHeader: data.signatureHeader })
+      .values({
+        tenantId: actor.tenantId,
+        kind: data.kind,
+        name: data.name,
+        pathToken: `prv_${random()}`,
+        secret: seal(secret),
+        signatureHeader: data.signatureHeader,
+      })
       .returning();
     return r;
   });
@@ -41,7 +48,11 @@ export async function listProviders({ db, actor }: MemberCtx, origin: string): P
 }
 
 async function loadProvider({ db, actor }: MemberCtx, id: string): Promise<ProviderSettingsRow> {
-  const [row] = await db.select().from(providerSettings).where(and(eq(providerSettings.id, id), eq(providerSettings.tenantId, actor.tenantId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(providerSettings)
+    .where(and(eq(providerSettings.id, id), eq(providerSettings.tenantId, actor.tenantId)))
+    .limit(1);
   if (!row) throw notFound(`Provider ${id} not found.`);
   return row;
 }
@@ -62,7 +73,10 @@ export async function deleteProvider({ db, actor }: MemberCtx, id: string): Prom
 }
 
 /** `GET /api/v1/settings/providers/{id}/notifications`: newest first, what arrived and what it did. */
-export async function listProviderNotifications(ctx: MemberCtx, { id, query }: { id: string; query: ListNotificationsQueryInput }): Promise<z.infer<typeof ProviderNotificationPageSchema>> {
+export async function listProviderNotifications(
+  ctx: MemberCtx,
+  { id, query }: { id: string; query: ListNotificationsQueryInput },
+): Promise<z.infer<typeof ProviderNotificationPageSchema>> {
   const p = await loadProvider(ctx, id);
   const where = and(
     eq(providerNotifications.tenantId, ctx.actor.tenantId),

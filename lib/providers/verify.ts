@@ -15,7 +15,11 @@ function same(a: string, b: string): boolean {
 export function verifyProviderRequest(secret: string, signatureHeader: string, headers: Headers, raw: Buffer): boolean {
   const bearer = bearerToken(headers);
   if (bearer && same(bearer, secret)) return true;
-  const sent = headers.get(signatureHeader)?.trim().replace(/^sha256=/i, "").toLowerCase();
+  const sent = headers
+    .get(signatureHeader)
+    ?.trim()
+    .replace(/^sha256=/i, "")
+    .toLowerCase();
   if (!sent) return false;
   return same(sent, createHmac("sha256", secret).update(raw).digest("hex"));
 }

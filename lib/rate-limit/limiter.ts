@@ -35,7 +35,11 @@ function pair(db: Db, p: RatePolicy): Pair {
 
 export function storeLimiter(db: Db, p: RatePolicy): RateLimiterDrizzle {
   return new RateLimiterDrizzle({
-    storeClient: db, schema: rateLimits, keyPrefix: p.keyPrefix, points: p.points, duration: p.windowSeconds,
+    storeClient: db,
+    schema: rateLimits,
+    keyPrefix: p.keyPrefix,
+    points: p.points,
+    duration: p.windowSeconds,
     inMemoryBlockOnConsumed: p.blockInMemory === false ? 0 : p.points,
   });
 }
@@ -46,7 +50,10 @@ function storeFailed(p: RatePolicy, err: unknown): void {
   const now = Date.now();
   if (now - (lastComplaint.get(p.keyPrefix) ?? 0) < 60_000) return;
   lastComplaint.set(p.keyPrefix, now);
-  logger().error({ err, policy: p.name }, `rate limit store failed: counting '${p.name}' in this process's memory only (limits no longer hold across processes) until it works again`);
+  logger().error(
+    { err, policy: p.name },
+    `rate limit store failed: counting '${p.name}' in this process's memory only (limits no longer hold across processes) until it works again`,
+  );
 }
 
 function enabled(p: RatePolicy): boolean {
@@ -63,7 +70,11 @@ export async function consume(db: Db, p: RatePolicy, key: string): Promise<RateD
   if (!enabled(p)) return null;
   const l = pair(db, p);
   try {
-    const r = await guarded(p, () => l.store.consume(key), () => l.memory.consume(key));
+    const r = await guarded(
+      p,
+      () => l.store.consume(key),
+      () => l.memory.consume(key),
+    );
     return { allowed: true, limit: p.points, remaining: r.remainingPoints, resetSeconds: Math.ceil(r.msBeforeNext / 1000) };
   } catch (r) {
     if (!(r instanceof RateLimiterRes)) throw r;
@@ -74,7 +85,11 @@ export async function consume(db: Db, p: RatePolicy, key: string): Promise<RateD
 /** Gives one point back to `key` (an attempt that turned out to be legitimate). */
 export async function refund(db: Db, p: RatePolicy, key: string): Promise<void> {
   const l = pair(db, p);
-  await guarded(p, () => l.store.reward(key, 1), () => l.memory.reward(key, 1));
+  await guarded(
+    p,
+    () => l.store.reward(key, 1),
+    () => l.memory.reward(key, 1),
+  );
 }
 
 async function guarded<T>(p: RatePolicy, store: () => Promise<T>, memory: () => Promise<T>): Promise<T> {

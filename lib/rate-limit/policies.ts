@@ -36,7 +36,13 @@ export const SITE_POLICIES = {
 export type SitePolicyName = keyof typeof SITE_POLICIES;
 
 /** Wrong passwords a share link takes in 15 minutes before it refuses every attempt (counted per link, not per address). */
-export const SHARE_PASSWORD_POLICY: RatePolicy = { name: "share_password", points: 5, windowSeconds: 15 * 60, keyPrefix: "share:password", blockInMemory: false };
+export const SHARE_PASSWORD_POLICY: RatePolicy = {
+  name: "share_password",
+  points: 5,
+  windowSeconds: 15 * 60,
+  keyPrefix: "share:password",
+  blockInMemory: false,
+};
 
 /** Spec 1 §8: 1000 requests an hour per API key on messaging, shared with the tool interface (`/api/mcp`). */
 export const MESSAGING_POLICY: RatePolicy = { name: "messaging", points: 1000, windowSeconds: 3600, keyPrefix: "messaging", switch: "messaging" };

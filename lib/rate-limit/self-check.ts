@@ -19,8 +19,13 @@ export async function checkRateLimitStore(db: Db): Promise<void> {
     const [row] = await db.select({ points: rateLimits.points }).from(rateLimits).where(eq(rateLimits.key, stored)).limit(1);
     if (row?.points !== 1) throw new Error(`the row it wrote reads back as ${row ? `${row.points} points` : "missing"}`);
   } catch (err) {
-    throw new Error(`The rate limit store does not work (${(err as Error).message}): limits would not hold across processes. Check that the build keeps rate-limiter-flexible external (next.config.mjs serverExternalPackages).`);
+    throw new Error(
+      `The rate limit store does not work (${(err as Error).message}): limits would not hold across processes. Check that the build keeps rate-limiter-flexible external (next.config.mjs serverExternalPackages).`,
+    );
   } finally {
-    await db.delete(rateLimits).where(eq(rateLimits.key, stored)).catch(() => {});
+    await db
+      .delete(rateLimits)
+      .where(eq(rateLimits.key, stored))
+      .catch(() => {});
   }
 }

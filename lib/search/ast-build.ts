@@ -13,12 +13,22 @@ function stringType(field: string): "string" | "string[]" {
 }
 
 export const strExact = (field: string, values: string[], negate = false): FilterNode => ({
-  kind: "string", field, pos: 0, fieldType: stringType(field), match: "exact", negate,
+  kind: "string",
+  field,
+  pos: 0,
+  fieldType: stringType(field),
+  match: "exact",
+  negate,
   values: values.map((v) => ({ tokens: normalizeTokens(v), prefix: false })).filter((v) => v.tokens.length),
 });
 
 export const strContains = (field: string, values: string[]): FilterNode => ({
-  kind: "string", field, pos: 0, fieldType: stringType(field), match: "contains", negate: false,
+  kind: "string",
+  field,
+  pos: 0,
+  fieldType: stringType(field),
+  match: "contains",
+  negate: false,
   values: values.map((v) => ({ tokens: normalizeTokens(v), prefix: false })).filter((v) => v.tokens.length),
 });
 
@@ -31,7 +41,10 @@ export const numCmp = (field: string, op: NumberOp, value: number): FilterNode =
 export const boolIs = (field: string, value: boolean): FilterNode => ({ kind: "bool", field, pos: 0, negate: false, values: [value] });
 
 export const geoCircle = (lat: number, lng: number, radiusMeters: number): FilterNode => ({
-  kind: "geo", field: "location", pos: 0, shapes: [{ type: "circle", lat, lng, radiusMeters }],
+  kind: "geo",
+  field: "location",
+  pos: 0,
+  shapes: [{ type: "circle", lat, lng, radiusMeters }],
 });
 
 export function anyOf(nodes: FilterNode[]): FilterNode {

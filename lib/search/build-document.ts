@@ -30,7 +30,9 @@ export function buildSearchDocument(s: DocumentSources): Record<string, unknown>
   const fromTypology = dev && ty;
   const price = num(l.price) ?? (dev ? num(ty?.basePrice) : null);
   const label = (list: { id: string; label: string }[], id: string) => list.find((o) => o.id === id)?.label ?? id;
-  const amenities = Object.entries(b?.amenities ?? {}).filter(([, v]) => Boolean(v)).map(([k]) => k);
+  const amenities = Object.entries(b?.amenities ?? {})
+    .filter(([, v]) => Boolean(v))
+    .map(([k]) => k);
   const available = s.units?.available ?? null;
   const tr = l.translations;
 

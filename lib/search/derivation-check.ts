@@ -27,6 +27,10 @@ export function derivationAgrees(db: DbOrTx): Promise<boolean> {
 async function check(db: DbOrTx): Promise<boolean> {
   const [r] = rowsOf<{ d: string }>(await db.execute(sql`select ${derivedSql(sql`${SAMPLE}::text`)} as d`));
   const ok = r.d === derivedTokens(SAMPLE);
-  if (!ok) logger().error({ database: r.d, expected: derivedTokens(SAMPLE) }, "the database's unaccent does not fold accents as the search tokenizer does: search documents keep a copy of every token (larger tables, same results)");
+  if (!ok)
+    logger().error(
+      { database: r.d, expected: derivedTokens(SAMPLE) },
+      "the database's unaccent does not fold accents as the search tokenizer does: search documents keep a copy of every token (larger tables, same results)",
+    );
   return ok;
 }

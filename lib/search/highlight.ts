@@ -24,7 +24,7 @@ export function highlightText(text: string, words: string[], lastIsPrefix: boole
       if (mark) return;
       const isLast = i === words.length - 1;
       if (norm === w) mark = m[0].length;
-      else if (norm.startsWith(w) && (isLast && lastIsPrefix)) mark = Math.min(w.length, m[0].length);
+      else if (norm.startsWith(w) && isLast && lastIsPrefix) mark = Math.min(w.length, m[0].length);
       else if (sharesStem(norm, w)) mark = m[0].length;
     });
     parts.push({ start: m.index!, end: m.index! + m[0].length, mark });
@@ -42,7 +42,9 @@ export function highlightText(text: string, words: string[], lastIsPrefix: boole
   let cursor = parts[from].start;
   for (const p of parts.slice(from, to)) {
     out += escapeHtml(text.slice(cursor, p.start));
-    out += p.mark ? `<mark>${escapeHtml(text.slice(p.start, p.start + p.mark))}</mark>${escapeHtml(text.slice(p.start + p.mark, p.end))}` : escapeHtml(text.slice(p.start, p.end));
+    out += p.mark
+      ? `<mark>${escapeHtml(text.slice(p.start, p.start + p.mark))}</mark>${escapeHtml(text.slice(p.start + p.mark, p.end))}`
+      : escapeHtml(text.slice(p.start, p.end));
     cursor = p.end;
   }
   return { snippet: out, matched_tokens: matched };

@@ -95,7 +95,12 @@ export async function buildDocuments(tx: DbOrTx, tenantId: string, ids: string[]
 
   const typologyIds = [...new Set(rows.map((r) => r.l.typologyId).filter((x): x is string => Boolean(x)))];
   const [typologyRows, unitRows] = await Promise.all([
-    typologyIds.length ? tx.select().from(typologies).where(and(eq(typologies.tenantId, tenantId), inArray(typologies.id, typologyIds))) : [],
+    typologyIds.length
+      ? tx
+          .select()
+          .from(typologies)
+          .where(and(eq(typologies.tenantId, tenantId), inArray(typologies.id, typologyIds)))
+      : [],
     typologyIds.length
       ? tx
           .select({ typologyId: units.typologyId, status: units.status, n: count() })
@@ -106,7 +111,10 @@ export async function buildDocuments(tx: DbOrTx, tenantId: string, ids: string[]
   ]);
   const buildingIds = [...new Set([...typologyRows.map((t) => t.buildingId), ...rows.map((r) => r.p.buildingId)].filter((x): x is string => Boolean(x)))];
   const buildingRows = buildingIds.length
-    ? await tx.select().from(buildings).where(and(eq(buildings.tenantId, tenantId), inArray(buildings.id, buildingIds)))
+    ? await tx
+        .select()
+        .from(buildings)
+        .where(and(eq(buildings.tenantId, tenantId), inArray(buildings.id, buildingIds)))
     : [];
 
   return rows.map(({ l, p }) => {
@@ -132,7 +140,12 @@ export async function reindexProperties(tx: DbOrTx, tenantId: string, propertyId
     .select({ id: listings.id })
     .from(listings)
     .where(and(eq(listings.tenantId, tenantId), inArray(listings.propertyId, propertyIds)));
-  return reindexListings(tx, tenantId, rows.map((r) => r.id), settings);
+  return reindexListings(
+    tx,
+    tenantId,
+    rows.map((r) => r.id),
+    settings,
+  );
 }
 
 /** Listings linked to a typology (a typology or unit change). */
@@ -141,7 +154,11 @@ export async function reindexTypology(tx: DbOrTx, tenantId: string, typologyId: 
     .select({ id: listings.id })
     .from(listings)
     .where(and(eq(listings.tenantId, tenantId), eq(listings.typologyId, typologyId)));
-  return reindexListings(tx, tenantId, rows.map((r) => r.id));
+  return reindexListings(
+    tx,
+    tenantId,
+    rows.map((r) => r.id),
+  );
 }
 
 function unitStats(rows: { status: string; n: number }[]): UnitStats {
@@ -177,7 +194,9 @@ export function documentColumns(doc: Record<string, unknown>, derive = true): { 
   cols.tsv = sql`setweight(to_tsvector('pt_unaccent', ${text("A")}), 'A') || setweight(to_tsvector('pt_unaccent', ${text("B")}), 'B')
     || setweight(to_tsvector('pt_unaccent', ${text("C")}), 'C') || setweight(to_tsvector('pt_unaccent', ${text("D")}), 'D')`;
   cols.created_at = doc.createdAt ?? null;
-  cols.search_text = normalizeTokens([doc.title, doc.listingCode, doc.location_neighborhood, doc.location_city, doc.location_street].filter(Boolean).join(" ")).join(" ");
+  cols.search_text = normalizeTokens(
+    [doc.title, doc.listingCode, doc.location_neighborhood, doc.location_city, doc.location_street].filter(Boolean).join(" "),
+  ).join(" ");
   return { narrow, wide: cols };
 }
 
@@ -201,7 +220,12 @@ function upsertSql(table: PgTable, rows: Record<string, unknown>[]): SQL {
     const names = keys.map((k) => `"${columns[k].name}"`);
     head = {
       insert: sql.raw(`insert into "${getTableName(table)}" (${names.join(", ")}) values `),
-      conflict: sql.raw(` on conflict ("listing_id") do update set ${names.filter((n) => n !== '"listing_id"').map((n) => `${n} = excluded.${n}`).join(", ")}`),
+      conflict: sql.raw(
+        ` on conflict ("listing_id") do update set ${names
+          .filter((n) => n !== '"listing_id"')
+          .map((n) => `${n} = excluded.${n}`)
+          .join(", ")}`,
+      ),
     };
     upsertHeads.set(shape, head);
   }
@@ -226,7 +250,12 @@ export async function reindexTenant(tx: DbOrTx, tenantId: string, onBatch?: (don
   const { settings } = await loadTenant(tx, tenantId);
   let done = 0;
   for (let i = 0; i < all.length; i += 500) {
-    done += await reindexListings(tx, tenantId, all.slice(i, i + 500).map((r) => r.id), settings);
+    done += await reindexListings(
+      tx,
+      tenantId,
+      all.slice(i, i + 500).map((r) => r.id),
+      settings,
+    );
     onBatch?.(done);
   }
   return done;

@@ -31,7 +31,9 @@ export function indexChangedSince(tenantId: string, since: number): boolean {
  */
 export async function bumpSearchVersion(tx: DbOrTx, tenantId: string): Promise<unknown> {
   // The tenant's settings come back with it: the indexer needs them, and this saves it a read.
-  const [row] = rowsOf<{ settings: unknown }>(await tx.execute(sql`update tenants set search_version = search_version + 1 where id = ${tenantId}::uuid returning settings`));
+  const [row] = rowsOf<{ settings: unknown }>(
+    await tx.execute(sql`update tenants set search_version = search_version + 1 where id = ${tenantId}::uuid returning settings`),
+  );
   return row?.settings;
 }
 
@@ -40,7 +42,10 @@ export async function scopeVersion(db: DbOrTx, scope: SearchScope): Promise<stri
   const res = scope.networkIds.length
     ? await db.execute(sql`select string_agg(id::text || ':' || search_version, ',' order by id) as v from tenants
         where id = ${scope.tenantId}::uuid or id in (select tenant_id from network_members
-          where network_id in (${sql.join(scope.networkIds.map((n) => sql`${n}::uuid`), sql`, `)}))`)
+          where network_id in (${sql.join(
+            scope.networkIds.map((n) => sql`${n}::uuid`),
+            sql`, `,
+          )}))`)
     : await db.execute(sql`select search_version::text as v from tenants where id = ${scope.tenantId}::uuid`);
   return String(rowsOf<{ v: string | null }>(res)[0]?.v ?? "");
 }

@@ -13,9 +13,18 @@ import { normalizeTokens } from "./filter";
 
 const bool = (name: string) => z.enum(["true", "false"], { error: `${name} must be true or false` }).transform((v) => v === "true");
 const decimal = (name: string) =>
-  z.string().regex(/^-?\d{1,12}(\.\d+)?$/, `${name} must be a number`).transform(Number);
+  z
+    .string()
+    .regex(/^-?\d{1,12}(\.\d+)?$/, `${name} must be a number`)
+    .transform(Number);
 /** Repeated keys or comma-separated values. */
-const list = z.union([z.string(), z.array(z.string())]).transform((v) => [v].flat().flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean));
+const list = z.union([z.string(), z.array(z.string())]).transform((v) =>
+  [v]
+    .flat()
+    .flatMap((s) => s.split(","))
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 export const ListingSearchQuery = z
   .strictObject({
@@ -110,7 +119,13 @@ export function typedFilters(q: Partial<ListingSearchInput>, types: { id: string
   if (q.minArea !== undefined) f.push(numCmp("totalArea", ">=", q.minArea));
   if (q.maxArea !== undefined) f.push(numCmp("totalArea", "<=", q.maxArea));
   if (q.budget !== undefined) f.push(numCmp("price", "<=", q.budget));
-  if (q.propertyTypes?.length) f.push(strExact("propertyType", q.propertyTypes.map((t) => resolveType(t, types))));
+  if (q.propertyTypes?.length)
+    f.push(
+      strExact(
+        "propertyType",
+        q.propertyTypes.map((t) => resolveType(t, types)),
+      ),
+    );
   if (q.locations?.length) {
     f.push(anyOf([strExact("location_neighborhood", q.locations), strExact("location_city", q.locations), strContains("location_street", q.locations)]));
   }

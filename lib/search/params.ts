@@ -142,7 +142,10 @@ function sortKey(expr: string, dir: "asc" | "desc", allowed?: ReadonlySet<string
 
 function parseFacetBy(v: string | undefined, allowed?: ReadonlySet<string>): string[] {
   if (v === undefined || !String(v).trim()) return [];
-  const names = String(v).split(",").map((s) => s.trim()).filter(Boolean);
+  const names = String(v)
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const n of names) {
     if (n.includes("(")) throw err400(`Facet options such as \`${n}\` are not supported; use plain field names.`);
     const f = known(n, allowed);

@@ -74,7 +74,5 @@ export function guardPriceLeaves(node: FilterNode, hidden: FilterNode, visible: 
     return { ...node, left: guardPriceLeaves(node.left, hidden, visible), right: guardPriceLeaves(node.right, hidden, visible) };
   }
   if (!isPriceField(node.field)) return node;
-  return leafOnMissing(node)
-    ? { kind: "or", left: hidden, right: node, pos: node.pos }
-    : { kind: "and", left: visible, right: node, pos: node.pos };
+  return leafOnMissing(node) ? { kind: "or", left: hidden, right: node, pos: node.pos } : { kind: "and", left: visible, right: node, pos: node.pos };
 }

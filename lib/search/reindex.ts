@@ -45,7 +45,12 @@ export async function reindexAll(
   // Each batch was pushed after its commit (failures only logged); the full push is the checked one.
   await settleAfterCommit();
   const pushed = writer
-    ? await pushAllDocuments(db, writer, targets.map((t) => t.id), (tenantId, documents) => opts.onProgress?.({ kind: "pushed", tenantId, documents }))
+    ? await pushAllDocuments(
+        db,
+        writer,
+        targets.map((t) => t.id),
+        (tenantId, documents) => opts.onProgress?.({ kind: "pushed", tenantId, documents }),
+      )
     : 0;
   return { listings: done, tenants: targets.length, pushed };
 }

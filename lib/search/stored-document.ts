@@ -16,7 +16,12 @@ const DERIVED = new Set<string>(DERIVED_FIELDS);
 /** Values an extra field has when it is absent from `extras`. */
 const DEFAULTS: Record<string, unknown> = { imageUrls: [], videoUrl: null, tourUrl: null };
 /** Each search field with its column and kind of value, worked out once. */
-const FIELD_COLUMNS = SEARCH_FIELDS.map((f) => ({ name: f.name, column: columnOf(f.name), float: f.type === "float", numeric: f.type === "int32" || f.type === "int64" || f.type === "float" }));
+const FIELD_COLUMNS = SEARCH_FIELDS.map((f) => ({
+  name: f.name,
+  column: columnOf(f.name),
+  float: f.type === "float",
+  numeric: f.type === "int32" || f.type === "int64" || f.type === "float",
+}));
 const FLOATS = FIELD_COLUMNS.filter((f) => f.float);
 
 /**

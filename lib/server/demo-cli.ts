@@ -35,7 +35,9 @@ async function waitUntilServing(url: string, started: number, child: ReturnType<
     }
     await new Promise((ok) => setTimeout(ok, 250));
   }
-  console.log(`== Serving at ${url} (ready in ${seconds(started)} s; ${steps.map((s) => `${s.name.toLowerCase()} ${s.seconds} s`).join(", ")}). Ctrl-C stops it.`);
+  console.log(
+    `== Serving at ${url} (ready in ${seconds(started)} s; ${steps.map((s) => `${s.name.toLowerCase()} ${s.seconds} s`).join(", ")}). Ctrl-C stops it.`,
+  );
 }
 
 async function main() {

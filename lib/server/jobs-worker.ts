@@ -16,7 +16,10 @@ import { checkDatabase } from "./database-check";
  */
 export async function startJobsWorker(): Promise<{ stop: () => Promise<void> }> {
   const url = config().DATABASE_URL;
-  if (!url) throw new Error("The jobs worker needs PostgreSQL: set DATABASE_URL. The embedded database admits one process, whose own runner does the work (JOBS_RUNNER=embedded).");
+  if (!url)
+    throw new Error(
+      "The jobs worker needs PostgreSQL: set DATABASE_URL. The embedded database admits one process, whose own runner does the work (JOBS_RUNNER=embedded).",
+    );
   await checkDatabase();
   const log = logger().child({ component: "jobs-worker" });
   const listener = postgres(url, { max: 1, onnotice: () => {}, connection: { application_name: "crm-jobs-worker" } });

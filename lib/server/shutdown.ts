@@ -5,7 +5,6 @@ import { logger } from "../log/logger";
 import { inFlightRequests, startDraining, waitForIdle } from "./lifecycle";
 import { runnerSlot } from "../jobs/runner-slot";
 
-
 export type ShutdownDeps = {
   timeoutMs: number;
   stopRunner?: () => Promise<void>;
@@ -38,7 +37,13 @@ export async function gracefulShutdown(signal: string, deps: ShutdownDeps): Prom
 async function within(ms: number, p: Promise<unknown>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((ok) => (timer = setTimeout(() => ok(false), ms)));
-  const r = await Promise.race([p.then(() => true as const, () => true as const), timeout]);
+  const r = await Promise.race([
+    p.then(
+      () => true as const,
+      () => true as const,
+    ),
+    timeout,
+  ]);
   clearTimeout(timer);
   return r;
 }

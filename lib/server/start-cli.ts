@@ -52,7 +52,11 @@ const baseEnv: Record<string, string> = {
 // is 16) collects it less often and promotes less of it (listing pages 141-148 -> 156-168 a second
 // in the site-pages bench; docs/decisions.md). NODE_OPTIONS can still set it otherwise.
 const semiSpace = /--max-semi-space-size/.test(process.env.NODE_OPTIONS ?? "") ? [] : ["--max-semi-space-size=64"];
-cluster.setupPrimary({ exec: createRequire(import.meta.url).resolve("./web-server-cli.ts"), args: process.argv.slice(2), execArgv: [...process.execArgv, ...semiSpace] });
+cluster.setupPrimary({
+  exec: createRequire(import.meta.url).resolve("./web-server-cli.ts"),
+  args: process.argv.slice(2),
+  execArgv: [...process.execArgv, ...semiSpace],
+});
 
 let shuttingDown = false;
 let restStarted = false;
@@ -75,7 +79,9 @@ function forkWeb(env: Record<string, string>): void {
     if (!announced && booted.size === plan.web) {
       announced = true;
       // Printed like Next.js's own "Ready" line, whatever LOG_LEVEL: scripts wait for it (test/bench/http-load.ts).
-      console.log(`${READY_LINE}: ${plan.web} web process${plan.web > 1 ? "es share" : " on"} the port${plan.jobsWorker ? "; a jobs worker runs the background work" : ""}`);
+      console.log(
+        `${READY_LINE}: ${plan.web} web process${plan.web > 1 ? "es share" : " on"} the port${plan.jobsWorker ? "; a jobs worker runs the background work" : ""}`,
+      );
     }
   });
   w.on("exit", (code, signal) => {

@@ -61,6 +61,8 @@ async function assertClientAddressReachesRoutes(port: number): Promise<void> {
   const res = await fetch(`http://127.0.0.1:${port}/api/health/ready`, { headers: { [CLIENT_ADDRESS_HEADER]: "" } });
   const body = (await res.json().catch(() => null)) as { checks?: { clientAddress?: string } } | null;
   if (body?.checks?.clientAddress !== "ok") {
-    throw new Error("requests do not reach the routes with their client's address (the readiness route saw none); rate limits cannot count clients apart, so the server does not start");
+    throw new Error(
+      "requests do not reach the routes with their client's address (the readiness route saw none); rate limits cannot count clients apart, so the server does not start",
+    );
   }
 }

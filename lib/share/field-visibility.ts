@@ -63,8 +63,15 @@ const num = (v: string | null) => (v === null ? null : Number(v));
 /** The property of a shared listing, from an allow-list of its columns (owner and notes never read). */
 export function propertyPayload(p: PropertyRow, v: Visibility, point: Point): Doc {
   const out: Doc = {
-    type: p.type, bedrooms: p.bedrooms, bathrooms: p.bathrooms, suites: p.suites, parkingSpaces: p.parkingSpaces,
-    totalArea: num(p.totalArea), usableArea: num(p.usableArea), privateArea: num(p.privateArea), features: p.features,
+    type: p.type,
+    bedrooms: p.bedrooms,
+    bathrooms: p.bathrooms,
+    suites: p.suites,
+    parkingSpaces: p.parkingSpaces,
+    totalArea: num(p.totalArea),
+    usableArea: num(p.usableArea),
+    privateArea: num(p.privateArea),
+    features: p.features,
   };
   const address: Doc = {};
   for (const k of PROPERTY_ADDRESS[v.address]) address[k] = p[k] ?? null;

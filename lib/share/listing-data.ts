@@ -20,7 +20,12 @@ export async function loadListings(db: DbOrTx, tenantId: string, ids: string[]):
       .from(listings)
       .innerJoin(properties, and(eq(properties.id, listings.propertyId), eq(properties.tenantId, tenantId)))
       .where(and(eq(listings.tenantId, tenantId), inArray(listings.id, ids))),
-    db.execute(sql`select ${docColumns("d")} from search_index d where d.tenant_id = ${tenantId}::uuid and d.listing_id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`),
+    db.execute(
+      sql`select ${docColumns("d")} from search_index d where d.tenant_id = ${tenantId}::uuid and d.listing_id in (${sql.join(
+        ids.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`,
+    ),
   ]);
   const byId = new Map(rowsOf<Record<string, unknown>>(docs).map((r) => [String(r.listing_id), documentFromRow(r)]));
   for (const r of rows) out.set(r.listing.id, { listing: r.listing, property: r.property, doc: byId.get(r.listing.id) ?? {} });
@@ -46,7 +51,11 @@ async function brokerOf(db: DbOrTx, tenantId: string, d: ListingData): Promise<B
 /** The public broker card (spec 2 §2.5: name, photo, phone, CRECI; never the e-mail) of an active member. */
 export async function memberCard(db: DbOrTx, tenantId: string, id: string | null): Promise<BrokerCard | null> {
   if (!id) return null;
-  const [m] = await db.select().from(members).where(and(eq(members.id, id), eq(members.tenantId, tenantId), eq(members.active, true))).limit(1);
+  const [m] = await db
+    .select()
+    .from(members)
+    .where(and(eq(members.id, id), eq(members.tenantId, tenantId), eq(members.active, true)))
+    .limit(1);
   return m ? toBrokerCard(m) : null;
 }
 

@@ -5,7 +5,9 @@ import type { ShareLinkRow } from "../../db/schema";
 export const GRANT_SECONDS = 12 * 60 * 60;
 
 const mac = (link: Pick<ShareLinkRow, "id" | "coordinateSeed" | "passwordHash">, exp: number) =>
-  createHmac("sha256", link.coordinateSeed).update(`share-grant|${link.id}|${exp}|${link.passwordHash ?? ""}`).digest("base64url");
+  createHmac("sha256", link.coordinateSeed)
+    .update(`share-grant|${link.id}|${exp}|${link.passwordHash ?? ""}`)
+    .digest("base64url");
 
 /**
  * What the share page's password form leaves in a cookie once the password was right:

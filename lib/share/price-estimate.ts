@@ -27,10 +27,9 @@ const DISTANCE_BANDS = ["under_1km", "1_to_3km", "3_to_5km", "over_5km"] as cons
 
 export const PriceEstimateSchema = z
   .object({
-    estimate: z
-      .object({ value: z.number(), low: z.number(), high: z.number() })
-      .nullable()
-      .meta({ description: "BRL, rounded to three significant figures; null when fewer than 3 comparables exist. Send it back as the pricing lead's `estimate`." }),
+    estimate: z.object({ value: z.number(), low: z.number(), high: z.number() }).nullable().meta({
+      description: "BRL, rounded to three significant figures; null when fewer than 3 comparables exist. Send it back as the pricing lead's `estimate`.",
+    }),
     currency: z.literal("BRL"),
     pricePerSqm: z.number().nullable().meta({ description: "The comparables' weighted median price per m², in BRL." }),
     confidence: z.object({
@@ -40,7 +39,10 @@ export const PriceEstimateSchema = z
     }),
     explanation: z.object({
       method: z.string().meta({ description: "One sentence saying how the estimate was made." }),
-      neighborhood: z.string().nullable().meta({ description: "The neighbourhood as matched (canonical spelling), or null when the tenant has no listing there." }),
+      neighborhood: z
+        .string()
+        .nullable()
+        .meta({ description: "The neighbourhood as matched (canonical spelling), or null when the tenant has no listing there." }),
       comparables: z
         .array(
           z.object({
@@ -82,14 +84,24 @@ export async function valueProperty(db: Db, tenant: TenantRow, input: ValuationI
   };
   const nb = await findNeighborhood(db, where, input.neighborhood);
   const candidates = await loadCandidates(db, {
-    ...where, propertyType: input.propertyType, totalArea: input.totalArea, neighborhood: nb?.name ?? null, center: nb?.center ?? null,
+    ...where,
+    propertyType: input.propertyType,
+    totalArea: input.totalArea,
+    neighborhood: nb?.name ?? null,
+    center: nb?.center ?? null,
     excludeListingId: input.excludeListingId,
   });
   const subjectKey = nb ? neighborhoodKey(nb.name) : null;
   const v = estimate(
     {
-      neighborhoodKey: subjectKey, lat: nb?.center?.lat ?? null, lng: nb?.center?.lng ?? null, totalArea: input.totalArea,
-      bedrooms: input.bedrooms ?? null, bathrooms: input.bathrooms ?? null, parkingSpaces: input.parkingSpaces ?? null, propertyType: input.propertyType,
+      neighborhoodKey: subjectKey,
+      lat: nb?.center?.lat ?? null,
+      lng: nb?.center?.lng ?? null,
+      totalArea: input.totalArea,
+      bedrooms: input.bedrooms ?? null,
+      bathrooms: input.bathrooms ?? null,
+      parkingSpaces: input.parkingSpaces ?? null,
+      propertyType: input.propertyType,
     },
     candidates,
   );

@@ -21,13 +21,32 @@ export const PRICING_STEPS = ["city", "neighborhood", "profile", "estimate", "co
 export type PricingStep = (typeof PRICING_STEPS)[number] | "sent";
 
 export type ErrorCode =
-  | "city_required" | "city_unknown" | "neighborhood_required" | "too_long" | "type_required" | "area_required" | "area_range" | "count_range"
-  | "name_required" | "email_invalid" | "phone_invalid" | "contact_required" | "intent_required" | "consent_required" | "postal_code_invalid";
+  | "city_required"
+  | "city_unknown"
+  | "neighborhood_required"
+  | "too_long"
+  | "type_required"
+  | "area_required"
+  | "area_range"
+  | "count_range"
+  | "name_required"
+  | "email_invalid"
+  | "phone_invalid"
+  | "contact_required"
+  | "intent_required"
+  | "consent_required"
+  | "postal_code_invalid";
 export type FieldErrors = Partial<Record<string, ErrorCode>>;
 
 /** The answers as the URL carries them between steps (strings, as typed). */
 export type Answers = {
-  city: string; neighborhood: string; propertyType: string; totalArea: string; bedrooms: string; bathrooms: string; parkingSpaces: string;
+  city: string;
+  neighborhood: string;
+  propertyType: string;
+  totalArea: string;
+  bedrooms: string;
+  bathrooms: string;
+  parkingSpaces: string;
   /** The visitor kept a neighbourhood name the tool does not know. */
   nbok: boolean;
   estimate: { value: number; low: number; high: number } | null;
@@ -35,7 +54,13 @@ export type Answers = {
 
 /** URL parameter of each answer. */
 export const PARAM = {
-  city: "city", neighborhood: "neighborhood", propertyType: "type", totalArea: "area", bedrooms: "bedrooms", bathrooms: "bathrooms", parkingSpaces: "parking",
+  city: "city",
+  neighborhood: "neighborhood",
+  propertyType: "type",
+  totalArea: "area",
+  bedrooms: "bedrooms",
+  bathrooms: "bathrooms",
+  parkingSpaces: "parking",
 } as const satisfies Record<Exclude<keyof Answers, "nbok" | "estimate">, string>;
 
 const one = (q: URLSearchParams | Map<string, string>, k: string) => (q.get(k) ?? "").trim().slice(0, 200);
@@ -47,8 +72,13 @@ export function readAnswers(q: URLSearchParams): Answers {
   };
   const [value, low, high] = [n("ev"), n("el"), n("eh")];
   return {
-    city: one(q, PARAM.city), neighborhood: one(q, PARAM.neighborhood), propertyType: one(q, PARAM.propertyType), totalArea: one(q, PARAM.totalArea),
-    bedrooms: one(q, PARAM.bedrooms), bathrooms: one(q, PARAM.bathrooms), parkingSpaces: one(q, PARAM.parkingSpaces),
+    city: one(q, PARAM.city),
+    neighborhood: one(q, PARAM.neighborhood),
+    propertyType: one(q, PARAM.propertyType),
+    totalArea: one(q, PARAM.totalArea),
+    bedrooms: one(q, PARAM.bedrooms),
+    bathrooms: one(q, PARAM.bathrooms),
+    parkingSpaces: one(q, PARAM.parkingSpaces),
     nbok: one(q, "nbok") === "1",
     estimate: value && low && high && low <= value && value <= high ? { value, low, high } : null,
   };
@@ -87,7 +117,15 @@ function decimal(v: string): number | null {
   return Number.isFinite(n) ? n : NaN;
 }
 
-export type Profile = { city: string; neighborhood: string; propertyType: string; totalArea: number; bedrooms: number | null; bathrooms: number | null; parkingSpaces: number | null };
+export type Profile = {
+  city: string;
+  neighborhood: string;
+  propertyType: string;
+  totalArea: number;
+  bedrooms: number | null;
+  bathrooms: number | null;
+  parkingSpaces: number | null;
+};
 
 /** The errors of each answered step, in step order. */
 export function checkAnswers(a: Answers, ctx: { cities: PricingCity[]; propertyTypes: { id: string }[] }) {
@@ -110,7 +148,15 @@ export function checkAnswers(a: Answers, ctx: { cities: PricingCity[]; propertyT
   }
   const ok = !Object.keys(city).length && !Object.keys(neighborhood).length && !Object.keys(profile).length;
   const value: Profile | null = ok
-    ? { city: a.city, neighborhood: a.neighborhood, propertyType: a.propertyType, totalArea: area!, bedrooms: counts.bedrooms, bathrooms: counts.bathrooms, parkingSpaces: counts.parkingSpaces }
+    ? {
+        city: a.city,
+        neighborhood: a.neighborhood,
+        propertyType: a.propertyType,
+        totalArea: area!,
+        bedrooms: counts.bedrooms,
+        bathrooms: counts.bathrooms,
+        parkingSpaces: counts.parkingSpaces,
+      }
     : null;
   return { city, neighborhood, profile, value };
 }
@@ -145,7 +191,12 @@ export function checkContact(f: ContactForm): FieldErrors {
   if (f.intent !== "sell" && f.intent !== "value") e.intent = "intent_required";
   if (f.consent !== "yes") e.consent = "consent_required";
   if (f.postalCode && !/^\d{5}-?\d{3}$/.test(f.postalCode)) e.postalCode = "postal_code_invalid";
-  for (const [k, max] of [["street", 200], ["number", 20], ["complement", 100]] as const) if (f[k].length > max) e[k] = "too_long";
+  for (const [k, max] of [
+    ["street", 200],
+    ["number", 20],
+    ["complement", 100],
+  ] as const)
+    if (f[k].length > max) e[k] = "too_long";
   return e;
 }
 
@@ -176,7 +227,11 @@ export type PricingPageOpen =
  * under the tenant's slug, or one of the tenant's active sites. A locale the tenant has not
  * enabled is not found, as on its sites.
  */
-export async function openPricingPage(db: Db, token: string, input: { host: string | null; locale: SiteLocale; serviceHosts: ReadonlySet<string> }): Promise<PricingPageOpen> {
+export async function openPricingPage(
+  db: Db,
+  token: string,
+  input: { host: string | null; locale: SiteLocale; serviceHosts: ReadonlySet<string> },
+): Promise<PricingPageOpen> {
   let ctx: ShareVisitorCtx;
   try {
     ctx = await pricingVisitor(db, token);

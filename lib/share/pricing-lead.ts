@@ -108,7 +108,10 @@ async function pricingChannel(tx: Tx, tenantId: string): Promise<MarketingChanne
  * same-address check) when the owner wants to sell, the tenant's `sellerIntentCreates` is
  * `deal_and_draft_listing` and street, number, postal code and neighbourhood were given.
  */
-export async function capturePricingLead(ctx: ShareVisitorCtx, input: { body: unknown; trace: Record<string, string> }): Promise<z.infer<typeof PricingLeadAcceptedSchema>> {
+export async function capturePricingLead(
+  ctx: ShareVisitorCtx,
+  input: { body: unknown; trace: Record<string, string> },
+): Promise<z.infer<typeof PricingLeadAcceptedSchema>> {
   const { db } = ctx;
   const { tenant } = ctx.actor;
   const { body } = input;
@@ -120,15 +123,34 @@ export async function capturePricingLead(ctx: ShareVisitorCtx, input: { body: un
   const neighborhood = nb?.name ?? b.property.neighborhood;
   const p = b.property;
   const capture =
-    b.intent === "sell" && tenant.settings.sharingConfig.pricingTool.sellerIntentCreates === "deal_and_draft_listing" && Boolean(p.street && p.number && p.postalCode && neighborhood);
+    b.intent === "sell" &&
+    tenant.settings.sharingConfig.pricingTool.sellerIntentCreates === "deal_and_draft_listing" &&
+    Boolean(p.street && p.number && p.postalCode && neighborhood);
   const lead: ParsedLead = {
     ...parseLead(
       {
-        contactName: b.contact.name, contactEmail: b.contact.email ?? undefined, contactPhone: b.contact.phone ?? undefined,
-        propertyType: type.id, bedrooms: p.bedrooms ?? undefined, bathrooms: p.bathrooms ?? undefined, parkingSpaces: p.parkingSpaces ?? undefined, totalArea: p.totalArea,
-        address: { street: p.street, number: p.number, complement: p.complement, neighborhood, city: place.city, state: place.state ?? undefined, postalCode: p.postalCode },
+        contactName: b.contact.name,
+        contactEmail: b.contact.email ?? undefined,
+        contactPhone: b.contact.phone ?? undefined,
+        propertyType: type.id,
+        bedrooms: p.bedrooms ?? undefined,
+        bathrooms: p.bathrooms ?? undefined,
+        parkingSpaces: p.parkingSpaces ?? undefined,
+        totalArea: p.totalArea,
+        address: {
+          street: p.street,
+          number: p.number,
+          complement: p.complement,
+          neighborhood,
+          city: place.city,
+          state: place.state ?? undefined,
+          postalCode: p.postalCode,
+        },
         message: noteOf(b, neighborhood, place.city, type.label),
-        source: PRICING_CHANNEL_KIND, leadType: "seller_lead", businessType: "sale", destination: "deal",
+        source: PRICING_CHANNEL_KIND,
+        leadType: "seller_lead",
+        businessType: "sale",
+        destination: "deal",
       },
       null,
     ),
@@ -138,7 +160,14 @@ export async function capturePricingLead(ctx: ShareVisitorCtx, input: { body: un
     const channel = await pricingChannel(tx, tenant.id);
     const [row] = await tx
       .insert(inboundLeads)
-      .values({ tenantId: tenant.id, channelId: channel.id, destination: "deal", rawBody: JSON.stringify(body), headers: input.trace, lead: lead as unknown as Record<string, unknown> })
+      .values({
+        tenantId: tenant.id,
+        channelId: channel.id,
+        destination: "deal",
+        rawBody: JSON.stringify(body),
+        headers: input.trace,
+        lead: lead as unknown as Record<string, unknown>,
+      })
       .returning({ id: inboundLeads.id });
     return row;
   });
@@ -149,6 +178,9 @@ export async function capturePricingLead(ctx: ShareVisitorCtx, input: { body: un
 
 function typeOf(tenant: TenantRow, id: string) {
   const t = tenant.settings.propertyTypes.find((x) => x.id === id);
-  if (!t) throw invalid(`property.propertyType: '${id.slice(0, 48)}' is not one of this tenant's property types (${tenant.settings.propertyTypes.map((x) => x.id).join(", ")}).`);
+  if (!t)
+    throw invalid(
+      `property.propertyType: '${id.slice(0, 48)}' is not one of this tenant's property types (${tenant.settings.propertyTypes.map((x) => x.id).join(", ")}).`,
+    );
   return t;
 }

@@ -40,8 +40,11 @@ async function issue(db: DbOrTx, tenantId: string, createdById: string | null): 
 async function present(db: DbOrTx, tenantId: string, row: ShareLinkRow): Promise<PricingTool> {
   const tenant = await loadTenant(db, tenantId);
   return {
-    token: row.token, url: await shareUrl(db, tenant, tenant.settings.sharingConfig, row.token, "pricing_tool"), shareLinkId: row.id,
-    cities: await pricingCities(db, tenantId), createdAt: row.createdAt.toISOString(),
+    token: row.token,
+    url: await shareUrl(db, tenant, tenant.settings.sharingConfig, row.token, "pricing_tool"),
+    shareLinkId: row.id,
+    cities: await pricingCities(db, tenantId),
+    createdAt: row.createdAt.toISOString(),
   };
 }
 
@@ -52,7 +55,8 @@ export async function getPricingTool({ db, actor }: MemberCtx): Promise<PricingT
 
 /** The same for the seed and the CLIs, which act for a tenant without an API key. */
 export async function ensurePricingTool(db: DbOrTx, tenantId: string, createdById: string | null): Promise<PricingTool> {
-  const row = (await live(db, tenantId)) ?? (await inTenantTransaction(db, tenantId, async (tx) => (await live(tx, tenantId)) ?? issue(tx, tenantId, createdById)));
+  const row =
+    (await live(db, tenantId)) ?? (await inTenantTransaction(db, tenantId, async (tx) => (await live(tx, tenantId)) ?? issue(tx, tenantId, createdById)));
   return present(db, tenantId, row);
 }
 

@@ -26,10 +26,17 @@ export function recordAccess(db: Db, link: ShareLinkRow, visit: Visit): void {
   const p = (async () => {
     const now = new Date();
     await db.insert(shareLinkViews).values({
-      tenantId: link.tenantId, shareLinkId: link.id, viewedAt: now, clientHash: hashClient(link.coordinateSeed, visit.client),
-      userAgent: visit.userAgent?.slice(0, 500) ?? null, referrer: visit.referrer?.slice(0, 1000) ?? null,
+      tenantId: link.tenantId,
+      shareLinkId: link.id,
+      viewedAt: now,
+      clientHash: hashClient(link.coordinateSeed, visit.client),
+      userAgent: visit.userAgent?.slice(0, 500) ?? null,
+      referrer: visit.referrer?.slice(0, 1000) ?? null,
     });
-    await db.update(shareLinks).set({ viewCount: sql`${shareLinks.viewCount} + 1`, lastViewedAt: now }).where(eq(shareLinks.id, link.id));
+    await db
+      .update(shareLinks)
+      .set({ viewCount: sql`${shareLinks.viewCount} + 1`, lastViewedAt: now })
+      .where(eq(shareLinks.id, link.id));
   })()
     .catch((err) => logger().error({ err, shareLinkId: link.id }, "share access not recorded"))
     .finally(() => pending.delete(p));
@@ -82,7 +89,10 @@ function flushSiteViews(): Promise<void> {
       .then(() => undefined)
       .catch((err: unknown) => {
         const again = batch.filter((r) => !r.retried);
-        logger().warn({ err, listings: batch.length, retrying: again.length }, again.length ? "site views not recorded; retrying once" : "site views not recorded");
+        logger().warn(
+          { err, listings: batch.length, retrying: again.length },
+          again.length ? "site views not recorded; retrying once" : "site views not recorded",
+        );
         for (const r of again) gather(db, { ...r, retried: true });
       })
       .finally(() => pending.delete(p));

@@ -80,11 +80,21 @@ export const ShareResolveSchema = z
           "(`code`, `label`, `state`). Approximate coordinates are displaced 150 to 500 m by an offset fixed per link.",
       }),
     branding: z.object({ name: z.string(), logo: z.string().nullable(), primaryColor: z.string() }),
-    tenantConfig: z.object({ propertyFeatures: z.array(Option), buildingFeatures: z.array(Option), primaryMarketEnabled: z.boolean(), propertyTypes: z.array(Option) }),
+    tenantConfig: z.object({
+      propertyFeatures: z.array(Option),
+      buildingFeatures: z.array(Option),
+      primaryMarketEnabled: z.boolean(),
+      propertyTypes: z.array(Option),
+    }),
     site: z.object({ hasSite: z.boolean(), domain: z.string().nullable(), siteId: z.uuid().nullable() }),
     tenantId: z.uuid(),
-    showFinancialSimulator: z.boolean().meta({ description: "`sharingConfig.showFinancialSimulator`, for the page: false hides the financing simulator on the shared share domain." }),
-    languages: z.array(z.enum(["pt-BR", "en", "es"])).meta({ description: "Extension: the languages the tenant enabled (`listingLanguages`, pt-BR first), in which the share page is served (`/en/p/{token}`, `/es/p/{token}`)." }),
+    showFinancialSimulator: z
+      .boolean()
+      .meta({ description: "`sharingConfig.showFinancialSimulator`, for the page: false hides the financing simulator on the shared share domain." }),
+    languages: z.array(z.enum(["pt-BR", "en", "es"])).meta({
+      description:
+        "Extension: the languages the tenant enabled (`listingLanguages`, pt-BR first), in which the share page is served (`/en/p/{token}`, `/es/p/{token}`).",
+    }),
   })
   .meta({ id: "ShareResolve" });
 
@@ -104,17 +114,34 @@ async function entityPayload(db: Db, tenant: TenantRow, link: LinkTarget): Promi
       return { ...payload, stats: { ...stats, timeline } };
     }
     case "shortlist": {
-      const [sl] = await db.select().from(shortlists).where(and(eq(shortlists.id, link.entityId), eq(shortlists.tenantId, tenant.id))).limit(1);
+      const [sl] = await db
+        .select()
+        .from(shortlists)
+        .where(and(eq(shortlists.id, link.entityId), eq(shortlists.tenantId, tenant.id)))
+        .limit(1);
       if (!sl) throw shareNotFound();
       const data = await loadListings(db, tenant.id, sl.listingIds);
       const shown = sl.listingIds.map((id) => data.get(id)).filter((d) => d && !hiddenByRules(s, d.listing));
       const listings = shown.map((d) => sharedDocument(s, seed, d!, false));
-      return { shortlist: { id: sl.id, name: sl.name, description: sl.description }, listings, listingCount: listings.length, agent: await linkAgent(db, tenant, link) };
+      return {
+        shortlist: { id: sl.id, name: sl.name, description: sl.description },
+        listings,
+        listingCount: listings.length,
+        agent: await linkAgent(db, tenant, link),
+      };
     }
     case "visit_itinerary": {
-      const [it] = await db.select().from(visitItineraries).where(and(eq(visitItineraries.id, link.entityId), eq(visitItineraries.tenantId, tenant.id))).limit(1);
+      const [it] = await db
+        .select()
+        .from(visitItineraries)
+        .where(and(eq(visitItineraries.id, link.entityId), eq(visitItineraries.tenantId, tenant.id)))
+        .limit(1);
       if (!it) throw shareNotFound();
-      const data = await loadListings(db, tenant.id, it.stops.map((st) => st.listingId));
+      const data = await loadListings(
+        db,
+        tenant.id,
+        it.stops.map((st) => st.listingId),
+      );
       const stops = it.stops
         .map((st, i) => ({ st, i, d: data.get(st.listingId) }))
         .filter(({ d }) => d && !hiddenByRules(s, d.listing))
@@ -126,7 +153,11 @@ async function entityPayload(db: Db, tenant: TenantRow, link: LinkTarget): Promi
         legs: it.routeCache.legs.filter((l) => kept.has(l.toListingId) && (l.fromListingId === null || kept.has(l.fromListingId))),
       };
       return {
-        itinerary: { id: it.id, name: it.name, scheduledDate: it.scheduledDate }, stops, meetingPoint: it.meetingPoint, routeCache, stopCount: stops.length,
+        itinerary: { id: it.id, name: it.name, scheduledDate: it.scheduledDate },
+        stops,
+        meetingPoint: it.meetingPoint,
+        routeCache,
+        stopCount: stops.length,
         agent: await linkAgent(db, tenant, link),
       };
     }
@@ -232,14 +263,24 @@ export async function resolveShare(ctx: ShareVisitorCtx, input: ResolveInput): P
  * The resolve answer of a link's entity under the tenant's settings as given (the brokers'
  * preview passes draft settings and a link that does not exist yet).
  */
-export async function shareAnswer<Id extends string | null>(db: Db, tenant: TenantRow, link: LinkTarget, ref: { id: Id; dealId: string | null; createdBy: string | null }) {
+export async function shareAnswer<Id extends string | null>(
+  db: Db,
+  tenant: TenantRow,
+  link: LinkTarget,
+  ref: { id: Id; dealId: string | null; createdBy: string | null },
+) {
   const entity = await entityPayload(db, tenant, link);
   const s = tenant.settings;
   return {
     token: { id: ref.id, entityType: link.entityType, entityId: link.entityId, dealId: ref.dealId, createdBy: ref.createdBy },
     entity: { type: link.entityType, ...entity },
     branding: { name: s.branding.name, logo: s.branding.logo, primaryColor: s.branding.primaryColor },
-    tenantConfig: { propertyFeatures: s.propertyFeatures, buildingFeatures: s.buildingFeatures, primaryMarketEnabled: s.primaryMarketEnabled, propertyTypes: s.propertyTypes },
+    tenantConfig: {
+      propertyFeatures: s.propertyFeatures,
+      buildingFeatures: s.buildingFeatures,
+      primaryMarketEnabled: s.primaryMarketEnabled,
+      propertyTypes: s.propertyTypes,
+    },
     site: await siteOf(db, tenant),
     tenantId: tenant.id,
     showFinancialSimulator: s.sharingConfig.showFinancialSimulator,

@@ -14,7 +14,12 @@ export type ShareHostKind = "service" | "share_domain" | "site";
  * anywhere else (another tenant's subdomain or site) it is unknown, so one agency's site never
  * shows another agency's listing under its own name.
  */
-export async function shareHostKind(db: DbOrTx, rawHost: string | null, tenant: Pick<TenantRow, "id" | "slug">, serviceHosts: ReadonlySet<string>): Promise<ShareHostKind | null> {
+export async function shareHostKind(
+  db: DbOrTx,
+  rawHost: string | null,
+  tenant: Pick<TenantRow, "id" | "slug">,
+  serviceHosts: ReadonlySet<string>,
+): Promise<ShareHostKind | null> {
   const host = normalizeHost(rawHost);
   if (isServiceHost(host, serviceHosts)) return "service";
   // A site's own domain first: a host that is both (the demo's `demo.localhost:3000`) follows the site.

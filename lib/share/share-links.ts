@@ -65,7 +65,10 @@ export const ListShareLinksQuery = z.strictObject({
   ...PageQuery,
   entityType: z.enum(SHARE_KINDS).optional(),
   entityId: z.uuid().optional(),
-  active: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
+  active: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional(),
 });
 
 export const ShareViewSchema = z
@@ -86,17 +89,31 @@ export const ShareViewPageSchema = pageSchema(ShareViewSchema, "ShareLinkViewPag
 
 export async function presentLink(db: DbOrTx, tenant: { id: string; slug: string }, cfg: SharingConfig, r: ShareLinkRow): Promise<ShareLink> {
   return {
-    id: r.id, token: r.token, url: await shareUrl(db, tenant, cfg, r.token, r.entityType), entityType: r.entityType, entityId: r.entityId,
-    dealId: r.dealId, createdById: r.createdById, expiresAt: r.expiresAt?.toISOString() ?? null, hasPassword: r.passwordHash !== null,
-    active: r.active, viewCount: r.viewCount, lastViewedAt: r.lastViewedAt?.toISOString() ?? null,
-    createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
+    id: r.id,
+    token: r.token,
+    url: await shareUrl(db, tenant, cfg, r.token, r.entityType),
+    entityType: r.entityType,
+    entityId: r.entityId,
+    dealId: r.dealId,
+    createdById: r.createdById,
+    expiresAt: r.expiresAt?.toISOString() ?? null,
+    hasPassword: r.passwordHash !== null,
+    active: r.active,
+    viewCount: r.viewCount,
+    lastViewedAt: r.lastViewedAt?.toISOString() ?? null,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
   };
 }
 
 const visible = (actor: MemberActor) => (actor.access === "broad" ? undefined : eq(shareLinks.createdById, actor.userId));
 
 async function loadLink({ db, actor }: MemberCtx, id: string): Promise<ShareLinkRow> {
-  const [row] = await db.select().from(shareLinks).where(and(eq(shareLinks.id, id), eq(shareLinks.tenantId, actor.tenantId), visible(actor))).limit(1);
+  const [row] = await db
+    .select()
+    .from(shareLinks)
+    .where(and(eq(shareLinks.id, id), eq(shareLinks.tenantId, actor.tenantId), visible(actor)))
+    .limit(1);
   if (!row) throw notFound(`Share link ${id} not found.`);
   return row;
 }
@@ -122,10 +139,16 @@ async function assertShareable(ctx: MemberCtx, cfg: SharingConfig, kind: ShareKi
   if (!l) throw notFound(`Listing ${entityId} not found.`);
   const r = cfg.restrictions;
   if (r.preventCreationForStages.includes(l.stage)) {
-    throw conflict(`restrictions.preventCreationForStages: listing ${l.code} is in stage '${l.stage}', for which the tenant's sharing rules prevent new links.`, "share_creation_prevented");
+    throw conflict(
+      `restrictions.preventCreationForStages: listing ${l.code} is in stage '${l.stage}', for which the tenant's sharing rules prevent new links.`,
+      "share_creation_prevented",
+    );
   }
   if (l.status && r.preventCreationForStatuses.includes(l.status)) {
-    throw conflict(`restrictions.preventCreationForStatuses: listing ${l.code} has status '${l.status}', for which the tenant's sharing rules prevent new links.`, "share_creation_prevented");
+    throw conflict(
+      `restrictions.preventCreationForStatuses: listing ${l.code} has status '${l.status}', for which the tenant's sharing rules prevent new links.`,
+      "share_creation_prevented",
+    );
   }
 }
 
@@ -142,8 +165,15 @@ export async function createShareLink(ctx: MemberCtx, input: unknown): Promise<S
     const [row] = await tx
       .insert(shareLinks)
       .values({
-        tenantId: actor.tenantId, token: newShareToken(), entityType: data.entityType, entityId: data.entityId, dealId: data.dealId ?? null,
-        createdById: actor.userId, expiresAt: data.expiresAt ?? null, passwordHash, coordinateSeed: newCoordinateSeed(),
+        tenantId: actor.tenantId,
+        token: newShareToken(),
+        entityType: data.entityType,
+        entityId: data.entityId,
+        dealId: data.dealId ?? null,
+        createdById: actor.userId,
+        expiresAt: data.expiresAt ?? null,
+        passwordHash,
+        coordinateSeed: newCoordinateSeed(),
       })
       .returning();
     return presentLink(tx, tenant, cfg, row);
@@ -160,7 +190,13 @@ export async function listShareLinks(ctx: MemberCtx, q: z.infer<typeof ListShare
     q.active !== undefined ? eq(shareLinks.active, q.active) : undefined,
   );
   const [rows, [{ total }], tenant] = await Promise.all([
-    db.select().from(shareLinks).where(where).orderBy(desc(shareLinks.createdAt), desc(shareLinks.id)).limit(q.pageSize).offset((q.page - 1) * q.pageSize),
+    db
+      .select()
+      .from(shareLinks)
+      .where(where)
+      .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
     db.select({ total: count() }).from(shareLinks).where(where),
     loadTenant(db, actor.tenantId),
   ]);
@@ -187,7 +223,9 @@ export async function updateShareLink(ctx: MemberCtx, { id, body }: { id: string
     // The tool is a public form for home owners and its helpers take no password: a protected
     // pricing link would only ever answer 401.
     if (current.entityType === "pricing_tool" && data.password) {
-      throw invalid("password: the pricing tool is a public page and cannot be protected; rotate its link at /api/v1/settings/pricing-tool to retire an address.");
+      throw invalid(
+        "password: the pricing tool is a public page and cannot be protected; rotate its link at /api/v1/settings/pricing-tool to retire an address.",
+      );
     }
     const [row] = await tx
       .update(shareLinks)
@@ -211,15 +249,26 @@ export async function deactivateShareLink(ctx: MemberCtx, id: string): Promise<S
 
 export const ListViewsQuery = z.strictObject({ ...PageQuery });
 
-export async function listShareViews(ctx: MemberCtx, { id, q }: { id: string; q: z.infer<typeof ListViewsQuery> }): Promise<z.infer<typeof ShareViewPageSchema>> {
+export async function listShareViews(
+  ctx: MemberCtx,
+  { id, q }: { id: string; q: z.infer<typeof ListViewsQuery> },
+): Promise<z.infer<typeof ShareViewPageSchema>> {
   const link = await loadLink(ctx, id);
   const where = and(eq(shareLinkViews.tenantId, ctx.actor.tenantId), eq(shareLinkViews.shareLinkId, link.id));
   const [rows, [{ total }]] = await Promise.all([
-    ctx.db.select().from(shareLinkViews).where(where).orderBy(desc(shareLinkViews.viewedAt), desc(shareLinkViews.id)).limit(q.pageSize).offset((q.page - 1) * q.pageSize),
+    ctx.db
+      .select()
+      .from(shareLinkViews)
+      .where(where)
+      .orderBy(desc(shareLinkViews.viewedAt), desc(shareLinkViews.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
     ctx.db.select({ total: count() }).from(shareLinkViews).where(where),
   ]);
   return {
     items: rows.map((v) => ({ id: v.id, viewedAt: v.viewedAt.toISOString(), clientHash: v.clientHash, userAgent: v.userAgent, referrer: v.referrer })),
-    total, page: q.page, pageSize: q.pageSize,
+    total,
+    page: q.page,
+    pageSize: q.pageSize,
   };
 }

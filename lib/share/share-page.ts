@@ -73,7 +73,12 @@ export async function openSharePage(db: Db, token: string, input: OpenSharePageI
     return { state: "open", answer, hostKind: hostKind ?? "service", ...(grant ? { grant } : {}) };
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
-    const states: Partial<Record<DomainError["kind"], ShareLinkState>> = { unauthorized: "password_required", forbidden: "password_wrong", gone: "expired", rate_limited: "throttled" };
+    const states: Partial<Record<DomainError["kind"], ShareLinkState>> = {
+      unauthorized: "password_required",
+      forbidden: "password_wrong",
+      gone: "expired",
+      rate_limited: "throttled",
+    };
     const state = states[err.kind];
     if (!state) return { state: "not_found" };
     if (!SHARE_TOKEN_PATTERN.test(token)) return { state: "not_found" };
@@ -84,7 +89,9 @@ export async function openSharePage(db: Db, token: string, input: OpenSharePageI
     const b = tenant.settings.branding;
     const retry = state === "throttled" ? /in (\d+) s/.exec(err.message)?.[1] : undefined;
     return {
-      state, branding: { name: b.name, logo: b.logo, primaryColor: b.primaryColor }, languages: languagesOf(tenant.settings.listingLanguages),
+      state,
+      branding: { name: b.name, logo: b.logo, primaryColor: b.primaryColor },
+      languages: languagesOf(tenant.settings.listingLanguages),
       ...(retry ? { retryAfterSeconds: Number(retry) } : {}),
     };
   }

@@ -54,7 +54,12 @@ export async function previewChoices({ db, actor }: MemberCtx): Promise<PreviewC
       .where(tenantListingsWhere(actor))
       .orderBy(desc(listings.updatedAt), desc(listings.id))
       .limit(PICK_LIMIT),
-    db.select({ id: shortlists.id, name: shortlists.name }).from(shortlists).where(and(eq(shortlists.tenantId, actor.tenantId), mine(shortlists))).orderBy(desc(shortlists.createdAt)).limit(PICK_LIMIT),
+    db
+      .select({ id: shortlists.id, name: shortlists.name })
+      .from(shortlists)
+      .where(and(eq(shortlists.tenantId, actor.tenantId), mine(shortlists)))
+      .orderBy(desc(shortlists.createdAt))
+      .limit(PICK_LIMIT),
     db
       .select({ id: visitItineraries.id, name: visitItineraries.name })
       .from(visitItineraries)
@@ -108,7 +113,12 @@ export function applyDraft(tenant: TenantRow, draft: PreviewDraft): { settings: 
   const s = tenant.settings;
   const candidate = {
     ...s,
-    branding: { ...s.branding, ...(draft.name ? { name: draft.name } : {}), ...(draft.logo !== undefined ? { logo: draft.logo } : {}), ...(draft.primaryColor ? { primaryColor: draft.primaryColor } : {}) },
+    branding: {
+      ...s.branding,
+      ...(draft.name ? { name: draft.name } : {}),
+      ...(draft.logo !== undefined ? { logo: draft.logo } : {}),
+      ...(draft.primaryColor ? { primaryColor: draft.primaryColor } : {}),
+    },
     sharingConfig: {
       ...s.sharingConfig,
       fieldVisibility: { ...s.sharingConfig.fieldVisibility, ...(draft.fieldVisibility ?? {}) },
@@ -120,9 +130,7 @@ export function applyDraft(tenant: TenantRow, draft: PreviewDraft): { settings: 
   return { settings: s, errors: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`) };
 }
 
-export type PreviewResult =
-  | { ok: true; answer: Awaited<ReturnType<typeof shareAnswer>> }
-  | { ok: false; reason: "not_found" | "hidden" };
+export type PreviewResult = { ok: true; answer: Awaited<ReturnType<typeof shareAnswer>> } | { ok: false; reason: "not_found" | "hidden" };
 
 /**
  * The resolve answer a recipient would get for the entity, under the given settings. The
@@ -134,7 +142,12 @@ export async function previewAnswer(ctx: MemberCtx, settings: TenantRow["setting
   if (!choices) return { ok: false, reason: "not_found" };
   const tenant = { ...(await loadTenant(ctx.db, ctx.actor.tenantId)), settings };
   try {
-    const answer = await shareAnswer(ctx.db as never, tenant, { entityType: kind, entityId: id, coordinateSeed: `preview:${id}`, createdById: ctx.actor.userId }, { id: null, dealId: null, createdBy: ctx.actor.userId });
+    const answer = await shareAnswer(
+      ctx.db as never,
+      tenant,
+      { entityType: kind, entityId: id, coordinateSeed: `preview:${id}`, createdById: ctx.actor.userId },
+      { id: null, dealId: null, createdBy: ctx.actor.userId },
+    );
     return { ok: true, answer };
   } catch (err) {
     if (err instanceof DomainError && err.kind === "not_found") return { ok: false, reason: "hidden" };
@@ -145,7 +158,12 @@ export async function previewAnswer(ctx: MemberCtx, settings: TenantRow["setting
 async function previewChoice({ db, actor }: MemberCtx, kind: PreviewKind, id: string): Promise<boolean> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return false;
   if (kind === "listing") {
-    const [r] = await db.select({ id: listings.id }).from(listings).innerJoin(properties, eq(properties.id, listings.propertyId)).where(and(tenantListingsWhere(actor), eq(listings.id, id))).limit(1);
+    const [r] = await db
+      .select({ id: listings.id })
+      .from(listings)
+      .innerJoin(properties, eq(properties.id, listings.propertyId))
+      .where(and(tenantListingsWhere(actor), eq(listings.id, id)))
+      .limit(1);
     return Boolean(r);
   }
   const table = kind === "shortlist" ? shortlists : visitItineraries;
@@ -157,7 +175,8 @@ async function previewChoice({ db, actor }: MemberCtx, kind: PreviewKind, id: st
   return Boolean(r);
 }
 
-export const SAVE_DENIED = "Saving the sharing configuration and branding needs an owner's or an admin's broad API key; this preview shows your draft, but only they can save it.";
+export const SAVE_DENIED =
+  "Saving the sharing configuration and branding needs an owner's or an admin's broad API key; this preview shows your draft, but only they can save it.";
 
 /** Saves the draft's branding and share configuration through the settings verb (owner or admin only). */
 export async function saveDraft(ctx: MemberCtx, draft: PreviewDraft) {

@@ -27,7 +27,7 @@ export async function shareUrl(db: DbOrTx, tenant: { id: string; slug: string },
       .limit(1);
     if (site) {
       // A local name is served by this installation on its own port (stored names have none): the share domain's.
-      const port = site.domain.endsWith(".localhost") ? /:\d+$/.exec(config().SHARE_DOMAIN)?.[0] ?? "" : "";
+      const port = site.domain.endsWith(".localhost") ? (/:\d+$/.exec(config().SHARE_DOMAIN)?.[0] ?? "") : "";
       return `${scheme(site.domain)}://${site.domain}${port}/${page}/${token}`;
     }
   }

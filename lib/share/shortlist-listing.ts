@@ -25,8 +25,11 @@ export async function shortlistListing(db: DbOrTx, site: SiteRow, ref: string, s
     .from(shareLinks)
     .where(
       and(
-        eq(shareLinks.tenantId, site.tenantId), eq(shareLinks.entityType, "shortlist"), eq(shareLinks.entityId, shortlistId.toLowerCase()),
-        eq(shareLinks.active, true), or(isNull(shareLinks.expiresAt), gt(shareLinks.expiresAt, new Date())),
+        eq(shareLinks.tenantId, site.tenantId),
+        eq(shareLinks.entityType, "shortlist"),
+        eq(shareLinks.entityId, shortlistId.toLowerCase()),
+        eq(shareLinks.active, true),
+        or(isNull(shareLinks.expiresAt), gt(shareLinks.expiresAt, new Date())),
       ),
     )
     .orderBy(desc(shareLinks.createdAt))

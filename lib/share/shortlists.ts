@@ -55,12 +55,22 @@ export const DeletedShortlistSchema = deletedSchema("DeletedShareEntity");
 export const ListShortlistsQuery = z.strictObject({ ...PageQuery, dealId: z.uuid().optional() });
 
 const present = (r: ShortlistRow): Shortlist => ({
-  id: r.id, name: r.name, description: r.description, listingIds: r.listingIds, dealId: r.dealId, createdById: r.createdById,
-  createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  listingIds: r.listingIds,
+  dealId: r.dealId,
+  createdById: r.createdById,
+  createdAt: r.createdAt.toISOString(),
+  updatedAt: r.updatedAt.toISOString(),
 });
 
 export async function loadShortlist({ db, actor }: MemberCtx, id: string): Promise<ShortlistRow> {
-  const [row] = await db.select().from(shortlists).where(and(eq(shortlists.id, id), eq(shortlists.tenantId, actor.tenantId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(shortlists)
+    .where(and(eq(shortlists.id, id), eq(shortlists.tenantId, actor.tenantId)))
+    .limit(1);
   if (!row || !createdByVisible(actor, row.createdById)) throw notFound(`Shortlist ${id} not found.`);
   return row;
 }
@@ -72,7 +82,13 @@ export async function listShortlists({ db, actor }: MemberCtx, q: z.infer<typeof
     q.dealId ? eq(shortlists.dealId, q.dealId) : undefined,
   );
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(shortlists).where(where).orderBy(desc(shortlists.createdAt), desc(shortlists.id)).limit(q.pageSize).offset((q.page - 1) * q.pageSize),
+    db
+      .select()
+      .from(shortlists)
+      .where(where)
+      .orderBy(desc(shortlists.createdAt), desc(shortlists.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
     db.select({ total: count() }).from(shortlists).where(where),
   ]);
   return { items: rows.map(present), total, page: q.page, pageSize: q.pageSize };
@@ -90,7 +106,14 @@ export async function createShortlist(ctx: MemberCtx, input: unknown): Promise<S
     await assertDealInTenant(tx, actor.tenantId, data.dealId);
     const [row] = await tx
       .insert(shortlists)
-      .values({ tenantId: actor.tenantId, name: data.name, description: data.description ?? null, listingIds: data.listingIds, dealId: data.dealId ?? null, createdById: actor.userId })
+      .values({
+        tenantId: actor.tenantId,
+        name: data.name,
+        description: data.description ?? null,
+        listingIds: data.listingIds,
+        dealId: data.dealId ?? null,
+        createdById: actor.userId,
+      })
       .returning();
     return present(row);
   });

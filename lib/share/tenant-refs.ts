@@ -16,7 +16,11 @@ export async function assertListingsReadable(db: DbOrTx, actor: MemberActor, ids
 
 export async function assertDealInTenant(db: DbOrTx, tenantId: string, dealId: string | null | undefined): Promise<void> {
   if (!dealId) return;
-  const [d] = await db.select({ id: deals.id }).from(deals).where(and(eq(deals.id, dealId), eq(deals.tenantId, tenantId))).limit(1);
+  const [d] = await db
+    .select({ id: deals.id })
+    .from(deals)
+    .where(and(eq(deals.id, dealId), eq(deals.tenantId, tenantId)))
+    .limit(1);
   if (!d) throw invalid(`dealId: '${dealId}' is not a deal of this tenant.`);
 }
 

@@ -21,7 +21,11 @@ const MeetingPointSchema = z
 
 const StopSchema = z.strictObject({
   listingId: z.uuid().transform((v) => v.toLowerCase()),
-  time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time such as 09:30").nullable().default(null),
+  time: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time such as 09:30")
+    .nullable()
+    .default(null),
   notes: z.string().trim().max(1000).nullable().default(null),
 });
 
@@ -43,16 +47,28 @@ export const CreateItinerarySchema = z
   .meta({ id: "VisitItineraryCreate" });
 
 export const UpdateItinerarySchema = z
-  .strictObject({ name: z.string().trim().min(1).max(120), scheduledDate: IsoDate, meetingPoint: MeetingPointSchema.nullable(), stops: Stops, dealId: z.uuid().nullable() })
+  .strictObject({
+    name: z.string().trim().min(1).max(120),
+    scheduledDate: IsoDate,
+    meetingPoint: MeetingPointSchema.nullable(),
+    stops: Stops,
+    dealId: z.uuid().nullable(),
+  })
   .partial()
   .meta({ id: "VisitItineraryUpdate" });
 
-const RouteCacheSchema = z.object({
-  order: z.array(z.uuid()),
-  legs: z.array(z.object({ fromListingId: z.uuid().nullable(), toListingId: z.uuid(), distanceMeters: z.number().nullable() })),
-  totalDistanceMeters: z.number().nullable(),
-  computedAt: z.string(),
-}).meta({ id: "RouteCache", description: "Visiting order (timed stops by time, otherwise nearest neighbour from the meeting point) and straight-line legs rounded to 100 m; a leg from `fromListingId: null` starts at the meeting point." });
+const RouteCacheSchema = z
+  .object({
+    order: z.array(z.uuid()),
+    legs: z.array(z.object({ fromListingId: z.uuid().nullable(), toListingId: z.uuid(), distanceMeters: z.number().nullable() })),
+    totalDistanceMeters: z.number().nullable(),
+    computedAt: z.string(),
+  })
+  .meta({
+    id: "RouteCache",
+    description:
+      "Visiting order (timed stops by time, otherwise nearest neighbour from the meeting point) and straight-line legs rounded to 100 m; a leg from `fromListingId: null` starts at the meeting point.",
+  });
 
 export const VisitItinerarySchema = z
   .object({
@@ -79,8 +95,16 @@ export const DeletedItinerarySchema = deletedSchema("DeletedShareEntity");
 export const ListItinerariesQuery = z.strictObject({ ...PageQuery, dealId: z.uuid().optional() });
 
 const present = (r: VisitItineraryRow): VisitItinerary => ({
-  id: r.id, name: r.name, scheduledDate: r.scheduledDate, meetingPoint: r.meetingPoint, stops: r.stops, routeCache: r.routeCache,
-  dealId: r.dealId, createdById: r.createdById, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
+  id: r.id,
+  name: r.name,
+  scheduledDate: r.scheduledDate,
+  meetingPoint: r.meetingPoint,
+  stops: r.stops,
+  routeCache: r.routeCache,
+  dealId: r.dealId,
+  createdById: r.createdById,
+  createdAt: r.createdAt.toISOString(),
+  updatedAt: r.updatedAt.toISOString(),
 });
 
 /** Coordinates of the stops' properties (tenant-scoped), for the route. */
@@ -97,11 +121,23 @@ export async function stopCoordinates(db: DbOrTx, tenantId: string, ids: string[
 }
 
 async function route(db: DbOrTx, tenantId: string, meeting: MeetingPoint | null, stops: ItineraryStop[]) {
-  return planRoute(meeting, stops, await stopCoordinates(db, tenantId, stops.map((s) => s.listingId)));
+  return planRoute(
+    meeting,
+    stops,
+    await stopCoordinates(
+      db,
+      tenantId,
+      stops.map((s) => s.listingId),
+    ),
+  );
 }
 
 export async function loadItinerary({ db, actor }: MemberCtx, id: string): Promise<VisitItineraryRow> {
-  const [row] = await db.select().from(visitItineraries).where(and(eq(visitItineraries.id, id), eq(visitItineraries.tenantId, actor.tenantId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(visitItineraries)
+    .where(and(eq(visitItineraries.id, id), eq(visitItineraries.tenantId, actor.tenantId)))
+    .limit(1);
   if (!row || !createdByVisible(actor, row.createdById)) throw notFound(`Visit itinerary ${id} not found.`);
   return row;
 }
@@ -113,7 +149,13 @@ export async function listItineraries({ db, actor }: MemberCtx, q: z.infer<typeo
     q.dealId ? eq(visitItineraries.dealId, q.dealId) : undefined,
   );
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(visitItineraries).where(where).orderBy(desc(visitItineraries.createdAt), desc(visitItineraries.id)).limit(q.pageSize).offset((q.page - 1) * q.pageSize),
+    db
+      .select()
+      .from(visitItineraries)
+      .where(where)
+      .orderBy(desc(visitItineraries.createdAt), desc(visitItineraries.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
     db.select({ total: count() }).from(visitItineraries).where(where),
   ]);
   return { items: rows.map(present), total, page: q.page, pageSize: q.pageSize };
@@ -127,13 +169,24 @@ export async function createItinerary(ctx: MemberCtx, input: unknown): Promise<V
   const data = CreateItinerarySchema.parse(input);
   const { actor } = ctx;
   return inTenantTransaction(ctx.db, actor.tenantId, async (tx) => {
-    await assertListingsReadable(tx, actor, data.stops.map((s) => s.listingId), "stops");
+    await assertListingsReadable(
+      tx,
+      actor,
+      data.stops.map((s) => s.listingId),
+      "stops",
+    );
     await assertDealInTenant(tx, actor.tenantId, data.dealId);
     const [row] = await tx
       .insert(visitItineraries)
       .values({
-        tenantId: actor.tenantId, name: data.name, scheduledDate: data.scheduledDate, meetingPoint: data.meetingPoint, stops: data.stops,
-        routeCache: await route(tx, actor.tenantId, data.meetingPoint, data.stops), dealId: data.dealId ?? null, createdById: actor.userId,
+        tenantId: actor.tenantId,
+        name: data.name,
+        scheduledDate: data.scheduledDate,
+        meetingPoint: data.meetingPoint,
+        stops: data.stops,
+        routeCache: await route(tx, actor.tenantId, data.meetingPoint, data.stops),
+        dealId: data.dealId ?? null,
+        createdById: actor.userId,
       })
       .returning();
     return present(row);
@@ -146,7 +199,13 @@ export async function updateItinerary(ctx: MemberCtx, { id, body }: { id: string
   const { actor } = ctx;
   return inTenantTransaction(ctx.db, actor.tenantId, async (tx) => {
     const current = await loadItinerary({ ...ctx, db: tx }, id);
-    if (data.stops) await assertListingsReadable(tx, actor, data.stops.map((s) => s.listingId), "stops");
+    if (data.stops)
+      await assertListingsReadable(
+        tx,
+        actor,
+        data.stops.map((s) => s.listingId),
+        "stops",
+      );
     await assertDealInTenant(tx, actor.tenantId, data.dealId);
     const meetingPoint = data.meetingPoint !== undefined ? data.meetingPoint : current.meetingPoint;
     const stops = data.stops ?? current.stops;

@@ -30,7 +30,12 @@ export const BrokerQuery = z.strictObject({ tenantId: z.string().max(100).option
  * (active members only). A listing of another tenant (a partner network's) is `{suppressed: true}`:
  * no personal card of another agency's broker. No broker: null (the route answers 204).
  */
-export async function listingBroker(db: DbOrTx, site: SiteRow, ref: string, q: z.infer<typeof BrokerQuery>): Promise<z.infer<typeof ListingBrokerSchema> | null> {
+export async function listingBroker(
+  db: DbOrTx,
+  site: SiteRow,
+  ref: string,
+  q: z.infer<typeof BrokerQuery>,
+): Promise<z.infer<typeof ListingBrokerSchema> | null> {
   if (q.tenantId !== undefined && !UUID_PATTERN.test(q.tenantId)) throw invalid("tenantId: must be a UUID", "invalid_parameter");
   const hit = await findSiteListing(db, site, ref);
   if (!hit) throw propertyNotFound();
@@ -49,7 +54,10 @@ export async function brokerOfHit(db: DbOrTx, site: SiteRow, hit: SearchHit): Pr
     .select({ member: members, assignedToId: properties.assignedToId })
     .from(listings)
     .innerJoin(properties, eq(properties.id, listings.propertyId))
-    .innerJoin(members, and(eq(members.tenantId, listings.tenantId), eq(members.active, true), or(eq(members.id, properties.assignedToId), eq(members.id, listings.createdById))))
+    .innerJoin(
+      members,
+      and(eq(members.tenantId, listings.tenantId), eq(members.active, true), or(eq(members.id, properties.assignedToId), eq(members.id, listings.createdById))),
+    )
     .where(and(eq(listings.id, String(hit.document.id)), eq(listings.tenantId, site.tenantId)));
   const broker = rows.find((r) => r.member.id === r.assignedToId) ?? rows[0];
   return broker ? toBrokerCard(broker.member) : null;
@@ -65,7 +73,14 @@ export const PublicBrokersQuery = z.strictObject({
  * for clients of the original interface; the e-mail stays server-side.
  */
 export async function publicBrokers(db: DbOrTx, site: SiteRow, q: z.infer<typeof PublicBrokersQuery>): Promise<z.infer<typeof PublicBrokersSchema>> {
-  const ids = [...new Set(q.ids.split(",").map((s) => s.trim()).filter(Boolean))];
+  const ids = [
+    ...new Set(
+      q.ids
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (!ids.length) throw invalid("ids: send at least one member id", "invalid_parameter");
   if (ids.length > MAX_PUBLIC_BROKER_IDS) throw invalid(`ids: at most ${MAX_PUBLIC_BROKER_IDS} ids per request (got ${ids.length})`, "invalid_parameter");
   const bad = ids.find((id) => !UUID_PATTERN.test(id));
@@ -73,7 +88,16 @@ export async function publicBrokers(db: DbOrTx, site: SiteRow, q: z.infer<typeof
   const rows = await db
     .select()
     .from(members)
-    .where(and(eq(members.tenantId, site.tenantId), eq(members.active, true), inArray(members.id, ids.map((id) => id.toLowerCase()))));
+    .where(
+      and(
+        eq(members.tenantId, site.tenantId),
+        eq(members.active, true),
+        inArray(
+          members.id,
+          ids.map((id) => id.toLowerCase()),
+        ),
+      ),
+    );
   const order = new Map(ids.map((id, i) => [id.toLowerCase(), i]));
   rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   return { brokers: rows.map((m) => ({ ...toBrokerCard(m), image: m.image })) };

@@ -24,26 +24,64 @@ export const TypologyQuery = z.strictObject({
 
 export const PublicUnitSchema = z
   .object({
-    id: z.uuid(), typologyId: z.uuid(), unitNumber: z.string(), blockTower: z.string().nullable(), floor: z.string().nullable(),
-    status: z.enum(["available", "reserved", "sold", "unavailable"]), price: z.string().nullable(), propertyId: z.uuid().nullable(),
+    id: z.uuid(),
+    typologyId: z.uuid(),
+    unitNumber: z.string(),
+    blockTower: z.string().nullable(),
+    floor: z.string().nullable(),
+    status: z.enum(["available", "reserved", "sold", "unavailable"]),
+    price: z.string().nullable(),
+    propertyId: z.uuid().nullable(),
   })
   .meta({ id: "PublicUnit" });
-export const UnitStatsSchema = z.object({ available: z.number(), reserved: z.number(), sold: z.number(), unavailable: z.number(), total: z.number() }).meta({ id: "UnitStats" });
+export const UnitStatsSchema = z
+  .object({ available: z.number(), reserved: z.number(), sold: z.number(), unavailable: z.number(), total: z.number() })
+  .meta({ id: "UnitStats" });
 export const PublicTypologySchema = z
   .object({
-    id: z.uuid(), buildingId: z.uuid(), name: z.string(), code: z.string().nullable(), reference: z.string().nullable(), description: z.string().nullable(),
-    bedrooms: z.number().nullable(), bathrooms: z.number().nullable(), suites: z.number().nullable(), totalArea: z.string().nullable(), privateArea: z.string().nullable(),
-    parkingSpaces: z.number().nullable(), basePrice: z.string().nullable(), pricePerSqm: z.string().nullable(), features: z.record(z.string(), z.unknown()), files: z.array(z.unknown()),
-    availableUnits: z.number(), totalUnits: z.number(), expectedDelivery: z.string().nullable(), constructionStatus: z.string().nullable(), order: z.number(),
-    units: z.array(PublicUnitSchema).optional(), unitStats: UnitStatsSchema.optional(),
+    id: z.uuid(),
+    buildingId: z.uuid(),
+    name: z.string(),
+    code: z.string().nullable(),
+    reference: z.string().nullable(),
+    description: z.string().nullable(),
+    bedrooms: z.number().nullable(),
+    bathrooms: z.number().nullable(),
+    suites: z.number().nullable(),
+    totalArea: z.string().nullable(),
+    privateArea: z.string().nullable(),
+    parkingSpaces: z.number().nullable(),
+    basePrice: z.string().nullable(),
+    pricePerSqm: z.string().nullable(),
+    features: z.record(z.string(), z.unknown()),
+    files: z.array(z.unknown()),
+    availableUnits: z.number(),
+    totalUnits: z.number(),
+    expectedDelivery: z.string().nullable(),
+    constructionStatus: z.string().nullable(),
+    order: z.number(),
+    units: z.array(PublicUnitSchema).optional(),
+    unitStats: UnitStatsSchema.optional(),
   })
   .meta({ id: "PublicTypology" });
 export const PublicBuildingSchema = z.record(z.string(), z.unknown()).meta({
   id: "PublicBuilding",
-  description: "Spec 2 §2.4: `id`, `name`, `description`, `developer`, `publisher`, `administrator`, `launchDate`, `openingDate`, `numberOfTowers`, `buildingPermit`, `portfolio`, `totalUnits`, `floors`, `yearBuilt`, `amenities`, `locationId`.",
+  description:
+    "Spec 2 §2.4: `id`, `name`, `description`, `developer`, `publisher`, `administrator`, `launchDate`, `openingDate`, `numberOfTowers`, `buildingPermit`, `portfolio`, `totalUnits`, `floors`, `yearBuilt`, `amenities`, `locationId`.",
 });
 export const TypologyListingSchema = z
-  .object({ id: z.uuid(), title: z.string(), description: z.string(), type: z.string(), price: z.string().nullable(), listingCode: z.string().nullable(), typologyId: z.uuid(), isPrimaryMarket: z.enum(["true", "false"]), visibility: z.string(), stage: z.string() })
+  .object({
+    id: z.uuid(),
+    title: z.string(),
+    description: z.string(),
+    type: z.string(),
+    price: z.string().nullable(),
+    listingCode: z.string().nullable(),
+    typologyId: z.uuid(),
+    isPrimaryMarket: z.enum(["true", "false"]),
+    visibility: z.string(),
+    stage: z.string(),
+  })
   .meta({ id: "TypologyListing" });
 /** The answers of `siteTypologies`, `siteTypology`, `siteTypologyUnits`, `siteTypologyListings` and `siteBuilding`. */
 export const SiteTypologiesSchema = z.object({ typologies: z.array(PublicTypologySchema) });
@@ -64,7 +102,10 @@ async function unitStats(db: DbOrTx, tenantId: string, typologyIds: string[]): P
   if (!typologyIds.length) return out;
   const res = await db.execute(sql`
     select typology_id, status, count(*)::int as n from units
-    where tenant_id = ${tenantId}::uuid and show_on_site and typology_id in (${sql.join(typologyIds.map((id) => sql`${id}::uuid`), sql`, `)})
+    where tenant_id = ${tenantId}::uuid and show_on_site and typology_id in (${sql.join(
+      typologyIds.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})
     group by typology_id, status`);
   for (const r of rowsOf<{ typology_id: string; status: keyof Stats; n: number }>(res)) {
     const s = out.get(r.typology_id) ?? { available: 0, reserved: 0, sold: 0, unavailable: 0, total: 0 };
@@ -77,16 +118,39 @@ async function unitStats(db: DbOrTx, tenantId: string, typologyIds: string[]): P
 
 function toPublicTypology(t: TypologyRow, s: Stats | undefined) {
   return {
-    id: t.id, buildingId: t.buildingId, name: t.name, code: t.code, reference: t.reference, description: t.description,
-    bedrooms: t.bedrooms, bathrooms: t.bathrooms, suites: t.suites, totalArea: dec(t.totalArea), privateArea: dec(t.privateArea),
-    parkingSpaces: t.parkingSpaces, basePrice: dec(t.basePrice), pricePerSqm: dec(t.pricePerSqm), features: t.features, files: t.files,
-    availableUnits: s?.available ?? 0, totalUnits: t.totalUnits ?? s?.total ?? 0,
-    expectedDelivery: t.expectedDelivery, constructionStatus: t.constructionStatus, order: t.order,
+    id: t.id,
+    buildingId: t.buildingId,
+    name: t.name,
+    code: t.code,
+    reference: t.reference,
+    description: t.description,
+    bedrooms: t.bedrooms,
+    bathrooms: t.bathrooms,
+    suites: t.suites,
+    totalArea: dec(t.totalArea),
+    privateArea: dec(t.privateArea),
+    parkingSpaces: t.parkingSpaces,
+    basePrice: dec(t.basePrice),
+    pricePerSqm: dec(t.pricePerSqm),
+    features: t.features,
+    files: t.files,
+    availableUnits: s?.available ?? 0,
+    totalUnits: t.totalUnits ?? s?.total ?? 0,
+    expectedDelivery: t.expectedDelivery,
+    constructionStatus: t.constructionStatus,
+    order: t.order,
   } satisfies z.infer<typeof PublicTypologySchema>;
 }
 
 const toPublicUnit = (u: UnitRow): z.infer<typeof PublicUnitSchema> => ({
-  id: u.id, typologyId: u.typologyId, unitNumber: u.unitNumber, blockTower: u.blockTower, floor: u.floor, status: u.status, price: u.price, propertyId: u.propertyId,
+  id: u.id,
+  typologyId: u.typologyId,
+  unitNumber: u.unitNumber,
+  blockTower: u.blockTower,
+  floor: u.floor,
+  status: u.status,
+  price: u.price,
+  propertyId: u.propertyId,
 });
 
 /** Numbers inside unit numbers sort as numbers: 2 before 10, "A-2" before "A-10". */
@@ -97,7 +161,9 @@ async function visibleTypology(db: DbOrTx, site: SiteRow, typologyId: string): P
   const [t] = await db
     .select()
     .from(typologies)
-    .where(and(eq(typologies.id, typologyId.toLowerCase()), eq(typologies.tenantId, site.tenantId), eq(typologies.active, true), eq(typologies.showOnSite, true)))
+    .where(
+      and(eq(typologies.id, typologyId.toLowerCase()), eq(typologies.tenantId, site.tenantId), eq(typologies.active, true), eq(typologies.showOnSite, true)),
+    )
     .limit(1);
   if (!t) throw typologyNotFound();
   return t;
@@ -111,9 +177,20 @@ export async function siteTypologies(db: DbOrTx, site: SiteRow, q: z.infer<typeo
   const rows = await db
     .select()
     .from(typologies)
-    .where(and(eq(typologies.tenantId, site.tenantId), eq(typologies.buildingId, q.buildingId.toLowerCase()), eq(typologies.active, true), eq(typologies.showOnSite, true)))
+    .where(
+      and(
+        eq(typologies.tenantId, site.tenantId),
+        eq(typologies.buildingId, q.buildingId.toLowerCase()),
+        eq(typologies.active, true),
+        eq(typologies.showOnSite, true),
+      ),
+    )
     .orderBy(asc(typologies.order), asc(typologies.name));
-  const stats = await unitStats(db, site.tenantId, rows.map((t) => t.id));
+  const stats = await unitStats(
+    db,
+    site.tenantId,
+    rows.map((t) => t.id),
+  );
   return { typologies: rows.map((t) => toPublicTypology(t, stats.get(t.id))) } satisfies z.infer<typeof SiteTypologiesSchema>;
 }
 
@@ -124,7 +201,9 @@ export async function siteTypology(db: DbOrTx, site: SiteRow, typologyId: string
   const typology = toPublicTypology(t, stats);
   if (q.includeUnits !== "true") return { typology } satisfies z.infer<typeof SiteTypologySchema>;
   const { units: list } = await unitsOf(db, site, t);
-  return { typology: { ...typology, units: list, unitStats: stats ?? { available: 0, reserved: 0, sold: 0, unavailable: 0, total: 0 } } } satisfies z.infer<typeof SiteTypologySchema>;
+  return { typology: { ...typology, units: list, unitStats: stats ?? { available: 0, reserved: 0, sold: 0, unavailable: 0, total: 0 } } } satisfies z.infer<
+    typeof SiteTypologySchema
+  >;
 }
 
 async function unitsOf(db: DbOrTx, site: SiteRow, t: TypologyRow) {
@@ -161,10 +240,17 @@ export async function siteTypologyListings(db: DbOrTx, site: SiteRow, typologyId
     .orderBy(asc(listings.createdAt), asc(listings.id));
   return {
     listings: rows.map((l) => ({
-      id: l.id, title: l.title, description: l.description ?? "", type: l.type,
+      id: l.id,
+      title: l.title,
+      description: l.description ?? "",
+      type: l.type,
       price: l.priceVisibility === "public" ? l.price : null,
       // `typologyId` is the typology's (the query filters on it); `isPrimaryMarket` is stored as the spec's text.
-      listingCode: l.listingCode, typologyId: t.id, isPrimaryMarket: l.isPrimaryMarket as "true" | "false", visibility: l.visibility, stage: l.stage,
+      listingCode: l.listingCode,
+      typologyId: t.id,
+      isPrimaryMarket: l.isPrimaryMarket as "true" | "false",
+      visibility: l.visibility,
+      stage: l.stage,
     })),
   } satisfies z.infer<typeof SiteTypologyListingsSchema>;
 }
@@ -172,13 +258,30 @@ export async function siteTypologyListings(db: DbOrTx, site: SiteRow, typologyId
 /** `GET /buildings/{id}`: the building record of §2.4 (its street address stays internal). */
 export async function siteBuilding(db: DbOrTx, site: SiteRow, buildingId: string) {
   if (!UUID_PATTERN.test(buildingId)) throw buildingNotFound();
-  const [b] = await db.select().from(buildings).where(and(eq(buildings.id, buildingId.toLowerCase()), eq(buildings.tenantId, site.tenantId))).limit(1);
+  const [b] = await db
+    .select()
+    .from(buildings)
+    .where(and(eq(buildings.id, buildingId.toLowerCase()), eq(buildings.tenantId, site.tenantId)))
+    .limit(1);
   if (!b) throw buildingNotFound();
   return { building: toPublicBuilding(b) } satisfies z.infer<typeof SiteBuildingSchema>;
 }
 
 const toPublicBuilding = (b: BuildingRow) => ({
-  id: b.id, name: b.name, description: b.description, developer: b.developer, publisher: b.publisher, administrator: b.administrator,
-  launchDate: b.launchDate, openingDate: b.openingDate, numberOfTowers: b.numberOfTowers, buildingPermit: b.buildingPermit,
-  portfolio: b.portfolio, totalUnits: b.totalUnits, floors: b.floors, yearBuilt: b.yearBuilt, amenities: b.amenities, locationId: b.locationId,
+  id: b.id,
+  name: b.name,
+  description: b.description,
+  developer: b.developer,
+  publisher: b.publisher,
+  administrator: b.administrator,
+  launchDate: b.launchDate,
+  openingDate: b.openingDate,
+  numberOfTowers: b.numberOfTowers,
+  buildingPermit: b.buildingPermit,
+  portfolio: b.portfolio,
+  totalUnits: b.totalUnits,
+  floors: b.floors,
+  yearBuilt: b.yearBuilt,
+  amenities: b.amenities,
+  locationId: b.locationId,
 });

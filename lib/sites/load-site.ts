@@ -52,10 +52,25 @@ export async function loadPublicSite(db: DbOrTx, siteId: string, opts: { inactiv
 export async function siteByDomain(db: DbOrTx, host: string): Promise<SiteRow | null> {
   const d = domainOfHost(host);
   if (!d || servesNoSite(d)) return null;
-  return cached(`domain:${d}`, async () => (await db.select().from(sites).where(and(eq(sites.domain, d), eq(sites.domainStatus, "active"))).limit(1))[0]);
+  return cached(
+    `domain:${d}`,
+    async () =>
+      (
+        await db
+          .select()
+          .from(sites)
+          .where(and(eq(sites.domain, d), eq(sites.domainStatus, "active")))
+          .limit(1)
+      )[0],
+  );
 }
 
 /** Public reads cache sites for a few seconds: this process forgets changed ones once the change commits. */
 export function forgetSitesAfterCommit(tx: DbOrTx, rows: Pick<SiteRow, "id" | "domain">[]): void {
-  afterCommit(tx, "sites:forget", () => [] as Pick<SiteRow, "id" | "domain">[], (all) => all.forEach(forgetSite)).push(...rows);
+  afterCommit(
+    tx,
+    "sites:forget",
+    () => [] as Pick<SiteRow, "id" | "domain">[],
+    (all) => all.forEach(forgetSite),
+  ).push(...rows);
 }

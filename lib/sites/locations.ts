@@ -52,11 +52,19 @@ export const LocationValidationSchema = z.object({
 });
 type Matches = z.infer<typeof LocationValidationSchema>["matches"];
 type Row = { state: string | null; city: string | null; neighborhood: string | null; street: string | null; n: number };
-type Index = { rows: (Row & { s: string; c: string; nb: string; st: string })[]; maps: Record<"states" | "cities" | "neighborhoods" | "streets", Record<string, Entry>> };
+type Index = {
+  rows: (Row & { s: string; c: string; nb: string; st: string })[];
+  maps: Record<"states" | "cities" | "neighborhoods" | "streets", Record<string, Entry>>;
+};
 
 /** `São Paulo` -> `sao-paulo`: accents folded, lowercase, anything else a single dash. */
 export function slugify(name: string): string {
-  return name.normalize("NFD").replace(/\p{M}+/gu, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  return name
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
 }
 
 const TTL_MS = 30_000;
@@ -82,7 +90,14 @@ async function locationIndex(db: DbOrTx, site: SiteRow): Promise<Index> {
   };
   const rows = rowsOf<Row>(res).map((r) => {
     const n = Number(r.n);
-    return { ...r, n, s: add(maps.states, r.state, n), c: add(maps.cities, r.city, n), nb: add(maps.neighborhoods, r.neighborhood, n), st: add(maps.streets, r.street, n) };
+    return {
+      ...r,
+      n,
+      s: add(maps.states, r.state, n),
+      c: add(maps.cities, r.city, n),
+      nb: add(maps.neighborhoods, r.neighborhood, n),
+      st: add(maps.streets, r.street, n),
+    };
   });
   const built = { rows, maps };
   cache.set(key, built);
@@ -94,7 +109,12 @@ export async function siteLocations(db: DbOrTx, site: SiteRow, q: z.infer<typeof
   const { maps } = await locationIndex(db, site);
   if (q.segment === undefined) return maps;
   const slug = slugify(q.segment);
-  const order: [Level, Record<string, Entry>][] = [["state", maps.states], ["city", maps.cities], ["neighborhood", maps.neighborhoods], ["street", maps.streets]];
+  const order: [Level, Record<string, Entry>][] = [
+    ["state", maps.states],
+    ["city", maps.cities],
+    ["neighborhood", maps.neighborhoods],
+    ["street", maps.streets],
+  ];
   const found = order.find(([, m]) => slug && m[slug]);
   return { segment: q.segment, match: found ? { type: found[0], value: found[1][slug].name } : null };
 }
@@ -111,13 +131,17 @@ const invalidResult = (error: string, message: string, matches: Matches, breadcr
 export async function validateLocationPath(db: DbOrTx, site: SiteRow, q: z.infer<typeof ValidateQuery>) {
   const matches: Matches = { state: null, city: null, neighborhood: null };
   if (q.path === undefined) return invalidResult("missing_path", "Send the location path, such as sp/sao-paulo/pinheiros.", matches, []);
-  const parts = q.path.split("/").map((s) => s.trim()).filter(Boolean);
+  const parts = q.path
+    .split("/")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!parts.length) return invalidResult("empty_path", "The location path is empty.", matches, []);
   if (parts.length > 4) return invalidResult("path_too_deep", "A location path has at most 4 levels: state, city, neighborhood, street.", matches, []);
   const { rows } = await locationIndex(db, site);
   const [s, c, nb, st] = parts.map(slugify);
   const crumbs: Crumb[] = [];
-  const crumb = (slug: string, name: string, type: Level) => crumbs.push({ slug, name, type, path: `/${q.baseRoute}/${[...crumbs.map((x) => x.slug), slug].join("/")}` });
+  const crumb = (slug: string, name: string, type: Level) =>
+    crumbs.push({ slug, name, type, path: `/${q.baseRoute}/${[...crumbs.map((x) => x.slug), slug].join("/")}` });
 
   const inState = rows.filter((r) => r.s === s);
   if (!inState.length) return invalidResult("state_not_found", `No listings in a state '${parts[0]}'.`, matches, crumbs);

@@ -2,17 +2,15 @@ import { z } from "zod";
 import { COMMON_FIELDS, DETAIL_FIELDS, PRIMARY_MARKET_FIELDS } from "./public-fields";
 
 /** What `toPublicDocument` answers, described field by field in the allow-lists of `public-fields.ts`. */
-export const PublicListingDocumentSchema = z
-  .record(z.string(), z.unknown())
-  .meta({
-    id: "PublicListingDocument",
-    description:
-      "Spec 2 §2.2, built from an allow-list: common fields (`id`, `title`, `description`, `title_en`… `price`, `priceFormatted`, `listingType`, " +
-      "`listingCode`, `propertyType`, `bedrooms`, `bathrooms`, `parkingSpots`, `totalArea`, `location_*` with coordinates rounded to 3 decimals, " +
-      "`primaryImageUrl`, `imageUrls`) and primary-market fields; the detail adds `suites`, `privateArea`, `features`, `condoFee`, `propertyTax`, " +
-      "`location_street`, `imageOrigins` and `hasProviderStagedPhotos` (only with photos), `videoUrl`, `tourUrl`. A private price is `null` with " +
-      "`priceFormatted` `Consulte`. Owner contacts, notes, the street number and contacts never appear.",
-  });
+export const PublicListingDocumentSchema = z.record(z.string(), z.unknown()).meta({
+  id: "PublicListingDocument",
+  description:
+    "Spec 2 §2.2, built from an allow-list: common fields (`id`, `title`, `description`, `title_en`… `price`, `priceFormatted`, `listingType`, " +
+    "`listingCode`, `propertyType`, `bedrooms`, `bathrooms`, `parkingSpots`, `totalArea`, `location_*` with coordinates rounded to 3 decimals, " +
+    "`primaryImageUrl`, `imageUrls`) and primary-market fields; the detail adds `suites`, `privateArea`, `features`, `condoFee`, `propertyTax`, " +
+    "`location_street`, `imageOrigins` and `hasProviderStagedPhotos` (only with photos), `videoUrl`, `tourUrl`. A private price is `null` with " +
+    "`priceFormatted` `Consulte`. Owner contacts, notes, the street number and contacts never appear.",
+});
 
 /** What a visitor sees where the tenant keeps the price private (spec 2 §2.2). */
 export const PRICE_ON_REQUEST = "Consulte";

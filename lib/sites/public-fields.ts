@@ -8,18 +8,58 @@ import type { FilterSchema } from "../search/filter";
  * here, so a visitor cannot even probe them through a filter.
  */
 export const COMMON_FIELDS = [
-  "id", "title", "description", "title_en", "description_en", "title_es", "description_es",
-  "price", "priceFormatted", "listingType", "listingCode", "propertyType", "bedrooms", "bathrooms", "parkingSpots", "totalArea",
-  "location_neighborhood", "location_city", "location_state", "location_latitude", "location_longitude", "primaryImageUrl", "imageUrls",
+  "id",
+  "title",
+  "description",
+  "title_en",
+  "description_en",
+  "title_es",
+  "description_es",
+  "price",
+  "priceFormatted",
+  "listingType",
+  "listingCode",
+  "propertyType",
+  "bedrooms",
+  "bathrooms",
+  "parkingSpots",
+  "totalArea",
+  "location_neighborhood",
+  "location_city",
+  "location_state",
+  "location_latitude",
+  "location_longitude",
+  "primaryImageUrl",
+  "imageUrls",
 ] as const;
 
 export const DETAIL_FIELDS = [
-  "suites", "privateArea", "features", "condoFee", "propertyTax", "location_street", "imageOrigins", "hasProviderStagedPhotos", "videoUrl", "tourUrl",
+  "suites",
+  "privateArea",
+  "features",
+  "condoFee",
+  "propertyTax",
+  "location_street",
+  "imageOrigins",
+  "hasProviderStagedPhotos",
+  "videoUrl",
+  "tourUrl",
 ] as const;
 
 export const PRIMARY_MARKET_FIELDS = [
-  "isPrimaryMarket", "marketType", "typologyId", "buildingId", "typologyName", "typologyCode", "constructionStatus", "expectedDelivery",
-  "availableUnits", "typologyTotalUnits", "typologyBasePrice", "typologyPricePerSqm", "hasAvailableUnits",
+  "isPrimaryMarket",
+  "marketType",
+  "typologyId",
+  "buildingId",
+  "typologyName",
+  "typologyCode",
+  "constructionStatus",
+  "expectedDelivery",
+  "availableUnits",
+  "typologyTotalUnits",
+  "typologyBasePrice",
+  "typologyPricePerSqm",
+  "hasAvailableUnits",
 ] as const;
 
 /** Index-only fields a site may filter and sort by although they are not in the document. */

@@ -46,7 +46,10 @@ export function serializeSite(s: SiteRow): Site {
     name: s.name,
     domain: s.domain,
     domainStatus: s.domainStatus,
-    domainVerification: s.domainToken && !s.domainVerifiedAt && domainKind(s.domain) === "custom" ? { type: "TXT", name: verificationRecordName(s.domain), value: s.domainToken } : null,
+    domainVerification:
+      s.domainToken && !s.domainVerifiedAt && domainKind(s.domain) === "custom"
+        ? { type: "TXT", name: verificationRecordName(s.domain), value: s.domainToken }
+        : null,
     active: s.active,
     published: s.published,
     configuration: s.configuration,

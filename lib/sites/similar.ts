@@ -22,7 +22,8 @@ type Doc = Record<string, any>;
 /** One card of `toListingCard` (spec 2 §2.3). */
 export const ListingCardSchema = z.record(z.string(), z.unknown()).meta({
   id: "ListingCard",
-  description: "Spec 2 §2.3: `id`, `listingCode`, `path`, `title`, `description`, `businessType`, `price`, `priceVisibility`, `status`, `featured`, `property`, `location` (`number` and `postalCode` always null), `coverImage`, `createdAt`, `updatedAt`.",
+  description:
+    "Spec 2 §2.3: `id`, `listingCode`, `path`, `title`, `description`, `businessType`, `price`, `priceVisibility`, `status`, `featured`, `property`, `location` (`number` and `postalCode` always null), `coverImage`, `createdAt`, `updatedAt`.",
 });
 
 /** The answer of `similarListings`. */
@@ -65,12 +66,19 @@ export async function similarToHit(db: DbOrTx, site: SiteRow, refHit: SearchHit,
   const engine = await searchEngine();
   const seen = new Map<string, SearchHit>();
   // Nearest area first: the city, then the state, then anywhere in the catalogue.
-  const areas: FilterNode[][] = [r.location_city ? [strExact("location_city", [r.location_city])] : [], r.location_state ? [strExact("location_state", [r.location_state])] : [], []];
+  const areas: FilterNode[][] = [
+    r.location_city ? [strExact("location_city", [r.location_city])] : [],
+    r.location_state ? [strExact("location_state", [r.location_state])] : [],
+    [],
+  ];
   for (const area of areas) {
     if (seen.size >= CANDIDATES) break;
     // Candidates to rank, not a result page: no total is needed, and counting a whole state's
     // catalogue cost more than the page itself.
-    const req = { ...toSearchRequest({ q: "*", per_page: CANDIDATES + 1 }, { maxPerPage: CANDIDATES + 1, extraFilters: [...base, ...area] }), total: false as const };
+    const req = {
+      ...toSearchRequest({ q: "*", per_page: CANDIDATES + 1 }, { maxPerPage: CANDIDATES + 1, extraFilters: [...base, ...area] }),
+      total: false as const,
+    };
     for (const h of (await engine.search(scope, req)).hits) {
       const hid = String(h.document.id);
       if (hid !== String(r.id) && !seen.has(hid)) seen.set(hid, h);
@@ -130,7 +138,14 @@ export function toListingCard(d: Doc) {
       totalArea: num(d.totalArea),
       usableArea: num(d.privateArea),
     },
-    location: { street: d.location_street ?? null, number: null, neighborhood: d.location_neighborhood ?? null, city: d.location_city ?? null, state: d.location_state ?? null, postalCode: null },
+    location: {
+      street: d.location_street ?? null,
+      number: null,
+      neighborhood: d.location_neighborhood ?? null,
+      city: d.location_city ?? null,
+      state: d.location_state ?? null,
+      postalCode: null,
+    },
     coverImage: d.primaryImageUrl ? { src: d.primaryImageUrl, alt: d.title ?? "" } : null,
     createdAt: iso(d.createdAt),
     updatedAt: iso(d.updatedAt),

@@ -24,7 +24,12 @@ const MAX_URLS_PER_FILE = 50_000;
  * `pages-N` files (home, catalogue, location pages, CMS entries) and `listings-N` files of
  * `perFile` entries each (10,000 entries are 30,000 URLs with the three languages).
  */
-export function sitemapPlan(pageEntries: number, listings: number, languages: number, perFile = SITEMAP_LISTINGS_PER_FILE): { single: true } | { single: false; parts: string[] } {
+export function sitemapPlan(
+  pageEntries: number,
+  listings: number,
+  languages: number,
+  perFile = SITEMAP_LISTINGS_PER_FILE,
+): { single: true } | { single: false; parts: string[] } {
   if (listings <= perFile && (pageEntries + listings) * languages <= MAX_URLS_PER_FILE) return { single: true };
   const files = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i + 1}`);
   return { single: false, parts: [...files("pages", Math.max(1, Math.ceil(pageEntries / perFile))), ...files("listings", Math.ceil(listings / perFile))] };
@@ -56,7 +61,11 @@ export async function sitemapListings(db: DbOrTx, site: SiteRow, offset: number,
   for (let at = offset; at < offset + limit; at += batch) {
     // No total: a file needs its listings, not a count of the whole catalogue per batch. Not
     // through the result cache: a crawl would fill it with the whole catalogue, never read again.
-    const req = { ...toSearchRequest({ q: "*", sort_by: "publishedAt:desc", per_page: batch, page: at / batch + 1 }, { maxPerPage: batch, extraFilters: criteria }), total: false as const, cache: false as const };
+    const req = {
+      ...toSearchRequest({ q: "*", sort_by: "publishedAt:desc", per_page: batch, page: at / batch + 1 }, { maxPerPage: batch, extraFilters: criteria }),
+      total: false as const,
+      cache: false as const,
+    };
     const { hits } = await engine.search(scope, req);
     for (const h of hits.slice(0, offset + limit - at)) out.push(toPublicDocument(h.document, { detail: false }));
     if (hits.length < batch) break;

@@ -25,7 +25,10 @@ export async function createSite(ctx: MemberCtx, input: unknown): Promise<Site> 
   const data = CreateSiteSchema.parse(input);
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
     const claim = await claimDomain(tx, await loadTenant(tx, ctx.tenantId), storedDomain(data.domain));
-    const [row] = await tx.insert(sites).values({ ...data, ...claim, tenantId: ctx.tenantId }).returning();
+    const [row] = await tx
+      .insert(sites)
+      .values({ ...data, ...claim, tenantId: ctx.tenantId })
+      .returning();
     forgetSitesAfterCommit(tx, [row]);
     return serializeSite(row);
   });
@@ -59,7 +62,11 @@ export async function deleteSite(ctx: MemberCtx, id: string): Promise<z.infer<ty
 }
 
 export async function siteInTenant(db: DbOrTx, tenantId: string, id: string): Promise<SiteRow> {
-  const [row] = await db.select().from(sites).where(and(eq(sites.id, id), eq(sites.tenantId, tenantId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(sites)
+    .where(and(eq(sites.id, id), eq(sites.tenantId, tenantId)))
+    .limit(1);
   if (!row) throw notFound(`Site ${id} not found.`);
   return row;
 }

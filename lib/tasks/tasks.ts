@@ -10,7 +10,17 @@ import { forbidden, invalid, notFound } from "../errors/domain-errors";
 import { assertListingReadable } from "../listings/readable-listings";
 import { recordEvent } from "../outbox/record-event";
 import { stableJson } from "../util/stable-json";
-import { CreateTaskSchema, UpdateTaskSchema, serializeTask, taskEventData, type CreateTaskInput, type DeletedTaskSchema, type ListTasksQueryInput, type Task, type TaskPageSchema } from "./schemas";
+import {
+  CreateTaskSchema,
+  UpdateTaskSchema,
+  serializeTask,
+  taskEventData,
+  type CreateTaskInput,
+  type DeletedTaskSchema,
+  type ListTasksQueryInput,
+  type Task,
+  type TaskPageSchema,
+} from "./schemas";
 
 /**
  * Row rules as for deals: a broad key sees every task of the tenant; a restricted key (a broker's
@@ -49,7 +59,11 @@ export async function listTasks({ db, actor }: MemberCtx, q: ListTasksQueryInput
 }
 
 async function loadTask(db: DbOrTx, actor: MemberActor, id: string, forUpdate = false): Promise<TaskRow> {
-  const q = db.select().from(tasks).where(and(eq(tasks.id, id), eq(tasks.tenantId, actor.tenantId), accessWhere(actor))).limit(1);
+  const q = db
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.id, id), eq(tasks.tenantId, actor.tenantId), accessWhere(actor)))
+    .limit(1);
   const [row] = forUpdate ? await q.for("update") : await q;
   if (!row) throw notFound(`Task ${id} not found.`);
   return row;

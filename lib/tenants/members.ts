@@ -8,11 +8,7 @@ import { CreateMemberSchema, serializeMember, withImageColumn, type Member, type
 import { inTenantTransaction } from "../../db/transaction";
 
 export async function listMembers({ db, actor }: MemberCtx): Promise<z.infer<typeof MemberListSchema>> {
-  const rows = await db
-    .select()
-    .from(members)
-    .where(eq(members.tenantId, actor.tenantId))
-    .orderBy(asc(members.createdAt), asc(members.id));
+  const rows = await db.select().from(members).where(eq(members.tenantId, actor.tenantId)).orderBy(asc(members.createdAt), asc(members.id));
   return { items: rows.map(serializeMember) };
 }
 
@@ -21,7 +17,10 @@ export async function createMember({ db, actor }: MemberCtx, input: unknown): Pr
   if (data.role === "owner" && actor.role !== "owner") throw forbidden("Only an owner can add another owner.");
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     await assertEmailFree(tx, actor.tenantId, data.email);
-    const [row] = await tx.insert(members).values({ ...data, tenantId: actor.tenantId }).returning();
+    const [row] = await tx
+      .insert(members)
+      .values({ ...data, tenantId: actor.tenantId })
+      .returning();
     return serializeMember(row);
   });
 }

@@ -12,9 +12,7 @@ import type { TenantSettings } from "./settings-schema";
 export async function assertSettingsStillFit(db: DbOrTx, tenantId: string, before: TenantSettings, after: TenantSettings) {
   const q = async <T>(query: ReturnType<typeof sql>) => rowsOf<T>(await db.execute(query));
 
-  const pairs = await q<{ stage: string; status: string | null }>(
-    sql`select distinct stage, status from listings where tenant_id = ${tenantId}`,
-  );
+  const pairs = await q<{ stage: string; status: string | null }>(sql`select distinct stage, status from listings where tenant_id = ${tenantId}`);
   for (const { stage, status } of pairs) {
     const def = after.listingWorkflow.stages.find((s) => s.id === stage);
     if (!def) throw conflict(`listingWorkflow.stages: listings are in stage '${stage}', which this change removes; move them first.`);
@@ -33,9 +31,7 @@ export async function assertSettingsStillFit(db: DbOrTx, tenantId: string, befor
   const missingType = types.find((t) => !after.propertyTypes.some((p) => p.id === t.type));
   if (missingType) throw conflict(`propertyTypes: properties use type '${missingType.type}', which this change removes; change them first.`);
 
-  const features = await q<{ f: string }>(
-    sql`select distinct jsonb_array_elements_text(features) as f from properties where tenant_id = ${tenantId}`,
-  );
+  const features = await q<{ f: string }>(sql`select distinct jsonb_array_elements_text(features) as f from properties where tenant_id = ${tenantId}`);
   const missingFeature = features.find((x) => !after.propertyFeatures.some((p) => p.id === x.f));
   if (missingFeature) {
     throw conflict(`propertyFeatures: properties use feature '${missingFeature.f}', which this change removes; remove it from them first.`);
@@ -47,7 +43,10 @@ export async function assertSettingsStillFit(db: DbOrTx, tenantId: string, befor
     if (now && now.type === old.type && removedOptions.length === 0) continue;
     const [{ n }] = await q<{ n: number | string }>(
       removedOptions.length
-        ? sql`select count(*) as n from deals where tenant_id = ${tenantId} and custom_data ->> ${old.key} in (${sql.join(removedOptions.map((o) => sql`${o}`), sql`, `)})`
+        ? sql`select count(*) as n from deals where tenant_id = ${tenantId} and custom_data ->> ${old.key} in (${sql.join(
+            removedOptions.map((o) => sql`${o}`),
+            sql`, `,
+          )})`
         : sql`select count(*) as n from deals where tenant_id = ${tenantId} and custom_data ? ${old.key}`,
     );
     if (Number(n) > 0) {

@@ -4,9 +4,7 @@ import { defaultDealWorkflow } from "./default-deal-workflow";
 import { SharingConfigSchema } from "./sharing-config";
 
 /** Ids in tenant settings (stages, property types, features) are short slugs. */
-const OptionId = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9_-]{0,47}$/, "must be a lowercase slug (a-z, 0-9, '_' or '-', at most 48 characters)");
+const OptionId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,47}$/, "must be a lowercase slug (a-z, 0-9, '_' or '-', at most 48 characters)");
 
 export const OptionSchema = z.strictObject({ id: OptionId, label: z.string().trim().min(1).max(80) });
 
@@ -65,8 +63,17 @@ export const DealWorkflowSchema = z
 
 /** Keys that `custom` reserves for search preferences; custom fields cannot take them. */
 export const RESERVED_CUSTOM_KEYS = [
-  "maxPrice", "minPrice", "budget", "locations", "propertyTypes", "bedrooms", "bathrooms",
-  "minArea", "maxArea", "additionalNotes", "leadListings",
+  "maxPrice",
+  "minPrice",
+  "budget",
+  "locations",
+  "propertyTypes",
+  "bedrooms",
+  "bathrooms",
+  "minArea",
+  "maxArea",
+  "additionalNotes",
+  "leadListings",
 ] as const;
 
 export const CustomFieldSchema = z

@@ -1,9 +1,8 @@
-
 import { z } from "zod";
 import type { TenantRow } from "./tenant-row";
 import type { MemberCtx } from "../context/verb-context";
 import { loadTenant } from "./load-tenant";
-import { SettingsShapeSchema, TenantSettingsSchema, } from "./settings-schema";
+import { SettingsShapeSchema, TenantSettingsSchema } from "./settings-schema";
 
 export const SettingsSchema = TenantSettingsSchema.extend({
   tenant: z.object({ id: z.uuid(), name: z.string(), slug: z.string() }),

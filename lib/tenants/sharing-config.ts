@@ -11,7 +11,10 @@ const Host = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(/^(?=.{1,253}(:|$))([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$/, "must be a host name such as imoveis.example.com");
+  .regex(
+    /^(?=.{1,253}(:|$))([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$/,
+    "must be a host name such as imoveis.example.com",
+  );
 
 const ShareDomainSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("auto") }),
@@ -77,6 +80,10 @@ export const defaultSharingConfig = (): SharingConfig => SharingConfigSchema.par
 export async function assertSharingConfigFits(db: DbOrTx, tenantId: string, cfg: SharingConfig): Promise<void> {
   const d = cfg.defaultShareDomain;
   if (d.type !== "site") return;
-  const [site] = await db.select({ id: sites.id }).from(sites).where(and(eq(sites.id, d.siteId), eq(sites.tenantId, tenantId))).limit(1);
+  const [site] = await db
+    .select({ id: sites.id })
+    .from(sites)
+    .where(and(eq(sites.id, d.siteId), eq(sites.tenantId, tenantId)))
+    .limit(1);
   if (!site) throw invalid(`sharingConfig.defaultShareDomain.siteId: '${d.siteId}' is not one of this tenant's sites.`);
 }

@@ -32,7 +32,9 @@ async function insertContract(
     .returning();
   await tx.insert(contractDocuments).values(data.documents.map((d) => ({ tenantId: actor.tenantId, contractId: c.id, key: d.key, name: d.name })));
   if (data.signers.length) {
-    await tx.insert(contractSigners).values(data.signers.map((s) => ({ tenantId: actor.tenantId, contractId: c.id, key: s.key, name: s.name, email: s.email })));
+    await tx
+      .insert(contractSigners)
+      .values(data.signers.map((s) => ({ tenantId: actor.tenantId, contractId: c.id, key: s.key, name: s.name, email: s.email })));
   }
   return (await contractsWithParts(tx, actor.tenantId, [c]))[0];
 }
@@ -51,7 +53,11 @@ export async function addTransactionContract({ db, actor }: MemberCtx, { id, bod
 }
 
 async function dealInReach(db: DbOrTx, actor: MemberActor, dealId: string): Promise<DealRow> {
-  const [deal] = await db.select().from(deals).where(and(eq(deals.id, dealId), eq(deals.tenantId, actor.tenantId), dealAccessWhere(actor))).limit(1);
+  const [deal] = await db
+    .select()
+    .from(deals)
+    .where(and(eq(deals.id, dealId), eq(deals.tenantId, actor.tenantId), dealAccessWhere(actor)))
+    .limit(1);
   if (!deal) throw notFound(`Deal ${dealId} not found.`);
   return deal;
 }

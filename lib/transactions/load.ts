@@ -19,7 +19,11 @@ export function transactionAccessWhere(actor: Actor): SQL | undefined {
 }
 
 export async function loadTransactionRow(db: DbOrTx, actor: Actor, id: string, forUpdate = false): Promise<TransactionRow> {
-  const q = db.select().from(transactions).where(and(eq(transactions.id, id), eq(transactions.tenantId, actor.tenantId), transactionAccessWhere(actor))).limit(1);
+  const q = db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.id, id), eq(transactions.tenantId, actor.tenantId), transactionAccessWhere(actor)))
+    .limit(1);
   const [row] = forUpdate ? await q.for("update") : await q;
   if (!row) throw notFound(`Transaction ${id} not found.`);
   return row;
@@ -30,8 +34,16 @@ export async function contractsWithParts(db: DbOrTx, tenantId: string, rows: Con
   if (rows.length === 0) return [];
   const ids = rows.map((c) => c.id);
   const [docs, signers] = await Promise.all([
-    db.select().from(contractDocuments).where(and(eq(contractDocuments.tenantId, tenantId), inArray(contractDocuments.contractId, ids))).orderBy(asc(contractDocuments.key)),
-    db.select().from(contractSigners).where(and(eq(contractSigners.tenantId, tenantId), inArray(contractSigners.contractId, ids))).orderBy(asc(contractSigners.key)),
+    db
+      .select()
+      .from(contractDocuments)
+      .where(and(eq(contractDocuments.tenantId, tenantId), inArray(contractDocuments.contractId, ids)))
+      .orderBy(asc(contractDocuments.key)),
+    db
+      .select()
+      .from(contractSigners)
+      .where(and(eq(contractSigners.tenantId, tenantId), inArray(contractSigners.contractId, ids)))
+      .orderBy(asc(contractSigners.key)),
   ]);
   return rows.map((c) =>
     serializeContract(
@@ -45,8 +57,16 @@ export async function contractsWithParts(db: DbOrTx, tenantId: string, rows: Con
 /** The transaction as the API and its events show it: the row with its payments and contracts. */
 export async function transactionAggregate(db: DbOrTx, row: TransactionRow): Promise<Transaction> {
   const [payments, contractRows] = await Promise.all([
-    db.select().from(transactionPayments).where(and(eq(transactionPayments.tenantId, row.tenantId), eq(transactionPayments.transactionId, row.id))).orderBy(asc(transactionPayments.createdAt), asc(transactionPayments.id)),
-    db.select().from(contracts).where(and(eq(contracts.tenantId, row.tenantId), eq(contracts.transactionId, row.id))).orderBy(asc(contracts.createdAt), asc(contracts.id)),
+    db
+      .select()
+      .from(transactionPayments)
+      .where(and(eq(transactionPayments.tenantId, row.tenantId), eq(transactionPayments.transactionId, row.id)))
+      .orderBy(asc(transactionPayments.createdAt), asc(transactionPayments.id)),
+    db
+      .select()
+      .from(contracts)
+      .where(and(eq(contracts.tenantId, row.tenantId), eq(contracts.transactionId, row.id)))
+      .orderBy(asc(contracts.createdAt), asc(contracts.id)),
   ]);
   return serializeTransaction(row, payments.map(serializePayment), await contractsWithParts(db, row.tenantId, contractRows));
 }

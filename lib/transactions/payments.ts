@@ -19,9 +19,15 @@ export async function addPayment({ db, actor }: MemberCtx, { id, body }: { id: s
     const [dup] = await tx
       .select({ id: transactionPayments.id, transactionId: transactionPayments.transactionId })
       .from(transactionPayments)
-      .where(and(eq(transactionPayments.tenantId, actor.tenantId), eq(transactionPayments.method, data.method), eq(transactionPayments.providerId, data.providerId)))
+      .where(
+        and(eq(transactionPayments.tenantId, actor.tenantId), eq(transactionPayments.method, data.method), eq(transactionPayments.providerId, data.providerId)),
+      )
       .limit(1);
-    if (dup) throw conflict(`A ${data.method} with providerId '${data.providerId}' is already payment ${dup.id} of transaction ${dup.transactionId}.`, "payment_exists");
+    if (dup)
+      throw conflict(
+        `A ${data.method} with providerId '${data.providerId}' is already payment ${dup.id} of transaction ${dup.transactionId}.`,
+        "payment_exists",
+      );
     const before = await transactionAggregate(tx, t);
     const [p] = await tx
       .insert(transactionPayments)

@@ -15,7 +15,12 @@ const Party = z
     role: z.enum(PARTY_ROLES),
     name: z.string().trim().min(1).max(200),
     email: z.email().max(320).nullable().optional(),
-    taxId: z.string().trim().regex(/^[0-9./-]{11,18}$/, "must be a CPF or CNPJ").nullable().optional(),
+    taxId: z
+      .string()
+      .trim()
+      .regex(/^[0-9./-]{11,18}$/, "must be a CPF or CNPJ")
+      .nullable()
+      .optional(),
     contactId: z.uuid().nullable().optional().meta({ description: "A contact of the tenant." }),
   })
   .meta({ id: "TransactionPartyInput" });
@@ -23,7 +28,10 @@ const Party = z
 export const CreateTransactionSchema = z
   .strictObject({
     dealId: z.uuid().optional().meta({ description: "The deal; required without `offerId`, and when given with it, the offer's deal." }),
-    offerId: z.uuid().optional().meta({ description: "An `accepted` offer of the deal: the transaction takes its deal, listing and amount. One transaction per offer." }),
+    offerId: z
+      .uuid()
+      .optional()
+      .meta({ description: "An `accepted` offer of the deal: the transaction takes its deal, listing and amount. One transaction per offer." }),
     listingId: z.uuid().optional().meta({ description: "A listing of the tenant that the key can read (else 400, as for an unknown id)." }),
     amount: Amount.optional().meta({ description: "Agreed value, decimal string; required without `offerId`." }),
     currency: Currency.default("BRL"),

@@ -20,7 +20,13 @@ export async function listTransactions({ db, actor }: MemberCtx, q: ListTransact
     q.status ? eq(transactions.status, q.status) : undefined,
   );
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(transactions).where(where).orderBy(desc(transactions.createdAt), desc(transactions.id)).limit(q.pageSize).offset((q.page - 1) * q.pageSize),
+    db
+      .select()
+      .from(transactions)
+      .where(where)
+      .orderBy(desc(transactions.createdAt), desc(transactions.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
     db.select({ total: count() }).from(transactions).where(where),
   ]);
   return { items: await transactionAggregates(db, rows), total, page: q.page, pageSize: q.pageSize };
@@ -81,13 +87,22 @@ export async function createTransaction({ db, actor }: MemberCtx, input: unknown
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     let offer: OfferRow | undefined;
     if (data.offerId) {
-      [offer] = await tx.select().from(offers).where(and(eq(offers.id, data.offerId), eq(offers.tenantId, actor.tenantId))).limit(1);
+      [offer] = await tx
+        .select()
+        .from(offers)
+        .where(and(eq(offers.id, data.offerId), eq(offers.tenantId, actor.tenantId)))
+        .limit(1);
       if (!offer) throw invalid(`offerId: no offer ${data.offerId} in this tenant.`);
       if (data.dealId && data.dealId !== offer.dealId) throw invalid(`offerId: offer ${offer.id} belongs to deal ${offer.dealId}, not ${data.dealId}.`);
-      if (offer.status !== "accepted") throw conflict(`Offer ${offer.id} is ${offer.status}: a transaction opens only from an accepted offer.`, "offer_not_accepted");
+      if (offer.status !== "accepted")
+        throw conflict(`Offer ${offer.id} is ${offer.status}: a transaction opens only from an accepted offer.`, "offer_not_accepted");
     }
     const dealId = data.dealId ?? offer!.dealId;
-    const [deal] = await tx.select().from(deals).where(and(eq(deals.id, dealId), eq(deals.tenantId, actor.tenantId), dealAccessWhere(actor))).limit(1);
+    const [deal] = await tx
+      .select()
+      .from(deals)
+      .where(and(eq(deals.id, dealId), eq(deals.tenantId, actor.tenantId), dealAccessWhere(actor)))
+      .limit(1);
     if (!deal) throw invalid(`dealId: no deal ${dealId} in this tenant that this key can see.`);
     if (data.listingId) await assertListingReadable(tx, actor, data.listingId);
     return openTransaction(tx, actor, {
@@ -109,7 +124,8 @@ export async function updateTransaction({ db, actor }: MemberCtx, { id, body }: 
   if (Object.keys(data).length === 0) throw invalid("body: send at least one field to change.");
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const current = await loadTransactionRow(tx, actor, id, true);
-    if (FINAL.has(current.status)) throw conflict(`Transaction ${id} is ${current.status}: a closed or cancelled transaction no longer changes.`, "transaction_final");
+    if (FINAL.has(current.status))
+      throw conflict(`Transaction ${id} is ${current.status}: a closed or cancelled transaction no longer changes.`, "transaction_final");
     if (data.listingId) await assertListingReadable(tx, actor, data.listingId);
     const before = await transactionAggregate(tx, current);
     const set: Partial<TransactionRow> = { updatedAt: new Date() };
@@ -119,7 +135,11 @@ export async function updateTransaction({ db, actor }: MemberCtx, { id, body }: 
     if (data.currency !== undefined) set.currency = data.currency;
     if (data.notes !== undefined) set.notes = data.notes;
     if (data.parties !== undefined) set.parties = await normalizeParties(tx, actor.tenantId, data.parties);
-    const [row] = await tx.update(transactions).set(set).where(and(eq(transactions.id, id), eq(transactions.tenantId, actor.tenantId))).returning();
+    const [row] = await tx
+      .update(transactions)
+      .set(set)
+      .where(and(eq(transactions.id, id), eq(transactions.tenantId, actor.tenantId)))
+      .returning();
     const after = await transactionAggregate(tx, row);
     await recordTransactionEvent(tx, actor, "transaction.updated", after, { reason: "updated" }, before);
     return after;
@@ -129,7 +149,11 @@ export async function updateTransaction({ db, actor }: MemberCtx, { id, body }: 
 async function normalizeParties(tx: DbOrTx, tenantId: string, parties: Party[]): Promise<TransactionParty[]> {
   for (const p of parties) {
     if (!p.contactId) continue;
-    const [c] = await tx.select({ id: contacts.id }).from(contacts).where(and(eq(contacts.id, p.contactId), eq(contacts.tenantId, tenantId))).limit(1);
+    const [c] = await tx
+      .select({ id: contacts.id })
+      .from(contacts)
+      .where(and(eq(contacts.id, p.contactId), eq(contacts.tenantId, tenantId)))
+      .limit(1);
     if (!c) throw invalid(`parties: no contact ${p.contactId} in this tenant.`);
   }
   return parties.map((p) => ({ role: p.role, name: p.name, email: p.email ?? null, taxId: p.taxId ?? null, contactId: p.contactId ?? null }));

@@ -55,7 +55,9 @@ async function main() {
   for (let i = 0; i < TENANTS; i++) {
     const t = await createTenant({ db }, { name: `Bench ${i}`, owner: { name: "Owner", email: `owner${i}@bench.example.com` } });
     tenantIds.push(t.tenantId);
-    await db.execute(sql`insert into webhook_settings (tenant_id, url, events, hmac, secret) values (${t.tenantId}, ${url}, array['deal.created'], true, 'bench-secret')`);
+    await db.execute(
+      sql`insert into webhook_settings (tenant_id, url, events, hmac, secret) values (${t.tenantId}, ${url}, array['deal.created'], true, 'bench-secret')`,
+    );
   }
   const perTenant = Math.ceil(EVENTS / TENANTS);
   for (const tenantId of tenantIds) {

@@ -59,7 +59,13 @@ export function loadClient(clients: number) {
  * each is due at its time whatever the answers before it). Latency counts from the due time, so a
  * request that waited for a free connection counts its wait (no coordinated omission).
  */
-export async function paced(send: (i: number) => Promise<Answer>, n: number, rate: number, clients: number, ok: (status: number) => boolean = (s) => s === 200) {
+export async function paced(
+  send: (i: number) => Promise<Answer>,
+  n: number,
+  rate: number,
+  clients: number,
+  ok: (status: number) => boolean = (s) => s === 200,
+) {
   const times: number[] = [];
   let failures = 0;
   let next = 0;
@@ -138,7 +144,11 @@ export async function startServer(port: number, env: Record<string, string>): Pr
     if (m) web = Number(m[1]);
   });
   const base = `http://localhost:${port}`;
-  const ready = () => fetch(`${base}/api/health/ready`).then((r) => r.ok, () => false);
+  const ready = () =>
+    fetch(`${base}/api/health/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
   for (let i = 0; i < 120 && server.exitCode === null && !(web && (await ready())); i++) await new Promise((r) => setTimeout(r, 500));
   // A server that did not start (port taken, build missing) must not let another one be measured.
   if (server.exitCode !== null || !web || !(await ready())) {

@@ -69,8 +69,13 @@ async function main() {
   const channel = await createChannel(ctx, { name: "Portal", kind: "portal", queue });
   const body = (i: number) =>
     JSON.stringify({
-      contactName: `Lead ${i}`, phone: `+55119${String(10_000_000 + i).slice(-8)}`, businessType: i % 3 ? "sale" : "rent",
-      utmSource: "portal", message: "Tenho interesse", bedrooms: 2 + (i % 3), originLeadId: `o-${i}`,
+      contactName: `Lead ${i}`,
+      phone: `+55119${String(10_000_000 + i).slice(-8)}`,
+      businessType: i % 3 ? "sale" : "rent",
+      utmSource: "portal",
+      message: "Tenho interesse",
+      bedrooms: 2 + (i % 3),
+      originLeadId: `o-${i}`,
     });
   const ids: string[] = [];
   const report = (label: string, wall: number, n = N) => {
@@ -105,7 +110,8 @@ async function main() {
   count = 0;
   t0 = performance.now();
   for (let i = half; i < ids.length; i += 50) {
-    for (const r of await processLeads(db, ids.slice(i, i + 50))) if (r.status !== "processed") throw new Error(`lead ${r.lead?.id}: ${r.status} ${r.lead?.error}`);
+    for (const r of await processLeads(db, ids.slice(i, i + 50)))
+      if (r.status !== "processed") throw new Error(`lead ${r.lead?.id}: ${r.status} ${r.lead?.error}`);
   }
   report("process in batches of 50 (processLeads)", performance.now() - t0, ids.length - half);
   await closeDb();

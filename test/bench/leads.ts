@@ -41,7 +41,18 @@ function startJobsWorker(dbUrl: string): Promise<{ stop: () => Promise<void> }> 
   let stopping = false;
   const exited = new Promise<void>((r) => child.once("exit", () => r()));
   return new Promise((resolve, reject) => {
-    child.stdout!.on("data", (d: Buffer) => d.toString().includes("jobs worker listening") && resolve({ stop: async () => { stopping = true; child.kill("SIGTERM"); await exited; } }));
+    child.stdout!.on(
+      "data",
+      (d: Buffer) =>
+        d.toString().includes("jobs worker listening") &&
+        resolve({
+          stop: async () => {
+            stopping = true;
+            child.kill("SIGTERM");
+            await exited;
+          },
+        }),
+    );
     child.on("exit", (code) => {
       if (stopping) return;
       reject(new Error(`the jobs worker exited with ${code}`));
@@ -67,14 +78,20 @@ async function main() {
   const server = await startServer(PORT, { DATABASE_URL: dbUrl, JOBS_RUNNER: JOBS });
   let worker: { stop: () => Promise<void> } | undefined;
   process.once("SIGINT", () => void server.stop().then(() => process.exit(1)));
-  console.log(JOBS === "worker" ? "Jobs in their own process (npm run jobs; server JOBS_RUNNER=worker)" : "Jobs in the server's embedded runner (JOBS_RUNNER=embedded)");
+  console.log(
+    JOBS === "worker" ? "Jobs in their own process (npm run jobs; server JOBS_RUNNER=worker)" : "Jobs in the server's embedded runner (JOBS_RUNNER=embedded)",
+  );
   const { send, hammer } = loadClient(CLIENTS);
   const url = `${server.base}/api/webhooks/channels/${channel.pathToken}`;
   // Each phase posts its own leads (`run` keeps their origin ids apart).
   const lead = (run: string, i: number) =>
     JSON.stringify({
-      contactName: `Lead ${i}`, phone: `+55119${String(10_000_000 + Math.abs(i)).slice(-8)}`, businessType: i % 3 ? "sale" : "rent",
-      utmSource: "portal", message: "Tenho interesse", bedrooms: 2 + (Math.abs(i) % 3),
+      contactName: `Lead ${i}`,
+      phone: `+55119${String(10_000_000 + Math.abs(i)).slice(-8)}`,
+      businessType: i % 3 ? "sale" : "rent",
+      utmSource: "portal",
+      message: "Tenho interesse",
+      bedrooms: 2 + (Math.abs(i) % 3),
       // One lead in ten repeats an earlier origin id, as portals retry.
       originLeadId: `${run}-${i % 10 === 9 ? i - 1 : i}`,
     });
@@ -92,7 +109,12 @@ async function main() {
   try {
     // The floor of the framework in the same run: Next.js answering its cheapest route (liveness,
     // no database) to the same 20 clients.
-    const floor = await hammer(3000, () => send(`${server.base}/api/health`), (s) => s === 200, 0);
+    const floor = await hammer(
+      3000,
+      () => send(`${server.base}/api/health`),
+      (s) => s === 200,
+      0,
+    );
     console.log(`Next.js route with no work (/api/health, ${CLIENTS} clients, same server): ${fmt(floor)}`);
 
     // An untimed pass first, as the other HTTP benchmarks do: a fresh server's first few thousand
@@ -105,13 +127,17 @@ async function main() {
       console.log(`1. Intake alone, jobs worker not running (${LEADS} posts, ${CLIENTS} clients as fast as they get answers): ${fmt(alone)}`);
       // 1b. The target as a portal would load us: 500 leads/s sent on schedule by the same clients.
       const target = await paced((i) => send(url, { method: "POST", body: lead("t", i) }), LEADS, RATE, CLIENTS, accepted);
-      console.log(`1b. Intake alone at ${RATE} leads/s from ${CLIENTS} clients (target ≥ 500 leads/s, ack p99 ≤ 50 ms): sent at ${target.rps.toFixed(0)}/s, ack p50 ${target.p50.toFixed(1)} ms, p95 ${target.p95.toFixed(1)} ms, p99 ${target.p99.toFixed(1)} ms${target.failures ? `, ${target.failures} not accepted` : ""}`);
+      console.log(
+        `1b. Intake alone at ${RATE} leads/s from ${CLIENTS} clients (target ≥ 500 leads/s, ack p99 ≤ 50 ms): sent at ${target.rps.toFixed(0)}/s, ack p50 ${target.p50.toFixed(1)} ms, p95 ${target.p95.toFixed(1)} ms, p99 ${target.p99.toFixed(1)} ms${target.failures ? `, ${target.failures} not accepted` : ""}`,
+      );
       // 2. Processing alone: the worker starts and drains them.
       const t0 = performance.now();
       worker = await startJobsWorker(dbUrl);
       const t1 = await drained();
       const { processed } = await count();
-      console.log(`2. Processing alone: the worker started and processed the ${processed} leads into deals in ${((t1 - t0) / 1000).toFixed(1)} s, its start included: ${(processed / ((t1 - t0) / 1000)).toFixed(0)} leads/s (target ≥ 200)`);
+      console.log(
+        `2. Processing alone: the worker started and processed the ${processed} leads into deals in ${((t1 - t0) / 1000).toFixed(1)} s, its start included: ${(processed / ((t1 - t0) / 1000)).toFixed(0)} leads/s (target ≥ 200)`,
+      );
     } else worker = undefined;
 
     // 3. Both at once on the same cores: a burst while the worker processes it.
@@ -133,7 +159,9 @@ async function main() {
     //    answers before it), processed as they come: the acks' latency at the target rate.
     const steady = await paced((i) => send(url, { method: "POST", body: lead("c", i) }), LEADS, RATE, CLIENTS, accepted);
     const steadyEnd = await drained();
-    console.log(`4. ${LEADS} posts at ${RATE} leads/s from ${CLIENTS} clients, processed as they come: sent at ${steady.rps.toFixed(0)}/s, ack p50 ${steady.p50.toFixed(1)} ms, p95 ${steady.p95.toFixed(1)} ms, p99 ${steady.p99.toFixed(1)} ms${steady.failures ? `, ${steady.failures} not accepted` : ""}; all processed ${((steadyEnd - steady.endedAt) / 1000).toFixed(1)} s after the last post`);
+    console.log(
+      `4. ${LEADS} posts at ${RATE} leads/s from ${CLIENTS} clients, processed as they come: sent at ${steady.rps.toFixed(0)}/s, ack p50 ${steady.p50.toFixed(1)} ms, p95 ${steady.p95.toFixed(1)} ms, p99 ${steady.p99.toFixed(1)} ms${steady.failures ? `, ${steady.failures} not accepted` : ""}; all processed ${((steadyEnd - steady.endedAt) / 1000).toFixed(1)} s after the last post`,
+    );
 
     const times: number[] = [];
     for (let i = 0; i < SYNC; i++) {
@@ -143,7 +171,9 @@ async function main() {
       times.push(performance.now() - t0);
     }
     const p = percentiles(times);
-    console.log(`5. sync=deal, one client, ${SYNC} leads (target p50 ≤ 100 ms): p50 ${p.p50.toFixed(1)} ms, p95 ${p.p95.toFixed(1)} ms, p99 ${p.p99.toFixed(1)} ms`);
+    console.log(
+      `5. sync=deal, one client, ${SYNC} leads (target p50 ≤ 100 ms): p50 ${p.p50.toFixed(1)} ms, p95 ${p.p95.toFixed(1)} ms, p99 ${p.p99.toFixed(1)} ms`,
+    );
     const [{ deals }] = rowsOf<{ deals: number }>(await db2.execute(sql`select count(*)::int as deals from deals`));
     const [{ origins }] = rowsOf<{ origins: number }>(await db2.execute(sql`select count(distinct origin_lead_id)::int as origins from inbound_leads`));
     console.log(`Deals ${deals} for ${origins} distinct origin ids${deals === origins ? " (one each)" : " — NOT one each"}`);

@@ -28,7 +28,10 @@ const PRICING = process.env.PRICING_URL?.replace(/\/$/, "");
 const TARGET: Record<string, number> = PRICING
   ? { performance: 95, accessibility: 100, "best-practices": 95 }
   : { performance: 95, accessibility: 100, "best-practices": 95, seo: 100 };
-const SHARE_URLS = (process.env.SHARE_URLS ?? "").split(",").map((u) => u.trim()).filter(Boolean);
+const SHARE_URLS = (process.env.SHARE_URLS ?? "")
+  .split(",")
+  .map((u) => u.trim())
+  .filter(Boolean);
 const SHARE_TARGET = { performance: 95, accessibility: 100 } as const;
 
 /** GET a page of the site; Node does not resolve `*.localhost` the way browsers do, so those go to localhost with their Host. */
@@ -78,7 +81,12 @@ async function discoverPricing(base: string): Promise<{ name: string; path: stri
 async function main() {
   const pages = process.env.LH_ONLY === "share" ? [] : PRICING ? await discoverPricing(PRICING) : await discover();
   // More site pages to audit beside the four targets (`LH_EXTRA_PATHS=/contato,/blog`), named by their path.
-  if (!PRICING && process.env.LH_ONLY !== "share") for (const path of (process.env.LH_EXTRA_PATHS ?? "").split(",").map((x) => x.trim()).filter(Boolean)) pages.push({ name: path, path });
+  if (!PRICING && process.env.LH_ONLY !== "share")
+    for (const path of (process.env.LH_EXTRA_PATHS ?? "")
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean))
+      pages.push({ name: path, path });
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],

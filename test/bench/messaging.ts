@@ -38,7 +38,11 @@ const SENDERS = 20;
 const GATEWAY_DELAY_MS = 20;
 
 const ms = (v: number) => `${v.toFixed(2)} ms`;
-const load = () => os.loadavg().map((v) => v.toFixed(2)).join(", ");
+const load = () =>
+  os
+    .loadavg()
+    .map((v) => v.toFixed(2))
+    .join(", ");
 
 async function timed(n: number, fn: (i: number) => Promise<Response | unknown>, warmup = 20): Promise<{ p50: number; p95: number; p99: number }> {
   for (let i = 0; i < warmup; i++) await fn(-1 - i);
@@ -74,7 +78,16 @@ async function main() {
     channels.push(
       await createMessagingChannel(ownerCtx, {
         origin,
-        body: { name: `WhatsApp ${i}`, transport: "whatsapp", provider: "waha", baseUrl: gw.url, apiKey: gw.apiKey, sessionName: gw.session, ownerId: broker.id, privacyMode },
+        body: {
+          name: `WhatsApp ${i}`,
+          transport: "whatsapp",
+          provider: "waha",
+          baseUrl: gw.url,
+          apiKey: gw.apiKey,
+          sessionName: gw.session,
+          ownerId: broker.id,
+          privacyMode,
+        },
       }),
     );
   }
@@ -145,7 +158,16 @@ async function main() {
   // Inbound webhooks: signed bodies prepared first; 20 concurrent senders.
   const secret = channels[0].webhook!.hmacSecret;
   const token = channels[0].webhook!.url.split("/").pop()!;
-  const bodies = Array.from({ length: WEBHOOKS }, (_, i) => gw.webhook(secret, "message", { id: `false_55119${i}@c.us_BENCH${i}`, timestamp: base + i, fromMe: false, from: `5511${(800000000 + (i % 2000)).toString()}@c.us`, to: "5511900000000@c.us", body: `olá ${i}` }));
+  const bodies = Array.from({ length: WEBHOOKS }, (_, i) =>
+    gw.webhook(secret, "message", {
+      id: `false_55119${i}@c.us_BENCH${i}`,
+      timestamp: base + i,
+      fromMe: false,
+      from: `5511${(800000000 + (i % 2000)).toString()}@c.us`,
+      to: "5511900000000@c.us",
+      body: `olá ${i}`,
+    }),
+  );
   const before = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from messaging_inbound_events`))[0].n;
   let next = 0;
   const times: number[] = [];
@@ -155,7 +177,9 @@ async function main() {
       while (next < bodies.length) {
         const wh = bodies[next++];
         const s = performance.now();
-        const res = await webhookRoute.POST(new Request(`${origin}/api/webhooks/messaging/${token}`, { method: "POST", headers: wh.headers, body: wh.body }), { params: Promise.resolve({ channelToken: token }) });
+        const res = await webhookRoute.POST(new Request(`${origin}/api/webhooks/messaging/${token}`, { method: "POST", headers: wh.headers, body: wh.body }), {
+          params: Promise.resolve({ channelToken: token }),
+        });
         if (res.status !== 200) throw new Error(`webhook ${res.status}: ${await res.text()}`);
         await res.arrayBuffer();
         times.push(performance.now() - s);
@@ -166,7 +190,9 @@ async function main() {
   const stored = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from messaging_inbound_events`))[0].n - before;
   const p = percentiles(times);
   console.log(`\nInbound webhook (${WEBHOOKS} signed WAHA messages, ${SENDERS} concurrent senders):`);
-  console.log(`  stored ${stored} in ${seconds.toFixed(2)} s = ${(stored / seconds).toFixed(0)} events/s   ack p50 ${ms(p.p50)}  p95 ${ms(p.p95)}  p99 ${ms(p.p99)}`);
+  console.log(
+    `  stored ${stored} in ${seconds.toFixed(2)} s = ${(stored / seconds).toFixed(0)} events/s   ack p50 ${ms(p.p50)}  p95 ${ms(p.p95)}  p99 ${ms(p.p99)}`,
+  );
   const p0 = performance.now();
   let processed = 0;
   for (;;) {

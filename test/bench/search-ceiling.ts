@@ -66,26 +66,32 @@ export async function ceilingQuery(sql: Sql, tenant: string, p: RawSearchParams)
   let count: Promise<{ n: string }[]>;
   if ((m = f.match(/^bedrooms:>=(\d+) && price:<(\d+) && listingType:=sale$/))) {
     const [b, pr] = [Number(m[1]), Number(m[2])];
-    page = sql`select listing_id from search_documents where tenant_id = ${tenant} and bedrooms >= ${b} and price < ${pr} and ${sql.unsafe(tok("listing_type"))} = 'sale'
+    page =
+      sql`select listing_id from search_documents where tenant_id = ${tenant} and bedrooms >= ${b} and price < ${pr} and ${sql.unsafe(tok("listing_type"))} = 'sale'
       order by created_at desc nulls last, listing_id desc limit ${limit} offset ${offset}` as never;
-    count = sql`select count(*) as n from search_documents where tenant_id = ${tenant} and bedrooms >= ${b} and price < ${pr} and ${sql.unsafe(tok("listing_type"))} = 'sale'` as never;
+    count =
+      sql`select count(*) as n from search_documents where tenant_id = ${tenant} and bedrooms >= ${b} and price < ${pr} and ${sql.unsafe(tok("listing_type"))} = 'sale'` as never;
   } else if ((m = f.match(/^location_city:=(`[^`]+`) && hasPhotos:true && totalArea:\[50\.\.(\d+)\]$/))) {
     const [city, area] = [tokens(bt(m[1])), Number(m[2])];
-    page = sql`select listing_id from search_documents where tenant_id = ${tenant} and ${sql.unsafe(tok("location_city"))} = ${city} and has_photos and total_area between 50 and ${area}
+    page =
+      sql`select listing_id from search_documents where tenant_id = ${tenant} and ${sql.unsafe(tok("location_city"))} = ${city} and has_photos and total_area between 50 and ${area}
       order by created_at desc nulls last, listing_id desc limit ${limit} offset ${offset}` as never;
-    count = sql`select count(*) as n from search_documents where tenant_id = ${tenant} and ${sql.unsafe(tok("location_city"))} = ${city} and has_photos and total_area between 50 and ${area}` as never;
+    count =
+      sql`select count(*) as n from search_documents where tenant_id = ${tenant} and ${sql.unsafe(tok("location_city"))} = ${city} and has_photos and total_area between 50 and ${area}` as never;
   } else if ((m = f.match(/^location_neighborhood:=\[(`[^`]+`), (`[^`]+`)\] && bedrooms:\[2\.\.4\] && propertyType:!=studio$/))) {
     const [a, b] = [tokens(bt(m[1])), tokens(bt(m[2]))];
     const where = sql`tenant_id = ${tenant} and (${sql.unsafe(tok("location_neighborhood"))} = ${a} or ${sql.unsafe(tok("location_neighborhood"))} = ${b}) and bedrooms between 2 and 4
       and ${sql.unsafe(tok("property_type"))} is distinct from 'studio'`;
-    page = sql`select listing_id from search_documents where ${where} order by created_at desc nulls last, listing_id desc limit ${limit} offset ${offset}` as never;
+    page =
+      sql`select listing_id from search_documents where ${where} order by created_at desc nulls last, listing_id desc limit ${limit} offset ${offset}` as never;
     count = sql`select count(*) as n from search_documents where ${where}` as never;
   } else if ((m = f.match(/^location:\(([-\d.]+), ([-\d.]+), (\d+) km\)$/))) {
     const [lat, lng, r] = [Number(m[1]), Number(m[2]), Number(m[3]) * 1000];
     const band = (r / 6371010) * (180 / Math.PI);
     const d = sql.unsafe(dist(lat, lng));
     const where = sql`tenant_id = ${tenant} and location_latitude between ${lat - band} and ${lat + band} and ${d} <= ${r}`;
-    page = sql`select listing_id from search_documents where ${where} order by ${d}, created_at desc nulls last, listing_id desc limit ${limit} offset ${offset}` as never;
+    page =
+      sql`select listing_id from search_documents where ${where} order by ${d}, created_at desc nulls last, listing_id desc limit ${limit} offset ${offset}` as never;
     count = sql`select count(*) as n from search_documents where ${where}` as never;
   } else if ((m = f.match(/^location_state:=(\w+)$/))) {
     const st = tokens(m[1]);

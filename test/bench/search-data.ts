@@ -2,20 +2,32 @@ import { sql, type SQL } from "drizzle-orm";
 
 /** [neighborhood, city, state, lat, lng] */
 export const HOODS: [string, string, string, number, number][] = [
-  ["Pinheiros", "São Paulo", "SP", -23.5665, -46.6915], ["Moema", "São Paulo", "SP", -23.6009, -46.6658],
-  ["Jardins", "São Paulo", "SP", -23.5672, -46.6624], ["Vila Madalena", "São Paulo", "SP", -23.5538, -46.6908],
-  ["Itaim Bibi", "São Paulo", "SP", -23.5846, -46.6795], ["Perdizes", "São Paulo", "SP", -23.5366, -46.6779],
-  ["Tatuapé", "São Paulo", "SP", -23.5403, -46.5766], ["Santana", "São Paulo", "SP", -23.5021, -46.6281],
-  ["Brooklin", "São Paulo", "SP", -23.6127, -46.6888], ["Vila Mariana", "São Paulo", "SP", -23.5891, -46.6347],
-  ["Copacabana", "Rio de Janeiro", "RJ", -22.9711, -43.1822], ["Ipanema", "Rio de Janeiro", "RJ", -22.9838, -43.2096],
-  ["Leblon", "Rio de Janeiro", "RJ", -22.9845, -43.2230], ["Botafogo", "Rio de Janeiro", "RJ", -22.9511, -43.1809],
-  ["Tijuca", "Rio de Janeiro", "RJ", -22.9249, -43.2311], ["Barra da Tijuca", "Rio de Janeiro", "RJ", -23.0004, -43.3659],
-  ["Flamengo", "Rio de Janeiro", "RJ", -22.9326, -43.1737], ["Savassi", "Belo Horizonte", "MG", -19.9386, -43.9346],
-  ["Lourdes", "Belo Horizonte", "MG", -19.9312, -43.9440], ["Funcionários", "Belo Horizonte", "MG", -19.9330, -43.9290],
-  ["Sion", "Belo Horizonte", "MG", -19.9518, -43.9313], ["Buritis", "Belo Horizonte", "MG", -19.9738, -43.9700],
+  ["Pinheiros", "São Paulo", "SP", -23.5665, -46.6915],
+  ["Moema", "São Paulo", "SP", -23.6009, -46.6658],
+  ["Jardins", "São Paulo", "SP", -23.5672, -46.6624],
+  ["Vila Madalena", "São Paulo", "SP", -23.5538, -46.6908],
+  ["Itaim Bibi", "São Paulo", "SP", -23.5846, -46.6795],
+  ["Perdizes", "São Paulo", "SP", -23.5366, -46.6779],
+  ["Tatuapé", "São Paulo", "SP", -23.5403, -46.5766],
+  ["Santana", "São Paulo", "SP", -23.5021, -46.6281],
+  ["Brooklin", "São Paulo", "SP", -23.6127, -46.6888],
+  ["Vila Mariana", "São Paulo", "SP", -23.5891, -46.6347],
+  ["Copacabana", "Rio de Janeiro", "RJ", -22.9711, -43.1822],
+  ["Ipanema", "Rio de Janeiro", "RJ", -22.9838, -43.2096],
+  ["Leblon", "Rio de Janeiro", "RJ", -22.9845, -43.223],
+  ["Botafogo", "Rio de Janeiro", "RJ", -22.9511, -43.1809],
+  ["Tijuca", "Rio de Janeiro", "RJ", -22.9249, -43.2311],
+  ["Barra da Tijuca", "Rio de Janeiro", "RJ", -23.0004, -43.3659],
+  ["Flamengo", "Rio de Janeiro", "RJ", -22.9326, -43.1737],
+  ["Savassi", "Belo Horizonte", "MG", -19.9386, -43.9346],
+  ["Lourdes", "Belo Horizonte", "MG", -19.9312, -43.944],
+  ["Funcionários", "Belo Horizonte", "MG", -19.933, -43.929],
+  ["Sion", "Belo Horizonte", "MG", -19.9518, -43.9313],
+  ["Buritis", "Belo Horizonte", "MG", -19.9738, -43.97],
 ];
 
-const arr = (values: (string | number)[]) => sql.raw(`ARRAY[${values.map((v) => (typeof v === "number" ? String(v) : `'${v.replace(/'/g, "''")}'`)).join(",")}]`);
+const arr = (values: (string | number)[]) =>
+  sql.raw(`ARRAY[${values.map((v) => (typeof v === "number" ? String(v) : `'${v.replace(/'/g, "''")}'`)).join(",")}]`);
 
 /**
  * Properties and one listing each, generated inside PostgreSQL (fast: no round trip per row).

@@ -85,7 +85,9 @@ export function oramaQuery(p: RawSearchParams): Record<string, unknown> {
   const byNewest = { sortBy: { property: "createdAt", order: "DESC" } };
   let m: RegExpMatchArray | null;
   if (p.q !== "*") {
-    const props = String(p.query_by).split(",").filter((x) => ["title", "description", "location_neighborhood", "location_city"].includes(x));
+    const props = String(p.query_by)
+      .split(",")
+      .filter((x) => ["title", "description", "location_neighborhood", "location_city"].includes(x));
     const where = f === "bedrooms:>=2" ? { bedrooms: { gte: 2 } } : undefined;
     const facets = p.facet_by === "location_neighborhood" ? { neighborhood: { limit: 10 } } : undefined;
     return { term: p.q, properties: props, where, facets, limit, offset };
@@ -99,7 +101,9 @@ export function oramaQuery(p: RawSearchParams): Record<string, unknown> {
   if ((m = f.match(/^location_neighborhood:=\[(`[^`]+`), (`[^`]+`)\] && bedrooms:\[2\.\.4\] && propertyType:!=studio$/))) {
     return {
       where: { neighborhood: { in: [bt(m[1]), bt(m[2])] }, bedrooms: { between: [2, 4] }, propertyType: { nin: ["studio"] } },
-      limit, offset, ...byNewest,
+      limit,
+      offset,
+      ...byNewest,
     };
   }
   if ((m = f.match(/^location:\(([-\d.]+), ([-\d.]+), (\d+) km\)$/))) {
@@ -109,14 +113,17 @@ export function oramaQuery(p: RawSearchParams): Record<string, unknown> {
     return {
       where: { location: { radius: { coordinates: { lat, lon: lng }, value: num(m[3]), unit: "km", inside: true, highPrecision: true } } },
       sortBy: (a: Hit, b: Hit) => haversine(lat, lng, a[2].location.lat, a[2].location.lon) - haversine(lat, lng, b[2].location.lat, b[2].location.lon),
-      limit, offset,
+      limit,
+      offset,
     };
   }
   if ((m = f.match(/^location_state:=(\w+)$/))) {
     return {
       where: { state: { eq: m[1] } },
       facets: { city: { limit: 10 }, bedrooms: { ranges: [1, 2, 3, 4, 5].map((n) => ({ from: n, to: n })) }, propertyType: { limit: 10 } },
-      limit, offset, ...byNewest,
+      limit,
+      offset,
+      ...byNewest,
     };
   }
   if ((m = f.match(/^location_city:=(`[^`]+`)$/)) && p.sort_by === "price:asc") {

@@ -10,7 +10,10 @@
  */
 import http from "node:http";
 
-const URLS = (process.env.SHARE_URLS ?? "").split(",").map((u) => u.trim()).filter(Boolean);
+const URLS = (process.env.SHARE_URLS ?? "")
+  .split(",")
+  .map((u) => u.trim())
+  .filter(Boolean);
 const LOCALES = (process.env.LH_LOCALES ?? "pt-BR").split(",");
 
 /** Node does not resolve `*.localhost`: those go to localhost with their Host header. */

@@ -40,12 +40,24 @@ function catalogueMix(): string[] {
   for (let i = 0; i < 200; i++) {
     const h = HOODS[i % HOODS.length];
     switch (i % 6) {
-      case 0: out.push(`/imoveis${i % 12 ? `?page=${1 + (i % 5)}` : ""}`); break;
-      case 1: out.push(`/imoveis?type=sale&propertyType=apartment&bedrooms=${1 + (i % 3)}`); break;
-      case 2: out.push(`/imoveis?type=rental&maxPrice=${3000 + (i % 5) * 1000}`); break;
-      case 3: out.push(`/imoveis?city=${encodeURIComponent(h[1])}&sort=price_asc`); break;
-      case 4: out.push(`/imoveis?minPrice=300000&maxPrice=1500000&minArea=60&page=${1 + (i % 3)}`); break;
-      case 5: out.push(`/imoveis?q=${encodeURIComponent(["apartamento", "casa", "varanda"][i % 3])}`); break;
+      case 0:
+        out.push(`/imoveis${i % 12 ? `?page=${1 + (i % 5)}` : ""}`);
+        break;
+      case 1:
+        out.push(`/imoveis?type=sale&propertyType=apartment&bedrooms=${1 + (i % 3)}`);
+        break;
+      case 2:
+        out.push(`/imoveis?type=rental&maxPrice=${3000 + (i % 5) * 1000}`);
+        break;
+      case 3:
+        out.push(`/imoveis?city=${encodeURIComponent(h[1])}&sort=price_asc`);
+        break;
+      case 4:
+        out.push(`/imoveis?minPrice=300000&maxPrice=1500000&minArea=60&page=${1 + (i % 3)}`);
+        break;
+      case 5:
+        out.push(`/imoveis?q=${encodeURIComponent(["apartamento", "casa", "varanda"][i % 3])}`);
+        break;
     }
   }
   return out;
@@ -83,7 +95,9 @@ async function main() {
     for (const [name, target, path, warmPath] of runs) {
       const warm = await c.hammer(REQUESTS, warmPath);
       const r = await c.hammer(REQUESTS, path);
-      console.log(`${name} (${CLIENTS} clients, target ${target}; untimed pass first: ${warm.rps.toFixed(0)} pages/s): ${fmt(r)}; ${((r.rps / ceiling.rps) * 100).toFixed(0)} % of bare Node`);
+      console.log(
+        `${name} (${CLIENTS} clients, target ${target}; untimed pass first: ${warm.rps.toFixed(0)} pages/s): ${fmt(r)}; ${((r.rps / ceiling.rps) * 100).toFixed(0)} % of bare Node`,
+      );
     }
     // Latency of a listing page: one at a time, and when the site serves 150 a second (open loop
     // from the same 10 clients, latency counted from each request's due time). Listings not asked before.
@@ -97,9 +111,13 @@ async function main() {
       }
       return percentiles(times);
     })();
-    console.log(`listing page one at a time (300 pages): p50 ${single.p50.toFixed(1)} ms, p95 ${single.p95.toFixed(1)} ms, p99 ${single.p99.toFixed(1)} ms (target p50 ≤ 30 ms)`);
+    console.log(
+      `listing page one at a time (300 pages): p50 ${single.p50.toFixed(1)} ms, p95 ${single.p95.toFixed(1)} ms, p99 ${single.p99.toFixed(1)} ms (target p50 ≤ 30 ms)`,
+    );
     const steady = await paced((i) => c.get(fresh[(300 + i) % fresh.length]), REQUESTS, 150, CLIENTS);
-    console.log(`listing page at a steady 150 pages/s (${CLIENTS} clients, open loop): sent at ${steady.rps.toFixed(0)}/s, p50 ${steady.p50.toFixed(1)} ms, p95 ${steady.p95.toFixed(1)} ms, p99 ${steady.p99.toFixed(1)} ms${steady.failures ? `, ${steady.failures} not 200` : ""}`);
+    console.log(
+      `listing page at a steady 150 pages/s (${CLIENTS} clients, open loop): sent at ${steady.rps.toFixed(0)}/s, p50 ${steady.p50.toFixed(1)} ms, p95 ${steady.p95.toFixed(1)} ms, p99 ${steady.p99.toFixed(1)} ms${steady.failures ? `, ${steady.failures} not 200` : ""}`,
+    );
   } finally {
     await server.stop();
   }

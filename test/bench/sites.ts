@@ -27,11 +27,21 @@ function searchMix(): unknown[] {
   for (let i = 0; i < 200; i++) {
     const h = HOODS[i % HOODS.length];
     switch (i % 5) {
-      case 0: out.push({ q: ["apartamento", "casa", "cobertura", "varanda gourmet"][i % 4], query_by: "title,description", per_page: 12 }); break;
-      case 1: out.push({ q: "*", filter_by: `location_city:=\`${h[1]}\` && bedrooms:>=${1 + (i % 3)}`, sort_by: "price:asc", per_page: 12 }); break;
-      case 2: out.push({ q: "*", filter_by: `location_neighborhood:=\`${h[0]}\``, facet_by: "propertyType,bedrooms", per_page: 12 }); break;
-      case 3: out.push({ q: "*", filter_by: `listingType:=sale && price:[300000..1500000]`, sort_by: "createdAt:desc", per_page: 24, page: 1 + (i % 4) }); break;
-      case 4: out.push({ q: h[0], query_by: "title,location_neighborhood", filter_by: "hasPhotos:=true", per_page: 12 }); break;
+      case 0:
+        out.push({ q: ["apartamento", "casa", "cobertura", "varanda gourmet"][i % 4], query_by: "title,description", per_page: 12 });
+        break;
+      case 1:
+        out.push({ q: "*", filter_by: `location_city:=\`${h[1]}\` && bedrooms:>=${1 + (i % 3)}`, sort_by: "price:asc", per_page: 12 });
+        break;
+      case 2:
+        out.push({ q: "*", filter_by: `location_neighborhood:=\`${h[0]}\``, facet_by: "propertyType,bedrooms", per_page: 12 });
+        break;
+      case 3:
+        out.push({ q: "*", filter_by: `listingType:=sale && price:[300000..1500000]`, sort_by: "createdAt:desc", per_page: 24, page: 1 + (i % 4) });
+        break;
+      case 4:
+        out.push({ q: h[0], query_by: "title,location_neighborhood", filter_by: "hasPhotos:=true", per_page: 12 });
+        break;
     }
   }
   return out;
@@ -42,7 +52,9 @@ async function main() {
   const site = { tenant: "Bench Sites", email: "sites@bench.example.com", site: "Bench site", domain: "bench-sites.example.com", listings: LISTINGS };
   const { dbUrl, db, siteId } = await prepareSiteBench(DB_NAME, site, Boolean(process.env.BENCH_REUSE));
   const listingIds = rowsOf<{ id: string }>(
-    await db.execute(sql`select l.id from listings l join sites s on s.tenant_id = l.tenant_id where s.id = ${siteId}::uuid and l.visibility = 'public' and l.stage = 'active' order by l.id limit 2000`),
+    await db.execute(
+      sql`select l.id from listings l join sites s on s.tenant_id = l.tenant_id where s.id = ${siteId}::uuid and l.visibility = 'public' and l.stage = 'active' order by l.id limit 2000`,
+    ),
   ).map((r) => r.id);
   await closeDb();
 
@@ -69,7 +81,9 @@ async function main() {
       const warm = await hammer(REQUESTS, request);
       if (name.startsWith("POST")) await new Promise((r) => setTimeout(r, Number(process.env.BENCH_SETTLE_MS ?? 15_000)));
       const r = await hammer(REQUESTS, request);
-      console.log(`${name} (${CLIENTS} clients, target ≥ ${target} req/s; untimed pass first: ${warm.rps.toFixed(0)} req/s): ${fmt(r)}; ${((r.rps / ceiling.rps) * 100).toFixed(0)} % of bare Node`);
+      console.log(
+        `${name} (${CLIENTS} clients, target ≥ ${target} req/s; untimed pass first: ${warm.rps.toFixed(0)} req/s): ${fmt(r)}; ${((r.rps / ceiling.rps) * 100).toFixed(0)} % of bare Node`,
+      );
     }
   } finally {
     await server.stop();

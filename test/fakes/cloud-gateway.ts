@@ -37,8 +37,17 @@ export async function startFakeCloud(opts: { token?: string; phoneNumberId?: str
         if (req.method === "POST" && path[1] === "messages" && path.length === 2) {
           const b = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
           if (b.messaging_product !== "whatsapp" || typeof b.to !== "string") return answer(400, { error: { message: "bad request" } });
-          state.sent.push({ to: b.to, type: b.type, text: b.text?.body, template: b.template ? { name: b.template.name, language: b.template.language?.code } : undefined });
-          return answer(200, { messaging_product: "whatsapp", contacts: [{ input: b.to, wa_id: b.to }], messages: [{ id: `wamid.${randomBytes(12).toString("hex")}` }] });
+          state.sent.push({
+            to: b.to,
+            type: b.type,
+            text: b.text?.body,
+            template: b.template ? { name: b.template.name, language: b.template.language?.code } : undefined,
+          });
+          return answer(200, {
+            messaging_product: "whatsapp",
+            contacts: [{ input: b.to, wa_id: b.to }],
+            messages: [{ id: `wamid.${randomBytes(12).toString("hex")}` }],
+          });
         }
         return answer(404, { error: { message: "Unknown path" } });
       };
@@ -55,9 +64,31 @@ export async function startFakeCloud(opts: { token?: string; phoneNumberId?: str
     const id = `wamid.${randomBytes(12).toString("hex")}`;
     const body = JSON.stringify({
       object: "whatsapp_business_account",
-      entry: [{ id: "waba", changes: [{ field: "messages", value: { messaging_product: "whatsapp", metadata: { phone_number_id: phoneNumberId }, contacts: [{ wa_id: fromDigits, profile: { name } }], messages: [{ id, from: fromDigits, timestamp: String(Math.floor(Date.now() / 1000)), type: "text", text: { body: text } }] } }] }],
+      entry: [
+        {
+          id: "waba",
+          changes: [
+            {
+              field: "messages",
+              value: {
+                messaging_product: "whatsapp",
+                metadata: { phone_number_id: phoneNumberId },
+                contacts: [{ wa_id: fromDigits, profile: { name } }],
+                messages: [{ id, from: fromDigits, timestamp: String(Math.floor(Date.now() / 1000)), type: "text", text: { body: text } }],
+              },
+            },
+          ],
+        },
+      ],
     });
-    return { id, body, headers: { "content-type": "application/json", "x-hub-signature-256": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}` } as Record<string, string> };
+    return {
+      id,
+      body,
+      headers: { "content-type": "application/json", "x-hub-signature-256": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}` } as Record<
+        string,
+        string
+      >,
+    };
   }
 
   return {

@@ -105,7 +105,10 @@ export async function startFakeWaha(opts: FakeWahaOptions = {}) {
         .filter((m) => lte === null || m.timestamp <= Number(lte))
         .sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? 1 : -1))
         .slice(0, limit);
-      return answer(200, list.map((m) => ({ ...m, _data: { notifyName: m.pushName } })));
+      return answer(
+        200,
+        list.map((m) => ({ ...m, _data: { notifyName: m.pushName } })),
+      );
     }
     if (rest[0] === "labels") {
       if (method === "GET" && rest.length === 1) return answer(200, [...state.labels.values()]);
@@ -119,7 +122,10 @@ export async function startFakeWaha(opts: FakeWahaOptions = {}) {
       if (rest[1] === "chats" && rest.length === 3) {
         if (method === "GET") return answer(200, (state.chatLabels.get(rest[2]) ?? []).map((id) => state.labels.get(id)).filter(Boolean));
         if (method === "PUT") {
-          state.chatLabels.set(rest[2], (body.labels ?? []).map((l: { id: string }) => String(l.id)));
+          state.chatLabels.set(
+            rest[2],
+            (body.labels ?? []).map((l: { id: string }) => String(l.id)),
+          );
           return answer(200, {});
         }
       }

@@ -32,12 +32,19 @@ export async function startFakeTypesense(apiKey = "test-key") {
       if (parts.length === 2 && req.method === "GET") return send(200, { name: parts[1], fields: c.fields });
       if (parts.length === 2 && req.method === "PATCH") return send(200, JSON.parse(body));
       if (parts[2] === "documents" && parts[3] === "import" && req.method === "POST") {
-        const lines = body.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+        const lines = body
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
         for (const d of lines) c.docs.set(String(d.id), d);
         return send(200, lines.map(() => '{"success":true}').join("\n"), "text/plain");
       }
       if (parts[2] === "documents" && parts.length === 3 && req.method === "DELETE") {
-        const ids = /^id:\[(.*)\]$/.exec(url.searchParams.get("filter_by") ?? "")?.[1].split(",").map((s) => s.trim().replace(/^`|`$/g, "")) ?? [];
+        const ids =
+          /^id:\[(.*)\]$/
+            .exec(url.searchParams.get("filter_by") ?? "")?.[1]
+            .split(",")
+            .map((s) => s.trim().replace(/^`|`$/g, "")) ?? [];
         let n = 0;
         for (const id of ids) if (c.docs.delete(id)) n++;
         return send(200, { num_deleted: n });

@@ -37,7 +37,8 @@ export async function call<P = Record<string, never>>(
   if (body !== undefined && !headers.has("content-type")) headers.set("content-type", "application/json");
   const res = await handler(new Request(url, { method, headers, body }), { params: Promise.resolve((opts.params ?? {}) as P) });
   const text = await res.text();
-  if (opts.contract !== false) await checkResponse(handler, { method, url: url.href, params: opts.params ?? {} }, { status: res.status, headers: res.headers, text });
+  if (opts.contract !== false)
+    await checkResponse(handler, { method, url: url.href, params: opts.params ?? {} }, { status: res.status, headers: res.headers, text });
   return { status: res.status, body: text ? parseBody(text, res.headers) : null, headers: res.headers };
 }
 

@@ -32,12 +32,28 @@ async function makeChannel(t: TestTenant, body: Record<string, unknown>): Promis
 
 /** A WAHA channel on the fake gateway. */
 export function makeWahaChannel(t: TestTenant, gw: FakeWaha, over: Record<string, unknown> = {}): Promise<TestChannel> {
-  return makeChannel(t, { name: "WhatsApp Ana", transport: "whatsapp", provider: "waha", baseUrl: gw.url, apiKey: gw.apiKey, sessionName: gw.session, ...over });
+  return makeChannel(t, {
+    name: "WhatsApp Ana",
+    transport: "whatsapp",
+    provider: "waha",
+    baseUrl: gw.url,
+    apiKey: gw.apiKey,
+    sessionName: gw.session,
+    ...over,
+  });
 }
 
 /** A WhatsApp Cloud channel on the fake Cloud gateway. */
 export function makeCloudChannel(t: TestTenant, cloud: FakeCloud, over: Record<string, unknown> = {}): Promise<TestChannel> {
-  return makeChannel(t, { name: "Cloud", transport: "whatsapp_cloud", provider: "whatsapp_cloud", baseUrl: cloud.url, apiKey: cloud.token, sessionName: cloud.phoneNumberId, ...over });
+  return makeChannel(t, {
+    name: "Cloud",
+    transport: "whatsapp_cloud",
+    provider: "whatsapp_cloud",
+    baseUrl: cloud.url,
+    apiKey: cloud.token,
+    sessionName: cloud.phoneNumberId,
+    ...over,
+  });
 }
 
 export async function grant(t: TestTenant, channelId: string, memberIds: string[]) {
@@ -57,7 +73,9 @@ import { processMessagingEvents } from "../../lib/messaging/inbound/process-even
 /** Posts a signed gateway webhook to our route, as the gateway would. */
 export async function postWebhook(token: string, wh: { body: string; headers: Record<string, string> }) {
   const url = `http://localhost/api/webhooks/messaging/${token}`;
-  const res = await webhookRoute.POST(new Request(url, { method: "POST", headers: wh.headers, body: wh.body }), { params: Promise.resolve({ channelToken: token }) });
+  const res = await webhookRoute.POST(new Request(url, { method: "POST", headers: wh.headers, body: wh.body }), {
+    params: Promise.resolve({ channelToken: token }),
+  });
   const text = await res.text();
   await checkResponse(webhookRoute.POST, { method: "POST", url, params: { channelToken: token } }, { status: res.status, headers: res.headers, text });
   return { status: res.status, body: JSON.parse(text) };

@@ -22,7 +22,11 @@ export function pathTokenListener(post: PathTokenRoute, answerHeaders: Record<st
       const answer = await post(request, { params: Promise.resolve({ pathToken: token }) });
       const text = await answer.text();
       res.writeHead(answer.status, { "content-type": "application/json", ...answerHeaders }).end(text);
-      checkResponse(post, { method: req.method ?? "POST", url: url.href, params: { pathToken: token } }, { status: answer.status, headers: answer.headers, text }).catch((e: unknown) =>
+      checkResponse(
+        post,
+        { method: req.method ?? "POST", url: url.href, params: { pathToken: token } },
+        { status: answer.status, headers: answer.headers, text },
+      ).catch((e: unknown) =>
         process.nextTick(() => {
           throw e;
         }),
@@ -37,10 +41,13 @@ export function pathTokenListener(post: PathTokenRoute, answerHeaders: Record<st
  */
 export function postLead(port: number, pathToken: string, body: string): Promise<number> {
   return new Promise((resolve) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path: `/api/webhooks/channels/${pathToken}`, method: "POST", headers: { "content-type": "application/json" }, agent: false }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
+    const req = httpRequest(
+      { host: "127.0.0.1", port, path: `/api/webhooks/channels/${pathToken}`, method: "POST", headers: { "content-type": "application/json" }, agent: false },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on("error", () => resolve(0));
     req.setTimeout(10_000, () => req.destroy());
     req.end(body);

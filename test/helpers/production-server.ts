@@ -9,7 +9,8 @@ import { READY_LINE } from "../../lib/server/cluster-plan";
 /** Why production-build tests cannot run here, or null: they need the build and PostgreSQL. */
 export function productionSkipReason(dbKind: "pglite" | "postgres"): string | null {
   if (dbKind !== "postgres") return "it needs PostgreSQL (two web processes share it; CI runs it with `npm run test:pg`)";
-  if (!fs.existsSync(path.join(process.cwd(), ".next", "BUILD_ID"))) return "it needs the production build (`npm run build` first; CI builds before `npm run test:pg`)";
+  if (!fs.existsSync(path.join(process.cwd(), ".next", "BUILD_ID")))
+    return "it needs the production build (`npm run build` first; CI builds before `npm run test:pg`)";
   return null;
 }
 
@@ -64,14 +65,22 @@ export type Answer = { status: number; headers: http.IncomingHttpHeaders; body: 
  * One request on a connection of its own (no keep-alive), so the cluster hands successive
  * requests to its web processes in turn, as separate visitors' requests would be.
  */
-export function send(port: number, method: string, pathname: string, o: { host?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+export function send(
+  port: number,
+  method: string,
+  pathname: string,
+  o: { host?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, method, path: pathname, agent: false, headers: { host: o.host ?? `localhost:${port}`, connection: "close", ...o.headers } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (c) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = http.request(
+      { host: "127.0.0.1", port, method, path: pathname, agent: false, headers: { host: o.host ?? `localhost:${port}`, connection: "close", ...o.headers } },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on("error", reject);
     req.end(o.body);
   });

@@ -56,9 +56,29 @@ export async function providerPost(base: string, p: TestProvider, payload: unkno
 }
 
 export const boleto = (id: string, status: string, extra: Record<string, unknown> = {}) => ({
-  event: { id: `evt-${id}-${status}`, subscription: "boleto", log: { type: "boleto", boleto: { id, status, amount: 15000, taxId: "012.345.678-90", name: "Ana Souza", due: "2026-12-10", paid: status === "paid" ? "2026-12-05T14:03:00Z" : null, ...extra } } },
+  event: {
+    id: `evt-${id}-${status}`,
+    subscription: "boleto",
+    log: {
+      type: "boleto",
+      boleto: {
+        id,
+        status,
+        amount: 15000,
+        taxId: "012.345.678-90",
+        name: "Ana Souza",
+        due: "2026-12-10",
+        paid: status === "paid" ? "2026-12-05T14:03:00Z" : null,
+        ...extra,
+      },
+    },
+  },
 });
-export const invoice = (id: string, status: string) => ({ event: { log: { type: "invoice", invoice: { id, status, amount: 2500.5, name: "Rui", due: "2026-12-10", paid: status === "paid" ? "2026-12-06T10:00:00Z" : null } } } });
+export const invoice = (id: string, status: string) => ({
+  event: {
+    log: { type: "invoice", invoice: { id, status, amount: 2500.5, name: "Rui", due: "2026-12-10", paid: status === "paid" ? "2026-12-06T10:00:00Z" : null } },
+  },
+});
 
 export const esign = (event: string, envelope: string, extra: { signer?: string; document?: string; timestamp?: string } = {}) => ({
   event,

@@ -7,9 +7,7 @@ export type Received = { headers: http.IncomingHttpHeaders; body: string; json: 
  * A real webhook receiver on 127.0.0.1. `respond` decides each answer (status, delay); by default
  * everything gets 200.
  */
-export async function startReceiver(
-  respond: (r: Received, n: number) => { status?: number; delayMs?: number; body?: string } = () => ({}),
-) {
+export async function startReceiver(respond: (r: Received, n: number) => { status?: number; delayMs?: number; body?: string } = () => ({})) {
   const received: Received[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];

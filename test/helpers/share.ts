@@ -15,8 +15,27 @@ export async function makeListing(
   const res = await call(propertiesRoute.POST, "POST", "/x", {
     key: t.key,
     body: {
-      property: { title: `Apartamento ${++n}`, type: "apartment", bedrooms: 3, bathrooms: 2, totalArea: "120.00", condominiumFee: "850.00", propertyTax: "210.00", ...property },
-      location: { street: "Rua Harmonia", number: "123", neighborhood: "Vila Madalena", city: "São Paulo", state: "SP", postalCode: "05435-000", latitude: -23.5558, longitude: -46.6896, ...location },
+      property: {
+        title: `Apartamento ${++n}`,
+        type: "apartment",
+        bedrooms: 3,
+        bathrooms: 2,
+        totalArea: "120.00",
+        condominiumFee: "850.00",
+        propertyTax: "210.00",
+        ...property,
+      },
+      location: {
+        street: "Rua Harmonia",
+        number: "123",
+        neighborhood: "Vila Madalena",
+        city: "São Paulo",
+        state: "SP",
+        postalCode: "05435-000",
+        latitude: -23.5558,
+        longitude: -46.6896,
+        ...location,
+      },
       listings: [{ title: `Apartamento com varanda ${n}`, type: "sale", price: "980000.00", visibility: "public", stage: "active", ...listing }],
     },
   });

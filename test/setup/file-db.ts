@@ -9,7 +9,6 @@ import { closeDb, pgliteExtensions, postgresClient, setDbForTests, type Db } fro
 import * as schema from "../../db/schema";
 import { TEMPLATE_DB } from "./global-db";
 
-
 /** Every test file gets a fresh migrated database of its own. */
 beforeAll(async () => {
   const tpl = inject("dbTemplate");

@@ -37,7 +37,15 @@ const HOSTILE = [
   "#top",
 ];
 
-const OK = ["/", "/imoveis", "/en/imovel/AP0042/apartamento-3-quartos", "/imoveis?bedrooms=2&sort=price:asc#lista", "/blog/post%20um", "/a/b/../c", "/s/%C3%A1gua"];
+const OK = [
+  "/",
+  "/imoveis",
+  "/en/imovel/AP0042/apartamento-3-quartos",
+  "/imoveis?bedrooms=2&sort=price:asc#lista",
+  "/blog/post%20um",
+  "/a/b/../c",
+  "/s/%C3%A1gua",
+];
 
 describe("isSitePath", () => {
   it.each(HOSTILE)("refuses %j", (v) => expect(isSitePath(v)).toBe(false));

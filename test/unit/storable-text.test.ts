@@ -19,7 +19,11 @@ describe("storableText and storableJson", () => {
 });
 
 describe("errorText and the logger keep a failed query's parameters out", () => {
-  const err = new DrizzleQueryError('insert into "inbound_leads" values ($1, $2)', ["Maria\u0000", "maria@example.com\nsecond line"], new Error("invalid byte sequence"));
+  const err = new DrizzleQueryError(
+    'insert into "inbound_leads" values ($1, $2)',
+    ["Maria\u0000", "maria@example.com\nsecond line"],
+    new Error("invalid byte sequence"),
+  );
   it("stores the query and the cause, never the parameters, and nothing PostgreSQL cannot store", () => {
     const text = errorText(err);
     expect(text).toContain('insert into "inbound_leads"');
@@ -55,7 +59,8 @@ describe("errorText and the logger keep a failed query's parameters out", () => 
 
 describe("catalogue values that the search would refuse are dropped", () => {
   it("drops places of only punctuation or control characters, and keeps real ones", () => {
-    for (const bad of ["-", ".", "!!", "\u0000", "\u200b", "..\\..", "\u0085"]) expect(parseCatalogue({ city: bad, neighborhood: bad }), JSON.stringify(bad)).toMatchObject({ city: undefined, neighborhood: undefined });
+    for (const bad of ["-", ".", "!!", "\u0000", "\u200b", "..\\..", "\u0085"])
+      expect(parseCatalogue({ city: bad, neighborhood: bad }), JSON.stringify(bad)).toMatchObject({ city: undefined, neighborhood: undefined });
     expect(parseCatalogue({ city: "São\u0000 Paulo" }).city).toBe("São Paulo");
     expect(parseCatalogue({ neighborhood: "Vila-Madalena" }).neighborhood).toBe("Vila-Madalena");
     // A control character separates words (a tab typed into the search box).

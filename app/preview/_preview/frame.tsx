@@ -25,7 +25,8 @@ const HEADERS = {
   "cache-control": "private, no-store",
   "x-robots-tag": "noindex, nofollow",
   "x-content-type-options": "nosniff",
-  "content-security-policy": "default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'",
+  "content-security-policy":
+    "default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'",
 };
 
 /** The financing simulator's own fields: never carried over from the query. */
@@ -33,7 +34,11 @@ const SIMULATOR_FIELDS = new Set(["entrada", "prazo", "juros"]);
 
 async function answer(status: number, p: { lang: Locale; title: string; branding: ShareBranding; bar?: ReactNode; body: ReactNode }): Promise<Response> {
   const t = translator(p.lang);
-  const html = await renderDocument(<ShareDocument lang={p.lang} title={p.title} description="" branding={p.branding} t={t} bar={p.bar}>{p.body}</ShareDocument>);
+  const html = await renderDocument(
+    <ShareDocument lang={p.lang} title={p.title} description="" branding={p.branding} t={t} bar={p.bar}>
+      {p.body}
+    </ShareDocument>,
+  );
   return new Response(html, { status, headers: HEADERS });
 }
 
@@ -46,7 +51,8 @@ export async function framePage(req: Request, listingId: string | null): Promise
   const lang = url.searchParams.get("lang");
   const locale: Locale = isLocale(lang) ? lang : DEFAULT_LOCALE;
   const t = translator(locale);
-  const message = (status: number, title: string, text: string) => answer(status, { lang: locale, title, branding: NEUTRAL_BRANDING, body: <Message title={title} text={text} /> });
+  const message = (status: number, title: string, text: string) =>
+    answer(status, { lang: locale, title, branding: NEUTRAL_BRANDING, body: <Message title={title} text={text} /> });
   const db = await getDb();
   const session = await previewSession(db, sessionTokenOf(req.headers));
   if (!session) return message(401, "Signed out", "Sign in to the share preview with your API key.");
@@ -56,7 +62,12 @@ export async function framePage(req: Request, listingId: string | null): Promise
   const { settings } = applyDraft(await loadTenant(db, session.actor.tenantId), draftFromForm(url.searchParams));
   const r = await previewAnswer(ctx, settings, pick.kind, pick.id);
   if (!r.ok && r.reason === "not_found") return message(404, "Not found", "This is not something your key may share.");
-  if (!r.ok) return message(404, "Hidden by the sharing rules", "A recipient would get the 'link not found' page: the listing's stage hides its share links (sharingConfig.restrictions).");
+  if (!r.ok)
+    return message(
+      404,
+      "Hidden by the sharing rules",
+      "A recipient would get the 'link not found' page: the listing's stage hides its share links (sharingConfig.restrictions).",
+    );
   const shared = r.answer as unknown as ShareAnswer;
   // The simulator's own fields drive it as on the real page; the pick and the draft are what every link keeps.
   const query = Object.fromEntries([...url.searchParams].filter(([k]) => SIMULATOR_FIELDS.has(k)));
@@ -64,11 +75,21 @@ export async function framePage(req: Request, listingId: string | null): Promise
   const view: ShareView = { answer: shared, locale, t, base: "/preview/share/frame", simulator: shared.showFinancialSimulator, query, keep };
   const e = shared.entity;
   const parentTitle =
-    e.type === "listing" || e.type === "seller_report" ? localized(obj(e.listing), "title", locale) : e.type === "shortlist" ? str(obj(e.shortlist).name) : str(obj(e.itinerary).name);
+    e.type === "listing" || e.type === "seller_report"
+      ? localized(obj(e.listing), "title", locale)
+      : e.type === "shortlist"
+        ? str(obj(e.shortlist).name)
+        : str(obj(e.itinerary).name);
   // A listing opened inside a shortlist or itinerary is titled by itself, as on the real page.
   const member = listingId ? memberDoc(e, listingId) : null;
   if (listingId && !member) return message(404, "Not found", "This listing is not part of what you picked (or the sharing rules hide it).");
   const title = (member && listingTitle(view, member)) || parentTitle;
   const body = listingId ? <MemberListing view={view} listingId={listingId} /> : <ShareBody view={view} />;
-  return answer(200, { lang: locale, title: `${title} · ${shared.branding.name}`, branding: shared.branding, bar: <ContactBar t={t} agent={agentOf(e)} title={title} />, body });
+  return answer(200, {
+    lang: locale,
+    title: `${title} · ${shared.branding.name}`,
+    branding: shared.branding,
+    bar: <ContactBar t={t} agent={agentOf(e)} title={title} />,
+    body,
+  });
 }

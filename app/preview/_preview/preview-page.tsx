@@ -10,11 +10,22 @@ import { FIELD_VISIBILITY_OPTIONS, type PreviewChoice } from "@/lib/share/share-
  */
 const KIND_LABEL: Record<PreviewChoice["kind"], string> = { listing: "Listings", shortlist: "Shortlists", visit_itinerary: "Visit itineraries" };
 const FV_LABEL: Record<string, string> = {
-  address: "Address", coordinates: "Map point", financials: "Condo fee and property tax", price: "Price", listingCode: "Listing code", agentInfo: "Broker's card",
+  address: "Address",
+  coordinates: "Map point",
+  financials: "Condo fee and property tax",
+  price: "Price",
+  listingCode: "Listing code",
+  agentInfo: "Broker's card",
 };
 const OPTION_LABEL: Record<string, string> = {
-  full: "full address", neighborhood_only: "neighbourhood only", city_only: "city only", hidden: "hidden", exact: "exact", approximate: "approximate (about 500 m)",
-  visible: "shown", inherit: "as each listing says",
+  full: "full address",
+  neighborhood_only: "neighbourhood only",
+  city_only: "city only",
+  hidden: "hidden",
+  exact: "exact",
+  approximate: "approximate (about 500 m)",
+  visible: "shown",
+  inherit: "as each listing says",
 };
 const NOTICES: Record<string, string> = {
   invalid_key: "That API key is unknown, revoked, or belongs to an inactive member.",
@@ -52,8 +63,12 @@ export async function previewPage(title: string, body: ReactNode, status = 200, 
   return new Response(html, {
     status,
     headers: {
-      "content-type": "text/html; charset=utf-8", "cache-control": "private, no-store", "x-frame-options": "DENY", "referrer-policy": "same-origin",
-      "content-security-policy": "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "private, no-store",
+      "x-frame-options": "DENY",
+      "referrer-policy": "same-origin",
+      "content-security-policy":
+        "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
     },
   });
 }
@@ -62,31 +77,56 @@ export async function previewPage(title: string, body: ReactNode, status = 200, 
 export function Notice({ q }: { q: URLSearchParams }) {
   const key = q.get("error") ?? (q.get("saved") ? "saved" : q.get("signed_out") ? "signed_out" : null);
   if (!key || !NOTICES[key]) return null;
-  return <p className={`notice${key === "invalid_key" ? " err" : ""}`} role={key === "invalid_key" ? "alert" : "status"}>{NOTICES[key]}</p>;
+  return (
+    <p className={`notice${key === "invalid_key" ? " err" : ""}`} role={key === "invalid_key" ? "alert" : "status"}>
+      {NOTICES[key]}
+    </p>
+  );
 }
 
 export function SignIn({ q }: { q: URLSearchParams }) {
   return (
     <>
       <h1>Share preview</h1>
-      <p>See a share link exactly as your client will, before you send it. Sign in once with your API key: it is exchanged for a session cookie and not kept in the browser.</p>
+      <p>
+        See a share link exactly as your client will, before you send it. Sign in once with your API key: it is exchanged for a session cookie and not kept in
+        the browser.
+      </p>
       <Notice q={q} />
       <form className="panel narrow" method="post" action="/preview/share/session">
         <label htmlFor="apiKey">API key</label>
         <input id="apiKey" name="apiKey" type="password" autoComplete="off" required spellCheck={false} aria-describedby="key-hint" />
-        <p className="muted" id="key-hint">A key starting with <code>crm_</code> (npm run demo prints the demo agency&apos;s).</p>
+        <p className="muted" id="key-hint">
+          A key starting with <code>crm_</code> (npm run demo prints the demo agency&apos;s).
+        </p>
         <button type="submit">Sign in</button>
       </form>
     </>
   );
 }
 
-function Select({ name, label, value, options, text }: { name: string; label: string; value: string; options: readonly string[]; text: (o: string) => string }) {
+function Select({
+  name,
+  label,
+  value,
+  options,
+  text,
+}: {
+  name: string;
+  label: string;
+  value: string;
+  options: readonly string[];
+  text: (o: string) => string;
+}) {
   return (
     <>
       <label htmlFor={`f-${name}`}>{label}</label>
       <select id={`f-${name}`} name={name} defaultValue={value}>
-        {options.map((o) => <option key={o} value={o}>{text(o)}</option>)}
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {text(o)}
+          </option>
+        ))}
       </select>
     </>
   );
@@ -116,11 +156,23 @@ export function SignedIn({ q, v }: { q: URLSearchParams; v: SignedInView }) {
       <div className="bar">
         <h1>Share preview</h1>
         <span className="muted">{v.who}</span>
-        <form method="post" action="/preview/share/sign-out"><input type="hidden" name="csrf" value={v.csrf} /><button className="secondary" type="submit">Sign out</button></form>
+        <form method="post" action="/preview/share/sign-out">
+          <input type="hidden" name="csrf" value={v.csrf} />
+          <button className="secondary" type="submit">
+            Sign out
+          </button>
+        </form>
       </div>
       <Notice q={q} />
       {v.errors.length > 0 && (
-        <div className="notice err" role="alert"><strong>The draft is not valid; the saved values are shown:</strong><ul>{v.errors.map((e) => <li key={e}>{e}</li>)}</ul></div>
+        <div className="notice err" role="alert">
+          <strong>The draft is not valid; the saved values are shown:</strong>
+          <ul>
+            {v.errors.map((e) => (
+              <li key={e}>{e}</li>
+            ))}
+          </ul>
+        </div>
       )}
       <div className="grid">
         <div>
@@ -131,7 +183,13 @@ export function SignedIn({ q, v }: { q: URLSearchParams; v: SignedInView }) {
                 <select id="f-pick" name="pick" defaultValue={v.pickValue}>
                   {kinds.map((k) => (
                     <optgroup key={k} label={KIND_LABEL[k]}>
-                      {v.choices.filter((c) => c.kind === k).map((c) => <option key={`${c.kind}:${c.id}`} value={`${c.kind}:${c.id}`}>{c.label}</option>)}
+                      {v.choices
+                        .filter((c) => c.kind === k)
+                        .map((c) => (
+                          <option key={`${c.kind}:${c.id}`} value={`${c.kind}:${c.id}`}>
+                            {c.label}
+                          </option>
+                        ))}
                     </optgroup>
                   ))}
                 </select>
@@ -142,21 +200,40 @@ export function SignedIn({ q, v }: { q: URLSearchParams; v: SignedInView }) {
             <Select name="lang" label="Recipient's language" value={v.lang} options={LOCALES} text={(o) => LOCALE_NAMES[o as keyof typeof LOCALE_NAMES] ?? o} />
             <fieldset>
               <legend>Branding (draft)</legend>
-              <label htmlFor="f-name">Name</label><input id="f-name" name="name" defaultValue={v.branding.name} maxLength={120} />
-              <label htmlFor="f-logo">Logo URL</label><input id="f-logo" name="logo" type="url" defaultValue={v.branding.logo ?? ""} placeholder="https://… or /logo.png" />
-              <label htmlFor="f-color">Primary colour</label><input id="f-color" name="color" type="color" defaultValue={v.branding.primaryColor} />
+              <label htmlFor="f-name">Name</label>
+              <input id="f-name" name="name" defaultValue={v.branding.name} maxLength={120} />
+              <label htmlFor="f-logo">Logo URL</label>
+              <input id="f-logo" name="logo" type="url" defaultValue={v.branding.logo ?? ""} placeholder="https://… or /logo.png" />
+              <label htmlFor="f-color">Primary colour</label>
+              <input id="f-color" name="color" type="color" defaultValue={v.branding.primaryColor} />
             </fieldset>
             <fieldset>
               <legend>What links show (draft)</legend>
-              {Object.entries(FIELD_VISIBILITY_OPTIONS).map(([k, opts]) => <Select key={k} name={`fv_${k}`} label={FV_LABEL[k] ?? k} value={v.fieldVisibility[k]} options={opts} text={(o) => OPTION_LABEL[o] ?? o} />)}
-              <Select name="simulator" label="Financing simulator (sale listings)" value={v.simulator ? "on" : "off"} options={["on", "off"]} text={(o) => (o === "on" ? "shown" : "hidden")} />
+              {Object.entries(FIELD_VISIBILITY_OPTIONS).map(([k, opts]) => (
+                <Select key={k} name={`fv_${k}`} label={FV_LABEL[k] ?? k} value={v.fieldVisibility[k]} options={opts} text={(o) => OPTION_LABEL[o] ?? o} />
+              ))}
+              <Select
+                name="simulator"
+                label="Financing simulator (sale listings)"
+                value={v.simulator ? "on" : "off"}
+                options={["on", "off"]}
+                text={(o) => (o === "on" ? "shown" : "hidden")}
+              />
             </fieldset>
             <button type="submit">Update preview</button>
           </form>
           <form id="save" className="panel" method="post" action="/preview/share/save">
             <input type="hidden" name="csrf" value={v.csrf} />
-            {[...v.params].filter(([k]) => k !== "lang").map(([k, val]) => <input key={k} type="hidden" name={k} value={val} />)}
-            <p className="muted flush">{v.admin ? "Saving changes the tenant's branding and sharing configuration for every link." : "Only an owner's or an admin's key can save; you can still try the draft here."}</p>
+            {[...v.params]
+              .filter(([k]) => k !== "lang")
+              .map(([k, val]) => (
+                <input key={k} type="hidden" name={k} value={val} />
+              ))}
+            <p className="muted flush">
+              {v.admin
+                ? "Saving changes the tenant's branding and sharing configuration for every link."
+                : "Only an owner's or an admin's key can save; you can still try the draft here."}
+            </p>
             <button type="submit">Save these settings</button>
           </form>
         </div>
@@ -165,7 +242,9 @@ export function SignedIn({ q, v }: { q: URLSearchParams; v: SignedInView }) {
           {v.pickValue ? (
             <>
               <iframe id="preview" title="Preview of the share page as the recipient sees it" src={frameSrc}></iframe>
-              <a id="preview-link" href={frameSrc} target="_blank" rel="noopener">Open the preview in its own tab</a>
+              <a id="preview-link" href={frameSrc} target="_blank" rel="noopener">
+                Open the preview in its own tab
+              </a>
             </>
           ) : (
             <p>Nothing to preview.</p>

@@ -9,7 +9,9 @@ export function messagePage(status: number, title: string, text: string, back = 
     <>
       <h1>{title}</h1>
       <p role="alert">{text}</p>
-      <p><a href={back}>Back to the share preview</a></p>
+      <p>
+        <a href={back}>Back to the share preview</a>
+      </p>
     </>,
     status,
   );
@@ -34,10 +36,17 @@ export async function formOf(req: Request): Promise<URLSearchParams> {
  * CSRF token in the form, a live session. Otherwise the refusal page to answer.
  */
 export async function checkedPost(req: Request, form: URLSearchParams): Promise<{ session: PreviewSession; token: string } | Response> {
-  if (!sameOrigin(req.headers)) return messagePage(403, "Request refused", "This form was not sent from the share preview's own page (cross-site requests are refused). Open the preview and try again.");
+  if (!sameOrigin(req.headers))
+    return messagePage(
+      403,
+      "Request refused",
+      "This form was not sent from the share preview's own page (cross-site requests are refused). Open the preview and try again.",
+    );
   const token = sessionTokenOf(req.headers);
   const session = await previewSession(await getDb(), token);
-  if (!session || !token) return messagePage(401, "Signed out", "Your preview session has ended (signed out, expired, or the API key was revoked). Sign in again with your API key.");
-  if (!csrfMatches(token, form.get("csrf"))) return messagePage(403, "Request refused", "The form's security token is missing or does not belong to your session. Reload the preview and try again.");
+  if (!session || !token)
+    return messagePage(401, "Signed out", "Your preview session has ended (signed out, expired, or the API key was revoked). Sign in again with your API key.");
+  if (!csrfMatches(token, form.get("csrf")))
+    return messagePage(403, "Request refused", "The form's security token is missing or does not belong to your session. Reload the preview and try again.");
   return { session, token };
 }

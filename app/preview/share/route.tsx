@@ -24,11 +24,7 @@ export async function GET(req: Request): Promise<Response> {
 }
 
 function signIn(q: URLSearchParams): Promise<Response> {
-  return previewPage(
-    "Share preview · sign in",
-    <SignIn q={q} />,
-    q.get("error") ? 401 : 200,
-  );
+  return previewPage("Share preview · sign in", <SignIn q={q} />, q.get("error") ? 401 : 200);
 }
 
 async function signedIn(q: URLSearchParams, s: PreviewSession): Promise<Response> {
@@ -47,12 +43,27 @@ async function signedIn(q: URLSearchParams, s: PreviewSession): Promise<Response
   const fv = settings.sharingConfig.fieldVisibility as Record<string, string>;
   const requested = q.get("lang");
   const lang = isLocale(requested) ? requested : DEFAULT_LOCALE;
-  const params = new URLSearchParams({ pick: pickValue, name: b.name, logo: b.logo ?? "", color: b.primaryColor, lang, simulator: settings.sharingConfig.showFinancialSimulator ? "on" : "off" });
+  const params = new URLSearchParams({
+    pick: pickValue,
+    name: b.name,
+    logo: b.logo ?? "",
+    color: b.primaryColor,
+    lang,
+    simulator: settings.sharingConfig.showFinancialSimulator ? "on" : "off",
+  });
   for (const [k, v] of Object.entries(fv)) params.set(`fv_${k}`, v);
   const view: SignedInView = {
     who: `${me?.name ?? "Member"} · ${s.actor.role}, ${s.actor.access} access · ${tenant.name}`,
-    csrf: s.csrf, admin: can(s.actor, "tenant.admin"), choices, pickValue: pick ? pickValue : "", lang,
-    branding: b, fieldVisibility: fv, simulator: settings.sharingConfig.showFinancialSimulator, errors, params,
+    csrf: s.csrf,
+    admin: can(s.actor, "tenant.admin"),
+    choices,
+    pickValue: pick ? pickValue : "",
+    lang,
+    branding: b,
+    fieldVisibility: fv,
+    simulator: settings.sharingConfig.showFinancialSimulator,
+    errors,
+    params,
   };
   return previewPage("Share preview", <SignedIn q={q} v={view} />, 200, true);
 }

@@ -8,7 +8,9 @@ export const q = (params: [string, string][]) => (params.length ? `?${new URLSea
 export function Hidden({ params }: { params: [string, string][] }) {
   return (
     <>
-      {params.map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />)}
+      {params.map(([k, v]) => (
+        <input key={k} type="hidden" name={k} value={v} />
+      ))}
     </>
   );
 }
@@ -20,9 +22,14 @@ export function Progress({ f, step }: { f: Frame; step: PricingStep }) {
     <ol className="steps" aria-label={f.t("progress")}>
       {PRICING_STEPS.map((s, i) =>
         i === at ? (
-          <li key={s} aria-current="step"><span className="sr-only">{f.t("stepOf", { n: i + 1, total: PRICING_STEPS.length })}: </span>{f.t(`steps.${s}`)}</li>
+          <li key={s} aria-current="step">
+            <span className="sr-only">{f.t("stepOf", { n: i + 1, total: PRICING_STEPS.length })}: </span>
+            {f.t(`steps.${s}`)}
+          </li>
         ) : (
-          <li key={s} className={i < at ? "done" : ""}>{f.t(`steps.${s}`)}</li>
+          <li key={s} className={i < at ? "done" : ""}>
+            {f.t(`steps.${s}`)}
+          </li>
         ),
       )}
     </ol>
@@ -36,14 +43,24 @@ export function ErrorSummary({ f, errors, extra = {} }: { f: Frame; errors: Fiel
   return (
     <div className="errors" role="alert" tabIndex={-1} autoFocus id="errors">
       <strong>{f.t("errors.summary", { count: entries.length })}</strong>
-      <ul>{entries.map(([k, code]) => <li key={k}><a href={`#f-${k}`}>{f.t(`errors.${code}`, extra)}</a></li>)}</ul>
+      <ul>
+        {entries.map(([k, code]) => (
+          <li key={k}>
+            <a href={`#f-${k}`}>{f.t(`errors.${code}`, extra)}</a>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
 
 /** A field's own error message, tied to it by `aria-describedby` (see `invalid`). */
 export function FieldError({ f, errors, k, extra = {} }: { f: Frame; errors: FieldErrors; k: string; extra?: Record<string, string | number> }) {
-  return errors[k] ? <p className="err" id={`f-${k}-err`}>{f.t(`errors.${errors[k]}`, extra)}</p> : null;
+  return errors[k] ? (
+    <p className="err" id={`f-${k}-err`}>
+      {f.t(`errors.${errors[k]}`, extra)}
+    </p>
+  ) : null;
 }
 
 /** `aria-invalid` and `aria-describedby` (the hint, the error) of a field. */
@@ -57,12 +74,26 @@ export type Notice = { text: string } | null;
 
 export function NoticeBlock({ notice, focus }: { notice: Notice; focus: boolean }) {
   if (!notice) return null;
-  return focus ? <p className="notice" role="alert" tabIndex={-1} autoFocus>{notice.text}</p> : <p className="notice" role="alert">{notice.text}</p>;
+  return focus ? (
+    <p className="notice" role="alert" tabIndex={-1} autoFocus>
+      {notice.text}
+    </p>
+  ) : (
+    <p className="notice" role="alert">
+      {notice.text}
+    </p>
+  );
 }
 
 /** The step's heading, focused on arrival when nothing else (an error, a notice) should be. */
 export function Heading({ text, focus }: { text: string; focus: boolean }) {
-  return focus ? <h1 tabIndex={-1} autoFocus>{text}</h1> : <h1>{text}</h1>;
+  return focus ? (
+    <h1 tabIndex={-1} autoFocus>
+      {text}
+    </h1>
+  ) : (
+    <h1>{text}</h1>
+  );
 }
 
 export type StepView = { step: PricingStep; answers: Answers; errors: FieldErrors; notice?: Notice };
@@ -72,7 +103,9 @@ export function StepActions({ f, a, from, to, submit }: { f: Frame; a: Answers; 
   return (
     <div className="actions">
       <a href={`${f.base}${q([...answerParams(a, from), ["step", to]])}`}>{f.t("back")}</a>
-      <button className="btn" type="submit">{submit}</button>
+      <button className="btn" type="submit">
+        {submit}
+      </button>
     </div>
   );
 }

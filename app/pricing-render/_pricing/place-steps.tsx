@@ -16,7 +16,9 @@ export function cityPage(f: Frame, v: StepView, cities: PricingCity[]): Promise<
         <FieldError f={f} errors={errors} k="city" />
         <div className="choices one">
           {cities.map((c, i) => (
-            <label key={c.code} className="choice"><input type="radio" name="city" value={c.code} defaultChecked={v.answers.city === c.code} required={i === 0} /> {cityLabel(c)}</label>
+            <label key={c.code} className="choice">
+              <input type="radio" name="city" value={c.code} defaultChecked={v.answers.city === c.code} required={i === 0} /> {cityLabel(c)}
+            </label>
           ))}
         </div>
       </fieldset>
@@ -26,7 +28,11 @@ export function cityPage(f: Frame, v: StepView, cities: PricingCity[]): Promise<
         <FieldError f={f} errors={errors} k="city" />
         <select id="f-city" name="city" required {...invalid(errors, "city")} defaultValue={v.answers.city}>
           <option value="">—</option>
-          {cities.map((c) => <option key={c.code} value={c.code}>{cityLabel(c)}</option>)}
+          {cities.map((c) => (
+            <option key={c.code} value={c.code}>
+              {cityLabel(c)}
+            </option>
+          ))}
         </select>
       </div>
     );
@@ -44,7 +50,12 @@ export function cityPage(f: Frame, v: StepView, cities: PricingCity[]): Promise<
           <form method="get" action={f.base} noValidate>
             <input type="hidden" name="step" value="neighborhood" />
             {field}
-            <div className="actions"><span></span><button className="btn" type="submit">{f.t("continue")}</button></div>
+            <div className="actions">
+              <span></span>
+              <button className="btn" type="submit">
+                {f.t("continue")}
+              </button>
+            </div>
           </form>
         ) : (
           <p>{f.t("city.none", { name: f.brand.name })}</p>
@@ -70,10 +81,18 @@ export function neighborhoodPage(f: Frame, v: StepView, city: PricingCity, sugge
       <NoticeBlock notice={v.notice ?? null} focus={!focusHeading} />
       {didYouMean && (
         <div className="notice" role="status">
-          <p tabIndex={-1} autoFocus id="dym">{f.t("neighborhood.didYouMean", { typed: a.neighborhood, city: city.label })}</p>
+          <p tabIndex={-1} autoFocus id="dym">
+            {f.t("neighborhood.didYouMean", { typed: a.neighborhood, city: city.label })}
+          </p>
           <ul>
-            {didYouMean.map((n) => <li key={n}><a href={`${f.base}${pick(n)}`}>{n}</a></li>)}
-            <li><a href={`${f.base}${q(keep)}`}>{f.t("neighborhood.keep", { typed: a.neighborhood })}</a></li>
+            {didYouMean.map((n) => (
+              <li key={n}>
+                <a href={`${f.base}${pick(n)}`}>{n}</a>
+              </li>
+            ))}
+            <li>
+              <a href={`${f.base}${q(keep)}`}>{f.t("neighborhood.keep", { typed: a.neighborhood })}</a>
+            </li>
           </ul>
         </div>
       )}
@@ -83,15 +102,30 @@ export function neighborhoodPage(f: Frame, v: StepView, city: PricingCity, sugge
           <input type="hidden" name="step" value="profile" />
           <div className="field">
             <label htmlFor="f-neighborhood">{f.t("neighborhood.label", { city: city.label })}</label>
-            <p className="hint" id="f-neighborhood-hint">{f.t("neighborhood.hint")}</p>
+            <p className="hint" id="f-neighborhood-hint">
+              {f.t("neighborhood.hint")}
+            </p>
             <FieldError f={f} errors={errors} k="neighborhood" />
             <input
-              id="f-neighborhood" name="neighborhood" type="text" list="nb-list" autoComplete="off" required maxLength={120} defaultValue={a.neighborhood}
+              id="f-neighborhood"
+              name="neighborhood"
+              type="text"
+              list="nb-list"
+              autoComplete="off"
+              required
+              maxLength={120}
+              defaultValue={a.neighborhood}
               {...invalid(errors, "neighborhood", "f-neighborhood-hint")}
               data-suggest={`/api/sites/share/${f.token}/neighborhoods?city=${encodeURIComponent(city.code)}`}
-              data-none={f.t("neighborhood.suggestions", { count: 0 })} data-one={f.t("neighborhood.suggestions", { count: 1 })} data-other={f.t("neighborhood.suggestions", { count: 7 }).replace("7", "#")}
+              data-none={f.t("neighborhood.suggestions", { count: 0 })}
+              data-one={f.t("neighborhood.suggestions", { count: 1 })}
+              data-other={f.t("neighborhood.suggestions", { count: 7 }).replace("7", "#")}
             />
-            <datalist id="nb-list">{suggestions.map((s) => <option key={s} value={s}></option>)}</datalist>
+            <datalist id="nb-list">
+              {suggestions.map((s) => (
+                <option key={s} value={s}></option>
+              ))}
+            </datalist>
             <p className="sr-only" id="nb-status" aria-live="polite"></p>
           </div>
           <StepActions f={f} a={a} from="neighborhood" to="city" submit={f.t("continue")} />

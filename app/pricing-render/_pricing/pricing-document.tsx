@@ -46,9 +46,13 @@ export function pricingPage(f: Frame, title: string, body: ReactNode, query = ""
         <style dangerouslySetInnerHTML={{ __html: PRICING_CSS }} />
       </head>
       <body style={brandVariables(palette) as CSSProperties}>
-        <a className="skip" href="#main">{f.t("title")}</a>
+        <a className="skip" href="#main">
+          {f.t("title")}
+        </a>
         {f.brand.name && <BrandBand brand={f.brand} label={f.t("language")} langs={langs} />}
-        <main id="main" className="wrap">{body}</main>
+        <main id="main" className="wrap">
+          {body}
+        </main>
         {f.brand.name && <footer>{f.t("by", { name: f.brand.name })}</footer>}
         {f.script && <script src="/pricing-tool.js" defer />}
       </body>

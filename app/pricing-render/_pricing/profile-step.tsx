@@ -8,9 +8,21 @@ export function profilePage(f: Frame, v: StepView, types: { id: string; label: s
   const focusHeading = !Object.keys(errors).length && !v.notice;
   const count = (k: "bedrooms" | "bathrooms" | "parkingSpaces", label: string) => (
     <div className="field">
-      <label htmlFor={`f-${k}`}>{label} <span className="muted">({f.t("optional")})</span></label>
+      <label htmlFor={`f-${k}`}>
+        {label} <span className="muted">({f.t("optional")})</span>
+      </label>
       <FieldError f={f} errors={errors} k={k} />
-      <input id={`f-${k}`} name={k === "parkingSpaces" ? "parking" : k} type="number" inputMode="numeric" min="0" max="50" step="1" defaultValue={a[k]} {...invalid(errors, k)} />
+      <input
+        id={`f-${k}`}
+        name={k === "parkingSpaces" ? "parking" : k}
+        type="number"
+        inputMode="numeric"
+        min="0"
+        max="50"
+        step="1"
+        defaultValue={a[k]}
+        {...invalid(errors, k)}
+      />
     </div>
   );
   return pricingPage(
@@ -30,17 +42,34 @@ export function profilePage(f: Frame, v: StepView, types: { id: string; label: s
             <FieldError f={f} errors={errors} k="propertyType" />
             <div className="choices">
               {types.map((t, i) => (
-                <label key={t.id} className="choice"><input type="radio" name="type" value={t.id} defaultChecked={a.propertyType === t.id} required={i === 0} /> {t.label}</label>
+                <label key={t.id} className="choice">
+                  <input type="radio" name="type" value={t.id} defaultChecked={a.propertyType === t.id} required={i === 0} /> {t.label}
+                </label>
               ))}
             </div>
           </fieldset>
           <div className="field">
             <label htmlFor="f-totalArea">{f.t("profile.area")}</label>
-            <p className="hint" id="f-totalArea-hint">{f.t("profile.areaHint")}</p>
+            <p className="hint" id="f-totalArea-hint">
+              {f.t("profile.areaHint")}
+            </p>
             <FieldError f={f} errors={errors} k="totalArea" />
-            <input id="f-totalArea" name="area" type="text" inputMode="decimal" required maxLength={12} defaultValue={a.totalArea} {...invalid(errors, "totalArea", "f-totalArea-hint")} />
+            <input
+              id="f-totalArea"
+              name="area"
+              type="text"
+              inputMode="decimal"
+              required
+              maxLength={12}
+              defaultValue={a.totalArea}
+              {...invalid(errors, "totalArea", "f-totalArea-hint")}
+            />
           </div>
-          <div className="row">{count("bedrooms", f.t("profile.bedrooms"))}{count("bathrooms", f.t("profile.bathrooms"))}{count("parkingSpaces", f.t("profile.parking"))}</div>
+          <div className="row">
+            {count("bedrooms", f.t("profile.bedrooms"))}
+            {count("bathrooms", f.t("profile.bathrooms"))}
+            {count("parkingSpaces", f.t("profile.parking"))}
+          </div>
           <StepActions f={f} a={a} from="profile" to="neighborhood" submit={f.t("profile.submit")} />
         </form>
       </div>

@@ -11,7 +11,10 @@ function AnswersList({ f, a, labels, neighborhood }: { f: Frame; a: Answers; lab
   const change = (step: PricingStep) => (
     <>
       {" "}
-      <a href={`${f.base}${q([...answerParams(a, step), ["step", step]])}`}>{f.t("change")}<span className="sr-only"> ({f.t(`steps.${step}`)})</span></a>
+      <a href={`${f.base}${q([...answerParams(a, step), ["step", step]])}`}>
+        {f.t("change")}
+        <span className="sr-only"> ({f.t(`steps.${step}`)})</span>
+      </a>
     </>
   );
   const rooms = [
@@ -23,10 +26,21 @@ function AnswersList({ f, a, labels, neighborhood }: { f: Frame; a: Answers; lab
     <section className="card" aria-labelledby="yours">
       <h2 id="yours">{f.t("estimate.yours")}</h2>
       <dl>
-        <dt>{f.t("steps.city")}</dt><dd>{labels.cityLabel}{change("city")}</dd>
-        <dt>{f.t("steps.neighborhood")}</dt><dd>{neighborhood}{change("neighborhood")}</dd>
+        <dt>{f.t("steps.city")}</dt>
+        <dd>
+          {labels.cityLabel}
+          {change("city")}
+        </dd>
+        <dt>{f.t("steps.neighborhood")}</dt>
+        <dd>
+          {neighborhood}
+          {change("neighborhood")}
+        </dd>
         <dt>{f.t("steps.profile")}</dt>
-        <dd>{`${labels.type}, ${a.totalArea.replace(".", f.locale === "en" ? "." : ",")} m²${rooms.length ? `, ${rooms.join(", ")}` : ""}`}{change("profile")}</dd>
+        <dd>
+          {`${labels.type}, ${a.totalArea.replace(".", f.locale === "en" ? "." : ",")} m²${rooms.length ? `, ${rooms.join(", ")}` : ""}`}
+          {change("profile")}
+        </dd>
       </dl>
     </section>
   );
@@ -52,7 +66,10 @@ export function estimatePage(f: Frame, v: StepView, e: PriceEstimate, labels: La
             <p className="label">{f.t("estimate.value")}</p>
             <p className="value">{money(e.estimate.value)}</p>
             <p>{f.t("estimate.range", { low: money(e.estimate.low), high: money(e.estimate.high) })}</p>
-            <p className="conf"><strong>{f.t(`estimate.${levelKey}`)}</strong>{f.t(`estimate.${level}`, { count: e.confidence.comparables })}</p>
+            <p className="conf">
+              <strong>{f.t(`estimate.${levelKey}`)}</strong>
+              {f.t(`estimate.${level}`, { count: e.confidence.comparables })}
+            </p>
             {e.pricePerSqm ? <p>{f.t("estimate.perSqm", { value: money(e.pricePerSqm) })}</p> : null}
           </>
         ) : (
@@ -64,7 +81,13 @@ export function estimatePage(f: Frame, v: StepView, e: PriceEstimate, labels: La
             <ul className="comps">
               {comps.map((c, i) => (
                 <li key={i}>
-                  {[c.neighborhood, `${formatNumber(f.locale, c.totalArea)} m²`, c.bedrooms !== null ? f.t("estimate.bedrooms", { count: c.bedrooms }) : null, f.t("estimate.comparable", { price: money(c.pricePerSqm) }), f.t(`estimate.distance.${c.distanceBand}`)]
+                  {[
+                    c.neighborhood,
+                    `${formatNumber(f.locale, c.totalArea)} m²`,
+                    c.bedrooms !== null ? f.t("estimate.bedrooms", { count: c.bedrooms }) : null,
+                    f.t("estimate.comparable", { price: money(c.pricePerSqm) }),
+                    f.t(`estimate.distance.${c.distanceBand}`),
+                  ]
                     .filter(Boolean)
                     .join(", ")}
                 </li>
@@ -80,11 +103,15 @@ export function estimatePage(f: Frame, v: StepView, e: PriceEstimate, labels: La
         <form method="get" action={f.base}>
           <Hidden params={answerParams(a, "contact")} />
           <input type="hidden" name="step" value="contact" />
-          <button className="btn" type="submit">{f.t("estimate.cta", { name: f.brand.name })}</button>
+          <button className="btn" type="submit">
+            {f.t("estimate.cta", { name: f.brand.name })}
+          </button>
         </form>
       </section>
       <AnswersList f={f} a={a} labels={labels} neighborhood={nb} />
-      <p><a href={f.base}>{f.t("estimate.again")}</a></p>
+      <p>
+        <a href={f.base}>{f.t("estimate.again")}</a>
+      </p>
     </>,
   );
 }
@@ -97,7 +124,11 @@ export function contactPage(f: Frame, v: StepView, form: ContactForm, labels: La
   const input = (k: keyof ContactForm, type: string, label: string, attrs: Record<string, string | number | boolean>, hint?: string) => (
     <div className="field">
       <label htmlFor={`f-${k}`}>{label}</label>
-      {hint && <p className="hint" id={`f-${k}-hint`}>{hint}</p>}
+      {hint && (
+        <p className="hint" id={`f-${k}-hint`}>
+          {hint}
+        </p>
+      )}
       <FieldError f={f} errors={errors} k={k} extra={name} />
       <input id={`f-${k}`} name={k} type={type} defaultValue={form[k]} {...attrs} {...invalid(errors, k, hint ? `f-${k}-hint` : undefined)} />
     </div>
@@ -120,20 +151,32 @@ export function contactPage(f: Frame, v: StepView, form: ContactForm, labels: La
             <legend>{f.t("contact.intent")}</legend>
             <FieldError f={f} errors={errors} k="intent" />
             <div className="choices">
-              <label className="choice wide"><input type="radio" name="intent" value="sell" required defaultChecked={form.intent === "sell"} /> {f.t("contact.sell")}</label>
-              <label className="choice wide"><input type="radio" name="intent" value="value" defaultChecked={form.intent === "value"} /> {f.t("contact.value")}</label>
+              <label className="choice wide">
+                <input type="radio" name="intent" value="sell" required defaultChecked={form.intent === "sell"} /> {f.t("contact.sell")}
+              </label>
+              <label className="choice wide">
+                <input type="radio" name="intent" value="value" defaultChecked={form.intent === "value"} /> {f.t("contact.value")}
+              </label>
             </div>
           </fieldset>
           <fieldset>
             <legend>{f.t("contact.address")}</legend>
             <p className="hint">{f.t("contact.addressHint")}</p>
-            <div className="row2">{input("street", "text", f.t("contact.street"), { autoComplete: "address-line1", maxLength: 200 })}{input("number", "text", f.t("contact.number"), { maxLength: 20 })}</div>
-            <div className="row2">{input("complement", "text", f.t("contact.complement"), { autoComplete: "address-line2", maxLength: 100 })}{input("postalCode", "text", f.t("contact.postalCode"), { autoComplete: "postal-code", inputMode: "numeric", maxLength: 9 })}</div>
+            <div className="row2">
+              {input("street", "text", f.t("contact.street"), { autoComplete: "address-line1", maxLength: 200 })}
+              {input("number", "text", f.t("contact.number"), { maxLength: 20 })}
+            </div>
+            <div className="row2">
+              {input("complement", "text", f.t("contact.complement"), { autoComplete: "address-line2", maxLength: 100 })}
+              {input("postalCode", "text", f.t("contact.postalCode"), { autoComplete: "postal-code", inputMode: "numeric", maxLength: 9 })}
+            </div>
           </fieldset>
           <fieldset id="f-consent" {...invalid(errors, "consent")}>
             <legend>{f.t("contact.consentLegend")}</legend>
             <FieldError f={f} errors={errors} k="consent" extra={name} />
-            <label className="choice"><input type="checkbox" name="consent" value="yes" required defaultChecked={form.consent === "yes"} /> {f.t("contact.consent", name)}</label>
+            <label className="choice">
+              <input type="checkbox" name="consent" value="yes" required defaultChecked={form.consent === "yes"} /> {f.t("contact.consent", name)}
+            </label>
           </fieldset>
           <StepActions f={f} a={a} from="contact" to="estimate" submit={f.t("contact.send")} />
         </form>
@@ -152,7 +195,9 @@ export function sentPage(f: Frame): Promise<string> {
       <Heading text={f.t("sent.heading")} focus />
       <div className="card" role="status">
         <p>{f.t("sent.text", { name: f.brand.name })}</p>
-        <p><a href={f.base}>{f.t("sent.again")}</a></p>
+        <p>
+          <a href={f.base}>{f.t("sent.again")}</a>
+        </p>
       </div>
     </>,
   );
@@ -166,5 +211,14 @@ export function statusPage(f: Frame, kind: "not_found" | "expired" | "password")
       : kind === "password"
         ? [f.t("status.passwordTitle"), f.t("status.passwordText")]
         : [f.t("status.notFoundTitle"), f.t("status.notFoundText")];
-  return pricingPage({ ...f, languages: [f.locale] }, title, <><h1>{title}</h1><div className="card"><p>{text}</p></div></>);
+  return pricingPage(
+    { ...f, languages: [f.locale] },
+    title,
+    <>
+      <h1>{title}</h1>
+      <div className="card">
+        <p>{text}</p>
+      </div>
+    </>,
+  );
 }

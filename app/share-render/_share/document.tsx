@@ -38,7 +38,17 @@ function OpenGraphTags({ og, lang }: { og: OpenGraph; lang: string }) {
  * no referrer (the token stays private). The first photo of a page (`fetchPriority="high"`) is
  * preloaded by React itself.
  */
-export function ShareDocument(p: { lang: Locale; title: string; description: string; branding: ShareBranding; t: Translator; og?: OpenGraph; langs?: Languages; bar?: ReactNode; children: ReactNode }) {
+export function ShareDocument(p: {
+  lang: Locale;
+  title: string;
+  description: string;
+  branding: ShareBranding;
+  t: Translator;
+  og?: OpenGraph;
+  langs?: Languages;
+  bar?: ReactNode;
+  children: ReactNode;
+}) {
   const palette = brandPalette(p.branding.primaryColor);
   return (
     <html lang={p.lang}>
@@ -67,18 +77,50 @@ export function ShareDocument(p: { lang: Locale; title: string; description: str
 }
 
 /** The password form: a plain POST to the page's own address, so it works without JavaScript. */
-export function PasswordForm({ t, branding, action, state, retryAfterSeconds }: { t: Translator; branding: ShareBranding; action: string; state: "password_required" | "password_wrong" | "throttled"; retryAfterSeconds?: number }) {
+export function PasswordForm({
+  t,
+  branding,
+  action,
+  state,
+  retryAfterSeconds,
+}: {
+  t: Translator;
+  branding: ShareBranding;
+  action: string;
+  state: "password_required" | "password_wrong" | "throttled";
+  retryAfterSeconds?: number;
+}) {
   const err =
-    state === "password_wrong" ? t("share.passwordWrong") : state === "throttled" ? t("share.passwordThrottled", { minutes: Math.max(1, Math.ceil((retryAfterSeconds ?? 60) / 60)) }) : null;
+    state === "password_wrong"
+      ? t("share.passwordWrong")
+      : state === "throttled"
+        ? t("share.passwordThrottled", { minutes: Math.max(1, Math.ceil((retryAfterSeconds ?? 60) / 60)) })
+        : null;
   return (
     <section className="state" aria-labelledby="pw-title">
       <h1 id="pw-title">{t("share.passwordTitle")}</h1>
       <p>{t("share.passwordIntro", { name: branding.name })}</p>
-      {err && <p className="notice" role="alert" id="pw-error">{err}</p>}
+      {err && (
+        <p className="notice" role="alert" id="pw-error">
+          {err}
+        </p>
+      )}
       <form method="post" action={action}>
         <label htmlFor="pw">{t("share.password")}</label>
-        <input id="pw" name="password" type="password" autoComplete="current-password" required maxLength={200} aria-invalid={err ? true : undefined} aria-describedby={err ? "pw-error" : undefined} autoFocus={state !== "password_required"} />
-        <button className="btn" type="submit">{t("share.unlock")}</button>
+        <input
+          id="pw"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          maxLength={200}
+          aria-invalid={err ? true : undefined}
+          aria-describedby={err ? "pw-error" : undefined}
+          autoFocus={state !== "password_required"}
+        />
+        <button className="btn" type="submit">
+          {t("share.unlock")}
+        </button>
       </form>
     </section>
   );

@@ -11,7 +11,9 @@ type Stop = { order: number; listingId: string; time: string | null; notes: stri
 
 /** Stops in visiting order: the route's order when it names them all, else as entered. */
 export function orderedStops(entity: Doc): Stop[] {
-  const stops = arr(entity.stops).map(obj).map((s) => ({ order: num(s.order) ?? 0, listingId: str(s.listingId), time: str(s.time) || null, notes: str(s.notes) || null, listing: obj(s.listing) }));
+  const stops = arr(entity.stops)
+    .map(obj)
+    .map((s) => ({ order: num(s.order) ?? 0, listingId: str(s.listingId), time: str(s.time) || null, notes: str(s.notes) || null, listing: obj(s.listing) }));
   const order = arr(obj(entity.routeCache).order).map(str);
   if (order.length === stops.length && stops.every((s) => order.includes(s.listingId))) return order.map((id) => stops.find((s) => s.listingId === id)!);
   return stops.sort((a, b) => a.order - b.order);
@@ -25,7 +27,12 @@ function routePoints(entity: Doc, stops: Stop[]): RoutePoint[] {
   if (mp) pts.push({ label: "M", lat: num(mp.latitude), lng: num(mp.longitude), text: [str(mp.address), str(mp.name)].find(Boolean) ?? "" });
   stops.forEach((s, i) => {
     const d = s.listing;
-    pts.push({ label: String(i + 1), lat: num(d.location_latitude), lng: num(d.location_longitude), text: [str(d.location_street), str(d.location_neighborhood), str(d.location_city)].filter(Boolean).join(", ") });
+    pts.push({
+      label: String(i + 1),
+      lat: num(d.location_latitude),
+      lng: num(d.location_longitude),
+      text: [str(d.location_street), str(d.location_neighborhood), str(d.location_city)].filter(Boolean).join(", "),
+    });
   });
   return pts;
 }
@@ -37,7 +44,13 @@ export function routeUrl(points: RoutePoint[]): string | null {
   const dest = where[where.length - 1];
   const origin = where.length > 1 ? where[0] : null;
   const mid = where.slice(1, -1);
-  const q = new URLSearchParams({ api: "1", ...(origin ? { origin } : {}), destination: dest, ...(mid.length ? { waypoints: mid.join("|") } : {}), travelmode: "driving" });
+  const q = new URLSearchParams({
+    api: "1",
+    ...(origin ? { origin } : {}),
+    destination: dest,
+    ...(mid.length ? { waypoints: mid.join("|") } : {}),
+    travelmode: "driving",
+  });
   return `https://www.google.com/maps/dir/?${q.toString()}`;
 }
 
@@ -45,20 +58,33 @@ export function routeUrl(points: RoutePoint[]): string | null {
 function RouteMap({ t, points }: { t: Translator; points: RoutePoint[] }) {
   const pts = points.filter((p) => p.lat !== null && p.lng !== null) as (RoutePoint & { lat: number; lng: number })[];
   if (!pts.length) return null;
-  const W = 600, H = 300, pad = 36;
-  const lats = pts.map((p) => p.lat), lngs = pts.map((p) => p.lng);
+  const W = 600,
+    H = 300,
+    pad = 36;
+  const lats = pts.map((p) => p.lat),
+    lngs = pts.map((p) => p.lng);
   const k = Math.cos(((Math.min(...lats) + Math.max(...lats)) / 2) * (Math.PI / 180));
   const spanX = Math.max((Math.max(...lngs) - Math.min(...lngs)) * k, 1e-4);
   const spanY = Math.max(Math.max(...lats) - Math.min(...lats), 1e-4);
   const s = Math.min((W - pad * 2) / spanX, (H - pad * 2) / spanY);
-  const cx = (Math.min(...lngs) + Math.max(...lngs)) / 2, cy = (Math.min(...lats) + Math.max(...lats)) / 2;
+  const cx = (Math.min(...lngs) + Math.max(...lngs)) / 2,
+    cy = (Math.min(...lats) + Math.max(...lats)) / 2;
   const xy = (p: { lat: number; lng: number }) => [W / 2 + (p.lng - cx) * k * s, H / 2 - (p.lat - cy) * s].map((v) => v.toFixed(1));
   const label = `${t("share.route")}: ${points.map((p) => (p.label === "M" ? t("share.meetingPoint") : p.label)).join(" → ")}`;
   return (
     <figure className="map">
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label}>
         <rect width={W} height={H} fill="#e9eef2" />
-        {pts.length > 1 && <polyline fill="none" className="bs" strokeWidth="4" strokeDasharray="10 8" strokeLinecap="round" points={pts.map((p) => xy(p).join(",")).join(" ")} />}
+        {pts.length > 1 && (
+          <polyline
+            fill="none"
+            className="bs"
+            strokeWidth="4"
+            strokeDasharray="10 8"
+            strokeLinecap="round"
+            points={pts.map((p) => xy(p).join(",")).join(" ")}
+          />
+        )}
         <g stroke="#fff" strokeWidth="3">
           {pts.map((p) => {
             const [x, y] = xy(p);
@@ -68,7 +94,11 @@ function RouteMap({ t, points }: { t: Translator; points: RoutePoint[] }) {
         <g textAnchor="middle" fontSize="14" fontWeight="700">
           {pts.map((p) => {
             const [x, y] = xy(p);
-            return <text key={p.label} x={x} y={y} dy=".35em" className={p.label === "M" ? "wf" : "of"}>{p.label}</text>;
+            return (
+              <text key={p.label} x={x} y={y} dy=".35em" className={p.label === "M" ? "wf" : "of"}>
+                {p.label}
+              </text>
+            );
           })}
         </g>
       </svg>
@@ -95,7 +125,10 @@ export function ItineraryView({ view }: { view: ShareView }) {
       <div className="pad">
         <p className="eyebrow">{t("share.itineraryDate", { date: formatDate(locale, `${str(it.scheduledDate)}T12:00:00Z`) })}</p>
         <h1 className="title">{name}</h1>
-        <p className="muted">{t("share.stops", { count: stops.length })}{totalM ? ` · ${t("share.totalDistance", { km: km(totalM) })}` : ""}</p>
+        <p className="muted">
+          {t("share.stops", { count: stops.length })}
+          {totalM ? ` · ${t("share.totalDistance", { km: km(totalM) })}` : ""}
+        </p>
         {mp && (
           <section className="block box" aria-labelledby="meet-title">
             <h2 id="meet-title">{t("share.meetingPoint")}</h2>
@@ -106,7 +139,13 @@ export function ItineraryView({ view }: { view: ShareView }) {
         <section className="block" aria-labelledby="route-title">
           <h2 id="route-title">{t("share.route")}</h2>
           <RouteMap t={t} points={points} />
-          {url && <p><a className="btn" href={url} rel="noopener noreferrer">{t("share.openRoute")}</a></p>}
+          {url && (
+            <p>
+              <a className="btn" href={url} rel="noopener noreferrer">
+                {t("share.openRoute")}
+              </a>
+            </p>
+          )}
         </section>
       </div>
       <ol className="stops">
@@ -115,16 +154,34 @@ export function ItineraryView({ view }: { view: ShareView }) {
           const d = num(leg?.distanceMeters);
           return (
             <li key={s.listingId}>
-              <span className="num" aria-hidden="true">{i + 1}</span>
-              <ListingCard card={listingCardView(s.listing, locale, t, view.answer.tenantConfig?.propertyTypes)} href={pageLink(view, listingHref(view.base, s.listingId))} eager={i === 0} headingLevel={2}>
-                <span className="stop-meta"><b>{s.time ? t("share.at", { time: s.time }) : t("share.noTime")}</b>{d ? ` · ${t("share.legFrom", { km: km(d) })}` : ""}</span>
-                {s.notes && <span className="small">{t("share.notes")}: {s.notes}</span>}
+              <span className="num" aria-hidden="true">
+                {i + 1}
+              </span>
+              <ListingCard
+                card={listingCardView(s.listing, locale, t, view.answer.tenantConfig?.propertyTypes)}
+                href={pageLink(view, listingHref(view.base, s.listingId))}
+                eager={i === 0}
+                headingLevel={2}
+              >
+                <span className="stop-meta">
+                  <b>{s.time ? t("share.at", { time: s.time }) : t("share.noTime")}</b>
+                  {d ? ` · ${t("share.legFrom", { km: km(d) })}` : ""}
+                </span>
+                {s.notes && (
+                  <span className="small">
+                    {t("share.notes")}: {s.notes}
+                  </span>
+                )}
               </ListingCard>
             </li>
           );
         })}
       </ol>
-      {agent && <div className="pad block"><BrokerCard broker={brokerCard(agent, whatsappText(t, name))} t={t} /></div>}
+      {agent && (
+        <div className="pad block">
+          <BrokerCard broker={brokerCard(agent, whatsappText(t, name))} t={t} />
+        </div>
+      )}
     </>
   );
 }

@@ -41,10 +41,27 @@ function Gallery({ photos, title, t }: { photos: Photo[]; title: string; t: Tran
 }
 
 /** The title of a listing on a share page: its own, else its property type. */
-export const listingTitle = (view: ShareView, doc: Doc): string => localized(doc, "title", view.locale) || typeLabel(doc.propertyType, view.locale, view.t, view.answer.tenantConfig?.propertyTypes);
+export const listingTitle = (view: ShareView, doc: Doc): string =>
+  localized(doc, "title", view.locale) || typeLabel(doc.propertyType, view.locale, view.t, view.answer.tenantConfig?.propertyTypes);
 
 /** A listing as the link shows it: gallery, title, place, price, facts, description, features, map, simulator, broker. */
-export function ListingView({ view, doc, property, medias, agent, action, hideTitle = false }: { view: ShareView; doc: Doc; property?: Doc; medias?: unknown[]; agent: BrokerInput | null; action: string; hideTitle?: boolean }) {
+export function ListingView({
+  view,
+  doc,
+  property,
+  medias,
+  agent,
+  action,
+  hideTitle = false,
+}: {
+  view: ShareView;
+  doc: Doc;
+  property?: Doc;
+  medias?: unknown[];
+  agent: BrokerInput | null;
+  action: string;
+  hideTitle?: boolean;
+}) {
   const { t, locale } = view;
   const types = view.answer.tenantConfig?.propertyTypes;
   const title = listingTitle(view, doc);
@@ -61,7 +78,11 @@ export function ListingView({ view, doc, property, medias, agent, action, hideTi
       <Gallery photos={listingPhotos(doc, medias)} title={title} t={t} />
       <div className="pad">
         <p className="eyebrow">{[kind, businessText(doc, t), code ? t("share.code", { code }) : ""].filter(Boolean).join(" · ")}</p>
-        {!hideTitle && <h1 className="title" lang={fallbackLang(doc, "title", locale)}>{title}</h1>}
+        {!hideTitle && (
+          <h1 className="title" lang={fallbackLang(doc, "title", locale)}>
+            {title}
+          </h1>
+        )}
         {place && <p className="place">{place}</p>}
         <p className="price">{priceText(doc, locale, t)}</p>
         <KeyFacts facts={keyFacts(doc, locale, t, property)} />
@@ -74,12 +95,20 @@ export function ListingView({ view, doc, property, medias, agent, action, hideTi
         {features.length > 0 && (
           <section className="block" aria-labelledby="feat-title">
             <h2 id="feat-title">{t("listing.features")}</h2>
-            <ul className="tags">{features.map((f) => <li key={f}>{f}</li>)}</ul>
+            <ul className="tags">
+              {features.map((f) => (
+                <li key={f}>{f}</li>
+              ))}
+            </ul>
           </section>
         )}
         {media.length > 0 && (
           <p className="actions">
-            {media.map((m) => <a key={m.kind} className="btn secondary" href={m.href} rel="noopener noreferrer">{t(`listing.${m.kind}`)}</a>)}
+            {media.map((m) => (
+              <a key={m.kind} className="btn secondary" href={m.href} rel="noopener noreferrer">
+                {t(`listing.${m.kind}`)}
+              </a>
+            ))}
           </p>
         )}
         {point && (
@@ -89,9 +118,15 @@ export function ListingView({ view, doc, property, medias, agent, action, hideTi
           </section>
         )}
         {view.simulator && doc.listingType === "sale" && price !== null && (
-          <div className="block"><FinancingSimulator price={price} action={action} query={view.query ?? {}} locale={locale} t={t} keep={view.keep} /></div>
+          <div className="block">
+            <FinancingSimulator price={price} action={action} query={view.query ?? {}} locale={locale} t={t} keep={view.keep} />
+          </div>
         )}
-        {agent && <div className="block"><BrokerCard broker={brokerCard(agent, whatsappText(t, title))} t={t} /></div>}
+        {agent && (
+          <div className="block">
+            <BrokerCard broker={brokerCard(agent, whatsappText(t, title))} t={t} />
+          </div>
+        )}
       </div>
     </>
   );
@@ -103,7 +138,9 @@ export function ContactBar({ t, agent, title }: { t: Translator; agent: BrokerIn
   if (!agent || !wa) return null;
   return (
     <aside className="bar" aria-label={t("broker.title")}>
-      <a className="btn" href={wa} rel="noopener noreferrer">{t("share.contact", { name: agent.name.split(" ")[0] })}</a>
+      <a className="btn" href={wa} rel="noopener noreferrer">
+        {t("share.contact", { name: agent.name.split(" ")[0] })}
+      </a>
     </aside>
   );
 }

@@ -13,7 +13,14 @@ const H = 630;
 const g = globalThis as unknown as { __crmShareOg?: LRUCache<string, ArrayBuffer> };
 const cache = (g.__crmShareOg ??= new LRUCache<string, ArrayBuffer>({ max: 500, maxSize: 64 * 1024 * 1024, sizeCalculation: (b) => b.byteLength || 1 }));
 
-const TYPES: Record<string, string> = { ".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".webp": "image/webp", ".gif": "image/gif" };
+const TYPES: Record<string, string> = {
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".webp": "image/webp",
+  ".gif": "image/gif",
+};
 const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 
 /**
@@ -47,9 +54,24 @@ export async function imageData(src: string | null, timeoutMs = 1500): Promise<s
 }
 
 function Logo({ src, name, color, on, size }: { src: string | null; name: string; color: string; on: string; size: number }) {
-  if (src) return <img src={src} alt="" width={size} height={size} style={{ width: size, height: size, borderRadius: 16, background: "#fff", objectFit: "contain" }} />;
+  if (src)
+    return (
+      <img src={src} alt="" width={size} height={size} style={{ width: size, height: size, borderRadius: 16, background: "#fff", objectFit: "contain" }} />
+    );
   return (
-    <div style={{ width: size, height: size, borderRadius: 16, background: on, color, display: "flex", alignItems: "center", justifyContent: "center", fontSize: size * 0.5 }}>
+    <div
+      style={{
+        width: size,
+        height: size,
+        borderRadius: 16,
+        background: on,
+        color,
+        display: "flex",
+        alignItems: "center",
+        justifyContent: "center",
+        fontSize: size * 0.5,
+      }}
+    >
       {drawable(name).charAt(0).toUpperCase() || " "}
     </div>
   );
@@ -86,7 +108,19 @@ async function render(key: string, c: OgContent): Promise<ArrayBuffer> {
   const subtitle = clip(drawable(c.subtitle), 60);
   const element =
     c.kind === "branding" ? (
-      <div style={{ width: W, height: H, display: "flex", flexDirection: "column", alignItems: "center", justifyContent: "center", background: c.color, color: c.onColor, gap: 36 }}>
+      <div
+        style={{
+          width: W,
+          height: H,
+          display: "flex",
+          flexDirection: "column",
+          alignItems: "center",
+          justifyContent: "center",
+          background: c.color,
+          color: c.onColor,
+          gap: 36,
+        }}
+      >
         <Logo src={logo} name={brand || title} color={c.color} on={c.onColor} size={180} />
         <div style={{ fontSize: 64, display: "flex", textAlign: "center", maxWidth: 1000 }}>{title || brand}</div>
       </div>
@@ -99,7 +133,9 @@ async function render(key: string, c: OgContent): Promise<ArrayBuffer> {
             <div style={{ fontSize: 34, display: "flex", flex: 1 }}>{brand}</div>
           </div>
           <div style={{ display: "flex", flexDirection: "column", gap: 18 }}>
-            <div style={{ fontSize: cover ? 50 : 64, lineHeight: 1.15, display: "flex", maxHeight: 3 * 1.15 * (cover ? 50 : 64), overflow: "hidden" }}>{title}</div>
+            <div style={{ fontSize: cover ? 50 : 64, lineHeight: 1.15, display: "flex", maxHeight: 3 * 1.15 * (cover ? 50 : 64), overflow: "hidden" }}>
+              {title}
+            </div>
             {subtitle ? <div style={{ fontSize: 36, display: "flex" }}>{subtitle}</div> : null}
           </div>
         </div>

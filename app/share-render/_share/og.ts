@@ -34,7 +34,17 @@ export type OgContent = {
 
 export function ogContent(page: SharePage, locale: Locale, t: Translator): OgContent {
   if (page.state === "not_found") {
-    return { kind: "branding", brandName: "", color: "#3d4a5c", onColor: "#ffffff", logo: null, title: t("share.notFoundTitle"), subtitle: "", description: t("share.notFoundText"), cover: null };
+    return {
+      kind: "branding",
+      brandName: "",
+      color: "#3d4a5c",
+      onColor: "#ffffff",
+      logo: null,
+      title: t("share.notFoundTitle"),
+      subtitle: "",
+      description: t("share.notFoundText"),
+      cover: null,
+    };
   }
   const branding = page.state === "open" ? page.answer.branding : page.branding;
   const { color, onColor } = brandPalette(branding.primaryColor);
@@ -52,8 +62,14 @@ export function ogContent(page: SharePage, locale: Locale, t: Translator): OgCon
       const place = placeLine(doc);
       const price = priceText(doc, locale, t);
       return {
-        ...base, kind: "entity", title, subtitle: [price, place].filter(Boolean).join(" · "),
-        description: e.type === "seller_report" ? t("share.ogReport", { title, name }) : t("share.ogDescription", { place: [price, place].filter(Boolean).join(" · "), name }),
+        ...base,
+        kind: "entity",
+        title,
+        subtitle: [price, place].filter(Boolean).join(" · "),
+        description:
+          e.type === "seller_report"
+            ? t("share.ogReport", { title, name })
+            : t("share.ogDescription", { place: [price, place].filter(Boolean).join(" · "), name }),
         cover: coverPhoto(doc, Array.isArray(e.medias) ? e.medias : undefined),
       };
     }
@@ -61,8 +77,12 @@ export function ogContent(page: SharePage, locale: Locale, t: Translator): OgCon
       const docs = (Array.isArray(e.listings) ? e.listings : []).map(obj);
       const title = str(obj(e.shortlist).name);
       return {
-        ...base, kind: "entity", title, subtitle: t("share.shortlistCount", { count: docs.length }),
-        description: t("share.ogShortlist", { count: docs.length, name }), cover: docs.map((d) => coverPhoto(d)).find(Boolean) ?? null,
+        ...base,
+        kind: "entity",
+        title,
+        subtitle: t("share.shortlistCount", { count: docs.length }),
+        description: t("share.ogShortlist", { count: docs.length, name }),
+        cover: docs.map((d) => coverPhoto(d)).find(Boolean) ?? null,
       };
     }
     case "visit_itinerary": {
@@ -70,8 +90,12 @@ export function ogContent(page: SharePage, locale: Locale, t: Translator): OgCon
       const date = formatDate(locale, `${str(it.scheduledDate)}T12:00:00Z`);
       const stops = (Array.isArray(e.stops) ? e.stops : []).map(obj);
       return {
-        ...base, kind: "entity", title: str(it.name), subtitle: `${date} · ${t("share.stops", { count: stops.length })}`,
-        description: t("share.ogItinerary", { date, name }), cover: stops.map((s) => coverPhoto(obj(s.listing))).find(Boolean) ?? null,
+        ...base,
+        kind: "entity",
+        title: str(it.name),
+        subtitle: `${date} · ${t("share.stops", { count: stops.length })}`,
+        description: t("share.ogItinerary", { date, name }),
+        cover: stops.map((s) => coverPhoto(obj(s.listing))).find(Boolean) ?? null,
       };
     }
     default:
@@ -89,4 +113,8 @@ export const ogVersion = (c: OgContent) => createHash("sha256").update(JSON.stri
  * The characters the bundled font draws (Latin, Latin-1 and common punctuation). Anything else
  * (emoji, other scripts) would make the renderer fetch a font from the internet: dropped instead.
  */
-export const drawable = (s: string) => s.replace(/[^\u0020-\u007e\u00a0-\u017f\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u00b7\u00b2]/g, "").replace(/\s+/g, " ").trim();
+export const drawable = (s: string) =>
+  s
+    .replace(/[^\u0020-\u007e\u00a0-\u017f\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u00b7\u00b2]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();

@@ -36,10 +36,21 @@ const HEADERS = {
   "referrer-policy": "no-referrer",
   "x-robots-tag": "noindex, nofollow",
   "x-content-type-options": "nosniff",
-  "content-security-policy": "default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'",
+  "content-security-policy":
+    "default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'",
 };
 
-type Page = { lang: Locale; title: string; description: string; branding: ShareBranding; t: Translator; og?: OpenGraph; langs?: Languages; bar?: ReactNode; body: ReactNode };
+type Page = {
+  lang: Locale;
+  title: string;
+  description: string;
+  branding: ShareBranding;
+  t: Translator;
+  og?: OpenGraph;
+  langs?: Languages;
+  bar?: ReactNode;
+  body: ReactNode;
+};
 
 /** A share page rendered from its components (no client runtime), with its status. */
 async function respond(p: Page, status: number, extra: Record<string, string> = {}): Promise<Response> {
@@ -78,7 +89,10 @@ export async function sharePageResponse(req: Request, p: ShareParams, form?: { p
     const cookie = grantCookieName(p.token);
     const grant = form ? undefined : readCookie(req, cookie);
     const page = await openSharePage(db, p.token, {
-      host: req.headers.get("host"), serviceHosts, locale, visit: visitOf(req),
+      host: req.headers.get("host"),
+      serviceHosts,
+      locale,
+      visit: visitOf(req),
       password: form ? form.password : undefined,
       grant,
       // One open per visit of the page itself: the password POST (answered with a redirect) and the listings inside a shortlist are not counted again;
@@ -91,7 +105,10 @@ export async function sharePageResponse(req: Request, p: ShareParams, form?: { p
     if (page.state === "not_found") return await notFoundPage(locale);
     if (page.state === "open" && form) {
       const secure = origin.startsWith("https:") ? "; Secure" : "";
-      const headers: Record<string, string> = { location: p.listingId ? `${base}/l/${encodeURIComponent(p.listingId)}` : base, "cache-control": "private, no-store" };
+      const headers: Record<string, string> = {
+        location: p.listingId ? `${base}/l/${encodeURIComponent(p.listingId)}` : base,
+        "cache-control": "private, no-store",
+      };
       if (page.grant) headers["set-cookie"] = `${cookie}=${page.grant}; Path=/; Max-Age=${GRANT_SECONDS}; HttpOnly; SameSite=Lax${secure}`;
       return new Response(null, { status: 303, headers });
     }
@@ -121,7 +138,20 @@ export async function sharePageResponse(req: Request, p: ShareParams, form?: { p
       body = <MemberListing view={view} listingId={p.listingId} />;
     }
     const bar = <ContactBar t={t} agent={agentOf(e)} title={title} />;
-    return await respond({ lang: locale, title: `${title} · ${page.answer.branding.name}`, description: og.description, branding: page.answer.branding, t, body, bar, og: ogMeta, langs }, 200);
+    return await respond(
+      {
+        lang: locale,
+        title: `${title} · ${page.answer.branding.name}`,
+        description: og.description,
+        branding: page.answer.branding,
+        t,
+        body,
+        bar,
+        og: ogMeta,
+        langs,
+      },
+      200,
+    );
   } catch (err) {
     if (isConnectionError(err)) return unavailablePage(locale);
     logger().error({ err, token: p.token.slice(0, 6) }, "share page failed");
@@ -146,7 +176,11 @@ function statePage(
     );
   const title = page.state === "expired" ? t("share.expiredTitle") : t("share.passwordTitle");
   const extra: Record<string, string> = page.state === "throttled" && page.retryAfterSeconds ? { "retry-after": String(page.retryAfterSeconds) } : {};
-  return respond({ lang: c.locale, title: `${title} · ${b.name}`, description: c.ogMeta.description, branding: b, t, body, og: c.ogMeta, langs: c.langs }, STATE_STATUS[page.state], extra);
+  return respond(
+    { lang: c.locale, title: `${title} · ${b.name}`, description: c.ogMeta.description, branding: b, t, body, og: c.ogMeta, langs: c.langs },
+    STATE_STATUS[page.state],
+    extra,
+  );
 }
 
 /** The password form's body (`application/x-www-form-urlencoded` or multipart); anything else is an empty password. */
@@ -159,4 +193,3 @@ export async function readPasswordForm(req: Request): Promise<{ password: string
     return { password: "" };
   }
 }
-

@@ -23,7 +23,8 @@ export function ShareBody({ view }: { view: ShareView }) {
 }
 
 /** The listings of a shortlist or an itinerary (in its stops' order), as the resolve gave them. */
-const memberDocs = (e: Doc): Doc[] => (e.type === "shortlist" ? arr(e.listings).map(obj) : e.type === "visit_itinerary" ? orderedStops(e).map((s) => s.listing) : []);
+const memberDocs = (e: Doc): Doc[] =>
+  e.type === "shortlist" ? arr(e.listings).map(obj) : e.type === "visit_itinerary" ? orderedStops(e).map((s) => s.listing) : [];
 
 /** One listing of a shortlist or an itinerary by id, or null when it is not one of them. */
 export const memberDoc = (e: Doc, listingId: string): Doc | null => memberDocs(e).find((d) => str(d.id) === listingId) ?? null;
@@ -36,15 +37,24 @@ export function MemberListing({ view, listingId }: { view: ShareView; listingId:
   if (i < 0) return null;
   const t = view.t;
   const name = e.type === "shortlist" ? str(obj(e.shortlist).name) : str(obj(e.itinerary).name);
-  const prev = docs[i - 1], next = docs[i + 1];
+  const prev = docs[i - 1],
+    next = docs[i + 1];
   const position = t("share.positionOf", { n: i + 1, total: docs.length });
   return (
     <>
       <nav className="pager pad" aria-label={position}>
         <a href={pageLink(view, view.base)}>← {t("share.backTo", { name })}</a>
         <span className="muted">{position}</span>
-        {prev && <a href={pageLink(view, listingHref(view.base, str(prev.id)))} rel="prev">{t("share.previous")}</a>}
-        {next && <a href={pageLink(view, listingHref(view.base, str(next.id)))} rel="next">{t("share.next")}</a>}
+        {prev && (
+          <a href={pageLink(view, listingHref(view.base, str(prev.id)))} rel="prev">
+            {t("share.previous")}
+          </a>
+        )}
+        {next && (
+          <a href={pageLink(view, listingHref(view.base, str(next.id)))} rel="next">
+            {t("share.next")}
+          </a>
+        )}
       </nav>
       <ListingView view={view} doc={docs[i]} agent={agentOf(e)} action={listingHref(view.base, listingId)} />
     </>

@@ -23,11 +23,20 @@ export function ShortlistView({ view }: { view: ShareView }) {
       <ul className="cards">
         {docs.map((d, i) => (
           <li key={str(d.id)}>
-            <ListingCard card={listingCardView(d, locale, t, view.answer.tenantConfig?.propertyTypes)} href={pageLink(view, listingHref(view.base, str(d.id)))} eager={i === 0} headingLevel={2} />
+            <ListingCard
+              card={listingCardView(d, locale, t, view.answer.tenantConfig?.propertyTypes)}
+              href={pageLink(view, listingHref(view.base, str(d.id)))}
+              eager={i === 0}
+              headingLevel={2}
+            />
           </li>
         ))}
       </ul>
-      {agent && <div className="pad block"><BrokerCard broker={brokerCard(agent, whatsappText(t, name))} t={t} /></div>}
+      {agent && (
+        <div className="pad block">
+          <BrokerCard broker={brokerCard(agent, whatsappText(t, name))} t={t} />
+        </div>
+      )}
     </>
   );
 }

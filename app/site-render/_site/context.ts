@@ -53,7 +53,12 @@ export async function findSiteView(siteSegment: string, localeSegment: string): 
   const host = h.get("host") ?? "localhost";
   const proto = h.get("x-forwarded-proto")?.split(",")[0]?.trim() || (/^(localhost|127\.|\[::1\])|\.localhost(:\d+)?$/.test(host) ? "http" : "https");
   return {
-    db, row, config, key, locale: localeSegment, languages,
+    db,
+    row,
+    config,
+    key,
+    locale: localeSegment,
+    languages,
     base: key.kind === "preview" ? `/s/${key.siteId}` : "",
     origin: `${proto}://${host}`,
     preview: key.kind === "preview",

@@ -13,7 +13,9 @@ export function href(site: Where, path: string, locale: SiteLocale = site.locale
 /** `/imovel/AP0042/apartamento-3-quartos-pinheiros`: the code finds it, the slug reads well. */
 export function listingPath(doc: { listingCode?: unknown; id?: unknown; title?: unknown }): string {
   const code = String(doc.listingCode ?? doc.id ?? "");
-  const slug = slugify(String(doc.title ?? "")).slice(0, 80).replace(/-+$/, "");
+  const slug = slugify(String(doc.title ?? ""))
+    .slice(0, 80)
+    .replace(/-+$/, "");
   return `/imovel/${encodeURIComponent(code)}${slug ? `/${slug}` : ""}`;
 }
 

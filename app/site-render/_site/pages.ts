@@ -16,6 +16,14 @@ export function extraPages(site: SiteView): ExtraPage[] {
     if (!p || typeof p !== "object") return [];
     const x = translatedFields(p as Record<string, unknown>, site.locale);
     if (typeof x.id !== "string" || typeof x.path !== "string") return [];
-    return [{ id: x.id, path: x.path, title: typeof x.title === "string" ? x.title : "", description: typeof x.description === "string" ? x.description : "", data: x.data }];
+    return [
+      {
+        id: x.id,
+        path: x.path,
+        title: typeof x.title === "string" ? x.title : "",
+        description: typeof x.description === "string" ? x.description : "",
+        data: x.data,
+      },
+    ];
   });
 }

@@ -10,9 +10,7 @@ export function avatar(rng: Rng, index: number, longHair: boolean): string {
   const shirt = hsl(rng.int(0, 359), 40, 40);
   const skin = SKIN[index % SKIN.length];
   const hair = HAIR[rng.int(0, HAIR.length - 1)];
-  const body = [
-    `<clipPath id="c">${circle(200, 200, 200, "#000")}</clipPath>`,
-  ];
+  const body = [`<clipPath id="c">${circle(200, 200, 200, "#000")}</clipPath>`];
   const parts = [
     circle(200, 200, 200, bg),
     `<g clip-path="url(#c)">`,

@@ -12,16 +12,37 @@ function sky(p: Palette, body: string[], defs: string[]) {
 }
 
 function tree(x: number, ground: number, size: number, p: Palette): string {
-  return rect(x - size * 0.08, ground - size * 1.1, size * 0.16, size * 1.1, "#6b4a2b") +
-    circle(x, ground - size * 1.25, size * 0.55, p.leaf) + circle(x - size * 0.3, ground - size * 1.05, size * 0.4, p.leafLight) +
-    circle(x + size * 0.32, ground - size * 1.0, size * 0.38, p.leaf);
+  return (
+    rect(x - size * 0.08, ground - size * 1.1, size * 0.16, size * 1.1, "#6b4a2b") +
+    circle(x, ground - size * 1.25, size * 0.55, p.leaf) +
+    circle(x - size * 0.3, ground - size * 1.05, size * 0.4, p.leafLight) +
+    circle(x + size * 0.32, ground - size * 1.0, size * 0.38, p.leaf)
+  );
 }
 
 function palm(x: number, ground: number, h: number, p: Palette): string {
   const top = ground - h;
   const fronds = [-60, -25, 10, 45, 80].map((dx) =>
-    poly([[x, top], [x + dx * 1.6, top + 30 + Math.abs(dx) * 0.5], [x + dx * 1.2, top + 10]], p.leaf));
-  return poly([[x - 8, ground], [x + 8, ground], [x + 4, top], [x - 3, top]], "#8a6a45") + fronds.join("");
+    poly(
+      [
+        [x, top],
+        [x + dx * 1.6, top + 30 + Math.abs(dx) * 0.5],
+        [x + dx * 1.2, top + 10],
+      ],
+      p.leaf,
+    ),
+  );
+  return (
+    poly(
+      [
+        [x - 8, ground],
+        [x + 8, ground],
+        [x + 4, top],
+        [x - 3, top],
+      ],
+      "#8a6a45",
+    ) + fronds.join("")
+  );
 }
 
 export function facade(rng: Rng): Scene {
@@ -68,10 +89,23 @@ export function houseFacade(rng: Rng): Scene {
   const hw = rng.int(620, 720);
   body.push(rect(hx, 360, hw, 260, wall));
   if (modern) {
-    body.push(rect(hx - 30, 340, hw + 60, 24, p.wallShade), rect(hx + hw * 0.55, 240, hw * 0.45, 120, wall), rect(hx + hw * 0.55 - 20, 226, hw * 0.45 + 40, 18, p.wallShade));
+    body.push(
+      rect(hx - 30, 340, hw + 60, 24, p.wallShade),
+      rect(hx + hw * 0.55, 240, hw * 0.45, 120, wall),
+      rect(hx + hw * 0.55 - 20, 226, hw * 0.45 + 40, 18, p.wallShade),
+    );
     body.push(rect(hx + hw * 0.6, 262, hw * 0.35, 80, "url(#glass)"));
   } else {
-    body.push(poly([[hx - 40, 370], [hx + hw / 2, 210], [hx + hw + 40, 370]], hsl(rng.int(5, 20), 55, 40)));
+    body.push(
+      poly(
+        [
+          [hx - 40, 370],
+          [hx + hw / 2, 210],
+          [hx + hw + 40, 370],
+        ],
+        hsl(rng.int(5, 20), 55, 40),
+      ),
+    );
   }
   defs.push(gradient("glass", [hsl(205, 45, 72), hsl(205, 35, 48)]));
   body.push(rect(hx + 40, 420, 180, 110, "url(#glass)"), line(hx + 130, 420, hx + 130, 530, wall, 6));
@@ -79,7 +113,17 @@ export function houseFacade(rng: Rng): Scene {
   const gx = hx + hw - 250;
   body.push(rect(gx, 450, 210, 170, hsl(0, 0, 62)));
   for (let y = 465; y < 620; y += 22) body.push(line(gx, y, gx + 210, y, hsl(0, 0, 52), 3));
-  body.push(poly([[hx + 270, 620], [hx + 350, 620], [hx + 420, 800], [hx + 200, 800]], "#cfc6b5"));
+  body.push(
+    poly(
+      [
+        [hx + 270, 620],
+        [hx + 350, 620],
+        [hx + 420, 800],
+        [hx + 200, 800],
+      ],
+      "#cfc6b5",
+    ),
+  );
   for (let x = 0; x < W; x += 60) body.push(rrect(x, 660, 54, 40, 18, p.leaf));
   body.push(tree(110, 640, 110, p), tree(W - 100, 640, 95, p));
   return { defs, body };
@@ -95,15 +139,46 @@ export function pool(rng: Rng): Scene {
   defs.push(gradient("glass", [hsl(205, 45, 72), hsl(205, 35, 48)]));
   body.push(rect(0, 480, W, 320, hsl(35, 30, rng.int(70, 80))));
   defs.push(gradient("water", [hsl(190, 70, 55), hsl(200, 75, 38)]));
-  body.push(poly([[180, 540], [1020, 540], [1120, 760], [80, 760]], "url(#water)"));
+  body.push(
+    poly(
+      [
+        [180, 540],
+        [1020, 540],
+        [1120, 760],
+        [80, 760],
+      ],
+      "url(#water)",
+    ),
+  );
   for (let i = 0; i < 7; i++) {
     const y = 570 + i * 28;
     body.push(`<path d="M${160 - i * 12} ${y} q40 -10 80 0 t80 0 t80 0 t80 0" stroke="#ffffff" stroke-opacity="0.45" stroke-width="3" fill="none"/>`);
   }
   for (const x of [140, 380, 820]) {
-    body.push(poly([[x, 500], [x + 150, 470], [x + 160, 490], [x + 10, 520]], "#f4f1ea"), line(x + 20, 515, x + 20, 535, "#777", 4));
+    body.push(
+      poly(
+        [
+          [x, 500],
+          [x + 150, 470],
+          [x + 160, 490],
+          [x + 10, 520],
+        ],
+        "#f4f1ea",
+      ),
+      line(x + 20, 515, x + 20, 535, "#777", 4),
+    );
   }
-  body.push(line(620, 520, 620, 380, "#555", 5), poly([[520, 400], [620, 340], [720, 400]], p.accent));
+  body.push(
+    line(620, 520, 620, 380, "#555", 5),
+    poly(
+      [
+        [520, 400],
+        [620, 340],
+        [720, 400],
+      ],
+      p.accent,
+    ),
+  );
   body.push(palm(60, 520, 320, p), palm(1140, 520, 280, p), circle(980, 120, 50, "#fff6c8", ' opacity="0.8"'));
   return { defs, body };
 }

@@ -25,12 +25,33 @@ function window(x: number, y: number, w: number, h: number, body: string[], rng:
 }
 
 function plant(x: number, floor: number, p: Palette): string {
-  return rrect(x - 30, floor - 70, 60, 70, 8, p.accent) +
-    [[-30, -120], [10, -150], [35, -110], [-5, -95], [-40, -85]].map(([dx, dy]) => ellipse(x + dx, floor + dy, 34, 18, p.leaf)).join("");
+  return (
+    rrect(x - 30, floor - 70, 60, 70, 8, p.accent) +
+    [
+      [-30, -120],
+      [10, -150],
+      [35, -110],
+      [-5, -95],
+      [-40, -85],
+    ]
+      .map(([dx, dy]) => ellipse(x + dx, floor + dy, 34, 18, p.leaf))
+      .join("")
+  );
 }
 
 function lamp(x: number, floor: number, p: Palette): string {
-  return line(x, floor, x, floor - 260, "#333", 5) + poly([[x - 40, floor - 250], [x + 40, floor - 250], [x + 25, floor - 310], [x - 25, floor - 310]], p.accentLight);
+  return (
+    line(x, floor, x, floor - 260, "#333", 5) +
+    poly(
+      [
+        [x - 40, floor - 250],
+        [x + 40, floor - 250],
+        [x + 25, floor - 310],
+        [x - 25, floor - 310],
+      ],
+      p.accentLight,
+    )
+  );
 }
 
 export function livingRoom(rng: Rng): Scene {
@@ -41,7 +62,12 @@ export function livingRoom(rng: Rng): Scene {
   window(rng.int(640, 760), 110, 360, 300, body, rng);
   body.push(rect(160, 150, 220, 150, p.accent, ' stroke="#fff" stroke-width="10"'), circle(230, 210, 35, p.accentLight));
   body.push(ellipse(520, 700, 380, 70, p.accentLight, ' opacity="0.8"'));
-  body.push(rrect(180, 430, 560, 120, 30, p.fabric), rrect(160, 480, 600, 110, 26, p.fabric), rrect(150, 460, 60, 140, 20, p.fabric), rrect(710, 460, 60, 140, 20, p.fabric));
+  body.push(
+    rrect(180, 430, 560, 120, 30, p.fabric),
+    rrect(160, 480, 600, 110, 26, p.fabric),
+    rrect(150, 460, 60, 140, 20, p.fabric),
+    rrect(710, 460, 60, 140, 20, p.fabric),
+  );
   for (const x of [240, 380, 520]) body.push(rrect(x, 440, 110, 70, 18, hsl(0, 0, 96), ' opacity="0.9"'));
   body.push(rrect(rng.int(330, 420), 640, 260, 24, 8, p.wood), rect(380, 664, 12, 50, p.wood), rect(620, 664, 12, 50, p.wood));
   body.push(plant(1060, 700, p), lamp(90, 600, p));
@@ -54,7 +80,9 @@ export function kitchen(rng: Rng): Scene {
   const body: string[] = [];
   room(p, defs, body, rng, 600);
   const tile = hsl(rng.int(0, 360), rng.int(5, 30), rng.int(85, 95));
-  defs.push(`<pattern id="tiles" width="60" height="30" patternUnits="userSpaceOnUse">${rect(0, 0, 60, 30, tile)}${line(0, 29, 60, 29, p.wallShade, 2)}${line(59, 0, 59, 30, p.wallShade, 2)}</pattern>`);
+  defs.push(
+    `<pattern id="tiles" width="60" height="30" patternUnits="userSpaceOnUse">${rect(0, 0, 60, 30, tile)}${line(0, 29, 60, 29, p.wallShade, 2)}${line(59, 0, 59, 30, p.wallShade, 2)}</pattern>`,
+  );
   body.push(rect(80, 250, 880, 160, "url(#tiles)"));
   const cab = rng.chance(0.5) ? p.wood : p.accent;
   for (let x = 80; x < 960; x += 176) body.push(rect(x + 4, 80, 168, 160, cab), rect(x + 80, 200, 16, 6, "#ddd"));
@@ -62,8 +90,21 @@ export function kitchen(rng: Rng): Scene {
   for (let x = 80; x < 960; x += 176) body.push(rect(x + 4, 424, 168, 170, cab), rect(x + 70, 440, 36, 6, "#ddd"));
   body.push(rect(1000, 80, 150, 514, "#c9ccd0"), line(1000, 280, 1150, 280, "#aaa", 4), rect(1020, 180, 8, 70, "#888"));
   body.push(rect(300, 560, 520, 30, "#f2efe9"), rect(320, 590, 480, 130, p.wallShade));
-  for (const x of [380, 560, 740]) body.push(line(x, 0, x, 120, "#333", 3), poly([[x - 35, 160], [x + 35, 160], [x + 15, 120], [x - 15, 120]], p.accentLight));
-  for (const x of [360, 520, 680]) body.push(circle(x + 40, 640, 34, p.fabric), line(x + 20, 670, x + 10, 790, "#444", 5), line(x + 60, 670, x + 70, 790, "#444", 5));
+  for (const x of [380, 560, 740])
+    body.push(
+      line(x, 0, x, 120, "#333", 3),
+      poly(
+        [
+          [x - 35, 160],
+          [x + 35, 160],
+          [x + 15, 120],
+          [x - 15, 120],
+        ],
+        p.accentLight,
+      ),
+    );
+  for (const x of [360, 520, 680])
+    body.push(circle(x + 40, 640, 34, p.fabric), line(x + 20, 670, x + 10, 790, "#444", 5), line(x + 60, 670, x + 70, 790, "#444", 5));
   return { defs, body };
 }
 
@@ -87,7 +128,9 @@ export function bathroom(rng: Rng): Scene {
   const defs: string[] = [];
   const body: string[] = [];
   const tile = hsl(rng.int(0, 360), rng.int(0, 20), rng.int(82, 94));
-  defs.push(`<pattern id="tiles" width="80" height="80" patternUnits="userSpaceOnUse">${rect(0, 0, 80, 80, tile)}${line(0, 79, 80, 79, p.wallShade, 2)}${line(79, 0, 79, 80, p.wallShade, 2)}</pattern>`);
+  defs.push(
+    `<pattern id="tiles" width="80" height="80" patternUnits="userSpaceOnUse">${rect(0, 0, 80, 80, tile)}${line(0, 79, 80, 79, p.wallShade, 2)}${line(79, 0, 79, 80, p.wallShade, 2)}</pattern>`,
+  );
   defs.push(gradient("mirror", [hsl(200, 30, 88), hsl(200, 25, 70)], true));
   body.push(rect(0, 0, W, 800, "url(#tiles)"), rect(0, 640, W, 160, hsl(30, 10, rng.int(55, 70))));
   body.push(rrect(150, 120, 380, 260, 12, "url(#mirror)", ' stroke="#999" stroke-width="6"'));

@@ -6,8 +6,7 @@ const r = (n: number) => Math.round(n);
 export const rect = (x: number, y: number, w: number, h: number, fill: string, extra = "") =>
   `<rect x="${r(x)}" y="${r(y)}" width="${r(w)}" height="${r(h)}" fill="${fill}"${extra}/>`;
 
-export const rrect = (x: number, y: number, w: number, h: number, rad: number, fill: string, extra = "") =>
-  rect(x, y, w, h, fill, ` rx="${r(rad)}"${extra}`);
+export const rrect = (x: number, y: number, w: number, h: number, rad: number, fill: string, extra = "") => rect(x, y, w, h, fill, ` rx="${r(rad)}"${extra}`);
 
 export const circle = (cx: number, cy: number, rad: number, fill: string, extra = "") =>
   `<circle cx="${r(cx)}" cy="${r(cy)}" r="${r(rad)}" fill="${fill}"${extra}/>`;
@@ -41,7 +40,9 @@ export function hsl(h: number, s: number, l: number): string {
   const f = (n: number) => {
     const k = (n + h / 30) % 12;
     const c = l / 100 - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
-    return Math.round(255 * c).toString(16).padStart(2, "0");
+    return Math.round(255 * c)
+      .toString(16)
+      .padStart(2, "0");
   };
   return `#${f(0)}${f(8)}${f(4)}`;
 }

@@ -7,8 +7,24 @@ import { ListingSearchQuery } from "../../search/listing-search";
  * string would carry them, so both endpoints parse one schema.
  */
 const FEED_KEYS = {
-  type: true, hasPhotos: true, minPhotos: true, hasVirtualTour: true, hasVideo: true, bedrooms: true, minArea: true, maxArea: true, budget: true,
-  propertyTypes: true, locations: true, neighborhood: true, city: true, state: true, latitude: true, longitude: true, radiusKm: true, filter: true,
+  type: true,
+  hasPhotos: true,
+  minPhotos: true,
+  hasVirtualTour: true,
+  hasVideo: true,
+  bedrooms: true,
+  minArea: true,
+  maxArea: true,
+  budget: true,
+  propertyTypes: true,
+  locations: true,
+  neighborhood: true,
+  city: true,
+  state: true,
+  latitude: true,
+  longitude: true,
+  radiusKm: true,
+  filter: true,
 } as const;
 
 const asQueryValues = (v: unknown) =>
@@ -24,4 +40,7 @@ export const FeedCriteriaSchema = z
     const r = FeedCriteriaParser.safeParse(v);
     if (!r.success) for (const i of r.error.issues) ctx.addIssue({ code: "custom", message: i.message, path: i.path });
   })
-  .meta({ description: "Filters the listings feed honours: the typed parameters of /listings/search (`type`, `bedrooms`, `budget`, `city`, `propertyTypes`...) and `filter`." });
+  .meta({
+    description:
+      "Filters the listings feed honours: the typed parameters of /listings/search (`type`, `bedrooms`, `budget`, `city`, `propertyTypes`...) and `filter`.",
+  });

@@ -39,7 +39,11 @@ function decodeCursor(cursor: string | undefined): string | null {
 /** The JSON answer of `listingsFeed`: public detail documents with their portal `slot`. */
 export const ListingsFeedPageSchema = z.object({ items: z.array(z.record(z.string(), z.unknown())), nextCursor: z.string().nullable() });
 
-export async function listingsFeed(db: DbOrTx, channel: MarketingChannelInstanceRow, q: z.infer<typeof FeedQuery>): Promise<z.infer<typeof ListingsFeedPageSchema> & { items: FeedItem[] }> {
+export async function listingsFeed(
+  db: DbOrTx,
+  channel: MarketingChannelInstanceRow,
+  q: z.infer<typeof FeedQuery>,
+): Promise<z.infer<typeof ListingsFeedPageSchema> & { items: FeedItem[] }> {
   const { settings } = await loadTenant(db, channel.tenantId);
   const criteria = FeedCriteriaParser.parse(channel.feedCriteria);
   const filters = typedFilters(criteria, settings.propertyTypes);
@@ -52,7 +56,12 @@ export async function listingsFeed(db: DbOrTx, channel: MarketingChannelInstance
       throw e;
     }
   }
-  const scope = { tenantId: channel.tenantId, access: { kind: "all" as const }, networkIds: [], publicOnly: { activeStage: settings.listingWorkflow.activeStageId } };
+  const scope = {
+    tenantId: channel.tenantId,
+    access: { kind: "all" as const },
+    networkIds: [],
+    publicOnly: { activeStage: settings.listingWorkflow.activeStageId },
+  };
   const after = decodeCursor(q.cursor);
   const where = [scopeSql(scope), ...filters.map((f) => compileFilter(f, FILTER_SCHEMA)), after ? sql`d.listing_id > ${after}::uuid` : sql`true`];
   const res = await db.execute(sql`

@@ -10,7 +10,12 @@ export const SLOTS = ["standard", "featured", "super_featured"] as const;
 export const SetSlotsSchema = z
   .strictObject({
     slots: z
-      .array(z.strictObject({ listingId: z.uuid().transform((v) => v.toLowerCase()), slot: z.enum(SLOTS).nullable().meta({ description: "null: back to `standard` (the default)." }) }))
+      .array(
+        z.strictObject({
+          listingId: z.uuid().transform((v) => v.toLowerCase()),
+          slot: z.enum(SLOTS).nullable().meta({ description: "null: back to `standard` (the default)." }),
+        }),
+      )
       .min(1)
       .max(1000)
       .refine((l) => new Set(l.map((x) => x.listingId)).size === l.length, "must not repeat a listing"),
@@ -31,17 +36,28 @@ export async function setChannelSlots(ctx: MemberCtx, { id, body }: { id: string
       .limit(1);
     if (!channel) throw notFound(`Marketing channel ${id} not found.`);
     const ids = slots.map((s) => s.listingId);
-    const known = new Set((await tx.select({ id: listings.id }).from(listings).where(and(eq(listings.tenantId, ctx.tenantId), inArray(listings.id, ids)))).map((r) => r.id));
+    const known = new Set(
+      (
+        await tx
+          .select({ id: listings.id })
+          .from(listings)
+          .where(and(eq(listings.tenantId, ctx.tenantId), inArray(listings.id, ids)))
+      ).map((r) => r.id),
+    );
     const missing = ids.find((l) => !known.has(l));
     if (missing) throw invalid(`body field \`slots\`: no listing ${missing} in this tenant.`);
     const clear = slots.filter((s) => s.slot === null || s.slot === "standard").map((s) => s.listingId);
-    if (clear.length) await tx.delete(channelListingSlots).where(and(eq(channelListingSlots.channelInstanceId, id), inArray(channelListingSlots.listingId, clear)));
+    if (clear.length)
+      await tx.delete(channelListingSlots).where(and(eq(channelListingSlots.channelInstanceId, id), inArray(channelListingSlots.listingId, clear)));
     const set = slots.filter((s) => s.slot && s.slot !== "standard");
     if (set.length) {
       await tx
         .insert(channelListingSlots)
         .values(set.map((s) => ({ tenantId: ctx.tenantId, channelInstanceId: id, listingId: s.listingId, slot: s.slot! })))
-        .onConflictDoUpdate({ target: [channelListingSlots.channelInstanceId, channelListingSlots.listingId], set: { slot: sql`excluded.slot`, updatedAt: new Date() } });
+        .onConflictDoUpdate({
+          target: [channelListingSlots.channelInstanceId, channelListingSlots.listingId],
+          set: { slot: sql`excluded.slot`, updatedAt: new Date() },
+        });
     }
     return { updated: slots.length };
   });

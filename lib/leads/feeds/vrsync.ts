@@ -6,13 +6,23 @@ import type { FeedItem } from "./listings-feed";
  * street number is not public, so addresses are shown at neighborhood level.
  */
 const esc = (v: unknown) =>
-  String(v ?? "").replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
-const tag = (name: string, value: unknown, attrs = "") => (value === null || value === undefined || value === "" ? "" : `<${name}${attrs}>${esc(value)}</${name}>`);
+  String(v ?? "")
+    .replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!)
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
+const tag = (name: string, value: unknown, attrs = "") =>
+  value === null || value === undefined || value === "" ? "" : `<${name}${attrs}>${esc(value)}</${name}>`;
 
 /** Our property types to VRSync's; anything else is listed as residential home. */
 const PROPERTY_TYPES: Record<string, string> = {
-  apartment: "Residential / Apartment", house: "Residential / Home", penthouse: "Residential / Penthouse", studio: "Residential / Kitnet",
-  land: "Residential / Land Lot", commercial: "Commercial / Building", office: "Commercial / Office", store: "Commercial / Business", farm: "Residential / Farm Ranch",
+  apartment: "Residential / Apartment",
+  house: "Residential / Home",
+  penthouse: "Residential / Penthouse",
+  studio: "Residential / Kitnet",
+  land: "Residential / Land Lot",
+  commercial: "Commercial / Building",
+  office: "Commercial / Office",
+  store: "Commercial / Business",
+  farm: "Residential / Farm Ranch",
 };
 const PUBLICATION: Record<string, string> = { standard: "STANDARD", featured: "PREMIUM", super_featured: "SUPER_PREMIUM" };
 
@@ -20,7 +30,9 @@ export function toVrsync(items: FeedItem[], provider: { name: string }): string 
   const listings = items.map((d) => {
     const rent = d.listingType === "rental";
     const price = typeof d.price === "number" ? d.price : null;
-    const media = ((d.imageUrls as string[]) ?? []).map((u, i) => `<Item medium="image" caption="${esc(d.title)}"${i === 0 ? ' primary="true"' : ""}>${esc(u)}</Item>`).join("");
+    const media = ((d.imageUrls as string[]) ?? [])
+      .map((u, i) => `<Item medium="image" caption="${esc(d.title)}"${i === 0 ? ' primary="true"' : ""}>${esc(u)}</Item>`)
+      .join("");
     return [
       "<Listing>",
       tag("ListingID", d.listingCode ?? d.id),

@@ -19,7 +19,14 @@ const numberKey = (v: string | undefined) => (v ?? "").trim().toLowerCase().repl
  * property of the tenant with the same normalised street, number and postal code is the same
  * property: the lead is linked to it and nothing is created. Returns the listing the lead became.
  */
-export async function captureListing(tx: Tx, row: InboundLeadRow, lead: ParsedLead, actor: IntegrationActor, point: Point | null, decision: string[]): Promise<string | null> {
+export async function captureListing(
+  tx: Tx,
+  row: InboundLeadRow,
+  lead: ParsedLead,
+  actor: IntegrationActor,
+  point: Point | null,
+  decision: string[],
+): Promise<string | null> {
   const a = lead.address;
   const existing = await sameAddress(tx, row.tenantId, a);
   if (existing) {
@@ -29,8 +36,7 @@ export async function captureListing(tx: Tx, row: InboundLeadRow, lead: ParsedLe
   }
   const { settings } = await loadTenant(tx, row.tenantId);
   const wanted = typeof lead.property.propertyType === "string" ? lead.property.propertyType : null;
-  const type =
-    settings.propertyTypes.find((t) => t.id === wanted || slugify(t.label) === slugify(wanted ?? ""))?.id ?? settings.propertyTypes[0].id;
+  const type = settings.propertyTypes.find((t) => t.id === wanted || slugify(t.label) === slugify(wanted ?? ""))?.id ?? settings.propertyTypes[0].id;
   if (wanted && type !== wanted) decision.push(`property type '${wanted}' is not one of the tenant's: captured as '${type}'`);
   const int = (v: unknown) => (typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 99 ? v : undefined);
   const money = (v: unknown) => (typeof v === "number" && v > 0 && v < 1e11 ? v.toFixed(2) : undefined);
@@ -48,10 +54,15 @@ export async function captureListing(tx: Tx, row: InboundLeadRow, lead: ParsedLe
       internalNotes: lead.message ?? undefined,
     },
     location: {
-      street: a.street, number: a.number?.slice(0, 20), complement: a.complement?.slice(0, 100), neighborhood: a.neighborhood, city: a.city,
+      street: a.street,
+      number: a.number?.slice(0, 20),
+      complement: a.complement?.slice(0, 100),
+      neighborhood: a.neighborhood,
+      city: a.city,
       state: a.state && /^[A-Za-z]{2}$/.test(a.state) ? a.state : undefined,
       postalCode: a.postalCode && /^\d{5}-?\d{3}$/.test(a.postalCode) ? a.postalCode : undefined,
-      latitude: point?.latitude, longitude: point?.longitude,
+      latitude: point?.latitude,
+      longitude: point?.longitude,
     },
     listings: [
       {
@@ -67,10 +78,16 @@ export async function captureListing(tx: Tx, row: InboundLeadRow, lead: ParsedLe
   // Whatever does not fit the property's schema stays on the lead (its raw body); the capture still happens.
   const data = parsed.success
     ? parsed.data
-    : CreatePropertySchema.parse({ property: { type }, location: {}, listings: [{ title: raw.listings[0].title, type: raw.listings[0].type, visibility: "private", stage: raw.listings[0].stage }] });
+    : CreatePropertySchema.parse({
+        property: { type },
+        location: {},
+        listings: [{ title: raw.listings[0].title, type: raw.listings[0].type, visibility: "private", stage: raw.listings[0].stage }],
+      });
   if (!parsed.success) decision.push(`some property data did not fit and was left on the lead: ${parsed.error.issues.map((i) => i.path.join(".")).join(", ")}`);
   const created = await writeNewProperty(tx, actor, data);
-  decision.push(`draft property ${created.property.id} and private listing ${created.listings[0].listingCode} captured${point ? " with coordinates from the geocoder" : ""}`);
+  decision.push(
+    `draft property ${created.property.id} and private listing ${created.listings[0].listingCode} captured${point ? " with coordinates from the geocoder" : ""}`,
+  );
   return created.listings[0].id;
 }
 

@@ -35,7 +35,11 @@ export async function channelCaller(db: DbOrTx, pathToken: string, o: { fresh?: 
   const hint = o.fresh ? undefined : channelHints.get(pathToken);
   if (o.fresh) channelHints.delete(pathToken);
   const channel = hint ?? (await channelByToken(db, pathToken));
-  return { db, tenantId: channel.tenantId, actor: { kind: "integration", integration: "marketing_channel", id: channel.id, tenantId: channel.tenantId, channel, hinted: Boolean(hint) } };
+  return {
+    db,
+    tenantId: channel.tenantId,
+    actor: { kind: "integration", integration: "marketing_channel", id: channel.id, tenantId: channel.tenantId, channel, hinted: Boolean(hint) },
+  };
 }
 
 /** The channel as it was when its call was answered: later calls may use it as their hint. */

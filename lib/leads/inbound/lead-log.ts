@@ -14,9 +14,19 @@ export const LeadLogQuery = z.strictObject({
 
 export const LeadLogItemSchema = z
   .object({
-    id: z.uuid(), status: z.enum(["received", "processing", "processed", "failed"]), destination: z.string(), originLeadId: z.string().nullable(),
-    dealIds: z.array(z.uuid()), listingId: z.uuid().nullable(), assignedToId: z.uuid().nullable(), decision: z.array(z.string()), error: z.string().nullable(),
-    attempts: z.number(), invalidFields: z.array(z.string()), receivedAt: z.string(), processedAt: z.string().nullable(),
+    id: z.uuid(),
+    status: z.enum(["received", "processing", "processed", "failed"]),
+    destination: z.string(),
+    originLeadId: z.string().nullable(),
+    dealIds: z.array(z.uuid()),
+    listingId: z.uuid().nullable(),
+    assignedToId: z.uuid().nullable(),
+    decision: z.array(z.string()),
+    error: z.string().nullable(),
+    attempts: z.number(),
+    invalidFields: z.array(z.string()),
+    receivedAt: z.string(),
+    processedAt: z.string().nullable(),
   })
   .meta({ id: "InboundLeadLogItem" });
 
@@ -52,9 +62,19 @@ async function assertChannel({ db, actor }: MemberCtx, channelId: string) {
 /** `GET .../marketing-channels/{id}/leads`: newest first, paged. */
 export async function listChannelLeads(ctx: MemberCtx, channelId: string, q: z.infer<typeof LeadLogQuery>): Promise<z.infer<typeof LeadLogPageSchema>> {
   await assertChannel(ctx, channelId);
-  const where = and(eq(inboundLeads.tenantId, ctx.actor.tenantId), eq(inboundLeads.channelId, channelId), q.status ? eq(inboundLeads.status, q.status) : undefined);
+  const where = and(
+    eq(inboundLeads.tenantId, ctx.actor.tenantId),
+    eq(inboundLeads.channelId, channelId),
+    q.status ? eq(inboundLeads.status, q.status) : undefined,
+  );
   const [rows, [{ n }]] = await Promise.all([
-    ctx.db.select().from(inboundLeads).where(where).orderBy(desc(inboundLeads.receivedAt), desc(inboundLeads.id)).limit(q.pageSize).offset((q.page - 1) * q.pageSize),
+    ctx.db
+      .select()
+      .from(inboundLeads)
+      .where(where)
+      .orderBy(desc(inboundLeads.receivedAt), desc(inboundLeads.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
     ctx.db.select({ n: count() }).from(inboundLeads).where(where),
   ]);
   return { items: rows.map(present), total: Number(n), page: q.page, pageSize: q.pageSize };
@@ -66,7 +86,9 @@ export async function replayLead(ctx: MemberCtx, channelId: string, leadId: stri
   const [row] = await ctx.db
     .update(inboundLeads)
     .set({ status: "received", error: null, claimedAt: null })
-    .where(and(eq(inboundLeads.id, leadId), eq(inboundLeads.tenantId, ctx.actor.tenantId), eq(inboundLeads.channelId, channelId), eq(inboundLeads.status, "failed")))
+    .where(
+      and(eq(inboundLeads.id, leadId), eq(inboundLeads.tenantId, ctx.actor.tenantId), eq(inboundLeads.channelId, channelId), eq(inboundLeads.status, "failed")),
+    )
     .returning();
   if (!row) {
     const [exists] = await ctx.db

@@ -6,7 +6,18 @@ import { inTenantTransaction } from "../../../db/transaction";
 import { loadTenant } from "../../tenants/load-tenant";
 import type { ParsedLead } from "./parse-lead";
 import { logger } from "../../log/logger";
-import { claimLeads, finishClaimed, processLead, referencedListing, releaseClaims, saveLeadWrites, writeLead, type Claimed, type LeadOutcome, type LeadWrite } from "./process-lead";
+import {
+  claimLeads,
+  finishClaimed,
+  processLead,
+  referencedListing,
+  releaseClaims,
+  saveLeadWrites,
+  writeLead,
+  type Claimed,
+  type LeadOutcome,
+  type LeadWrite,
+} from "./process-lead";
 
 /** Leads written in one tenant transaction: big enough to share its fixed costs, small enough to hold the tenant's lock briefly. */
 const LEADS_PER_TRANSACTION = 25;
@@ -46,7 +57,11 @@ async function writeClaimed(db: DbOrTx, claimed: Claimed[]): Promise<LeadOutcome
   try {
     for (const [tenantId, leads] of byTenant) {
       try {
-        const done = await processTogether(db, tenantId, leads.map((c) => c.id));
+        const done = await processTogether(
+          db,
+          tenantId,
+          leads.map((c) => c.id),
+        );
         outcomes.push(...done);
       } catch (err) {
         // Rolled back whole: nothing of the group was written. One by one, each lead succeeds or fails alone.
@@ -67,7 +82,11 @@ async function writeClaimed(db: DbOrTx, claimed: Claimed[]): Promise<LeadOutcome
 async function processTogether(db: DbOrTx, tenantId: string, ids: string[]): Promise<LeadOutcome[]> {
   return inTenantTransaction(db, tenantId, async (tx) => {
     const [rows, tenant] = await Promise.all([
-      tx.select().from(inboundLeads).where(and(inArray(inboundLeads.id, ids), eq(inboundLeads.tenantId, tenantId))).for("update"),
+      tx
+        .select()
+        .from(inboundLeads)
+        .where(and(inArray(inboundLeads.id, ids), eq(inboundLeads.tenantId, tenantId)))
+        .for("update"),
       loadTenant(tx, tenantId),
     ]);
     const channelIds = [...new Set(rows.map((r) => r.channelId))];

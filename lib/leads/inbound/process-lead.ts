@@ -1,7 +1,18 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "../../../db/client";
 import { jsonColumn, rowsOf } from "../../../db/rows";
-import { inboundLeads, listings, marketingChannelInstances, members, properties, tasks, type InboundLeadRow, type ListingRow, type MarketingChannelInstanceRow, type PropertyRow } from "../../../db/schema";
+import {
+  inboundLeads,
+  listings,
+  marketingChannelInstances,
+  members,
+  properties,
+  tasks,
+  type InboundLeadRow,
+  type ListingRow,
+  type MarketingChannelInstanceRow,
+  type PropertyRow,
+} from "../../../db/schema";
 import type { TenantRow } from "../../tenants/tenant-row";
 import { inTenantTransaction } from "../../../db/transaction";
 import type { IntegrationActor } from "../../context/actor";
@@ -120,13 +131,21 @@ async function writeCapture(tx: Tx, row: InboundLeadRow, point: Point | null): P
   return done;
 }
 
-export type DealInputs = { tenant: TenantRow; channel: MarketingChannelInstanceRow | undefined; ref: { listing: ListingRow; property: PropertyRow } | null | undefined };
+export type DealInputs = {
+  tenant: TenantRow;
+  channel: MarketingChannelInstanceRow | undefined;
+  ref: { listing: ListingRow; property: PropertyRow } | null | undefined;
+};
 
 /** The tenant, the channel and the referenced listing of a lead, read at once. */
 async function dealInputs(tx: DbOrTx, tenantId: string, channelId: string, lead: ParsedLead): Promise<DealInputs> {
   const [tenant, [channel], ref] = await Promise.all([
     loadTenant(tx, tenantId),
-    tx.select().from(marketingChannelInstances).where(and(eq(marketingChannelInstances.id, channelId), eq(marketingChannelInstances.tenantId, tenantId))).limit(1),
+    tx
+      .select()
+      .from(marketingChannelInstances)
+      .where(and(eq(marketingChannelInstances.id, channelId), eq(marketingChannelInstances.tenantId, tenantId)))
+      .limit(1),
     // A pricing-tool capture writes a listing first: its lead looks up references after that.
     lead.pricing?.captureProperty ? undefined : referencedListing(tx, tenantId, lead),
   ]);
@@ -149,7 +168,8 @@ export async function writeLead(tx: Tx, row: InboundLeadRow, known: DealInputs, 
   const captured = lead.pricing?.captureProperty ? await captureListing(tx, row, lead, actor, point, decision) : null;
   const ref = known.ref === undefined ? await referencedListing(tx, row.tenantId, lead) : known.ref;
   if (ref) decision.push(`listing ${ref.listing.listingCode} referenced: its property data fills the deal`);
-  else if (lead.listingRef || lead.listingCode || lead.propertyRef) decision.push("referenced listing not found in this tenant: the lead's own property data is used");
+  else if (lead.listingRef || lead.listingCode || lead.propertyRef)
+    decision.push("referenced listing not found in this tenant: the lead's own property data is used");
 
   const contact = {
     name: lead.contactName ?? lead.contactEmail ?? lead.contactPhone ?? "Lead sem nome",
@@ -183,7 +203,11 @@ export async function writeLead(tx: Tx, row: InboundLeadRow, known: DealInputs, 
     assignedToId ??= deal.assignedToId;
     if (captador) {
       events.push({
-        tenantId: row.tenantId, eventName: "distribution.assigned", entityType: "deal", entityId: deal.id, userId: null,
+        tenantId: row.tenantId,
+        eventName: "distribution.assigned",
+        entityType: "deal",
+        entityId: deal.id,
+        userId: null,
         data: { dealId: deal.id, assignedToId: captador, marketingChannelInstanceId: row.channelId, method: "listing_broker" },
       });
     }
@@ -194,20 +218,41 @@ export async function writeLead(tx: Tx, row: InboundLeadRow, known: DealInputs, 
           ? `${dealType} deal assigned to ${deal.assignedToId} by the channel's round robin`
           : `${dealType} deal left unassigned: the channel's queue has no active member`,
     );
-    const attribution = { dealId: deal.id, marketingChannelInstanceId: row.channelId, ...lead.attribution, source: data.source, campaign: lead.campaign, externalId: lead.externalId, originLeadId: lead.originLeadId };
+    const attribution = {
+      dealId: deal.id,
+      marketingChannelInstanceId: row.channelId,
+      ...lead.attribution,
+      source: data.source,
+      campaign: lead.campaign,
+      externalId: lead.externalId,
+      originLeadId: lead.originLeadId,
+    };
     events.push({ tenantId: row.tenantId, eventName: "deal.attribution.tracked", entityType: "deal", entityId: deal.id, userId: null, data: attribution });
     if (ref) {
       events.push({
-        tenantId: row.tenantId, eventName: "listing.attribution.tracked", entityType: "listing", entityId: ref.listing.id, userId: null,
+        tenantId: row.tenantId,
+        eventName: "listing.attribution.tracked",
+        entityType: "listing",
+        entityId: ref.listing.id,
+        userId: null,
         data: { ...attribution, listingId: ref.listing.id },
       });
     }
   }
   if (lead.visit) {
-    const taskId = await createVisitTask(tx, row.tenantId, lead, { dealId: dealIds[0], listingId: ref?.listing.id ?? null, assigneeId: assignedToId, contact: contact.name });
+    const taskId = await createVisitTask(tx, row.tenantId, lead, {
+      dealId: dealIds[0],
+      listingId: ref?.listing.id ?? null,
+      assigneeId: assignedToId,
+      contact: contact.name,
+    });
     decision.push(`visit task ${taskId} for ${lead.visit.date} ${lead.visit.time}`);
   }
-  return { id: row.id, events, set: { status: "processed", dealIds, listingId: captured ?? ref?.listing.id ?? null, assignedToId, decision, error: null, processedAt: new Date() } };
+  return {
+    id: row.id,
+    events,
+    set: { status: "processed", dealIds, listingId: captured ?? ref?.listing.id ?? null, assignedToId, decision, error: null, processedAt: new Date() },
+  };
 }
 
 /**
@@ -217,7 +262,10 @@ export async function writeLead(tx: Tx, row: InboundLeadRow, known: DealInputs, 
 export async function saveLeadWrites(tx: Tx, writes: LeadWrite[]): Promise<InboundLeadRow[]> {
   // A plain Promise.all is safe here: every update is sent before any answer comes back, so no
   // statement can follow a rollback (see allOrThrow in process-batch.ts).
-  await recordEvents(tx, writes.flatMap((w) => w.events));
+  await recordEvents(
+    tx,
+    writes.flatMap((w) => w.events),
+  );
   const rows = await Promise.all(writes.map((w) => tx.update(inboundLeads).set(w.set).where(eq(inboundLeads.id, w.id)).returning()));
   return rows.map(([r]) => r);
 }
@@ -289,7 +337,11 @@ export async function pendingLeadIds(db: DbOrTx, limit = 200, first?: string): P
 async function listingBroker(tx: DbOrTx, tenant: TenantRow, memberId: string | null): Promise<string | null> {
   if (!memberId || !tenant.settings.leadDistribution.preferListingBroker) return null;
   const tenantId = tenant.id;
-  const [m] = await tx.select({ id: members.id }).from(members).where(and(eq(members.id, memberId), eq(members.tenantId, tenantId), eq(members.active, true))).limit(1);
+  const [m] = await tx
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.id, memberId), eq(members.tenantId, tenantId), eq(members.active, true)))
+    .limit(1);
   return m?.id ?? null;
 }
 
@@ -307,10 +359,23 @@ async function createVisitTask(
   const dueAt = new Date(`${visit.date}T${visit.time}:00-03:00`);
   const [task] = await tx
     .insert(tasks)
-    .values({ tenantId, title: `Visita: ${link.contact}`, type: "visit", dealId: link.dealId, listingId: link.listingId, assigneeId: link.assigneeId, dueAt, notes: visit.notes })
+    .values({
+      tenantId,
+      title: `Visita: ${link.contact}`,
+      type: "visit",
+      dealId: link.dealId,
+      listingId: link.listingId,
+      assigneeId: link.assigneeId,
+      dueAt,
+      notes: visit.notes,
+    })
     .returning();
   await recordEvent(tx, {
-    tenantId, eventName: "task.created", entityType: "task", entityId: task.id, userId: null,
+    tenantId,
+    eventName: "task.created",
+    entityType: "task",
+    entityId: task.id,
+    userId: null,
     data: { taskId: task.id, type: "visit", dealId: task.dealId, listingId: task.listingId, assigneeId: task.assigneeId, dueAt: dueAt.toISOString() },
   });
   return task.id;

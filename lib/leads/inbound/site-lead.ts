@@ -38,7 +38,9 @@ export async function siteChannel(db: DbOrTx, site: SiteRow): Promise<MarketingC
   const [row] = await db
     .select()
     .from(marketingChannelInstances)
-    .where(and(eq(marketingChannelInstances.tenantId, site.tenantId), eq(marketingChannelInstances.active, true), eq(marketingChannelInstances.kind, "website")))
+    .where(
+      and(eq(marketingChannelInstances.tenantId, site.tenantId), eq(marketingChannelInstances.active, true), eq(marketingChannelInstances.kind, "website")),
+    )
     .orderBy(desc(sql`(${marketingChannelInstances.settings}->>'siteId') is not distinct from ${site.id}`), asc(marketingChannelInstances.createdAt))
     .limit(1);
   return row ?? null;
@@ -72,7 +74,15 @@ export async function receiveSiteLead(db: DbOrTx, site: SiteRow, input: unknown,
   if (meta.userAgent) headers["user-agent"] = meta.userAgent.slice(0, 500);
   const [stored] = await db
     .insert(inboundLeads)
-    .values({ tenantId: channel.tenantId, channelId: channel.id, originLeadId: null, destination: "deal", rawBody: raw, headers, lead: lead as unknown as Record<string, unknown> })
+    .values({
+      tenantId: channel.tenantId,
+      channelId: channel.id,
+      originLeadId: null,
+      destination: "deal",
+      rawBody: raw,
+      headers,
+      lead: lead as unknown as Record<string, unknown>,
+    })
     .returning({ id: inboundLeads.id });
   // Stored: the visitor may be told it was sent. Processing runs in the background.
   sendJobEvent(leadReceived, { leadId: stored.id });

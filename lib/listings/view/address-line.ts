@@ -13,7 +13,9 @@ export function addressLine(doc: Doc, property?: Doc): string {
     const area = [str(a.neighborhood), [str(a.city), str(a.state)].filter(Boolean).join(" - ")].filter(Boolean).join(", ");
     return [street, area, str(a.postalCode)].filter(Boolean).join(" · ");
   }
-  return [str(doc.location_street), str(doc.location_neighborhood), [str(doc.location_city), str(doc.location_state)].filter(Boolean).join(" - ")].filter(Boolean).join(", ");
+  return [str(doc.location_street), str(doc.location_neighborhood), [str(doc.location_city), str(doc.location_state)].filter(Boolean).join(" - ")]
+    .filter(Boolean)
+    .join(", ");
 }
 
 /** Neighbourhood and city: where a listing is, in a card. */

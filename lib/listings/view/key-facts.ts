@@ -36,7 +36,11 @@ export function keyFacts(doc: Doc, locale: Locale, t: Translator, property: Doc 
 export function cardFacts(doc: Doc, locale: Locale, t: Translator): string[] {
   const area = num(doc.totalArea);
   const out = area !== null && area > 0 ? [t("listing.area", { area: formatNumber(locale, area) })] : [];
-  for (const [key, field] of [["bedrooms", "bedrooms"], ["bathrooms", "bathrooms"], ["parking", "parkingSpots"]] as const) {
+  for (const [key, field] of [
+    ["bedrooms", "bedrooms"],
+    ["bathrooms", "bathrooms"],
+    ["parking", "parkingSpots"],
+  ] as const) {
     const v = num(doc[field]);
     if (v !== null && v > 0) out.push(t(`listing.${key}`, { count: v }));
   }

@@ -10,7 +10,11 @@ import { arr, obj, str } from "./doc-fields";
 export function typeLabel(id: unknown, locale: Locale, t: Translator, tenantTypes: unknown): string {
   const key = str(id);
   if (!key) return "";
-  const own = str(arr(tenantTypes).map(obj).find((p) => p.id === key)?.label);
+  const own = str(
+    arr(tenantTypes)
+      .map(obj)
+      .find((p) => p.id === key)?.label,
+  );
   const translated = t.has(`propertyType.${key}` as never) ? loose(t)(`propertyType.${key}`) : "";
   return (locale === "pt-BR" ? own || translated : translated || own) || key;
 }

@@ -68,7 +68,11 @@ export const getConversationTool = defineTool({
     const out = await conversationDetail(ctx, DetailQuery.parse(asQuery(args)));
     if (!out.conversation) return done(out, `No readable conversation: ${out.rejection}.`);
     const h = out.history;
-    const hist = h ? (h.unavailableReason ? `history unavailable (${h.unavailableReason})` : `${h.messages.length} message(s)${h.hasMore ? ", more with before=history.nextBefore" : ""}`) : "no history asked";
+    const hist = h
+      ? h.unavailableReason
+        ? `history unavailable (${h.unavailableReason})`
+        : `${h.messages.length} message(s)${h.hasMore ? ", more with before=history.nextBefore" : ""}`
+      : "no history asked";
     return done(out, `Conversation with ${out.conversation.participant.displayName ?? out.conversation.participant.handleMasked}: ${hist}.`);
   },
 });

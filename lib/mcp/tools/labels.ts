@@ -40,7 +40,11 @@ export const createLabelTool = defineTool({
   input: z.strictObject({
     channelId: z.uuid(),
     name: z.string().trim().min(1).max(100),
-    colorHex: z.string().regex(/^#[0-9a-fA-F]{6}$/).optional().describe("#rrggbb"),
+    colorHex: z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/)
+      .optional()
+      .describe("#rrggbb"),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async run({ ctx }, args) {

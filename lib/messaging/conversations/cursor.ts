@@ -6,7 +6,10 @@ export type CursorKey = { u?: boolean; at: string; id: string };
 
 /** What a cursor is tied to: the tenant, the API key's member and every filter (not `limit`). */
 export function scopeHash(tenantId: string, userId: string, filters: unknown): string {
-  return createHash("sha256").update(JSON.stringify([tenantId, userId, filters])).digest("base64url").slice(0, 16);
+  return createHash("sha256")
+    .update(JSON.stringify([tenantId, userId, filters]))
+    .digest("base64url")
+    .slice(0, 16);
 }
 
 /** Opaque: base64url JSON of the last row's sort key plus the scope, signed so it cannot be forged or moved. */
@@ -15,7 +18,8 @@ export function encodeCursor(scope: string, key: CursorKey): string {
   return `${payload}.${mac(payload)}`;
 }
 
-const refused = (why: string) => invalid(`query parameter \`cursor\`: ${why}; send back \`page.nextCursor\` unchanged, with the same filters, from the same API key's tenant.`);
+const refused = (why: string) =>
+  invalid(`query parameter \`cursor\`: ${why}; send back \`page.nextCursor\` unchanged, with the same filters, from the same API key's tenant.`);
 
 export function decodeCursor(cursor: string, scope: string): CursorKey {
   const [payload, sig] = cursor.split(".");

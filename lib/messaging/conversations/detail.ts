@@ -1,6 +1,13 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { members, messagingChannels, messagingConversations, messagingSentMessages, type MessagingChannelRow, type MessagingConversationRow } from "../../../db/schema";
+import {
+  members,
+  messagingChannels,
+  messagingConversations,
+  messagingSentMessages,
+  type MessagingChannelRow,
+  type MessagingConversationRow,
+} from "../../../db/schema";
 import type { DbOrTx } from "../../../db/client";
 import type { MemberCtx } from "../../context/verb-context";
 import { accessibleChannelById } from "../access";
@@ -16,7 +23,11 @@ export const DetailQuery = z
     channelId: z.uuid().transform((v) => v.toLowerCase()),
     chatId: ChatIdSchema,
     limit: LimitParam.default(30),
-    before: z.iso.datetime({ offset: true }).transform((v) => new Date(v)).optional().meta({ description: "Keyset: only messages strictly older than this instant (echo `history.nextBefore`)." }),
+    before: z.iso
+      .datetime({ offset: true })
+      .transform((v) => new Date(v))
+      .optional()
+      .meta({ description: "Keyset: only messages strictly older than this instant (echo `history.nextBefore`)." }),
     includeHistory: boolParam.default(true),
   })
   .meta({ id: "ConversationDetailQuery" });
@@ -33,7 +44,10 @@ export const HistoryMessageSchema = z
     text: z.string().nullable().meta({ description: "Null for chats pending privacy approval." }),
     authorId: z.uuid().nullable().meta({ description: "The CRM member who sent it through the service; null for inbound, old and phone-app messages." }),
     authorName: z.string().nullable().meta({ description: "Directory name when `authorId` is set, else the provider's push name." }),
-    media: z.object({ kind: z.string(), mimeType: z.string().nullable(), available: z.boolean() }).nullable().meta({ description: "A descriptor only: never a URL, token or bytes." }),
+    media: z
+      .object({ kind: z.string(), mimeType: z.string().nullable(), available: z.boolean() })
+      .nullable()
+      .meta({ description: "A descriptor only: never a URL, token or bytes." }),
   })
   .meta({ id: "HistoryMessage" });
 
@@ -110,10 +124,23 @@ export async function conversationDetail(ctx: MemberCtx, q: z.output<typeof Deta
       policy,
       conversation,
       rejection: null,
-      history: { source: "provider_feed", checkedAt, unavailableReason: page.reason, retryable: page.retryable, retryAfterSeconds: page.retryAfterSeconds, messages: [], hasMore: false, nextBefore: null },
+      history: {
+        source: "provider_feed",
+        checkedAt,
+        unavailableReason: page.reason,
+        retryable: page.retryable,
+        retryAfterSeconds: page.retryAfterSeconds,
+        messages: [],
+        hasMore: false,
+        nextBefore: null,
+      },
     };
   }
-  const authors = await authorsOf(ctx.db, access.channel.id, page.messages.filter((m) => m.fromMe).map((m) => m.id));
+  const authors = await authorsOf(
+    ctx.db,
+    access.channel.id,
+    page.messages.filter((m) => m.fromMe).map((m) => m.id),
+  );
   const messages = page.messages.map((m): z.infer<typeof HistoryMessageSchema> => {
     const authorId = m.fromMe ? (authors.get(m.id)?.authorId ?? null) : null;
     const authorName = authorId ? (authors.get(m.id)?.name ?? null) : m.pushName;
@@ -132,7 +159,16 @@ export async function conversationDetail(ctx: MemberCtx, q: z.output<typeof Deta
     policy,
     conversation,
     rejection: null,
-    history: { source: "provider_feed", checkedAt, unavailableReason: null, retryable: false, retryAfterSeconds: null, messages, hasMore: page.hasMore, nextBefore: page.nextBefore },
+    history: {
+      source: "provider_feed",
+      checkedAt,
+      unavailableReason: null,
+      retryable: false,
+      retryAfterSeconds: null,
+      messages,
+      hasMore: page.hasMore,
+      nextBefore: page.nextBefore,
+    },
   };
 }
 

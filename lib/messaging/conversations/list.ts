@@ -11,11 +11,17 @@ import { boolParam, ConnectionStatesParam, LimitParam, TransportsParam } from ".
 export const ListConversationsQuery = z
   .strictObject({
     transports: TransportsParam.optional(),
-    channelId: z.uuid().transform((v) => v.toLowerCase()).optional(),
+    channelId: z
+      .uuid()
+      .transform((v) => v.toLowerCase())
+      .optional(),
     search: z.string().trim().min(1).max(200).optional().meta({ description: "Matches the name, the masked handle or the preview (case-insensitive)." }),
     unreadOnly: boolParam.optional(),
     awaitingReplyOnly: boolParam.optional().meta({ description: "Last message inbound and unanswered." }),
-    assignedToId: z.uuid().transform((v) => v.toLowerCase()).optional(),
+    assignedToId: z
+      .uuid()
+      .transform((v) => v.toLowerCase())
+      .optional(),
     connectionStates: ConnectionStatesParam.optional(),
     sort: z.enum(["last_activity_desc", "unread_first"]).default("last_activity_desc"),
     limit: LimitParam.default(50),
@@ -55,7 +61,10 @@ export const ConversationListSchema = z
     policy: ReadPolicySchema,
     conversations: z.array(ConversationSchema),
     redaction: z.object({
-      privacyFilteredCount: z.number().int().meta({ description: "Hidden chats (blacklisted, or unknown on a privacy channel) of the selected channels: absent, only counted." }),
+      privacyFilteredCount: z
+        .number()
+        .int()
+        .meta({ description: "Hidden chats (blacklisted, or unknown on a privacy channel) of the selected channels: absent, only counted." }),
       redactedCount: z.number().int().meta({ description: "Items of this page shown without preview (pending approval)." }),
     }),
     page: z.object({ returned: z.number().int(), hasMore: z.boolean(), nextCursor: z.string().nullable() }),
@@ -127,11 +136,21 @@ export async function listConversations(ctx: MemberCtx, q: ListConversationsInpu
   return {
     policy: readPolicy([]),
     conversations,
-    redaction: { privacyFilteredCount: Number(hidden?.n ?? 0), redactedCount: conversations.filter((c) => c.privacy.reason === "privacy_pending_approval").length },
+    redaction: {
+      privacyFilteredCount: Number(hidden?.n ?? 0),
+      redactedCount: conversations.filter((c) => c.privacy.reason === "privacy_pending_approval").length,
+    },
     page: {
       returned: conversations.length,
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor(scopeKey, { u: q.sort === "unread_first" ? last.c.unreadCount > 0 : undefined, at: last.c.lastActivityAt.toISOString(), id: last.c.id }) : null,
+      nextCursor:
+        hasMore && last
+          ? encodeCursor(scopeKey, {
+              u: q.sort === "unread_first" ? last.c.unreadCount > 0 : undefined,
+              at: last.c.lastActivityAt.toISOString(),
+              id: last.c.id,
+            })
+          : null,
     },
     scope,
   };

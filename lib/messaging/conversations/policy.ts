@@ -14,7 +14,9 @@ export const ReadPolicySchema = z
     riskTier: z.literal("read"),
     mutates: z.literal(false),
     enforcedGates: z.array(z.string()).meta({ example: ["tenant_scope", "channel_access_grant", "chat_privacy_mode", "mock_channel_exclusion"] }),
-    disabledReasons: z.array(z.string()).meta({ description: "`no_accessible_channels` when the key's member may use no channel (the list is then empty, not a 403)." }),
+    disabledReasons: z
+      .array(z.string())
+      .meta({ description: "`no_accessible_channels` when the key's member may use no channel (the list is then empty, not a 403)." }),
   })
   .meta({ id: "MessagingReadPolicy" });
 

@@ -13,7 +13,11 @@ export const ConversationSchema = z
       handleMasked: z.string().meta({ description: "Country code, masked digits, last four digits.", example: "+55 •••••••4321" }),
       kind: z.enum(["contact", "group"]),
     }),
-    lastActivity: z.object({ at: z.string(), preview: z.string().nullable().meta({ description: "Null for chats pending privacy approval." }), fromMe: z.boolean() }),
+    lastActivity: z.object({
+      at: z.string(),
+      preview: z.string().nullable().meta({ description: "Null for chats pending privacy approval." }),
+      fromMe: z.boolean(),
+    }),
     readState: z.object({ unreadCount: z.number().int(), isRead: z.boolean(), awaitingReply: z.boolean() }),
     privacy: z.object({
       state: z.enum(["open", "whitelisted", "pending"]).meta({ description: "`open`: channel without privacy; `whitelisted`; `pending` (listed redacted)." }),
@@ -33,7 +37,11 @@ type ConnectionState = (typeof CONNECTION_STATES)[number];
  * One conversation item of spec 1 §2.5, built field by field from the record (never from a
  * provider payload). A chat pending privacy approval keeps its place in the list without its preview.
  */
-export function presentConversation(row: MessagingConversationRow, channel: MessagingChannelRow, privacyState: string | null): z.infer<typeof ConversationSchema> {
+export function presentConversation(
+  row: MessagingConversationRow,
+  channel: MessagingChannelRow,
+  privacyState: string | null,
+): z.infer<typeof ConversationSchema> {
   const privacy = effectivePrivacy(channel.privacyMode, privacyState);
   const pending = privacy === "pending";
   return {

@@ -11,8 +11,10 @@ export function enumArray<T extends readonly [string, ...string[]]>(values: T) {
     .transform((v) => [v].flat())
     .superRefine((list, ctx) => {
       for (const v of list) {
-        if (v.includes(",")) ctx.addIssue({ code: "custom", message: `comma-separated values are not accepted ('${v.slice(0, 60)}'): repeat the key for each value` });
-        else if (!(values as readonly string[]).includes(v)) ctx.addIssue({ code: "custom", message: `'${v.slice(0, 60)}' is not one of ${values.join(", ")}` });
+        if (v.includes(","))
+          ctx.addIssue({ code: "custom", message: `comma-separated values are not accepted ('${v.slice(0, 60)}'): repeat the key for each value` });
+        else if (!(values as readonly string[]).includes(v))
+          ctx.addIssue({ code: "custom", message: `'${v.slice(0, 60)}' is not one of ${values.join(", ")}` });
       }
     })
     .pipe(z.array(z.enum(values)))

@@ -23,7 +23,12 @@ export type HistoryPage =
   | { ok: true; messages: ProviderMessage[]; hasMore: boolean; nextBefore: string | null }
   | { ok: false; reason: UnavailableReason; retryable: boolean; retryAfterSeconds: number | null };
 
-const fail = (reason: UnavailableReason, retryable: boolean, retryAfterSeconds: number | null): HistoryPage => ({ ok: false, reason, retryable, retryAfterSeconds });
+const fail = (reason: UnavailableReason, retryable: boolean, retryAfterSeconds: number | null): HistoryPage => ({
+  ok: false,
+  reason,
+  retryable,
+  retryAfterSeconds,
+});
 
 const newestFirst = (a: ProviderMessage, b: ProviderMessage) => b.timestamp - a.timestamp || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 

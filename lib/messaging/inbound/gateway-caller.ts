@@ -28,5 +28,9 @@ export async function gatewayCaller(db: DbOrTx, token: string): Promise<GatewayC
     channels.set(token, hit);
   }
   const { channel, secret } = hit;
-  return { db, tenantId: channel.tenantId, actor: { kind: "integration", integration: "messaging_gateway", id: channel.id, tenantId: channel.tenantId, channel, secret } };
+  return {
+    db,
+    tenantId: channel.tenantId,
+    actor: { kind: "integration", integration: "messaging_gateway", id: channel.id, tenantId: channel.tenantId, channel, secret },
+  };
 }

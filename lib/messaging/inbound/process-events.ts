@@ -132,7 +132,12 @@ async function apply(tx: DbOrTx, channel: MessagingChannelRow, e: InboundEvent, 
       await tx
         .update(messagingConversations)
         .set({ labels: change })
-        .where(and(eq(messagingConversations.channelId, channel.id), sql`(${messagingConversations.chatId} = ${chatId} or ${messagingConversations.lid} = ${e.chatId})`));
+        .where(
+          and(
+            eq(messagingConversations.channelId, channel.id),
+            sql`(${messagingConversations.chatId} = ${chatId} or ${messagingConversations.lid} = ${e.chatId})`,
+          ),
+        );
       return;
     }
     case "ack":

@@ -33,7 +33,10 @@ export const ChatLabelInput = z.strictObject({ channelId: Uuid, chatId: ChatIdSc
 export const CreateLabelInput = z.strictObject({
   channelId: Uuid,
   name: z.string().trim().min(1).max(100),
-  colorHex: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be #rrggbb").optional(),
+  colorHex: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, "must be #rrggbb")
+    .optional(),
 });
 export const DeleteLabelInput = z.strictObject({ channelId: Uuid, labelId: LabelId });
 
@@ -104,11 +107,21 @@ export async function deleteChannelLabel(ctx: MemberCtx, raw: unknown) {
   const { channel, adapter } = await channelFor(ctx, input.channelId);
   await gateway((signal) => adapter.deleteLabel(input.labelId, signal));
   await inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
-    await tx.delete(messagingLabels).where(and(eq(messagingLabels.tenantId, ctx.tenantId), eq(messagingLabels.channelId, channel.id), eq(messagingLabels.labelId, input.labelId)));
+    await tx
+      .delete(messagingLabels)
+      .where(and(eq(messagingLabels.tenantId, ctx.tenantId), eq(messagingLabels.channelId, channel.id), eq(messagingLabels.labelId, input.labelId)));
     await tx
       .update(messagingConversations)
-      .set({ labels: sql`(select coalesce(jsonb_agg(v), '[]'::jsonb) from jsonb_array_elements_text(${messagingConversations.labels}) v where v <> ${input.labelId})` })
-      .where(and(eq(messagingConversations.tenantId, ctx.tenantId), eq(messagingConversations.channelId, channel.id), sql`${messagingConversations.labels} @> jsonb_build_array(${input.labelId}::text)`));
+      .set({
+        labels: sql`(select coalesce(jsonb_agg(v), '[]'::jsonb) from jsonb_array_elements_text(${messagingConversations.labels}) v where v <> ${input.labelId})`,
+      })
+      .where(
+        and(
+          eq(messagingConversations.tenantId, ctx.tenantId),
+          eq(messagingConversations.channelId, channel.id),
+          sql`${messagingConversations.labels} @> jsonb_build_array(${input.labelId}::text)`,
+        ),
+      );
   });
   return { id: input.labelId, deleted: true as const };
 }

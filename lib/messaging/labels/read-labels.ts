@@ -8,7 +8,10 @@ import { readPolicy, ReadPolicySchema } from "../conversations/policy";
 import { adapterFor } from "../providers/adapter-for";
 import type { ProviderLabel } from "../providers/types";
 
-const ChannelId = z.uuid().transform((v) => v.toLowerCase()).meta({ description: "A channel the key's member may use." });
+const ChannelId = z
+  .uuid()
+  .transform((v) => v.toLowerCase())
+  .meta({ description: "A channel the key's member may use." });
 export const ListLabelsQuery = z.strictObject({ channelId: ChannelId }).meta({ id: "ListMessagingLabelsQuery" });
 export const LabelAssignmentsQuery = z
   .strictObject({ channelId: ChannelId, labelId: z.string().min(1).max(100).optional().meta({ description: "Only chats carrying this label." }) })
@@ -16,16 +19,22 @@ export const LabelAssignmentsQuery = z
 
 export type LabelRejection = "channel_forbidden" | "not_found_or_inaccessible";
 
-const channelRejection = z
-  .enum(["channel_forbidden", "not_found_or_inaccessible"])
-  .nullable()
-  .meta({ description: "Set (and nothing else returned) when the key's member may not use the channel: `channel_forbidden` for a channel of the tenant, `not_found_or_inaccessible` otherwise." });
+const channelRejection = z.enum(["channel_forbidden", "not_found_or_inaccessible"]).nullable().meta({
+  description:
+    "Set (and nothing else returned) when the key's member may not use the channel: `channel_forbidden` for a channel of the tenant, `not_found_or_inaccessible` otherwise.",
+});
 
 const LabelSchema = z.object({ id: z.string(), name: z.string(), color: z.string().nullable() }).meta({ id: "MessagingLabel" });
 
 /** The answer of `listLabels`. */
 export const LabelsSchema = z
-  .object({ policy: ReadPolicySchema, channelId: z.uuid(), source: z.enum(["provider", "stored"]).nullable(), labels: z.array(LabelSchema), rejection: channelRejection })
+  .object({
+    policy: ReadPolicySchema,
+    channelId: z.uuid(),
+    source: z.enum(["provider", "stored"]).nullable(),
+    labels: z.array(LabelSchema),
+    rejection: channelRejection,
+  })
   .meta({ id: "MessagingLabels" });
 
 /** The answer of `labelAssignments`. */
@@ -57,7 +66,15 @@ export async function listLabels(ctx: MemberCtx, q: z.output<typeof ListLabelsQu
     const fresh = live;
     await inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
       const ids = fresh.map((l) => l.id);
-      await tx.delete(messagingLabels).where(and(eq(messagingLabels.tenantId, ctx.tenantId), eq(messagingLabels.channelId, channel.id), ids.length ? notInArray(messagingLabels.labelId, ids) : undefined));
+      await tx
+        .delete(messagingLabels)
+        .where(
+          and(
+            eq(messagingLabels.tenantId, ctx.tenantId),
+            eq(messagingLabels.channelId, channel.id),
+            ids.length ? notInArray(messagingLabels.labelId, ids) : undefined,
+          ),
+        );
       for (const l of fresh) {
         await tx
           .insert(messagingLabels)
@@ -77,7 +94,10 @@ export async function listLabels(ctx: MemberCtx, q: z.output<typeof ListLabelsQu
 }
 
 async function storedLabels(ctx: MemberCtx, channelId: string): Promise<ProviderLabel[]> {
-  const rows = await ctx.db.select().from(messagingLabels).where(and(eq(messagingLabels.tenantId, ctx.tenantId), eq(messagingLabels.channelId, channelId)));
+  const rows = await ctx.db
+    .select()
+    .from(messagingLabels)
+    .where(and(eq(messagingLabels.tenantId, ctx.tenantId), eq(messagingLabels.channelId, channelId)));
   return rows.map((r) => ({ id: r.labelId, name: r.name, color: r.color }));
 }
 

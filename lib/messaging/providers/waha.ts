@@ -27,7 +27,8 @@ export function wahaAdapter(baseUrl: string, creds: Credentials): ProviderAdapte
   const base = baseUrl.replace(/\/+$/, "");
   const session = seg(creds.sessionName);
   const h = { "x-api-key": creds.apiKey };
-  const call = (method: "GET" | "POST" | "PUT" | "DELETE", path: string, body: unknown, signal: AbortSignal) => gatewayJson(method, base + path, h, body, signal);
+  const call = (method: "GET" | "POST" | "PUT" | "DELETE", path: string, body: unknown, signal: AbortSignal) =>
+    gatewayJson(method, base + path, h, body, signal);
   return {
     supportsHistory: true,
     supportsTemplates: false,

@@ -36,7 +36,9 @@ export function cloudAdapter(baseUrl: string, creds: Credentials): ProviderAdapt
   const h = { authorization: `Bearer ${creds.apiKey}` };
   const to = (chatId: string) => chatId.split("@")[0];
   const send = async (body: Record<string, unknown>, signal: AbortSignal) => {
-    const r = (await gatewayJson("POST", `${base}/${phone}/messages`, h, { messaging_product: "whatsapp", ...body }, signal)) as { messages?: { id?: string }[] } | null;
+    const r = (await gatewayJson("POST", `${base}/${phone}/messages`, h, { messaging_product: "whatsapp", ...body }, signal)) as {
+      messages?: { id?: string }[];
+    } | null;
     const id = r?.messages?.[0]?.id;
     if (typeof id !== "string") throw new Error("the Cloud API's answer has no message id");
     return { messageId: id };
@@ -87,7 +89,12 @@ export function cloudAdapter(baseUrl: string, creds: Credentials): ProviderAdapt
 
 /** `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body with the app secret>`. */
 export function verifyCloudSignature(secret: string, headers: Headers, raw: Buffer): boolean {
-  const sent = headers.get("x-hub-signature-256")?.trim().replace(/^sha256=/i, "").toLowerCase() ?? "";
+  const sent =
+    headers
+      .get("x-hub-signature-256")
+      ?.trim()
+      .replace(/^sha256=/i, "")
+      .toLowerCase() ?? "";
   const expected = createHmac("sha256", secret).update(raw).digest("hex");
   return sent.length === expected.length && timingSafeEqual(Buffer.from(sent), Buffer.from(expected));
 }

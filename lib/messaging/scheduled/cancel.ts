@@ -33,7 +33,8 @@ export async function cancelScheduled(ctx: MemberCtx, input: unknown): Promise<{
   const { scheduleId } = CancelScheduledSchema.parse(input);
   const row = await visibleSchedule(ctx, scheduleId);
   if (!row) throw notFound(`No scheduled message ${scheduleId} that this key may see.`);
-  if (!mayChange(ctx.actor, row.createdById)) throw forbidden("Only the member who scheduled this message (or an owner, admin or manager with a broad key) may cancel it.", "schedule_forbidden");
+  if (!mayChange(ctx.actor, row.createdById))
+    throw forbidden("Only the member who scheduled this message (or an owner, admin or manager with a broad key) may cancel it.", "schedule_forbidden");
   const cancelled = await inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
     const now = new Date();
     const [r] = await tx
@@ -41,11 +42,21 @@ export async function cancelScheduled(ctx: MemberCtx, input: unknown): Promise<{
       .set({ status: "cancelled", cancelledAt: now, updatedAt: now })
       .where(and(eq(S.id, scheduleId), eq(S.tenantId, ctx.tenantId), eq(S.status, "scheduled"), isNull(S.claimedAt)))
       .returning();
-    if (r) afterCommit(tx, `scheduled:cancelled:${r.id}`, () => null, () => sendJobEvent(scheduleCancelled, { tenantId: r.tenantId, scheduleId: r.id }));
+    if (r)
+      afterCommit(
+        tx,
+        `scheduled:cancelled:${r.id}`,
+        () => null,
+        () => sendJobEvent(scheduleCancelled, { tenantId: r.tenantId, scheduleId: r.id }),
+      );
     return r ?? null;
   });
   if (cancelled) return { schedule: presentScheduled(cancelled), idempotent: false };
-  const [now] = await ctx.db.select().from(S).where(and(eq(S.id, scheduleId), eq(S.tenantId, ctx.tenantId))).limit(1);
+  const [now] = await ctx.db
+    .select()
+    .from(S)
+    .where(and(eq(S.id, scheduleId), eq(S.tenantId, ctx.tenantId)))
+    .limit(1);
   if (now?.status === "cancelled") return { schedule: presentScheduled(now), idempotent: true };
   if (now?.status === "scheduled") throw conflict("The message is being sent right now; it can no longer be cancelled.", "schedule_sending");
   throw conflict(`The scheduled message is already ${now?.status ?? "gone"}; only a \`scheduled\` one can be cancelled.`, "schedule_not_cancellable");

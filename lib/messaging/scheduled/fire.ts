@@ -15,7 +15,14 @@ export const CLAIM_LEASE_MS = 120_000;
 /** Sends that threw (not a refusal: an unexpected error) are tried this many times in all. */
 const MAX_ATTEMPTS = 3;
 /** Reasons of the gates (spec 1 §5.5) and of a conversation that is gone: the schedule is `blocked`. */
-const GATE_REASONS = new Set(["channel_forbidden", "not_found_or_inaccessible", "privacy_pending_approval", "privacy_denied", "opt_out", "outreach_unverifiable"]);
+const GATE_REASONS = new Set([
+  "channel_forbidden",
+  "not_found_or_inaccessible",
+  "privacy_pending_approval",
+  "privacy_denied",
+  "opt_out",
+  "outreach_unverifiable",
+]);
 
 /**
  * Claims due schedules with FOR UPDATE SKIP LOCKED: two workers never claim one schedule, and a
@@ -29,7 +36,9 @@ export async function claimDue(db: Db, opts: { limit: number; now?: Date; onlyId
     const due = await tx
       .select({ id: S.id })
       .from(S)
-      .where(and(eq(S.status, "scheduled"), lte(S.sendAt, now), or(isNull(S.claimedAt), lte(S.claimedAt, stale)), opts.onlyId ? eq(S.id, opts.onlyId) : undefined))
+      .where(
+        and(eq(S.status, "scheduled"), lte(S.sendAt, now), or(isNull(S.claimedAt), lte(S.claimedAt, stale)), opts.onlyId ? eq(S.id, opts.onlyId) : undefined),
+      )
       .orderBy(asc(S.sendAt), asc(S.id))
       .limit(opts.limit)
       .for("update", { skipLocked: true });
@@ -37,7 +46,12 @@ export async function claimDue(db: Db, opts: { limit: number; now?: Date; onlyId
     return tx
       .update(S)
       .set({ claimedAt: now, attempts: sql`${S.attempts} + 1`, updatedAt: now })
-      .where(inArray(S.id, due.map((d) => d.id)))
+      .where(
+        inArray(
+          S.id,
+          due.map((d) => d.id),
+        ),
+      )
       .returning();
   });
 }
@@ -88,7 +102,10 @@ export async function fireClaimed(db: Db, row: MessagingScheduledRow, log: Logge
       else if (err instanceof DomainError && err.kind === "invalid") outcome = { status: "blocked", reason: err.code, ack: null };
       else if (row.attempts < MAX_ATTEMPTS) {
         log.warn({ err, scheduleId: row.id, attempts: row.attempts }, "scheduled send failed; it is tried again");
-        await db.update(S).set({ claimedAt: null }).where(and(eq(S.id, row.id), eq(S.attempts, row.attempts), eq(S.status, "scheduled")));
+        await db
+          .update(S)
+          .set({ claimedAt: null })
+          .where(and(eq(S.id, row.id), eq(S.attempts, row.attempts), eq(S.status, "scheduled")));
         return "scheduled";
       } else {
         log.error({ err, scheduleId: row.id }, "scheduled send failed for the last time");
@@ -99,7 +116,14 @@ export async function fireClaimed(db: Db, row: MessagingScheduledRow, log: Logge
   const now = new Date();
   const [done] = await db
     .update(S)
-    .set({ status: outcome.status, reason: outcome.reason, messageId: outcome.ack?.messageId ?? null, ack: outcome.ack as Record<string, unknown> | null, firedAt: now, updatedAt: now })
+    .set({
+      status: outcome.status,
+      reason: outcome.reason,
+      messageId: outcome.ack?.messageId ?? null,
+      ack: outcome.ack as Record<string, unknown> | null,
+      firedAt: now,
+      updatedAt: now,
+    })
     .where(and(eq(S.id, row.id), eq(S.attempts, row.attempts), eq(S.status, "scheduled")))
     .returning({ id: S.id });
   if (!done) log.warn({ scheduleId: row.id }, "scheduled send: another worker's claim recorded the outcome");

@@ -13,7 +13,10 @@ import { channelJoin, chatNotHidden, privacyJoin } from "./visibility";
 export const ListScheduledQuery = z
   .strictObject({
     status: enumArray(SCHEDULE_STATUSES).optional(),
-    channelId: z.uuid().transform((v) => v.toLowerCase()).optional(),
+    channelId: z
+      .uuid()
+      .transform((v) => v.toLowerCase())
+      .optional(),
     chatId: ChatIdSchema.optional(),
     limit: LimitParam.default(50),
     cursor: z.string().max(500).optional().meta({ description: "Opaque echo of `page.nextCursor`." }),

@@ -17,10 +17,10 @@ export const ScheduledMessageSchema = z
     dealId: z.uuid().nullable(),
     sendAt: z.string().meta({ description: "ISO 8601 UTC." }),
     status: z.enum(SCHEDULE_STATUSES),
-    reason: z
-      .string()
-      .nullable()
-      .meta({ description: "Why it was `blocked` (the send ack's gate reason, e.g. `privacy_denied`, `opt_out`, or `api_key_revoked`) or `failed` (e.g. `channel_unreachable`)." }),
+    reason: z.string().nullable().meta({
+      description:
+        "Why it was `blocked` (the send ack's gate reason, e.g. `privacy_denied`, `opt_out`, or `api_key_revoked`) or `failed` (e.g. `channel_unreachable`).",
+    }),
     messageId: z.string().nullable().meta({ description: "The provider message id once `sent`: the `messageId` of `channel.message.sent`." }),
     idempotencyKey: z.string(),
     createdById: z.uuid().nullable(),

@@ -26,22 +26,31 @@ export const ScheduleMessageSchema = z
   .strictObject({
     channelId: Uuid,
     chatId: ChatIdSchema,
-    text: z.string().min(1).max(4096).refine((v) => v.trim().length > 0, "must not be blank").optional(),
+    text: z
+      .string()
+      .min(1)
+      .max(4096)
+      .refine((v) => v.trim().length > 0, "must not be blank")
+      .optional(),
     templateId: Uuid.optional(),
     dealId: Uuid.optional(),
     sendAt: z.iso.datetime({ offset: true }),
     idempotencyKey: IdempotencyKeySchema,
   })
   .superRefine((v, c) => {
-    if ((v.text === undefined) === (v.templateId === undefined)) c.addIssue({ code: "custom", path: ["text"], message: "send exactly one of `text` or `templateId`" });
+    if ((v.text === undefined) === (v.templateId === undefined))
+      c.addIssue({ code: "custom", path: ["text"], message: "send exactly one of `text` or `templateId`" });
   });
 
-export type ScheduleResult =
-  | { ok: true; ack: SendAck; schedule: ScheduledMessage }
-  | { ok: false; ack: SendAck };
+export type ScheduleResult = { ok: true; ack: SendAck; schedule: ScheduledMessage } | { ok: false; ack: SendAck };
 
 const sameRequest = (row: MessagingScheduledRow, v: z.output<typeof ScheduleMessageSchema>, sendAt: Date) =>
-  row.channelId === v.channelId && row.chatId === v.chatId && row.text === (v.text ?? null) && row.templateId === (v.templateId ?? null) && row.dealId === (v.dealId ?? null) && row.sendAt.getTime() === sendAt.getTime();
+  row.channelId === v.channelId &&
+  row.chatId === v.chatId &&
+  row.text === (v.text ?? null) &&
+  row.templateId === (v.templateId ?? null) &&
+  row.dealId === (v.dealId ?? null) &&
+  row.sendAt.getTime() === sendAt.getTime();
 
 /**
  * `schedule_message`: stores an outbound message to send at `sendAt` (at most 30 days ahead). The
@@ -63,7 +72,10 @@ export async function scheduleMessage(ctx: MemberCtx, input: unknown, now = new 
   });
   const replay = (row: MessagingScheduledRow): ScheduleResult => {
     if (!sameRequest(row, v, sendAt)) {
-      throw conflict("argument `idempotencyKey`: this key was already used for a different scheduled message; use a new key for a new message.", "idempotency_key_reused");
+      throw conflict(
+        "argument `idempotencyKey`: this key was already used for a different scheduled message; use a new key for a new message.",
+        "idempotency_key_reused",
+      );
     }
     const schedule = presentScheduled(row);
     return { ok: true, ack: ack("queued", null, schedule.handle, true), schedule };
@@ -74,7 +86,11 @@ export async function scheduleMessage(ctx: MemberCtx, input: unknown, now = new 
   if (sendAt.getTime() < now.getTime() - PAST_TOLERANCE_MS) throw invalid("argument `sendAt`: is in the past; give a future time (ISO 8601 with offset).");
   if (sendAt.getTime() > now.getTime() + MAX_SCHEDULE_DAYS * 86_400_000) throw invalid(`argument \`sendAt\`: is more than ${MAX_SCHEDULE_DAYS} days ahead.`);
   if (v.dealId) {
-    const [d] = await ctx.db.select({ id: deals.id }).from(deals).where(and(eq(deals.id, v.dealId), eq(deals.tenantId, ctx.tenantId), dealAccessWhere(ctx.actor))).limit(1);
+    const [d] = await ctx.db
+      .select({ id: deals.id })
+      .from(deals)
+      .where(and(eq(deals.id, v.dealId), eq(deals.tenantId, ctx.tenantId), dealAccessWhere(ctx.actor)))
+      .limit(1);
     if (!d) throw invalid(`argument \`dealId\`: no deal ${v.dealId} that this key may use.`);
   }
 
@@ -101,7 +117,13 @@ export async function scheduleMessage(ctx: MemberCtx, input: unknown, now = new 
       })
       .onConflictDoNothing()
       .returning();
-    if (r) afterCommit(tx, `scheduled:created:${r.id}`, () => null, () => sendJobEvent(messageScheduled, { tenantId: r.tenantId, scheduleId: r.id, sendAt: r.sendAt.toISOString() }));
+    if (r)
+      afterCommit(
+        tx,
+        `scheduled:created:${r.id}`,
+        () => null,
+        () => sendJobEvent(messageScheduled, { tenantId: r.tenantId, scheduleId: r.id, sendAt: r.sendAt.toISOString() }),
+      );
     return r ?? null;
   });
   // Two calls with one key at once: the unique index let one insert; the other answers it.

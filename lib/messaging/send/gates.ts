@@ -21,7 +21,13 @@ export type GatesPassed = {
 export type GatesRefused = { ok: false; gate: string; status: Exclude<AckStatus, "sent" | "queued">; reason: AckReason; handle: string | null };
 export type GateResult = GatesPassed | GatesRefused;
 
-const refuse = (gate: string, status: GatesRefused["status"], reason: AckReason, handle: string | null = null): GatesRefused => ({ ok: false, gate, status, reason, handle });
+const refuse = (gate: string, status: GatesRefused["status"], reason: AckReason, handle: string | null = null): GatesRefused => ({
+  ok: false,
+  gate,
+  status,
+  reason,
+  handle,
+});
 
 /**
  * The outbound gates of spec 1 §5.5, in order, for one chat: `channel_access_grant`,

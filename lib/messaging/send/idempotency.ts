@@ -48,7 +48,10 @@ export async function claimSendKey(db: DbOrTx, scope: Scope, hash: string, unkno
     const [row] = await db.select().from(messagingSendKeys).where(where(scope)).limit(1);
     if (row) {
       if (row.requestHash && row.requestHash !== hash) {
-        throw conflict("body field `idempotencyKey`: this key was already used for a different request; use a new key for a new message.", "idempotency_key_reused");
+        throw conflict(
+          "body field `idempotencyKey`: this key was already used for a different request; use a new key for a new message.",
+          "idempotency_key_reused",
+        );
       }
       if (row.ack) return { kind: "replay", ack: row.ack as unknown as SendAck };
       if (Date.now() - row.createdAt.getTime() > staleClaimMs()) {
@@ -63,14 +66,18 @@ export async function claimSendKey(db: DbOrTx, scope: Scope, hash: string, unkno
       }
     }
     // The first request is still sending (or released the key a moment ago): wait for its answer.
-    if (Date.now() > deadline) throw unavailable("A request with this idempotencyKey is still being sent; retry with the same key shortly.", "idempotency_in_progress");
+    if (Date.now() > deadline)
+      throw unavailable("A request with this idempotencyKey is still being sent; retry with the same key shortly.", "idempotency_in_progress");
     await sleep(row ? 50 : 0);
   }
 }
 
 /** Stores the first ack: every resend answers it. */
 export async function completeSendKey(db: DbOrTx, scope: Scope, ack: SendAck): Promise<void> {
-  await db.update(messagingSendKeys).set({ ack: ack as unknown as Record<string, unknown> }).where(and(where(scope), isNull(messagingSendKeys.ack)));
+  await db
+    .update(messagingSendKeys)
+    .set({ ack: ack as unknown as Record<string, unknown> })
+    .where(and(where(scope), isNull(messagingSendKeys.ack)));
 }
 
 /** Frees a key whose send surely did not happen (the gateway refused), so a resend may try again. */

@@ -30,7 +30,17 @@ export async function recordSent(
   await inTenantTransaction(db, channel.tenantId, async (tx) => {
     await tx
       .insert(messagingSentMessages)
-      .values(sent.map((s) => ({ tenantId: channel.tenantId, channelId: channel.id, chatId, providerMessageId: s.messageId, authorId: input.authorId, kind: s.part.kind, sentAt: s.at })))
+      .values(
+        sent.map((s) => ({
+          tenantId: channel.tenantId,
+          channelId: channel.id,
+          chatId,
+          providerMessageId: s.messageId,
+          authorId: input.authorId,
+          kind: s.part.kind,
+          sentAt: s.at,
+        })),
+      )
       .onConflictDoNothing();
     await tx
       .insert(messagingConversations)
@@ -65,7 +75,13 @@ export async function recordSent(
       const fresh = await tx.insert(messagingSeenMessages).values({ channelId: channel.id, messageId: s.messageId }).onConflictDoNothing().returning();
       if (!fresh.length) continue;
       const text = s.part.kind === "text" ? s.part.text : null;
-      await recordMessageEvent(tx, channel, chatId, { id: s.messageId, timestamp: Math.floor(s.at.getTime() / 1000), text, type: s.part.kind, media: null }, "outbound");
+      await recordMessageEvent(
+        tx,
+        channel,
+        chatId,
+        { id: s.messageId, timestamp: Math.floor(s.at.getTime() / 1000), text, type: s.part.kind, media: null },
+        "outbound",
+      );
     }
   });
 }

@@ -9,10 +9,7 @@ import type { AckReason } from "./ack";
 /** What goes to the gateway: one text, or one approved template. */
 export type OutboundPart = { kind: "text"; text: string } | { kind: "template"; name: string; language: string };
 
-export type Content =
-  | { kind: "text"; text: string }
-  | { kind: "listing_cards"; listingIds: string[] }
-  | { kind: "template"; templateId: string };
+export type Content = { kind: "text"; text: string } | { kind: "listing_cards"; listingIds: string[] } | { kind: "template"; templateId: string };
 
 type Prepared = { ok: true; build: () => Promise<OutboundPart[] | { failed: AckReason }> } | { ok: false; reason: AckReason };
 
@@ -31,14 +28,26 @@ const money = (amount: string, currency: string) => {
  * its price when the listing shows it, and its public link (a share link of the listing, on the
  * tenant's share domain, which honours the tenant's sharing rules).
  */
-export async function prepareContent(ctx: MemberCtx, channel: { id: string; supportsTemplates: boolean }, content: Content, dealId: string | undefined): Promise<Prepared> {
+export async function prepareContent(
+  ctx: MemberCtx,
+  channel: { id: string; supportsTemplates: boolean },
+  content: Content,
+  dealId: string | undefined,
+): Promise<Prepared> {
   if (content.kind === "text") return { ok: true, build: async () => [{ kind: "text", text: content.text }] };
   if (content.kind === "template") {
     if (!channel.supportsTemplates) return { ok: false, reason: "channel_send_unsupported" };
     const [t] = await ctx.db
       .select()
       .from(messagingTemplates)
-      .where(and(eq(messagingTemplates.id, content.templateId), eq(messagingTemplates.tenantId, ctx.tenantId), eq(messagingTemplates.channelId, channel.id), eq(messagingTemplates.status, "approved")))
+      .where(
+        and(
+          eq(messagingTemplates.id, content.templateId),
+          eq(messagingTemplates.tenantId, ctx.tenantId),
+          eq(messagingTemplates.channelId, channel.id),
+          eq(messagingTemplates.status, "approved"),
+        ),
+      )
       .limit(1);
     if (!t) return { ok: false, reason: "template_not_found" };
     return { ok: true, build: async () => [{ kind: "template", name: t.name, language: t.language }] };

@@ -40,7 +40,11 @@ import { recordSent, type SentPart } from "./record-sent";
 const lower = (v: string) => v.toLowerCase();
 const Uuid = z.uuid().transform(lower);
 export const IdempotencyKeySchema = z.string().min(8).max(200).meta({ description: "8 to 200 characters; a resend with the same key does not fire again." });
-const TextSchema = z.string().min(1).max(4096).refine((v) => v.trim().length > 0, "must not be blank");
+const TextSchema = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((v) => v.trim().length > 0, "must not be blank");
 
 export const ContentSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("text"), text: TextSchema }),
@@ -66,7 +70,10 @@ export const ReplyBodySchema = z
     body: z
       .discriminatedUnion("kind", [
         z.strictObject({ kind: z.literal("text"), text: TextSchema.meta({ description: "1 to 4096 characters." }) }),
-        z.strictObject({ kind: z.literal("listing_cards"), listingIds: z.array(Uuid).min(1).max(10).meta({ description: "1 to 10 listings; each becomes one message with its public link." }) }),
+        z.strictObject({
+          kind: z.literal("listing_cards"),
+          listingIds: z.array(Uuid).min(1).max(10).meta({ description: "1 to 10 listings; each becomes one message with its public link." }),
+        }),
       ])
       .meta({ description: "`{kind:'text', text}` or `{kind:'listing_cards', listingIds}`." }),
     idempotencyKey: IdempotencyKeySchema.optional(),
@@ -84,7 +91,8 @@ export const SendBodySchema = z
     idempotencyKey: IdempotencyKeySchema,
   })
   .superRefine((v, c) => {
-    if ((v.text === undefined) === (v.templateId === undefined)) c.addIssue({ code: "custom", path: ["text"], message: "send exactly one of `text` or `templateId`" });
+    if ((v.text === undefined) === (v.templateId === undefined))
+      c.addIssue({ code: "custom", path: ["text"], message: "send exactly one of `text` or `templateId`" });
   })
   .meta({ id: "MessagingSend" });
 
@@ -113,7 +121,11 @@ export async function sendMessage(ctx: MemberCtx, raw: SendInput): Promise<SendA
   });
 
   if (input.dealId) {
-    const [d] = await ctx.db.select({ id: deals.id }).from(deals).where(and(eq(deals.id, input.dealId), eq(deals.tenantId, ctx.tenantId), dealAccessWhere(ctx.actor))).limit(1);
+    const [d] = await ctx.db
+      .select({ id: deals.id })
+      .from(deals)
+      .where(and(eq(deals.id, input.dealId), eq(deals.tenantId, ctx.tenantId), dealAccessWhere(ctx.actor)))
+      .limit(1);
     if (!d) throw invalid(`body field \`dealId\`: no deal ${input.dealId} that this key may use.`);
   }
 
@@ -171,7 +183,10 @@ async function deliver(adapter: ProviderAdapter, chatId: string, parts: Outbound
   const sent: SentPart[] = [];
   for (const part of parts) {
     try {
-      const r = part.kind === "text" ? await adapter.sendText(chatId, part.text, signal) : await adapter.sendTemplate(chatId, { name: part.name, language: part.language }, signal);
+      const r =
+        part.kind === "text"
+          ? await adapter.sendText(chatId, part.text, signal)
+          : await adapter.sendTemplate(chatId, { name: part.name, language: part.language }, signal);
       sent.push({ messageId: r.messageId, part, at: new Date() });
     } catch (err) {
       const surelyNotSent = err instanceof GatewayError && err.kind !== "timeout";

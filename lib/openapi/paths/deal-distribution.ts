@@ -24,7 +24,12 @@ export function registerDealDistributionPaths(r: OpenAPIRegistry): void {
     security: API_KEY_SECURITY,
     request: {
       params: dealId,
-      body: { required: true, content: { "application/json": { schema: TransferDealSchema, example: { newOwnerId: "3fa85f64-5717-4562-b3fc-2c963f66afa6", transferReason: "vacation" } } } },
+      body: {
+        required: true,
+        content: {
+          "application/json": { schema: TransferDealSchema, example: { newOwnerId: "3fa85f64-5717-4562-b3fc-2c963f66afa6", transferReason: "vacation" } },
+        },
+      },
     },
     responses: {
       200: ok("The deal after the transfer.", DealSchema),
@@ -72,7 +77,10 @@ export function registerDealDistributionPaths(r: OpenAPIRegistry): void {
       "`method` `round_robin`), or stays unassigned when there is nobody else; plus `deal.updated`. After the broker " +
       "accepted, declining is a 409 (`already_accepted`): transfer the deal instead.",
     security: API_KEY_SECURITY,
-    request: { params: dealId, body: { required: false, content: { "application/json": { schema: RejectDistributionSchema, example: { reason: "Fora da minha região" } } } } },
+    request: {
+      params: dealId,
+      body: { required: false, content: { "application/json": { schema: RejectDistributionSchema, example: { reason: "Fora da minha região" } } } },
+    },
     responses: {
       200: ok("The deal after the hand-over.", DealSchema),
       ...errors({

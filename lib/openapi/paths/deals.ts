@@ -29,7 +29,7 @@ const ListDealsQueryDoc = ListDealsQuery.extend({
   customFilters: ListDealsQuery.shape.customFilters.meta({
     description:
       "URL-encoded JSON object of `custom` keys to scalar values (string, number or boolean): only deals whose " +
-      "`custom` has each key equal to its value match, with JSON types compared as well (`2` does not match `\"2\"`). " +
+      '`custom` has each key equal to its value match, with JSON types compared as well (`2` does not match `"2"`). ' +
       "Keys whose stored value is an array (such as `locations`) never match. Malformed JSON, anything but an object, " +
       "or a `null`, array or object value is a 400.",
     example: '{"origem":"portal"}',
@@ -47,8 +47,8 @@ const FIELDS =
   "`lead`, `qualificacao`, `visita`, `proposta`, `negociacao`, `fechamento`, `ganho`, `perdido`), else 400. `status` is " +
   "`open`, `won` or `lost`. A stage with an `outcome` in the workflow (`ganho` → `won`, `perdido` → `lost` by default) " +
   "sets the status to that outcome when the deal reaches it, unless `status` is sent in the same request. `currency` " +
-  "is an ISO 4217 code. `amount` is a decimal string with up to two places on input (`\"450000\"`), returned with two " +
-  "(`\"450000.00\"`); `null` means none. The attribution fields `utmSource`, `utmMedium`, `utmCampaign`, `source`, " +
+  'is an ISO 4217 code. `amount` is a decimal string with up to two places on input (`"450000"`), returned with two ' +
+  '(`"450000.00"`); `null` means none. The attribution fields `utmSource`, `utmMedium`, `utmCampaign`, `source`, ' +
   "`campaign` and `marketingChannelInstanceId` go at the top level, never inside `custom`; " +
   "`marketingChannelInstanceId` must be a marketing channel of the tenant (`/api/v1/settings/marketing-channels`), " +
   "else 400.";
@@ -90,8 +90,7 @@ const RESTRICTED_ASSIGN = "A `restricted` key assigning the deal to a member oth
 const NOT_FOUND = "No such deal in the tenant, or (restricted keys) one not assigned to or created by the key's member (`not_found`).";
 
 /** Contacts are unique per tenant by phone and by e-mail; only a race between two writes can collide. */
-const CONTACT_RACE =
-  "Another request created a contact with the same phone or e-mail at the same moment (`conflict`); retrying reuses that contact.";
+const CONTACT_RACE = "Another request created a contact with the same phone or e-mail at the same moment (`conflict`); retrying reuses that contact.";
 
 const dealId = uuidParam("id", "deal");
 
@@ -127,7 +126,7 @@ export function registerDealPaths(r: OpenAPIRegistry): void {
       "Deals with their contacts, newest first (`createdAt` descending). Envelope `{items, total, page, pageSize}`. " +
       `\`page\` defaults to 1 and \`pageSize\` to 50 with a maximum of 100: ${TOO_MANY_PAGES} A page past the end has ` +
       "empty `items`. Filters combine with AND; `customFilters` filters on `custom` keys by equality, e.g. " +
-      "`customFilters=%7B%22origem%22%3A%22portal%22%7D` for `{\"origem\":\"portal\"}`. Unknown or misspelled query " +
+      '`customFilters=%7B%22origem%22%3A%22portal%22%7D` for `{"origem":"portal"}`. Unknown or misspelled query ' +
       `parameters are a 400 instead of being ignored.\n\n${ACCESS}`,
     security: API_KEY_SECURITY,
     request: { query: ListDealsQueryDoc },

@@ -24,7 +24,10 @@ const pathTokenParam = z.object({ pathToken: z.string().meta({ description: "`ch
 
 export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
   r.registerPath({
-    method: "post", path: "/api/webhooks/channels/{pathToken}/buildings/import", tags: ["Marketing channels"], operationId: "importChannelBuildings",
+    method: "post",
+    path: "/api/webhooks/channels/{pathToken}/buildings/import",
+    tags: ["Marketing channels"],
+    operationId: "importChannelBuildings",
     summary: "Import developments",
     description:
       "The path token alone (the lead URL every portal holds) is not enough: send the channel's feed token as `Authorization: Bearer <feedToken>` " +
@@ -46,12 +49,15 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
     },
   });
   r.registerPath({
-    method: "get", path: "/api/webhooks/channels/{pathToken}/listings", tags: ["Marketing channels"], operationId: "channelListingsFeed",
+    method: "get",
+    path: "/api/webhooks/channels/{pathToken}/listings",
+    tags: ["Marketing channels"],
+    operationId: "channelListingsFeed",
     summary: "Listings feed",
     description:
       "The tenant's public listings in its active stage matching the channel's `feedCriteria`, each as the public detail document of the sites interface plus its " +
       "portal `slot` (`standard`, `featured`, `super_featured`). `Authorization: Bearer <feedToken>`. JSON pages by `cursor` (`nextCursor`, null on the last page; " +
-      "`limit` at most 1000); `format=vrsync` answers the same page as Grupo ZAP's VRSync XML (a `Link: rel=\"next\"` header points to the next page).",
+      '`limit` at most 1000); `format=vrsync` answers the same page as Grupo ZAP\'s VRSync XML (a `Link: rel="next"` header points to the next page).',
     security: [],
     request: { params: pathTokenParam, query: FeedQuery },
     responses: {
@@ -69,23 +75,41 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
     },
   });
   r.registerPath({
-    method: "put", path: "/api/v1/settings/marketing-channels/{id}/slots", tags: ["Marketing channels"], operationId: "setChannelSlots",
+    method: "put",
+    path: "/api/v1/settings/marketing-channels/{id}/slots",
+    tags: ["Marketing channels"],
+    operationId: "setChannelSlots",
     summary: "Set listings' portal slots",
     description: `Up to 1,000 \`{listingId, slot}\` per request; \`slot\` \`null\` or \`standard\` returns a listing to the default.\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY,
     request: { params: channelParam, body: { required: true, content: jsonContent(SetSlotsSchema) } },
-    responses: { 200: ok("How many were set.", SlotsSetSchema), ...errors({ 400: "Invalid body or a listing of another tenant.", 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such channel in this tenant." }) },
+    responses: {
+      200: ok("How many were set.", SlotsSetSchema),
+      ...errors({ 400: "Invalid body or a listing of another tenant.", 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such channel in this tenant." }),
+    },
   });
   r.registerPath({
-    method: "get", path: "/api/webhooks/channels/{pathToken}/buildings", tags: ["Marketing channels"], operationId: "channelBuildingsFeed",
+    method: "get",
+    path: "/api/webhooks/channels/{pathToken}/buildings",
+    tags: ["Marketing channels"],
+    operationId: "channelBuildingsFeed",
     summary: "Developments feed",
-    description: "The tenant's buildings with their active typologies shown on the site and unit counts, for the channel's system. `Authorization: Bearer <feedToken>`. No street address, no reservation data.",
+    description:
+      "The tenant's buildings with their active typologies shown on the site and unit counts, for the channel's system. `Authorization: Bearer <feedToken>`. No street address, no reservation data.",
     security: [],
     request: { params: pathTokenParam },
-    responses: { 200: ok("The buildings.", BuildingsFeedSchema), 401: err("Missing or wrong feed token."), 404: err("Unknown or inactive channel."), ...errors({}) },
+    responses: {
+      200: ok("The buildings.", BuildingsFeedSchema),
+      401: err("Missing or wrong feed token."),
+      404: err("Unknown or inactive channel."),
+      ...errors({}),
+    },
   });
   r.registerPath({
-    method: "post", path: "/api/webhooks/channels/{pathToken}", tags: ["Marketing channels"], operationId: "postChannelLead",
+    method: "post",
+    path: "/api/webhooks/channels/{pathToken}",
+    tags: ["Marketing channels"],
+    operationId: "postChannelLead",
     summary: "A channel posts a lead",
     description:
       "No API key: the channel's `pathToken` names it, and when the channel has a secret the request carries `Authorization: Bearer <secret>` or the hex " +
@@ -110,28 +134,86 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
       ...errors({}),
     },
   });
-  const admin = (method: "post" | "delete" | "get", path: string, operationId: string, summary: string, description: string, response: ReturnType<typeof ok>, extra: object = {}, invalid?: string) =>
+  const admin = (
+    method: "post" | "delete" | "get",
+    path: string,
+    operationId: string,
+    summary: string,
+    description: string,
+    response: ReturnType<typeof ok>,
+    extra: object = {},
+    invalid?: string,
+  ) =>
     r.registerPath({
-      method, path, tags: ["Marketing channels"], operationId, summary, description: `${description}\n\n${ADMIN_ONLY}`, security: API_KEY_SECURITY,
+      method,
+      path,
+      tags: ["Marketing channels"],
+      operationId,
+      summary,
+      description: `${description}\n\n${ADMIN_ONLY}`,
+      security: API_KEY_SECURITY,
       request: { params: channelParam, ...extra },
-      responses: { [method === "post" && path.endsWith("replay") ? 202 : 200]: response, ...errors({ ...(invalid && { 400: invalid }), 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such channel (or lead) in this tenant." }) },
+      responses: {
+        [method === "post" && path.endsWith("replay") ? 202 : 200]: response,
+        ...errors({ ...(invalid && { 400: invalid }), 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such channel (or lead) in this tenant." }),
+      },
     });
-  admin("post", "/api/v1/settings/marketing-channels/{id}/path-token", "rotateChannelPathToken", "Rotate the inbound path", "A new `pathToken`; the old path answers 404 at once.", ok("The channel.", ChannelSchema));
-  admin("post", "/api/v1/settings/marketing-channels/{id}/feed-token", "rotateChannelFeedToken", "Rotate the feeds token", "A new `feedToken`, returned only in this answer.", ok("The channel with `feedToken`.", ChannelSchema));
-  admin("post", "/api/v1/settings/marketing-channels/{id}/secret", "setChannelSecret", "Set the receiving secret",
+  admin(
+    "post",
+    "/api/v1/settings/marketing-channels/{id}/path-token",
+    "rotateChannelPathToken",
+    "Rotate the inbound path",
+    "A new `pathToken`; the old path answers 404 at once.",
+    ok("The channel.", ChannelSchema),
+  );
+  admin(
+    "post",
+    "/api/v1/settings/marketing-channels/{id}/feed-token",
+    "rotateChannelFeedToken",
+    "Rotate the feeds token",
+    "A new `feedToken`, returned only in this answer.",
+    ok("The channel with `feedToken`.", ChannelSchema),
+  );
+  admin(
+    "post",
+    "/api/v1/settings/marketing-channels/{id}/secret",
+    "setChannelSecret",
+    "Set the receiving secret",
     "Generated with an empty body, or taken from `{secret}` (16 to 200 printable characters); returned only in this answer.",
-    ok("The secret.", ChannelSecretSchema), { body: { required: false, content: jsonContent(SetSecretSchema) } },
-    "Invalid body: a `secret` that is not 16 to 200 printable characters, or an unknown field (`invalid_request`).");
-  admin("delete", "/api/v1/settings/marketing-channels/{id}/secret", "clearChannelSecret", "Clear the receiving secret", "Inbound leads are accepted unsigned again.", ok("The channel.", ChannelSchema));
-  admin("get", "/api/v1/settings/marketing-channels/{id}/leads", "listChannelLeads", "The channel's lead log",
+    ok("The secret.", ChannelSecretSchema),
+    { body: { required: false, content: jsonContent(SetSecretSchema) } },
+    "Invalid body: a `secret` that is not 16 to 200 printable characters, or an unknown field (`invalid_request`).",
+  );
+  admin(
+    "delete",
+    "/api/v1/settings/marketing-channels/{id}/secret",
+    "clearChannelSecret",
+    "Clear the receiving secret",
+    "Inbound leads are accepted unsigned again.",
+    ok("The channel.", ChannelSchema),
+  );
+  admin(
+    "get",
+    "/api/v1/settings/marketing-channels/{id}/leads",
+    "listChannelLeads",
+    "The channel's lead log",
     "Inbound leads newest first: status, the deals they became, the decision log (why this broker), errors and the fields kept as text.",
-    ok("A page of leads.", LeadLogPageSchema), { query: LeadLogQuery },
-    "Invalid query: a bad `status`, `page` or `pageSize`, or an unknown parameter (`invalid_request`).");
+    ok("A page of leads.", LeadLogPageSchema),
+    { query: LeadLogQuery },
+    "Invalid query: a bad `status`, `page` or `pageSize`, or an unknown parameter (`invalid_request`).",
+  );
   r.registerPath({
-    method: "post", path: "/api/v1/settings/marketing-channels/{id}/leads/{leadId}/replay", tags: ["Marketing channels"], operationId: "replayChannelLead",
-    summary: "Replay a failed lead", description: `A failed lead goes back to \`received\` with its dedupe key and is processed again.\n\n${ADMIN_ONLY}`,
+    method: "post",
+    path: "/api/v1/settings/marketing-channels/{id}/leads/{leadId}/replay",
+    tags: ["Marketing channels"],
+    operationId: "replayChannelLead",
+    summary: "Replay a failed lead",
+    description: `A failed lead goes back to \`received\` with its dedupe key and is processed again.\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY,
     request: { params: channelParam.extend({ leadId: z.uuid() }) },
-    responses: { 202: ok("The lead, `received`.", LeadLogItemSchema), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such channel or lead in this tenant.", 409: "The lead has not failed." }) },
+    responses: {
+      202: ok("The lead, `received`.", LeadLogItemSchema),
+      ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such channel or lead in this tenant.", 409: "The lead has not failed." }),
+    },
   });
 }

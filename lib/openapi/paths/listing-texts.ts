@@ -8,7 +8,7 @@ export const ACCESS =
   "not exist (and so does any id of another tenant).";
 
 export const LISTING_FIELDS =
-  "**Fields.** `price` is a decimal string with up to two places on input (`\"450000\"`, `\"450000.5\"`) and is always " +
+  '**Fields.** `price` is a decimal string with up to two places on input (`"450000"`, `"450000.5"`) and is always ' +
   "returned with two places (`\"450000.00\"`); `null` means no price. `isPrimaryMarket` is the text `'true'` or " +
   "`'false'` (not a boolean), default `'false'`; a listing with a `typologyId` is a development listing and gets " +
   "`'true'` (sending `'false'` with a `typologyId` is a 400). `listingCode` is generated when empty or omitted (a prefix " +

@@ -71,7 +71,7 @@ export function registerListingPaths(r: OpenAPIRegistry): void {
     operationId: "updateListing",
     summary: "Change a listing",
     description:
-      "Partial update, e.g. `{\"visibility\": \"private\"}`; send at least one field. Every writable field is accepted " +
+      'Partial update, e.g. `{"visibility": "private"}`; send at least one field. Every writable field is accepted ' +
       "except `translations` (a 400 pointing to `PATCH /properties/{propertyId}`); unknown fields are a 400.\n\n" +
       `${LISTING_FIELDS}\n\n${TRANSLATIONS}\n\n${ACCESS}\n\n${LISTING_EVENTS}`,
     security: API_KEY_SECURITY,

@@ -2,7 +2,6 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { ChannelListSchema, ChannelSchema, CreateChannelSchema, UpdateChannelSchema } from "../../leads/marketing-channels";
 import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
 
-
 const QUEUE =
   "**Distribution queue.** `queue` lists member ids of the tenant in round-robin order, without repeats. A deal " +
   "created through `POST /api/v1/crm/deals` with this channel's `marketingChannelInstanceId` and no assignment field " +

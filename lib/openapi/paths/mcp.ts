@@ -18,12 +18,29 @@ export const MCP_DESCRIPTION =
 
 export function registerMcpPaths(r: OpenAPIRegistry): void {
   r.registerPath({
-    method: "post", path: "/api/mcp", tags: ["Tool interface (MCP)"], operationId: "mcp", summary: "MCP endpoint (JSON-RPC)",
+    method: "post",
+    path: "/api/mcp",
+    tags: ["Tool interface (MCP)"],
+    operationId: "mcp",
+    summary: "MCP endpoint (JSON-RPC)",
     description: MCP_DESCRIPTION,
     security: API_KEY_SECURITY,
     request: {
       headers: X_API_KEY_HEADER,
-      body: { content: { "application/json": { schema: z.object({ jsonrpc: z.literal("2.0"), id: z.union([z.string(), z.number()]).optional(), method: z.string(), params: z.record(z.string(), z.unknown()).optional() }).meta({ description: "A JSON-RPC message of MCP (`initialize`, `tools/list`, `tools/call`, ...) or a batch." }) } } },
+      body: {
+        content: {
+          "application/json": {
+            schema: z
+              .object({
+                jsonrpc: z.literal("2.0"),
+                id: z.union([z.string(), z.number()]).optional(),
+                method: z.string(),
+                params: z.record(z.string(), z.unknown()).optional(),
+              })
+              .meta({ description: "A JSON-RPC message of MCP (`initialize`, `tools/list`, `tools/call`, ...) or a batch." }),
+          },
+        },
+      },
     },
     responses: {
       200: ok("The JSON-RPC answer.", McpAnswerSchema),
@@ -33,7 +50,11 @@ export function registerMcpPaths(r: OpenAPIRegistry): void {
     },
   });
   r.registerPath({
-    method: "get", path: "/api/v1/messaging/scheduled", tags: ["Messaging"], operationId: "listScheduledMessages", summary: "Scheduled messages (read-only)",
+    method: "get",
+    path: "/api/v1/messaging/scheduled",
+    tags: ["Messaging"],
+    operationId: "listScheduledMessages",
+    summary: "Scheduled messages (read-only)",
     description:
       "Messages scheduled through the tool interface (`schedule_message` at `/api/mcp`; scheduling and cancelling are not part of REST), on " +
       "the channels the key's member may use, earliest `sendAt` first. Chats hidden by privacy are left out; a pending chat's text is null. " +
@@ -49,11 +70,15 @@ export function registerMcpPaths(r: OpenAPIRegistry): void {
     },
   });
   r.registerPath({
-    method: "get", path: "/api/v1/messaging/channels", tags: ["Messaging"], operationId: "listMessagingChannels", summary: "Channel inventory",
+    method: "get",
+    path: "/api/v1/messaging/channels",
+    tags: ["Messaging"],
+    operationId: "listMessagingChannels",
+    summary: "Channel inventory",
     description:
       "The channels the key's member may use (it owns them or holds a grant; tenant role does not widen it). Mock channels are excluded. " +
       "Session names, tokens, QR data, gateway URLs and sharing rules never appear. A member with no accessible channel gets an empty " +
-      "list with `policy.disabledReasons: [\"no_accessible_channels\"]`. Strict query; repeat keys for arrays.",
+      'list with `policy.disabledReasons: ["no_accessible_channels"]`. Strict query; repeat keys for arrays.',
     security: MESSAGING_SECURITY,
     request: { query: ChannelInventoryQuery, headers: X_API_KEY_HEADER },
     responses: {

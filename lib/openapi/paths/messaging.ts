@@ -11,7 +11,9 @@ import { API_KEY_SECURITY, errors, ok, UNAUTHORIZED_KEY } from "../common";
 
 /** The same key as everywhere; messaging also reads it from `x-api-key` (declared as a header parameter). */
 export const MESSAGING_SECURITY = API_KEY_SECURITY;
-export const X_API_KEY_HEADER = z.object({ "x-api-key": z.string().optional().meta({ description: "The API key (recommended form on messaging); or `Authorization: Bearer <API_KEY>`." }) });
+export const X_API_KEY_HEADER = z.object({
+  "x-api-key": z.string().optional().meta({ description: "The API key (recommended form on messaging); or `Authorization: Bearer <API_KEY>`." }),
+});
 export const RATE_LIMITED = "More than 1000 requests in the hour with this API key (`rate_limited`); wait `Retry-After` seconds.";
 
 export const MESSAGING_TAG =
@@ -29,19 +31,31 @@ export const MESSAGING_TAG =
 export function registerMessagingPaths(r: OpenAPIRegistry): void {
   const tags = ["Messaging"];
   r.registerPath({
-    method: "get", path: "/api/v1/messaging/conversations", tags, operationId: "listConversations", summary: "List conversations",
+    method: "get",
+    path: "/api/v1/messaging/conversations",
+    tags,
+    operationId: "listConversations",
+    summary: "List conversations",
     description:
       "Conversations of the channels the key's member may use, by last activity (or `sort=unread_first`). The query is strict: an " +
       "unknown parameter (a tracking parameter, a misspelling) and a comma-separated array value are 400s; repeat the key for " +
       "arrays (`transports=whatsapp&transports=email`). Page with `cursor` = `page.nextCursor`: it is opaque and only valid " +
       "with the same key's tenant and member and the same filters (`limit` may change). A key whose member may use no channel " +
-      "gets an empty 200 with `policy.disabledReasons: [\"no_accessible_channels\"]`.",
+      'gets an empty 200 with `policy.disabledReasons: ["no_accessible_channels"]`.',
     security: MESSAGING_SECURITY,
     request: { query: ListConversationsQuery, headers: X_API_KEY_HEADER },
-    responses: { 200: ok("The page.", ConversationListSchema), ...errors({ 400: "Unknown parameter, comma-separated array, bad value, or a cursor of another query (`invalid_request`).", 401: UNAUTHORIZED_KEY }), 429: rateLimited() },
+    responses: {
+      200: ok("The page.", ConversationListSchema),
+      ...errors({ 400: "Unknown parameter, comma-separated array, bad value, or a cursor of another query (`invalid_request`).", 401: UNAUTHORIZED_KEY }),
+      429: rateLimited(),
+    },
   });
   r.registerPath({
-    method: "get", path: "/api/v1/messaging/conversations/detail", tags, operationId: "getConversationDetail", summary: "Conversation state plus live history",
+    method: "get",
+    path: "/api/v1/messaging/conversations/detail",
+    tags,
+    operationId: "getConversationDetail",
+    summary: "Conversation state plus live history",
     description:
       "State from the stored record; one page of history fetched live from the channel's gateway on every request, within a " +
       "budget that includes one internal retry. `chatId` goes in the query (it contains `@`). Follow `history.nextBefore` while " +
@@ -56,10 +70,18 @@ export function registerMessagingPaths(r: OpenAPIRegistry): void {
       "an absence of answer: do not store it as a conversation without messages; when `retryable`, wait `retryAfterSeconds`.",
     security: MESSAGING_SECURITY,
     request: { query: DetailQuery, headers: X_API_KEY_HEADER },
-    responses: { 200: ok("State, or a rejection, and history.", ConversationDetailSchema), ...errors({ 400: "Missing or bad `channelId`/`chatId`, bad `before`, unknown parameter (`invalid_request`).", 401: UNAUTHORIZED_KEY }), 429: rateLimited() },
+    responses: {
+      200: ok("State, or a rejection, and history.", ConversationDetailSchema),
+      ...errors({ 400: "Missing or bad `channelId`/`chatId`, bad `before`, unknown parameter (`invalid_request`).", 401: UNAUTHORIZED_KEY }),
+      429: rateLimited(),
+    },
   });
   r.registerPath({
-    method: "post", path: "/api/v1/messaging/conversations/resync", tags, operationId: "resyncConversation", summary: "Rebuild a conversation's provider addressing",
+    method: "post",
+    path: "/api/v1/messaging/conversations/resync",
+    tags,
+    operationId: "resyncConversation",
+    summary: "Rebuild a conversation's provider addressing",
     description:
       "Body `{channelId, chatId}` (the list's `key`; same access rules as the detail). Some gateways keep a chat's messages under its " +
       "`@lid` id, and reading the phone-form chat then answers an empty feed (`feed_empty_pending_sync`). Resync reads the feed under " +
@@ -76,7 +98,11 @@ export function registerMessagingPaths(r: OpenAPIRegistry): void {
     },
   });
   r.registerPath({
-    method: "get", path: "/api/v1/messaging/labels", tags, operationId: "listMessagingLabels", summary: "Labels of a channel",
+    method: "get",
+    path: "/api/v1/messaging/labels",
+    tags,
+    operationId: "listMessagingLabels",
+    summary: "Labels of a channel",
     description:
       "`channelId` (required). Read from the channel's gateway within a short budget (`source: provider`), else the labels last " +
       "reported by its webhooks (`source: stored`). Label mutation is not part of REST (it is in the tool interface).",
@@ -89,7 +115,11 @@ export function registerMessagingPaths(r: OpenAPIRegistry): void {
     },
   });
   r.registerPath({
-    method: "get", path: "/api/v1/messaging/labels/assignments", tags, operationId: "listMessagingLabelAssignments", summary: "Map of chatId to labels",
+    method: "get",
+    path: "/api/v1/messaging/labels/assignments",
+    tags,
+    operationId: "listMessagingLabelAssignments",
+    summary: "Map of chatId to labels",
     description:
       "`channelId` (required), `labelId` (optional: only chats with it). `assignments` maps each labelled chat's `chatId`, the same " +
       "id as `conversations[].key.chatId` (the phone form `…@c.us`; labels applied on the device under an `@lid` id are stored under " +
@@ -116,38 +146,60 @@ export function registerMessagingPaths(r: OpenAPIRegistry): void {
     "sent, the key is freed), `channel_timeout` (no answer within the budget: the outcome is unknown, the key stays used; read the " +
     "history before sending again), `partially_sent`. The message records the key's member as `authorId`.";
   r.registerPath({
-    method: "post", path: "/api/v1/messaging/reply", tags, operationId: "replyInConversation", summary: "Reply in an open conversation",
+    method: "post",
+    path: "/api/v1/messaging/reply",
+    tags,
+    operationId: "replyInConversation",
+    summary: "Reply in an open conversation",
     description:
       "Replies in a conversation of the list (`channelId` and `chatId` as in `conversations[].key`). `body` is `{kind:'text', text}` " +
       "or `{kind:'listing_cards', listingIds}` (1 to 10 listings the key may read): each card is one message with the listing's " +
       "title, its price when public, and its public link (a share link on the tenant's share domain, following the sharing rules). " +
-      "`policy.riskTier` is `reply`.\n\n" + ackDoc,
+      "`policy.riskTier` is `reply`.\n\n" +
+      ackDoc,
     security: MESSAGING_SECURITY,
     request: { headers: X_API_KEY_HEADER, body: { content: { "application/json": { schema: ReplyBodySchema } } } },
     responses: {
       200: ok("The ack.", SendAckSchema),
-      ...errors({ 400: "Bad body: missing field, unknown field, text over 4096 characters, 0 or more than 10 listings, key shorter than 8 or longer than 200 (`invalid_request`).", 401: UNAUTHORIZED_KEY, 409: "`idempotency_key_reused`." }),
+      ...errors({
+        400: "Bad body: missing field, unknown field, text over 4096 characters, 0 or more than 10 listings, key shorter than 8 or longer than 200 (`invalid_request`).",
+        401: UNAUTHORIZED_KEY,
+        409: "`idempotency_key_reused`.",
+      }),
       429: rateLimited(),
     },
   });
   r.registerPath({
-    method: "post", path: "/api/v1/messaging/send", tags, operationId: "sendMessage", summary: "Proactive send of free text or an approved template",
+    method: "post",
+    path: "/api/v1/messaging/send",
+    tags,
+    operationId: "sendMessage",
+    summary: "Proactive send of free text or an approved template",
     description:
       "Exactly one of `text` (1 to 4096 characters) or `templateId` (an approved template of the channel, see " +
       "`/api/v1/settings/messaging-channels/{id}/templates`; only on channels that support templates, else `rejected` " +
       "`channel_send_unsupported`). `idempotencyKey` is required. The chat may be new to the channel when `chatId` is a phone-form " +
       "id (`<digits>@c.us`). `dealId` links the conversation to a deal the key may use. `policy.riskTier` is `proactive` and " +
-      "`enforcedGates` includes `send_idempotency`.\n\n" + ackDoc,
+      "`enforcedGates` includes `send_idempotency`.\n\n" +
+      ackDoc,
     security: MESSAGING_SECURITY,
     request: { headers: X_API_KEY_HEADER, body: { content: { "application/json": { schema: SendBodySchema } } } },
     responses: {
       200: ok("The ack.", SendAckSchema),
-      ...errors({ 400: "Bad body: neither or both of `text` and `templateId`, unknown field, missing `idempotencyKey`, a `dealId` the key may not use (`invalid_request`).", 401: UNAUTHORIZED_KEY, 409: "`idempotency_key_reused`." }),
+      ...errors({
+        400: "Bad body: neither or both of `text` and `templateId`, unknown field, missing `idempotencyKey`, a `dealId` the key may not use (`invalid_request`).",
+        401: UNAUTHORIZED_KEY,
+        409: "`idempotency_key_reused`.",
+      }),
       429: rateLimited(),
     },
   });
   r.registerPath({
-    method: "post", path: "/api/webhooks/messaging/{channelToken}", tags: ["Messaging channels"], operationId: "receiveMessagingWebhook", summary: "Gateway webhook (inbound)",
+    method: "post",
+    path: "/api/webhooks/messaging/{channelToken}",
+    tags: ["Messaging channels"],
+    operationId: "receiveMessagingWebhook",
+    summary: "Gateway webhook (inbound)",
     description:
       "Configure the URL answered when the channel was created on its gateway. WAHA: `{event, session, payload}` signed with " +
       "`X-Webhook-Hmac` (hex HMAC-SHA512 of the body with the channel's HMAC secret, `X-Webhook-Hmac-Algorithm: sha512`); events " +
@@ -158,15 +210,30 @@ export function registerMessagingPaths(r: OpenAPIRegistry): void {
     request: { params: z.object({ channelToken: z.string() }) },
     responses: {
       200: ok("Stored.", GatewayEventStoredSchema),
-      ...errors({ 400: "Body is not a JSON object (`invalid_json`).", 401: "Missing or wrong signature (`unauthorized`).", 404: "Unknown channel token (`not_found`).", 413: "Body over 1,000,000 bytes (`payload_too_large`)." }),
+      ...errors({
+        400: "Body is not a JSON object (`invalid_json`).",
+        401: "Missing or wrong signature (`unauthorized`).",
+        404: "Unknown channel token (`not_found`).",
+        413: "Body over 1,000,000 bytes (`payload_too_large`).",
+      }),
     },
   });
   r.registerPath({
-    method: "get", path: "/api/webhooks/messaging/{channelToken}", tags: ["Messaging channels"], operationId: "verifyCloudSubscription", summary: "WhatsApp Cloud subscription check",
+    method: "get",
+    path: "/api/webhooks/messaging/{channelToken}",
+    tags: ["Messaging channels"],
+    operationId: "verifyCloudSubscription",
+    summary: "WhatsApp Cloud subscription check",
     description: "`hub.mode=subscribe&hub.verify_token=<the channel's HMAC secret>&hub.challenge=...`: echoes `hub.challenge` as text.",
     security: [],
-    request: { params: z.object({ channelToken: z.string() }), query: z.object({ "hub.mode": z.string(), "hub.verify_token": z.string(), "hub.challenge": z.string() }) },
-    responses: { 200: { description: "The challenge, as text/plain.", content: { "text/plain": { schema: z.string() } } }, ...errors({ 401: "Wrong verify token or not a Cloud channel.", 404: "Unknown channel token." }) },
+    request: {
+      params: z.object({ channelToken: z.string() }),
+      query: z.object({ "hub.mode": z.string(), "hub.verify_token": z.string(), "hub.challenge": z.string() }),
+    },
+    responses: {
+      200: { description: "The challenge, as text/plain.", content: { "text/plain": { schema: z.string() } } },
+      ...errors({ 401: "Wrong verify token or not a Cloud channel.", 404: "Unknown channel token." }),
+    },
   });
 }
 

@@ -1,10 +1,17 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { CreateNetworkSchema, JoinedNetworkSchema, JoinNetworkSchema, NetworkListSchema, NetworkSchema, SharedListingsSchema, ShareListingsSchema } from "../../networks/networks";
+import {
+  CreateNetworkSchema,
+  JoinedNetworkSchema,
+  JoinNetworkSchema,
+  NetworkListSchema,
+  NetworkSchema,
+  SharedListingsSchema,
+  ShareListingsSchema,
+} from "../../networks/networks";
 import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
 
 /** The Networks tag description. */
-export const NETWORKS_TAG =
-  "Partner networks: agencies that share listings with each other in their searches (owner or admin broad key).";
+export const NETWORKS_TAG = "Partner networks: agencies that share listings with each other in their searches (owner or admin broad key).";
 
 const SHARING =
   "**Sharing.** The listings a member shares to a network appear, public ones only, in the listing searches " +

@@ -1,13 +1,26 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { CreateOfferSchema, ListOffersQuery, OfferPageSchema, OfferSchema, OfferSyncResultSchema, OfferTransitionBodyDoc, SyncOfferSchema } from "../../offers/schemas";
+import {
+  CreateOfferSchema,
+  ListOffersQuery,
+  OfferPageSchema,
+  OfferSchema,
+  OfferSyncResultSchema,
+  OfferTransitionBodyDoc,
+  SyncOfferSchema,
+} from "../../offers/schemas";
 import { OFFER_VERBS } from "../../offers/state-machine";
 import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, ok, uuidParam } from "../common";
 
-
 const ListOffersQueryDoc = ListOffersQuery.extend({
   page: ListOffersQuery.shape.page.meta({ type: "integer", minimum: 1, default: 1, description: "Page number, from 1." }),
-  pageSize: ListOffersQuery.shape.pageSize.meta({ type: "integer", minimum: 1, maximum: 100, default: 50, description: "Items per page, 1 to 100 (default 50)." }),
+  pageSize: ListOffersQuery.shape.pageSize.meta({
+    type: "integer",
+    minimum: 1,
+    maximum: 100,
+    default: 50,
+    description: "Items per page, 1 to 100 (default 50).",
+  }),
 });
 
 export const OFFER_STATE_MACHINE =
@@ -61,10 +74,19 @@ export function registerOfferPaths(r: OpenAPIRegistry): void {
       "key's. `source` defaults to `crm` (`provider_sync` is reserved to `POST /api/v1/crm/offers/sync`). Writes " +
       `\`offer.created\`.\n\n${OFFER_STATE_MACHINE}\n\n${ACCESS}`,
     security: API_KEY_SECURITY,
-    request: { body: { required: true, content: { "application/json": { schema: CreateOfferSchema, example: { dealId: "3fa85f64-5717-4562-b3fc-2c963f66afa6", amount: "880000.00" } } } } },
+    request: {
+      body: {
+        required: true,
+        content: { "application/json": { schema: CreateOfferSchema, example: { dealId: "3fa85f64-5717-4562-b3fc-2c963f66afa6", amount: "880000.00" } } },
+      },
+    },
     responses: {
       201: ok("The new offer.", OfferSchema),
-      ...errors({ 400: "Invalid body, or a `dealId`, `listingId` or `brokerId` that names nothing usable in the tenant.", 401: UNAUTHORIZED_KEY, 413: TOO_LARGE }),
+      ...errors({
+        400: "Invalid body, or a `dealId`, `listingId` or `brokerId` that names nothing usable in the tenant.",
+        401: UNAUTHORIZED_KEY,
+        413: TOO_LARGE,
+      }),
     },
   });
   r.registerPath({
@@ -126,7 +148,12 @@ export function registerOfferPaths(r: OpenAPIRegistry): void {
     responses: {
       200: ok("The offer was updated (or the report was stale).", OfferSyncResultSchema),
       201: ok("The offer arrived for the first time.", OfferSyncResultSchema),
-      ...errors({ 400: "Invalid body, `movedAt` in the future, or a deal, listing or broker not in the tenant.", 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 413: TOO_LARGE }),
+      ...errors({
+        400: "Invalid body, `movedAt` in the future, or a deal, listing or broker not in the tenant.",
+        401: UNAUTHORIZED_KEY,
+        403: NOT_ADMIN,
+        413: TOO_LARGE,
+      }),
     },
   });
 }

@@ -1,7 +1,14 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { NotificationStoredSchema } from "../../providers/receive";
-import { CreateProviderSchema, ListNotificationsQuery, ProviderCreatedSchema, ProviderListSchema, ProviderNotificationPageSchema, ProviderSchema } from "../../providers/schemas";
+import {
+  CreateProviderSchema,
+  ListNotificationsQuery,
+  ProviderCreatedSchema,
+  ProviderListSchema,
+  ProviderNotificationPageSchema,
+  ProviderSchema,
+} from "../../providers/schemas";
 import { ADMIN_ONLY, API_KEY_SECURITY, ErrorSchema, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
 
 const NotificationQueryDoc = ListNotificationsQuery.extend({
@@ -12,14 +19,14 @@ const NOT_FOUND = "No such provider receiver in the tenant (`not_found`).";
 const err = (description: string) => ({ description, content: jsonContent(ErrorSchema) });
 
 export const PROVIDER_PAYLOADS =
-  "**Payment payload** (spec 2 §6): `{\"event\": {\"id\"?, \"log\": {\"type\": \"boleto\" | \"invoice\", \"boleto\" | \"invoice\": " +
-  "{\"id\", \"status\", \"amount\", \"taxId\", \"name\", \"due\", \"paid\"}}}}`. `status` (any case): `paid`/`credited` → paid; " +
+  '**Payment payload** (spec 2 §6): `{"event": {"id"?, "log": {"type": "boleto" | "invoice", "boleto" | "invoice": ' +
+  '{"id", "status", "amount", "taxId", "name", "due", "paid"}}}}`. `status` (any case): `paid`/`credited` → paid; ' +
   "`cancelled`/`canceled` → cancelled; `expired`/`overdue` → expired; `transfer_processing`, `transfer_done`/`transfer_success`, " +
   "`transfer_failed` → the payment's `transferStatus`; `created`/`registered`/`pending` change nothing. Matched to a payment " +
   "by `(type, id)` = `(method, providerId)`.\n\n" +
-  "**E-signature payload**: `{\"event\": \"upload\" | \"add_signer\" | \"sign\" | \"document_closed\" | \"refusal\" | \"cancel\" | " +
-  "\"deadline\", \"data\": {\"document\": {\"key\", \"name\", \"url\"?}, \"signer\": {\"key\", \"name\", \"email\"?}, \"envelope\": " +
-  "{\"key\"}}, \"timestamp\"}` (`document_closed` without `signer`). Matched to a contract by `envelope.key`, else `document.key`.";
+  '**E-signature payload**: `{"event": "upload" | "add_signer" | "sign" | "document_closed" | "refusal" | "cancel" | ' +
+  '"deadline", "data": {"document": {"key", "name", "url"?}, "signer": {"key", "name", "email"?}, "envelope": ' +
+  '{"key"}}, "timestamp"}` (`document_closed` without `signer`). Matched to a contract by `envelope.key`, else `document.key`.';
 
 export function registerProviderPaths(r: OpenAPIRegistry): void {
   r.registerPath({
@@ -43,8 +50,13 @@ export function registerProviderPaths(r: OpenAPIRegistry): void {
       "token and a `secret` answered this once (stored encrypted). Give both to the provider; it signs each POST with the " +
       `hex HMAC-SHA256 of the raw body in \`signatureHeader\` (default \`x-signature\`), or sends \`Authorization: Bearer <secret>\`.\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY,
-    request: { body: { required: true, content: { "application/json": { schema: CreateProviderSchema, example: { kind: "esignature", name: "Assinaturas" } } } } },
-    responses: { 201: ok("The receiver and its secret (shown once).", ProviderCreatedSchema), ...errors({ 400: "Invalid body.", 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 413: TOO_LARGE }) },
+    request: {
+      body: { required: true, content: { "application/json": { schema: CreateProviderSchema, example: { kind: "esignature", name: "Assinaturas" } } } },
+    },
+    responses: {
+      201: ok("The receiver and its secret (shown once).", ProviderCreatedSchema),
+      ...errors({ 400: "Invalid body.", 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 413: TOO_LARGE }),
+    },
   });
   r.registerPath({
     method: "get",
@@ -80,7 +92,10 @@ export function registerProviderPaths(r: OpenAPIRegistry): void {
       ADMIN_ONLY,
     security: API_KEY_SECURITY,
     request: { params: uuidParam("id", "provider receiver"), query: NotificationQueryDoc },
-    responses: { 200: ok("One page of notifications.", ProviderNotificationPageSchema), ...errors({ 400: "Invalid query.", 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: NOT_FOUND }) },
+    responses: {
+      200: ok("One page of notifications.", ProviderNotificationPageSchema),
+      ...errors({ 400: "Invalid query.", 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: NOT_FOUND }),
+    },
   });
   r.registerPath({
     method: "post",

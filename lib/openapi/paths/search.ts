@@ -47,7 +47,7 @@ const ListingSearchQueryDoc = ListingSearchQuery.extend({
       "Free text over the title, the listing code and the address (street, neighborhood, city), up to 200 characters. " +
       "Portuguese full text, accent- and case-insensitive (`sao paulo` finds `São Paulo`, `apartamentos` finds " +
       "`apartamento`): every word must match, the last one as a prefix (`pinh` finds `Pinheiros`); `-word` excludes " +
-      "listings with the word and `\"two words\"` needs them adjacent. When nothing matches, words of 4 or more letters " +
+      'listings with the word and `"two words"` needs them adjacent. When nothing matches, words of 4 or more letters ' +
       "are retried with typo tolerance (`pinheros` finds `Pinheiros`). Results come by relevance, then newest first; " +
       "omit it (or send `*`) to match everything, newest first.",
     example: "apartamento pinheiros",
@@ -122,8 +122,7 @@ const ListingSearchQueryDoc = ListingSearchQuery.extend({
     type: "number",
     exclusiveMinimum: 0,
     maximum: 1000,
-    description:
-      "Radius in km around `latitude`/`longitude`, above 0 and at most 1,000, measured on the sphere. Listings without coordinates do not match.",
+    description: "Radius in km around `latitude`/`longitude`, above 0 and at most 1,000, measured on the sphere. Listings without coordinates do not match.",
   }),
   filter: Q.filter.meta({ description: FILTER, example: "bedrooms:>=2 && (hasPhotos:true || location_city:=Campinas)" }),
   includeNetworks: Q.includeNetworks.meta({

@@ -11,7 +11,10 @@ import { PUBLIC_SECURITY } from "../public-common";
 
 const HEADERS = {
   "X-Request-Id": { $ref: "#/components/headers/RequestId" },
-  "Cache-Control": { description: "`private, no-store`: a link's answer may sit behind a password, and a deactivated link stops opening at once.", schema: { type: "string" as const } },
+  "Cache-Control": {
+    description: "`private, no-store`: a link's answer may sit behind a password, and a deactivated link stops opening at once.",
+    schema: { type: "string" as const },
+  },
   "Access-Control-Allow-Origin": { description: "`*`", schema: { type: "string" as const } },
 };
 const err = (description: string): ResponseConfig => ({ description, headers: HEADERS, content: jsonContent(ErrorSchema) });
@@ -20,7 +23,9 @@ export const SHARE_ERRORS: Record<string, ResponseConfig> = {
   410: err("`expired` (`Share link has expired`): the expiry instant has passed."),
   401: err("`password_required` (`Password required`): the link is protected and no password was sent (every GET of a protected link)."),
   403: err("`password_invalid` (`Invalid password`)."),
-  429: err("`rate_limited`: more than 60 requests per minute from this address, or 5 wrong passwords on this link within 15 minutes (then every attempt is refused until the window ends, whatever the address); `Retry-After` says when."),
+  429: err(
+    "`rate_limited`: more than 60 requests per minute from this address, or 5 wrong passwords on this link within 15 minutes (then every attempt is refused until the window ends, whatever the address); `Retry-After` says when.",
+  ),
   500: err("Unexpected failure (`internal_error`)."),
   503: err(UNAVAILABLE),
 };
@@ -44,8 +49,12 @@ const PRICING_ABOUT =
 
 export function registerPublicSharePaths(r: OpenAPIRegistry): void {
   r.registerPath({
-    method: "post", path: "/api/sites/share/{token}/price-estimate", tags: ["Public share links"], operationId: "pricingEstimate",
-    summary: "Estimate a property's sale price", description:
+    method: "post",
+    path: "/api/sites/share/{token}/price-estimate",
+    tags: ["Public share links"],
+    operationId: "pricingEstimate",
+    summary: "Estimate a property's sale price",
+    description:
       `${PRICING_ABOUT}\n\nValues a flat property profile from the tenant's comparable listings for sale in the city (public listings on air ` +
       "or in a terminal stage with a public price; with `sharingConfig.pricingTool.includeNetworkListings`, also its partner networks' shared " +
       "listings on air). The 12 nearest by location (the middle of the named neighbourhood), then size, bedrooms, bathrooms and parking, of " +
@@ -71,12 +80,19 @@ export function registerPublicSharePaths(r: OpenAPIRegistry): void {
     },
     responses: {
       200: { description: "The estimate.", headers: HEADERS, content: jsonContent(PriceEstimateSchema) },
-      ...PRICING_ERRORS(30, "Invalid body (`invalid_request` with `issues`, `invalid_json`), a `propertyType` that is not one of the tenant's, or a `city` that is not one of the tool's (`unknown_city`)."),
+      ...PRICING_ERRORS(
+        30,
+        "Invalid body (`invalid_request` with `issues`, `invalid_json`), a `propertyType` that is not one of the tenant's, or a `city` that is not one of the tool's (`unknown_city`).",
+      ),
     },
   });
   r.registerPath({
-    method: "get", path: "/api/sites/share/{token}/neighborhoods", tags: ["Public share links"], operationId: "pricingNeighborhoods",
-    summary: "Autocomplete neighbourhood names", description:
+    method: "get",
+    path: "/api/sites/share/{token}/neighborhoods",
+    tags: ["Public share links"],
+    operationId: "pricingNeighborhoods",
+    summary: "Autocomplete neighbourhood names",
+    description:
       `${PRICING_ABOUT}\n\nUp to 10 canonical neighbourhood names of the tenant's listings in the city, matching \`q\` ignoring accents and ` +
       "case: names starting with it first, then names with a word starting with it, then names within a typo (trigram word similarity " +
       "≥ 0.3), then the busiest. An empty `q` lists the city's main neighbourhoods. 120 requests per minute per address.",
@@ -84,12 +100,19 @@ export function registerPublicSharePaths(r: OpenAPIRegistry): void {
     request: { params: tokenParam, query: NeighborhoodsQuery },
     responses: {
       200: { description: "The names, best match first.", headers: HEADERS, content: jsonContent(NeighborhoodsSchema) },
-      ...PRICING_ERRORS(120, "`city` missing or not one of the tool's cities (`unknown_city`), `q` longer than 80 characters, or an unknown parameter (`invalid_request`)."),
+      ...PRICING_ERRORS(
+        120,
+        "`city` missing or not one of the tool's cities (`unknown_city`), `q` longer than 80 characters, or an unknown parameter (`invalid_request`).",
+      ),
     },
   });
   r.registerPath({
-    method: "post", path: "/api/sites/share/{token}/pricing-lead", tags: ["Public share links"], operationId: "pricingLead",
-    summary: "Capture a homeowner's lead", description:
+    method: "post",
+    path: "/api/sites/share/{token}/pricing-lead",
+    tags: ["Public share links"],
+    operationId: "pricingLead",
+    summary: "Capture a homeowner's lead",
+    description:
       `${PRICING_ABOUT}\n\nStores the lead (contact, profile, the estimate the visitor saw, intent and consent) as an inbound lead of the ` +
       "tenant's `pricing_tool` marketing channel (created with the first lead; its distribution queue assigns the deals) before answering " +
       "202, then lead processing makes a sale deal with the owner as `seller` and the estimate in `custom.additionalNotes`. When `intent` is " +
@@ -106,7 +129,18 @@ export function registerPublicSharePaths(r: OpenAPIRegistry): void {
             schema: PricingLeadBody,
             example: {
               contact: { name: "Marina Souza", email: "marina@example.com", phone: "+5511987654321" },
-              property: { city: "sao-paulo-sp", neighborhood: "Pinheiros", propertyType: "apartment", bedrooms: 2, bathrooms: 2, parkingSpaces: 1, totalArea: 78, street: "Rua dos Pinheiros", number: "500", postalCode: "05422-000" },
+              property: {
+                city: "sao-paulo-sp",
+                neighborhood: "Pinheiros",
+                propertyType: "apartment",
+                bedrooms: 2,
+                bathrooms: 2,
+                parkingSpaces: 1,
+                totalArea: 78,
+                street: "Rua dos Pinheiros",
+                number: "500",
+                postalCode: "05422-000",
+              },
               estimate: { value: 1010000, low: 880000, high: 1160000 },
               intent: "sell",
               consent: true,
@@ -116,36 +150,62 @@ export function registerPublicSharePaths(r: OpenAPIRegistry): void {
       },
     },
     responses: {
-      202: { description: "Stored; it becomes a deal (and a draft listing) in the background.", headers: HEADERS, content: jsonContent(PricingLeadAcceptedSchema) },
-      ...PRICING_ERRORS(10, "Invalid body (`invalid_request` with `issues`, `invalid_json`): contact without a name or without both e-mail and phone, a phone or CEP that is not one, `consent` not `true`, an `estimate` with `low ≤ value ≤ high` broken, an unknown `propertyType`, or an unknown `city` (`unknown_city`)."),
+      202: {
+        description: "Stored; it becomes a deal (and a draft listing) in the background.",
+        headers: HEADERS,
+        content: jsonContent(PricingLeadAcceptedSchema),
+      },
+      ...PRICING_ERRORS(
+        10,
+        "Invalid body (`invalid_request` with `issues`, `invalid_json`): contact without a name or without both e-mail and phone, a phone or CEP that is not one, `consent` not `true`, an `estimate` with `low ≤ value ≤ high` broken, an unknown `propertyType`, or an unknown `city` (`unknown_city`).",
+      ),
     },
   });
   r.registerPath({
-    method: "get", path: "/api/sites/share/{token}", tags: ["Public share links"], operationId: "resolveShareLink",
-    summary: "Open a share link", description: `${ABOUT} A password-protected link answers 401 here: send the password with POST.`,
-    security: PUBLIC_SECURITY, request: { params: tokenParam },
+    method: "get",
+    path: "/api/sites/share/{token}",
+    tags: ["Public share links"],
+    operationId: "resolveShareLink",
+    summary: "Open a share link",
+    description: `${ABOUT} A password-protected link answers 401 here: send the password with POST.`,
+    security: PUBLIC_SECURITY,
+    request: { params: tokenParam },
     responses: { 200: { description: "The resolve response of spec 2 §2.8.", headers: HEADERS, content: jsonContent(ShareResolveSchema) }, ...SHARE_ERRORS },
   });
   r.registerPath({
-    method: "post", path: "/api/sites/share/{token}", tags: ["Public share links"], operationId: "resolveShareLinkWithPassword",
-    summary: "Open a share link (with its password)", description: `${ABOUT} The body is optional for links without a password.`,
-    security: PUBLIC_SECURITY, request: { params: tokenParam, body: { required: false, content: jsonContent(ResolveBodySchema) } },
+    method: "post",
+    path: "/api/sites/share/{token}",
+    tags: ["Public share links"],
+    operationId: "resolveShareLinkWithPassword",
+    summary: "Open a share link (with its password)",
+    description: `${ABOUT} The body is optional for links without a password.`,
+    security: PUBLIC_SECURITY,
+    request: { params: tokenParam, body: { required: false, content: jsonContent(ResolveBodySchema) } },
     responses: {
       200: { description: "The resolve response of spec 2 §2.8.", headers: HEADERS, content: jsonContent(ShareResolveSchema) },
-      400: err("The body is not JSON or `password` is not a string (`invalid_request`)."), ...SHARE_ERRORS,
+      400: err("The body is not JSON or `password` is not a string (`invalid_request`)."),
+      ...SHARE_ERRORS,
     },
   });
   r.registerPath({
-    method: "get", path: "/api/v1/settings/pricing-tool", tags: ["Share links"], operationId: "getPricingTool",
-    summary: "The tenant's pricing tool", description:
+    method: "get",
+    path: "/api/v1/settings/pricing-tool",
+    tags: ["Share links"],
+    operationId: "getPricingTool",
+    summary: "The tenant's pricing tool",
+    description:
       "The permanent token of the tenant's pricing tool (a `pricing_tool` share link, opened at `/c/{token}`), issued on first read, " +
       "with the cities it can value (those where the tenant has priced sale listings with an area).\n\nNeeds a broad API key of an owner or admin.",
     security: API_KEY_SECURITY,
     responses: { 200: ok("The pricing tool.", PricingToolSchema), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN }) },
   });
   r.registerPath({
-    method: "post", path: "/api/v1/settings/pricing-tool/rotate", tags: ["Share links"], operationId: "rotatePricingTool",
-    summary: "Rotate the pricing tool's token", description: "Issues a new token; the old one answers 404 at once.\n\nNeeds a broad API key of an owner or admin.",
+    method: "post",
+    path: "/api/v1/settings/pricing-tool/rotate",
+    tags: ["Share links"],
+    operationId: "rotatePricingTool",
+    summary: "Rotate the pricing tool's token",
+    description: "Issues a new token; the old one answers 404 at once.\n\nNeeds a broad API key of an owner or admin.",
     security: API_KEY_SECURITY,
     responses: { 200: ok("The pricing tool with its new token.", PricingToolSchema), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN }) },
   });

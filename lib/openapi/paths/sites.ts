@@ -26,14 +26,22 @@ const DOMAIN_409 = "Another site holds the domain, or another site of this tenan
 export function registerSitePaths(r: OpenAPIRegistry): void {
   const admin = `\n\n${ABOUT}\n\n${ADMIN_ONLY}`;
   r.registerPath({
-    method: "get", path: "/api/v1/sites", tags: ["Sites"], operationId: "listSites",
-    summary: "List the tenant's sites", description: `Every site of the tenant, newest first.${admin}`,
+    method: "get",
+    path: "/api/v1/sites",
+    tags: ["Sites"],
+    operationId: "listSites",
+    summary: "List the tenant's sites",
+    description: `Every site of the tenant, newest first.${admin}`,
     security: API_KEY_SECURITY,
     responses: { 200: ok("The tenant's sites.", SiteListSchema), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN }) },
   });
   r.registerPath({
-    method: "post", path: "/api/v1/sites", tags: ["Sites"], operationId: "createSite",
-    summary: "Create a site", description: `Creates a site; \`active\` defaults to true and \`published\` to false.${admin}`,
+    method: "post",
+    path: "/api/v1/sites",
+    tags: ["Sites"],
+    operationId: "createSite",
+    summary: "Create a site",
+    description: `Creates a site; \`active\` defaults to true and \`published\` to false.${admin}`,
     security: API_KEY_SECURITY,
     request: { body: { required: true, content: jsonContent(CreateSiteSchema) } },
     responses: {
@@ -42,14 +50,23 @@ export function registerSitePaths(r: OpenAPIRegistry): void {
     },
   });
   r.registerPath({
-    method: "get", path: "/api/v1/sites/{siteId}", tags: ["Sites"], operationId: "getSite",
-    summary: "Read a site", description: `One site of the tenant.${admin}`,
-    security: API_KEY_SECURITY, request: { params: siteId },
+    method: "get",
+    path: "/api/v1/sites/{siteId}",
+    tags: ["Sites"],
+    operationId: "getSite",
+    summary: "Read a site",
+    description: `One site of the tenant.${admin}`,
+    security: API_KEY_SECURITY,
+    request: { params: siteId },
     responses: { 200: ok("The site.", SiteSchema), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such site in this tenant (`not_found`)." }) },
   });
   r.registerPath({
-    method: "patch", path: "/api/v1/sites/{siteId}", tags: ["Sites"], operationId: "updateSite",
-    summary: "Change a site", description: `Partial update: fields not sent are kept; \`configuration\` and \`listingCriteria\` are replaced whole when sent.${admin}`,
+    method: "patch",
+    path: "/api/v1/sites/{siteId}",
+    tags: ["Sites"],
+    operationId: "updateSite",
+    summary: "Change a site",
+    description: `Partial update: fields not sent are kept; \`configuration\` and \`listingCriteria\` are replaced whole when sent.${admin}`,
     security: API_KEY_SECURITY,
     request: { params: siteId, body: { required: true, content: jsonContent(UpdateSiteSchema) } },
     responses: {
@@ -58,24 +75,40 @@ export function registerSitePaths(r: OpenAPIRegistry): void {
     },
   });
   r.registerPath({
-    method: "delete", path: "/api/v1/sites/{siteId}", tags: ["Sites"], operationId: "deleteSite",
-    summary: "Delete a site", description: `Deletes the site with its CMS collections and entries; its public endpoints answer 404 from then on.${admin}`,
-    security: API_KEY_SECURITY, request: { params: siteId },
-    responses: { 200: ok("The deleted site's id.", DeletedSiteSchema), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such site in this tenant (`not_found`)." }) },
+    method: "delete",
+    path: "/api/v1/sites/{siteId}",
+    tags: ["Sites"],
+    operationId: "deleteSite",
+    summary: "Delete a site",
+    description: `Deletes the site with its CMS collections and entries; its public endpoints answer 404 from then on.${admin}`,
+    security: API_KEY_SECURITY,
+    request: { params: siteId },
+    responses: {
+      200: ok("The deleted site's id.", DeletedSiteSchema),
+      ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such site in this tenant (`not_found`)." }),
+    },
   });
   r.registerPath({
-    method: "post", path: "/api/v1/sites/{siteId}/domain/verify", tags: ["Sites"], operationId: "verifySiteDomain",
+    method: "post",
+    path: "/api/v1/sites/{siteId}/domain/verify",
+    tags: ["Sites"],
+    operationId: "verifySiteDomain",
     summary: "Prove the site's domain",
     description:
       "A custom domain serves only once its owner proves control of it: create the TXT record `_imobicrm.{domain}` with the " +
       "value in `domainVerification.value`, then call this. The first site to prove a name holds it (`domainStatus: active`); " +
       "other sites' pending claims on it become `taken`. A name under `localhost` or your `{tenant-slug}.{SITES_BASE_DOMAIN}` " +
-      "is held without a record as soon as no other site holds it. A held domain is answered as is." + admin,
-    security: API_KEY_SECURITY, request: { params: siteId },
+      "is held without a record as soon as no other site holds it. A held domain is answered as is." +
+      admin,
+    security: API_KEY_SECURITY,
+    request: { params: siteId },
     responses: {
       200: ok("The site, now holding its domain.", SiteSchema),
       ...errors({
-        400: "The domain is one no site may take (`domain_reserved`).", 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such site in this tenant (`not_found`).",
+        400: "The domain is one no site may take (`domain_reserved`).",
+        401: UNAUTHORIZED_KEY,
+        403: NOT_ADMIN,
+        404: "No such site in this tenant (`not_found`).",
         409: "The TXT record is missing or holds another value (`domain_not_verified`, the message names the record to create), or another site holds the name (`domain_taken`).",
         503: "The DNS servers did not answer (`dns_unavailable`); retry later.",
       }),

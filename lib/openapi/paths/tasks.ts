@@ -2,10 +2,15 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { CreateTaskSchema, DeletedTaskSchema, ListTasksQuery, TaskPageSchema, TaskSchema, UpdateTaskSchema } from "../../tasks/schemas";
 import { API_KEY_SECURITY, TOO_LARGE, UNAUTHORIZED_KEY, errors, ok, uuidParam } from "../common";
 
-
 const ListTasksQueryDoc = ListTasksQuery.extend({
   page: ListTasksQuery.shape.page.meta({ type: "integer", minimum: 1, default: 1, description: "Page number, from 1." }),
-  pageSize: ListTasksQuery.shape.pageSize.meta({ type: "integer", minimum: 1, maximum: 100, default: 50, description: "Items per page, 1 to 100 (default 50)." }),
+  pageSize: ListTasksQuery.shape.pageSize.meta({
+    type: "integer",
+    minimum: 1,
+    maximum: 100,
+    default: 50,
+    description: "Items per page, 1 to 100 (default 50).",
+  }),
 });
 
 const ACCESS =
@@ -60,7 +65,12 @@ export function registerTaskPaths(r: OpenAPIRegistry): void {
     request: {
       body: {
         required: true,
-        content: { "application/json": { schema: CreateTaskSchema, example: { title: "Ligar para Paula", type: "call", dealId: "3fa85f64-5717-4562-b3fc-2c963f66afa6", dueAt: "2026-12-01T14:00:00-03:00" } } },
+        content: {
+          "application/json": {
+            schema: CreateTaskSchema,
+            example: { title: "Ligar para Paula", type: "call", dealId: "3fa85f64-5717-4562-b3fc-2c963f66afa6", dueAt: "2026-12-01T14:00:00-03:00" },
+          },
+        },
       },
     },
     responses: {

@@ -13,10 +13,15 @@ import {
 } from "../../transactions/schemas";
 import { API_KEY_SECURITY, TOO_LARGE, UNAUTHORIZED_KEY, errors, ok, uuidParam } from "../common";
 
-
 const ListQueryDoc = ListTransactionsQuery.extend({
   page: ListTransactionsQuery.shape.page.meta({ type: "integer", minimum: 1, default: 1, description: "Page number, from 1." }),
-  pageSize: ListTransactionsQuery.shape.pageSize.meta({ type: "integer", minimum: 1, maximum: 100, default: 50, description: "Items per page, 1 to 100 (default 50)." }),
+  pageSize: ListTransactionsQuery.shape.pageSize.meta({
+    type: "integer",
+    minimum: 1,
+    maximum: 100,
+    default: 50,
+    description: "Items per page, 1 to 100 (default 50).",
+  }),
 });
 
 export const TRANSACTION_EVENTS =
@@ -60,7 +65,12 @@ export function registerTransactionPaths(r: OpenAPIRegistry): void {
       "from a deal (`dealId` and `amount`). `parties` default to the deal's contacts with their roles; `currency` to BRL. " +
       `Status starts \`open\`. Writes \`transaction.created\`.\n\n${TRANSACTION_EVENTS}\n\n${ACCESS}`,
     security: API_KEY_SECURITY,
-    request: { body: { required: true, content: { "application/json": { schema: CreateTransactionSchema, example: { offerId: "3fa85f64-5717-4562-b3fc-2c963f66afa6" } } } } },
+    request: {
+      body: {
+        required: true,
+        content: { "application/json": { schema: CreateTransactionSchema, example: { offerId: "3fa85f64-5717-4562-b3fc-2c963f66afa6" } } },
+      },
+    },
     responses: {
       201: ok("The new transaction.", TransactionSchema),
       ...errors({
@@ -112,11 +122,25 @@ export function registerTransactionPaths(r: OpenAPIRegistry): void {
     security: API_KEY_SECURITY,
     request: {
       params: uuidParam("id", "transaction"),
-      body: { required: true, content: { "application/json": { schema: AddPaymentSchema, example: { method: "boleto", providerId: "5656565656565656", amount: "15000.00", dueDate: "2026-12-10" } } } },
+      body: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: AddPaymentSchema,
+            example: { method: "boleto", providerId: "5656565656565656", amount: "15000.00", dueDate: "2026-12-10" },
+          },
+        },
+      },
     },
     responses: {
       201: ok("The payment.", PaymentSchema),
-      ...errors({ 400: "Invalid body.", 401: UNAUTHORIZED_KEY, 404: NOT_FOUND, 409: `${FINAL} Or the same method and providerId is already a payment of the tenant (\`payment_exists\`).`, 413: TOO_LARGE }),
+      ...errors({
+        400: "Invalid body.",
+        401: UNAUTHORIZED_KEY,
+        404: NOT_FOUND,
+        409: `${FINAL} Or the same method and providerId is already a payment of the tenant (\`payment_exists\`).`,
+        413: TOO_LARGE,
+      }),
     },
   });
   r.registerPath({
@@ -151,7 +175,13 @@ export function registerTransactionPaths(r: OpenAPIRegistry): void {
     },
     responses: {
       201: ok("The contract.", ContractSchema),
-      ...errors({ 400: "Invalid body (repeated document or signer keys included).", 401: UNAUTHORIZED_KEY, 404: NOT_FOUND, 409: `${FINAL} Or the envelopeKey is already a contract of the tenant (\`contract_exists\`).`, 413: TOO_LARGE }),
+      ...errors({
+        400: "Invalid body (repeated document or signer keys included).",
+        401: UNAUTHORIZED_KEY,
+        404: NOT_FOUND,
+        409: `${FINAL} Or the envelopeKey is already a contract of the tenant (\`contract_exists\`).`,
+        413: TOO_LARGE,
+      }),
     },
   });
   r.registerPath({
@@ -178,7 +208,13 @@ export function registerTransactionPaths(r: OpenAPIRegistry): void {
     request: { params: uuidParam("id", "deal"), body: { required: true, content: { "application/json": { schema: AddContractSchema } } } },
     responses: {
       201: ok("The contract.", ContractSchema),
-      ...errors({ 400: "Invalid body.", 401: UNAUTHORIZED_KEY, 404: "No such deal visible to the key.", 409: "The envelopeKey is already a contract of the tenant (`contract_exists`).", 413: TOO_LARGE }),
+      ...errors({
+        400: "Invalid body.",
+        401: UNAUTHORIZED_KEY,
+        404: "No such deal visible to the key.",
+        409: "The envelopeKey is already a contract of the tenant (`contract_exists`).",
+        413: TOO_LARGE,
+      }),
     },
   });
 }

@@ -5,7 +5,6 @@ import { TestResultSchema } from "../../event-delivery/test-webhook";
 import { PutWebhookSchema, WebhookSecretSchema, WebhookSettingsSchema } from "../../event-delivery/webhook-settings";
 import { ADMIN_ONLY, API_KEY_SECURITY, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, ok } from "../common";
 
-
 /**
  * `limit` is parsed as text then piped into a number range, and only the text side renders (a
  * string with a digits pattern, no bounds): give the documented integer bounds here.

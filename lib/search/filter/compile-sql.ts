@@ -62,9 +62,10 @@ function anyOf(parts: SQL[]): SQL {
 }
 
 function compileString(leaf: StringLeaf, f: FilterField): SQL {
-  const col = f.derived ? derivedTokensSql(leaf.fieldType, ident(f.column), ident(required(f.tokens, leaf.field, "tokens"))) : ident(required(f.tokens, leaf.field, "tokens"));
-  const one = (v: StringValue) =>
-    leaf.match === "exact" ? exact(leaf.fieldType, col, v) : contains(leaf.fieldType, col, v);
+  const col = f.derived
+    ? derivedTokensSql(leaf.fieldType, ident(f.column), ident(required(f.tokens, leaf.field, "tokens")))
+    : ident(required(f.tokens, leaf.field, "tokens"));
+  const one = (v: StringValue) => (leaf.match === "exact" ? exact(leaf.fieldType, col, v) : contains(leaf.fieldType, col, v));
   const positive = anyOf(leaf.values.map(one));
   return leaf.negate ? complement(positive) : positive;
 }
@@ -163,7 +164,14 @@ function compileBool(leaf: BoolLeaf, f: FilterField): SQL {
 function compileId(leaf: IdLeaf, f: FilterField): SQL {
   const col = ident(f.column);
   const positive =
-    leaf.ids === "*" ? sql`true` : leaf.ids.length === 0 ? sql`false` : sql`${col}::text IN (${sql.join(leaf.ids.map((id) => sql`${id}::text`), sql`, `)})`;
+    leaf.ids === "*"
+      ? sql`true`
+      : leaf.ids.length === 0
+        ? sql`false`
+        : sql`${col}::text IN (${sql.join(
+            leaf.ids.map((id) => sql`${id}::text`),
+            sql`, `,
+          )})`;
   return leaf.negate ? complement(positive) : positive;
 }
 
@@ -180,5 +188,8 @@ function required(column: string | undefined, field: string, key: string): strin
 
 /** `name` or `table.name` from the trusted schema, each part quoted as an identifier. */
 function ident(column: string): SQL {
-  return sql.join(column.split(".").map((part) => sql.identifier(part)), sql.raw("."));
+  return sql.join(
+    column.split(".").map((part) => sql.identifier(part)),
+    sql.raw("."),
+  );
 }

@@ -84,12 +84,7 @@ function scanClause(q: string, start: number): { end: number; kind: "clause" | "
     } else if (precedingColon && c !== " ") {
       precedingColon = false;
     }
-  } while (
-    i < n &&
-    (inBacktick ||
-      isGeo ||
-      (c !== "(" && c !== ")" && !(c === "&" && q[i + 1] === "&") && !(c === "|" && q[i + 1] === "|")))
-  );
+  } while (i < n && (inBacktick || isGeo || (c !== "(" && c !== ")" && !(c === "&" && q[i + 1] === "&") && !(c === "|" && q[i + 1] === "|"))));
   // Typesense would take the rest of the filter as part of this value, hiding the user's mistake.
   if (quoteOpenedAt >= 0) throw new ParseError("Unterminated backtick: the value quoted here is not closed with a backtick.", quoteOpenedAt);
   return { end: i, kind: "clause" };

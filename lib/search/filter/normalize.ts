@@ -18,8 +18,29 @@ export const MAX_TOKEN_CHARS = 100;
  * Without this, `Straße` would never match a filter typed as `strasse`.
  */
 const TRANSLIT: Readonly<Record<string, string>> = {
-  ß: "ss", ẞ: "ss", æ: "ae", Æ: "ae", œ: "oe", Œ: "oe", ø: "o", Ø: "o", đ: "d", Đ: "d", ð: "d", Ð: "d",
-  ł: "l", Ł: "l", þ: "th", Þ: "th", ı: "i", ħ: "h", Ħ: "h", ŧ: "t", Ŧ: "t", ŋ: "ng", Ŋ: "ng",
+  ß: "ss",
+  ẞ: "ss",
+  æ: "ae",
+  Æ: "ae",
+  œ: "oe",
+  Œ: "oe",
+  ø: "o",
+  Ø: "o",
+  đ: "d",
+  Đ: "d",
+  ð: "d",
+  Ð: "d",
+  ł: "l",
+  Ł: "l",
+  þ: "th",
+  Þ: "th",
+  ı: "i",
+  ħ: "h",
+  Ħ: "h",
+  ŧ: "t",
+  Ŧ: "t",
+  ŋ: "ng",
+  Ŋ: "ng",
 };
 
 const MARK = /^\p{M}$/u;

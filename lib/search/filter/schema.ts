@@ -38,7 +38,7 @@ export type FilterSchema = Record<string, FilterField>;
  * to Object.prototype members instead of answering "unknown field".
  */
 export function lookupField(schema: FilterSchema, name: string): FilterField | undefined {
-  return  Object.hasOwn(schema, name) ? schema[name] : undefined;
+  return Object.hasOwn(schema, name) ? schema[name] : undefined;
 }
 
 /** Typesense treats the document id specially (raw, untokenized ids; `*`); so do we when the schema maps it. */

@@ -5,7 +5,7 @@
  * negations are complements that include documents without a value. String leaves are decided once
  * per distinct value of the field (its dictionary) and then read through each document's code.
  */
-import type { BoolLeaf, FilterNode, GeoShape, IdLeaf, NumberItem, NumberLeaf, StringLeaf, } from "../filter";
+import type { BoolLeaf, FilterNode, GeoShape, IdLeaf, NumberItem, NumberLeaf, StringLeaf } from "../filter";
 import { bitsetOf, hasBitsets, slotsOfBits } from "./bitsets";
 import { geoTest } from "./geo";
 import { slotsOf, type Mask, type QueryView, type SlotList } from "./query-view";
@@ -23,10 +23,12 @@ export function narrowAll(view: QueryView, filters: FilterNode[], inScope: Mask)
   const parts = all.filter((p) => !bitParts.includes(p));
   let list: SlotList | null = null;
   if (bitParts.length) {
-    const bits = bitParts.map((p) => bitsetOf(view, p)).reduce((acc, b) => {
-      for (let w = 0; w < acc.length; w++) acc[w] &= b[w];
-      return acc;
-    });
+    const bits = bitParts
+      .map((p) => bitsetOf(view, p))
+      .reduce((acc, b) => {
+        for (let w = 0; w < acc.length; w++) acc[w] &= b[w];
+        return acc;
+      });
     list = slotsOfBits(bits, inScope);
   }
   if (!parts.length) return list ?? slotsOf(inScope);
@@ -124,7 +126,11 @@ function stringLeaf(view: QueryView, leaf: StringLeaf, list: SlotList): SlotList
     const els = col.elems[i];
     let hit = 0;
     if (els && ok) {
-      for (const c of els) if (ok[c]) { hit = 1; break; }
+      for (const c of els)
+        if (ok[c]) {
+          hit = 1;
+          break;
+        }
     } else if (els) {
       // Contains over a list: the tokens of all elements together hold every token of the value.
       const tokens = els.length === 1 ? col.elemDict.entries[els[0]].tokens : els.flatMap((c) => col.elemDict.entries[c].tokens);
@@ -166,7 +172,11 @@ function numberLeaf(view: QueryView, leaf: NumberLeaf, list: SlotList): SlotList
   for (let x = 0; x < list.length; x++) {
     const v = values[list[x]];
     let hit = false;
-    for (const it of items) if (it.op === "range" ? v >= it.a && v <= it.b : numberTest(it.op, v, it.a)) { hit = true; break; }
+    for (const it of items)
+      if (it.op === "range" ? v >= it.a && v <= it.b : numberTest(it.op, v, it.a)) {
+        hit = true;
+        break;
+      }
     if (hit !== neg) out[m++] = list[x];
   }
   return out.subarray(0, m);
@@ -175,12 +185,18 @@ function numberLeaf(view: QueryView, leaf: NumberLeaf, list: SlotList): SlotList
 /** One comparison; NaN (missing) fails all but `!=`, which is a complement of its own (true on a missing value). */
 function numberTest(op: Exclude<NumberItem["op"], "range">, v: number, c: number): boolean {
   switch (op) {
-    case "=": return v === c;
-    case "!=": return !(v === c);
-    case "<": return v < c;
-    case "<=": return v <= c;
-    case ">": return v > c;
-    case ">=": return v >= c;
+    case "=":
+      return v === c;
+    case "!=":
+      return !(v === c);
+    case "<":
+      return v < c;
+    case "<=":
+      return v <= c;
+    case ">":
+      return v > c;
+    case ">=":
+      return v >= c;
   }
 }
 

@@ -9,10 +9,19 @@ const PAGE = 5_000;
 
 /** The columns an in-memory index reads from `search_documents` (as `d`), and the vector of `search_texts` (as `t`). */
 const COLUMNS = sql.raw(
-  ["listing_id", "assigned_to_id", "created_by_id", "property_created_by_id", LAT_COLUMN, LNG_COLUMN,
+  [
+    "listing_id",
+    "assigned_to_id",
+    "created_by_id",
+    "property_created_by_id",
+    LAT_COLUMN,
+    LNG_COLUMN,
     // Not the token columns: the index tokenizes each distinct value itself (Dictionary.code).
-    ...MEMORY_FIELDS.map((f) => columnOf(f.name))]
-    .map((c) => `d."${c}"`).concat("t.tsv::text as tsv").join(", "),
+    ...MEMORY_FIELDS.map((f) => columnOf(f.name)),
+  ]
+    .map((c) => `d."${c}"`)
+    .concat("t.tsv::text as tsv")
+    .join(", "),
 );
 /** Documents and their vectors are written in one transaction (index-listings.ts), so a version stamp covers both. */
 const FROM = sql.raw("search_documents d left join search_texts t on t.listing_id = d.listing_id");
@@ -45,8 +54,10 @@ export async function loadTenantIndex(db: Db, tenantId: string, count?: number):
   const ix = new TenantIndex(tenantId, Math.max(1024, count ?? (await documentCount(db, tenantId))));
   let after = "00000000-0000-0000-0000-000000000000";
   for (;;) {
-    const rows = rowsOf<Record<string, unknown>>(await db.execute(sql`select ${COLUMNS} from ${FROM}
-      where d.tenant_id = ${tenantId}::uuid and d.listing_id > ${after}::uuid order by d.listing_id limit ${PAGE}`));
+    const rows = rowsOf<Record<string, unknown>>(
+      await db.execute(sql`select ${COLUMNS} from ${FROM}
+      where d.tenant_id = ${tenantId}::uuid and d.listing_id > ${after}::uuid order by d.listing_id limit ${PAGE}`),
+    );
     for (const r of rows) ix.upsert(r);
     if (rows.length < PAGE) break;
     after = String(rows[rows.length - 1].listing_id);

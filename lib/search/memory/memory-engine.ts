@@ -23,10 +23,7 @@ export type MemoryOptions = {
   maxDocs: number;
 };
 
-type TenantState =
-  | { kind: "small"; checkedAt: number }
-  | { kind: "loading" }
-  | { kind: "ready"; ix: TenantIndex; refreshing: Promise<void> | null };
+type TenantState = { kind: "small"; checkedAt: number } | { kind: "loading" } | { kind: "ready"; ix: TenantIndex; refreshing: Promise<void> | null };
 
 /** How long a tenant found too small (or whose load failed) is left on PostgreSQL before a new look. */
 const RECHECK_MS = 5 * 60_000;

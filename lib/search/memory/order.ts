@@ -49,7 +49,7 @@ export function pageOf(view: QueryView, matches: SlotList, keys: SortKey[], offs
         return 1;
       }
       if (Number.isNaN(y)) return -1;
-      return (x < y) !== c.desc ? -1 : 1;
+      return x < y !== c.desc ? -1 : 1;
     }
     return ids[a] < ids[b] ? 1 : ids[a] > ids[b] ? -1 : 0;
   };
@@ -76,5 +76,10 @@ export function pageOf(view: QueryView, matches: SlotList, keys: SortKey[], offs
     }
   }
   top = top.slice(offset);
-  return top.map((i) => ({ listing_id: ids[i], tenant_id: ix.tenantId, rank: rank ? shortestFloat32(rank[i]) : null, geo_m: geo && !Number.isNaN(geo[i]) ? geo[i] : null }));
+  return top.map((i) => ({
+    listing_id: ids[i],
+    tenant_id: ix.tenantId,
+    rank: rank ? shortestFloat32(rank[i]) : null,
+    geo_m: geo && !Number.isNaN(geo[i]) ? geo[i] : null,
+  }));
 }

@@ -18,7 +18,10 @@ export class QueryView {
   readonly hidden: Uint8Array | null;
   private readonly numbers = new Map<string, Float64Array>();
 
-  constructor(readonly ix: TenantIndex, scope: SearchScope) {
+  constructor(
+    readonly ix: TenantIndex,
+    scope: SearchScope,
+  ) {
     this.n = ix.size;
     this.hidden = scope.publicOnly ? this.stringMask("priceVisibility", (raw) => raw !== "public", true) : null;
   }

@@ -12,7 +12,7 @@ import { normalizeElement, normalizeTokens } from "../filter/normalize";
  */
 
 /** A distinct string value: its raw text (facets) and normalized tokens (filters). */
-export type DictEntry = { raw: string; tokens: string[]; joined: string; /** An array element's normalizeElement, once. */ element?: string };
+export type DictEntry = { raw: string; tokens: string[]; joined: string /** An array element's normalizeElement, once. */; element?: string };
 
 export class Dictionary {
   readonly entries: DictEntry[] = [];
@@ -43,7 +43,14 @@ export type BoolColumn = { kind: "bool"; field: SearchField; values: Int8Array }
 /** `codes[i]` is -1 when the document has no value. */
 export type StringColumn = { kind: "string"; field: SearchField; dict: Dictionary; codes: Int32Array };
 /** `raw[i]` (facets) and `elems[i]` (filters: each element's normalized text) are null when missing. */
-export type ArrayColumn = { kind: "array"; field: SearchField; rawDict: Dictionary; elemDict: Dictionary; raw: (number[] | null)[]; elems: (number[] | null)[] };
+export type ArrayColumn = {
+  kind: "array";
+  field: SearchField;
+  rawDict: Dictionary;
+  elemDict: Dictionary;
+  raw: (number[] | null)[];
+  elems: (number[] | null)[];
+};
 export type Column = NumberColumn | BoolColumn | StringColumn | ArrayColumn;
 
 /** Columns with more distinct values than this are filtered by a scan, not bitsets. */
@@ -89,7 +96,10 @@ export class TenantIndex {
   /** Bumped on every change, so per-version caches (such as `out_of`) know when to recount. */
   changes = 0;
 
-  constructor(readonly tenantId: string, capacity = 1024) {
+  constructor(
+    readonly tenantId: string,
+    capacity = 1024,
+  ) {
     this.capacity = capacity;
     this.alive = new Uint8Array(capacity);
     this.lat = new Float64Array(capacity);
@@ -97,7 +107,8 @@ export class TenantIndex {
     this.createdAt = new Float64Array(capacity);
     for (const f of MEMORY_FIELDS) {
       if (f.type === "string") this.columns.set(f.name, { kind: "string", field: f, dict: new Dictionary(), codes: new Int32Array(capacity).fill(-1) });
-      else if (f.type === "string[]") this.columns.set(f.name, { kind: "array", field: f, rawDict: new Dictionary(), elemDict: new Dictionary(), raw: [], elems: [] });
+      else if (f.type === "string[]")
+        this.columns.set(f.name, { kind: "array", field: f, rawDict: new Dictionary(), elemDict: new Dictionary(), raw: [], elems: [] });
       else if (f.type === "bool") this.columns.set(f.name, { kind: "bool", field: f, values: new Int8Array(capacity).fill(-1) });
       else this.columns.set(f.name, { kind: "number", field: f, values: new Float64Array(capacity).fill(NaN) });
     }
@@ -149,10 +160,11 @@ export class TenantIndex {
       } else {
         const raw = textArray(v);
         c.raw[i] = raw ? raw.map((r) => c.rawDict.code(r, noTokens)) : null;
-        c.elems[i] = c.raw[i]?.map((code) => {
-          const e = c.rawDict.entries[code];
-          return c.elemDict.code((e.element ??= normalizeElement(e.raw)), elementTokens);
-        }) ?? null;
+        c.elems[i] =
+          c.raw[i]?.map((code) => {
+            const e = c.rawDict.entries[code];
+            return c.elemDict.code((e.element ??= normalizeElement(e.raw)), elementTokens);
+          }) ?? null;
       }
     }
     this.createdAt[i] = (this.columns.get("createdAt") as NumberColumn).values[i];

@@ -19,7 +19,11 @@ type Stats = Record<string, { min: number; max: number; sum: number; avg: number
  * grouping set) and the numeric stats, so `total` spares the engine a second scan for its count.
  */
 export async function facetCounts(
-  db: Db, where: SQL, fields: string[], max: number, hidden: SQL | null = null,
+  db: Db,
+  where: SQL,
+  fields: string[],
+  max: number,
+  hidden: SQL | null = null,
 ): Promise<{ facets: FacetCount[]; total: number | null }> {
   if (!fields.length) return { facets: [], total: null };
   // With hidden prices, the predicate becomes a column of a derived table: GROUPING SETS needs the very same
@@ -39,16 +43,28 @@ export async function facetCounts(
   // empty set for the total and the stats (field '', value NULL).
   if (scalars.length) {
     const cols = scalars.map((n) => fieldColumnSql(n, hiddenCol));
-    const field = sql`case ${sql.join(scalars.map((n, i) => sql`when grouping(${cols[i]}) = 0 then ${n}::text`), sql` `)} else '' end`;
-    const value = sql`coalesce(${sql.join(scalars.map((n, i) => valueText(n, cols[i])), sql`, `)})`;
+    const field = sql`case ${sql.join(
+      scalars.map((n, i) => sql`when grouping(${cols[i]}) = 0 then ${n}::text`),
+      sql` `,
+    )} else '' end`;
+    const value = sql`coalesce(${sql.join(
+      scalars.map((n, i) => valueText(n, cols[i])),
+      sql`, `,
+    )})`;
     const stats = numeric.length
-      ? sql`json_build_array(${sql.join(numeric.map((n) => {
-          const c = fieldColumnSql(n, hiddenCol);
-          return sql`min(${c}), max(${c}), sum(${c}), avg(${c})`;
-        }), sql`, `)})`
+      ? sql`json_build_array(${sql.join(
+          numeric.map((n) => {
+            const c = fieldColumnSql(n, hiddenCol);
+            return sql`min(${c}), max(${c}), sum(${c}), avg(${c})`;
+          }),
+          sql`, `,
+        )})`
       : sql`null::json`;
     groups.push(sql`select ${field} as f, ${value} as v, count(*) as n, ${stats} as s from ${from} where ${filter}
-      group by grouping sets (${sql.join(cols.map((c) => sql`(${c})`), sql`, `)}, ())`);
+      group by grouping sets (${sql.join(
+        cols.map((c) => sql`(${c})`),
+        sql`, `,
+      )}, ())`);
   }
   // string[] fields count each element.
   for (const name of arrays) {

@@ -15,11 +15,19 @@ export type HitRow = { listing_id: string; tenant_id: string; rank: number | nul
  * distances are added. Every engine over PostgreSQL's tables answers through this, so they agree.
  */
 export async function searchResult(
-  db: Db, scope: SearchScope, req: SearchRequest, started: number,
+  db: Db,
+  scope: SearchScope,
+  req: SearchRequest,
+  started: number,
   page: { rows: HitRow[]; facets: FacetCount[]; found: number; outOf: number; docs?: Map<string, Record<string, unknown>> },
 ): Promise<SearchResult> {
   const mask = priceMaskOf(scope);
-  const docs = page.docs ?? (await documents(db, page.rows.map((r) => r.listing_id)));
+  const docs =
+    page.docs ??
+    (await documents(
+      db,
+      page.rows.map((r) => r.listing_id),
+    ));
   const showTextMatch = req.sort.some((k) => k.kind === "text_match") && req.words.length > 0;
   const geoKey = req.sort.find((k) => k.kind === "geo");
   const words = req.words.filter((w) => !w.exclude).flatMap((w) => w.text.split(" "));
@@ -57,6 +65,11 @@ export async function searchResult(
 /** Stored documents of the page's hits, read by primary key. */
 export async function documents(db: Db, ids: string[]): Promise<Map<string, Record<string, unknown>>> {
   if (!ids.length) return new Map();
-  const res = await db.execute(sql`select ${docColumns("d")} from search_index d where d.listing_id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+  const res = await db.execute(
+    sql`select ${docColumns("d")} from search_index d where d.listing_id in (${sql.join(
+      ids.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`,
+  );
   return new Map(rowsOf<Record<string, unknown>>(res).map((r) => [String(r.listing_id), documentFromRow(r)]));
 }

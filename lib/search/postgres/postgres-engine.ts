@@ -15,7 +15,6 @@ import { fieldByName } from "../fields";
 /** A text predicate and its rank; `candidates`, for the full-text match, is the ranked matches as `c`. */
 type TextMatch = { where: SQL; rank: SQL; candidates?: SQL };
 
-
 /** `out_of` per scope, briefly cached: it counts the whole tenant and moves slowly. */
 const outOfCache = new Map<string, { n: number; at: number }>();
 const OUT_OF_TTL_MS = 5_000;
@@ -26,8 +25,14 @@ const OUT_OF_TTL_MS = 5_000;
  * together (`reindexListings`), so `search_texts.tenant_id` is the document's tenant.
  */
 function textOnly(scope: SearchScope, req: SearchRequest, hidden: SQL | null): boolean {
-  return scope.access.kind === "all" && !scope.networkIds.length && !scope.publicOnly && !hidden && !req.filters.length
-    && req.sort.every((k) => k.kind === "text_match" || (k.kind === "field" && k.field === "createdAt"));
+  return (
+    scope.access.kind === "all" &&
+    !scope.networkIds.length &&
+    !scope.publicOnly &&
+    !hidden &&
+    !req.filters.length &&
+    req.sort.every((k) => k.kind === "text_match" || (k.kind === "field" && k.field === "createdAt"))
+  );
 }
 
 /** The default engine: search documents in PostgreSQL (or PGlite), filters compiled to SQL. */
@@ -43,7 +48,12 @@ export class PostgresSearchEngine implements SearchEngine {
     const mask = priceMaskOf(scope);
     const hidden = priceHiddenSql(mask);
     // Scope first, then the caller's filters, each in its own parentheses: nothing can widen the scope.
-    const filterWhere = req.filters.length ? sql.join(req.filters.map((f) => sql`(${userFilterSql(f, hidden)})`), sql` AND `) : sql`true`;
+    const filterWhere = req.filters.length
+      ? sql.join(
+          req.filters.map((f) => sql`(${userFilterSql(f, hidden)})`),
+          sql` AND `,
+        )
+      : sql`true`;
     const base = sql`${scopeWhere} AND ${filterWhere}`;
 
     const tsq = textQuery(req);
@@ -62,9 +72,10 @@ export class PostgresSearchEngine implements SearchEngine {
     // If the page query fails first, this rejection must not go unhandled (it would end the process).
     earlyFacets?.catch(() => {});
     const countsInFacets = !text && req.facetBy.some((n) => fieldByName(n)!.type !== "string[]");
-    let page = tsq && textOnly(scope, req, hidden)
-      ? await this.textOnlyPage(db, scope.tenantId, tsq, req)
-      : await this.page(db, base, text, req, hidden, !countsInFacets && req.total !== false);
+    let page =
+      tsq && textOnly(scope, req, hidden)
+        ? await this.textOnlyPage(db, scope.tenantId, tsq, req)
+        : await this.page(db, base, text, req, hidden, !countsInFacets && req.total !== false);
     // Nothing found (no total asked: no rows) is when the typo retry runs.
     if ((page.found === 0 || (page.found === null && req.total === false && page.rows.length === 0)) && text) {
       const typo = typoPredicate(req);
@@ -77,7 +88,10 @@ export class PostgresSearchEngine implements SearchEngine {
     const [facetResult, outOf, docs] = await Promise.all([
       earlyFacets ?? facetCounts(db, where, req.facetBy, req.maxFacetValues, hidden),
       this.outOf(db, scope, scopeWhere),
-      documents(db, page.rows.map((r) => r.listing_id)),
+      documents(
+        db,
+        page.rows.map((r) => r.listing_id),
+      ),
     ]);
     const facets = facetResult.facets;
     const found = page.found ?? facetResult.total ?? (req.total === false ? page.rows.length : 0);
@@ -126,7 +140,9 @@ export class PostgresSearchEngine implements SearchEngine {
       limit ${req.perPage} offset ${(req.page - 1) * req.perPage}`);
     const rows = rowsOf<HitRow & { found: number | string }>(res);
     const total = () =>
-      db.execute(sql`select count(*) as n from search_texts t where t.tenant_id = ${tenantId}::uuid and t.tsv @@ ${tsq}`).then((r) => Number(rowsOf<{ n: number | string }>(r)[0].n));
+      db
+        .execute(sql`select count(*) as n from search_texts t where t.tenant_id = ${tenantId}::uuid and t.tsv @@ ${tsq}`)
+        .then((r) => Number(rowsOf<{ n: number | string }>(r)[0].n));
     return { rows, found: await this.windowTotal(rows, req, total) };
   }
 

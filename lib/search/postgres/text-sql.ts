@@ -16,10 +16,16 @@ export function textQuery(req: SearchRequest): SQL | null {
 export function tsqueryText(req: SearchRequest): string | null {
   if (!req.words.length) return null;
   const labels = [...new Set(req.queryBy.map((f) => TEXT_WEIGHTS[f]))].sort().join("");
-  const lastPlain = req.words.map((w, i) => (!w.exclude && !w.phrase ? i : -1)).filter((i) => i >= 0).pop();
+  const lastPlain = req.words
+    .map((w, i) => (!w.exclude && !w.phrase ? i : -1))
+    .filter((i) => i >= 0)
+    .pop();
   const terms = req.words.map((w, i) => {
     const term = w.phrase
-      ? `(${w.text.split(" ").map((t) => `${t}:${labels}`).join(" <-> ")})`
+      ? `(${w.text
+          .split(" ")
+          .map((t) => `${t}:${labels}`)
+          .join(" <-> ")})`
       : `${w.text}:${i === lastPlain ? "*" : ""}${labels}`;
     return w.exclude ? `!${term}` : term;
   });
@@ -31,7 +37,13 @@ export function typoPredicate(req: SearchRequest): { where: SQL; rank: SQL } | n
   const words = req.words.filter((w) => !w.exclude && !w.phrase && w.text.length >= 4).map((w) => w.text);
   if (!words.length) return null;
   return {
-    where: sql.join(words.map((w) => sql`(${w} <% d.search_text)`), sql` AND `),
-    rank: sql.join(words.map((w) => sql`word_similarity(${w}, d.search_text)`), sql` + `),
+    where: sql.join(
+      words.map((w) => sql`(${w} <% d.search_text)`),
+      sql` AND `,
+    ),
+    rank: sql.join(
+      words.map((w) => sql`word_similarity(${w}, d.search_text)`),
+      sql` + `,
+    ),
   };
 }

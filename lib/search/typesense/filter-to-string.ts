@@ -117,7 +117,12 @@ export function scopeToAst(scope: SearchScope): FilterNode {
   let base = own;
   if (scope.networkIds.length) {
     const networks: FilterNode = {
-      kind: "string", field: "network_ids", fieldType: "string[]", match: "exact", negate: false, pos: 0,
+      kind: "string",
+      field: "network_ids",
+      fieldType: "string[]",
+      match: "exact",
+      negate: false,
+      pos: 0,
       values: scope.networkIds.map((n) => ({ tokens: normalizeTokens(n), prefix: false })),
     };
     const onAir: FilterNode = { kind: "bool", field: "on_air", pos: 0, negate: false, values: [true] };

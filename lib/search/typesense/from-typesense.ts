@@ -73,9 +73,14 @@ export function fromTypesense(res: TypesenseSearchResponse, scope: SearchScope, 
 function hit(h: TypesenseHit, scope: SearchScope, mask: PriceMask): SearchHit {
   const highlights = highlightsOf(h);
   const textMatch = textMatchOf(h);
-  const geo = h.geo_distance_meters && typeof h.geo_distance_meters === "object"
-    ? Object.fromEntries(Object.entries(h.geo_distance_meters).map(([k, v]) => [k, Number(v)]).filter(([, v]) => Number.isFinite(v)))
-    : undefined;
+  const geo =
+    h.geo_distance_meters && typeof h.geo_distance_meters === "object"
+      ? Object.fromEntries(
+          Object.entries(h.geo_distance_meters)
+            .map(([k, v]) => [k, Number(v)])
+            .filter(([, v]) => Number.isFinite(v)),
+        )
+      : undefined;
   return {
     // A private price the reader may not see is blanked here, as in the PostgreSQL engine.
     document: maskDocument(mask, h.document?.tenant_id, documentOf(h.document)),
@@ -210,8 +215,7 @@ export function serverMessage(message: string): string {
  * `TypesenseServiceError` (a 500).
  */
 export function searchErrorFor(status: number | undefined, message: string, cause?: unknown): Error {
-  const isRequestFault =
-    status === 400 || status === 422 || (status === 404 && /^Could not find a (facet |filter )?field named/.test(message));
+  const isRequestFault = status === 400 || status === 422 || (status === 404 && /^Could not find a (facet |filter )?field named/.test(message));
   if (isRequestFault) return invalid(message, "invalid_search");
   const what = status === undefined ? "Typesense is unreachable" : `Typesense answered HTTP ${status}`;
   return new TypesenseServiceError(`${what}: ${message}`, status, { cause });

@@ -126,7 +126,10 @@ export class TypesenseSearchEngine implements SearchEngine, SearchIndexWriter {
       });
     }
     if (failures.length) {
-      const shown = failures.slice(0, 5).map((f) => `${f.id}: ${f.error}`).join("; ");
+      const shown = failures
+        .slice(0, 5)
+        .map((f) => `${f.id}: ${f.error}`)
+        .join("; ");
       throw new Error(
         `Typesense upsert into "${this.collection}": ${failures.length} of ${docs.length} documents failed (${upserted} upserted). ` +
           `${shown}${failures.length > 5 ? `; and ${failures.length - 5} more` : ""}`,
@@ -140,9 +143,15 @@ export class TypesenseSearchEngine implements SearchEngine, SearchIndexWriter {
     const safe = [...new Set(ids.filter((id) => SAFE_ID.test(id)))];
     let deleted = 0;
     for (let i = 0; i < safe.length; i += DELETE_BATCH) {
-      const list = safe.slice(i, i + DELETE_BATCH).map((id) => `\`${id}\``).join(", ");
+      const list = safe
+        .slice(i, i + DELETE_BATCH)
+        .map((id) => `\`${id}\``)
+        .join(", ");
       try {
-        const r = await this.client.collections(this.collection).documents().delete({ filter_by: `id:[${list}]` });
+        const r = await this.client
+          .collections(this.collection)
+          .documents()
+          .delete({ filter_by: `id:[${list}]` });
         deleted += r.num_deleted;
       } catch (e) {
         throw toServiceError(e);

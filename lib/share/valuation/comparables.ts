@@ -7,9 +7,19 @@ import { TYPE_GROUPS, typeGroup, type Candidate } from "./estimate";
 /** How many candidates the database hands over for the exact ranking (by a cheaper score). */
 const PREFETCH = 150;
 
-const textArray = (v: string[]) => (v.length ? sql`ARRAY[${sql.join(v.map((x) => sql`${x}`), sql`, `)}]::text[]` : sql`'{}'::text[]`);
+const textArray = (v: string[]) =>
+  v.length
+    ? sql`ARRAY[${sql.join(
+        v.map((x) => sql`${x}`),
+        sql`, `,
+      )}]::text[]`
+    : sql`'{}'::text[]`;
 const hoodTokens = derivedTokensSql("string", sql`d.location_neighborhood`, sql`d.location_neighborhood_tok`);
-const uuidArray = (ids: string[]) => sql`ARRAY[${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)}]::uuid[]`;
+const uuidArray = (ids: string[]) =>
+  sql`ARRAY[${sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  )}]::uuid[]`;
 
 export type Place = { city: string; state: string | null };
 export type Where = { tenantId: string; networkIds: string[]; terminalStages: string[]; place: Place };
@@ -96,8 +106,15 @@ async function candidates(db: DbOrTx, q: CandidateQuery, box: SQL): Promise<Cand
   const nb = q.neighborhood ? sql`(case when d.location_neighborhood = ${q.neighborhood} then 0 else 0.4 end)` : sql`0`;
   const exclude = q.excludeListingId ? sql` and d.listing_id <> ${q.excludeListingId}::uuid` : sql``;
   const rows = rowsOf<{
-    neighborhood: string | null; lat: number | null; lng: number | null; total_area: number; bedrooms: number | null;
-    bathrooms: number | null; parking_spots: number | null; property_type: string; price: number;
+    neighborhood: string | null;
+    lat: number | null;
+    lng: number | null;
+    total_area: number;
+    bedrooms: number | null;
+    bathrooms: number | null;
+    parking_spots: number | null;
+    property_type: string;
+    price: number;
   }>(
     await db.execute(sql`
       select d.location_neighborhood as neighborhood, d.location_latitude as lat, d.location_longitude as lng, d.total_area,

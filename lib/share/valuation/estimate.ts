@@ -48,10 +48,22 @@ const MIN_SD = 0.04;
 
 /** Types that price alike: an apartment is compared with studios and penthouses before houses. */
 export const TYPE_GROUPS: Record<string, string> = {
-  apartment: "flat", studio: "flat", penthouse: "flat", flat: "flat", loft: "flat", kitnet: "flat",
-  house: "house", condo_house: "house", townhouse: "house", country_house: "house",
-  office: "business", commercial: "business", store: "business", warehouse: "business",
-  land: "land", lot: "land",
+  apartment: "flat",
+  studio: "flat",
+  penthouse: "flat",
+  flat: "flat",
+  loft: "flat",
+  kitnet: "flat",
+  house: "house",
+  condo_house: "house",
+  townhouse: "house",
+  country_house: "house",
+  office: "business",
+  commercial: "business",
+  store: "business",
+  warehouse: "business",
+  land: "land",
+  lot: "land",
 };
 export const typeGroup = (t: string) => TYPE_GROUPS[t] ?? t;
 
@@ -110,7 +122,10 @@ export function estimate(s: Subject, candidates: Candidate[]): Valuation | null 
   const center = weightedQuantile(logs, 0.5);
   // The spread is unweighted: the nearest few are often near-copies, and weighting them would
   // report their agreement as the market's (a first version did, and covered 78% instead of 80%+).
-  const mad = weightedQuantile(logs.map((x) => ({ v: Math.abs(x.v - center), w: 1 })), 0.5);
+  const mad = weightedQuantile(
+    logs.map((x) => ({ v: Math.abs(x.v - center), w: 1 })),
+    0.5,
+  );
   const spread = Math.max(MIN_SD, 1.4826 * mad);
   const sumW = used.reduce((n, u) => n + u.weight, 0);
   const effective = sumW ** 2 / used.reduce((n, u) => n + u.weight ** 2, 0);

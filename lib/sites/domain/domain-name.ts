@@ -19,7 +19,8 @@ export function parseDomain(raw: string): DomainParse {
     return { ok: false, reason: "must be a host name such as www.imobiliaria.com.br, without scheme, path or spaces" };
   }
   // An IPv6 literal, bracketed or not, is reported as an IP address (reserved), not as a bad name.
-  if (/^\[[0-9a-f:.]+\](?::\d+)?$/i.test(s) || (s.includes(":") && ipaddr.IPv6.isValid(s))) return { ok: true, domain: s.toLowerCase().replace(/^\[|\](?::\d+)?$/g, "") };
+  if (/^\[[0-9a-f:.]+\](?::\d+)?$/i.test(s) || (s.includes(":") && ipaddr.IPv6.isValid(s)))
+    return { ok: true, domain: s.toLowerCase().replace(/^\[|\](?::\d+)?$/g, "") };
   s = s.replace(/:\d{1,5}$/, "").replace(/\.$/, "");
   // The WHATWG host parser, as browsers apply it: IDNA to ASCII, and numeric forms (`0x7f.1`) to the IPv4 address they mean.
   const ascii = domainToASCII(s);
@@ -27,7 +28,8 @@ export function parseDomain(raw: string): DomainParse {
   if (ascii.length > 253) return { ok: false, reason: "is longer than 253 characters" };
   if (ipaddr.IPv4.isValidFourPartDecimal(ascii)) return { ok: true, domain: ascii };
   const labels = ascii.split(".");
-  if (labels.some((l) => !LABEL.test(l))) return { ok: false, reason: "has a label that is empty, longer than 63 characters, or holds characters other than letters, digits and inner dashes" };
+  if (labels.some((l) => !LABEL.test(l)))
+    return { ok: false, reason: "has a label that is empty, longer than 63 characters, or holds characters other than letters, digits and inner dashes" };
   // `localhost` passes, to be refused as reserved (a clearer answer than "not a full name").
   if (labels.length < 2 && ascii !== "localhost") return { ok: false, reason: "must be a full host name such as www.imobiliaria.com.br or agencia.localhost" };
   return { ok: true, domain: ascii };

@@ -14,7 +14,13 @@ const ABSENT = new Set(["ENOTFOUND", "ENODATA", "NXDOMAIN", "ENONAME"]);
 export async function lookupTxt(name: string): Promise<string[]> {
   const resolver = new Resolver({ timeout: 1_500, tries: 2 });
   const servers = config().DNS_SERVERS;
-  if (servers) resolver.setServers(servers.split(",").map((s) => s.trim()).filter(Boolean));
+  if (servers)
+    resolver.setServers(
+      servers
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
   try {
     return (await resolver.resolveTxt(name)).map((chunks) => chunks.join(""));
   } catch (err) {

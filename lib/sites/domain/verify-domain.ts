@@ -62,6 +62,14 @@ async function assertRecord(site: SiteRow): Promise<void> {
   const name = verificationRecordName(site.domain);
   const found = await lookupTxt(name);
   if (site.domainToken && found.includes(site.domainToken)) return;
-  const seen = found.length ? `found ${found.slice(0, 3).map((v) => JSON.stringify(v.slice(0, 80))).join(", ")}` : "found no TXT record";
-  throw conflict(`domain: create a TXT record ${name} with the value ${site.domainToken} (the DNS ${seen}); changes can take a few minutes to appear.`, "domain_not_verified");
+  const seen = found.length
+    ? `found ${found
+        .slice(0, 3)
+        .map((v) => JSON.stringify(v.slice(0, 80)))
+        .join(", ")}`
+    : "found no TXT record";
+  throw conflict(
+    `domain: create a TXT record ${name} with the value ${site.domainToken} (the DNS ${seen}); changes can take a few minutes to appear.`,
+    "domain_not_verified",
+  );
 }

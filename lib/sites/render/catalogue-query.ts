@@ -49,7 +49,13 @@ function small(v: string, max: number): number | undefined {
   return v && Number.isInteger(n) && n >= 1 && n <= max ? n : undefined;
 }
 /** Free text: no backquote (the filter's quote), a control character as a space, storable (cut first: a cut can split a pair). */
-const text = (v: string, max = 120) => (v ? storableText(v.slice(0, max)).replace(/`/g, "").replace(/\p{Cc}+/gu, " ").trim() || undefined : undefined);
+const text = (v: string, max = 120) =>
+  v
+    ? storableText(v.slice(0, max))
+        .replace(/`/g, "")
+        .replace(/\p{Cc}+/gu, " ")
+        .trim() || undefined
+    : undefined;
 /** A place name: free text with at least one letter or digit (a filter value of only punctuation is empty to the search). */
 const place = (v: string) => {
   const t = text(v);
@@ -118,9 +124,16 @@ export function searchBody(s: CatalogueState, place: PlaceFilter = {}) {
 /** The URL parameters of a state (defaults left out), for links and canonical addresses. */
 export function stateParams(s: Partial<CatalogueState>): Record<string, string | undefined> {
   return {
-    q: s.q, type: s.type, propertyType: s.propertyType,
-    minPrice: s.minPrice?.toString(), maxPrice: s.maxPrice?.toString(), bedrooms: s.bedrooms?.toString(),
-    minArea: s.minArea?.toString(), maxArea: s.maxArea?.toString(), city: s.city, neighborhood: s.neighborhood,
+    q: s.q,
+    type: s.type,
+    propertyType: s.propertyType,
+    minPrice: s.minPrice?.toString(),
+    maxPrice: s.maxPrice?.toString(),
+    bedrooms: s.bedrooms?.toString(),
+    minArea: s.minArea?.toString(),
+    maxArea: s.maxArea?.toString(),
+    city: s.city,
+    neighborhood: s.neighborhood,
     sort: s.sort && s.sort !== "newest" ? s.sort : undefined,
     page: s.page && s.page > 1 ? String(s.page) : undefined,
   };
@@ -128,4 +141,6 @@ export function stateParams(s: Partial<CatalogueState>): Record<string, string |
 
 /** Whether any filter narrows the catalogue (such pages are noindex: the unfiltered pages are canonical). */
 export const isFiltered = (s: CatalogueState) =>
-  Boolean(s.q || s.type || s.propertyType || s.minPrice || s.maxPrice || s.bedrooms || s.minArea || s.maxArea || s.city || s.neighborhood || s.sort !== "newest");
+  Boolean(
+    s.q || s.type || s.propertyType || s.minPrice || s.maxPrice || s.bedrooms || s.minArea || s.maxArea || s.city || s.neighborhood || s.sort !== "newest",
+  );

@@ -34,7 +34,7 @@ export function simulateFinancing(input: FinancingInput): Financing | null {
   const amort = financed / n;
   // SAC: payment k (1-based) = amortisation + interest on the balance before it.
   const sacPayment = (k: number) => amort + (financed - amort * (k - 1)) * i;
-  const sacTotal = financed + i * amort * (n * (n + 1)) / 2;
+  const sacTotal = financed + (i * amort * (n * (n + 1))) / 2;
   const pmt = i === 0 ? financed / n : (financed * i) / (1 - (1 + i) ** -n);
   return {
     financed: cents(financed),

@@ -37,7 +37,10 @@ const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]
 
 /** `Demo.Localhost:3000.` -> `demo.localhost:3000`; anything that is not a plain host name -> "". */
 export function normalizeHost(raw: string | null | undefined): string {
-  const h = (raw ?? "").trim().toLowerCase().replace(/\.(?=:\d+$|$)/, "");
+  const h = (raw ?? "")
+    .trim()
+    .toLowerCase()
+    .replace(/\.(?=:\d+$|$)/, "");
   if (h.startsWith("[")) return /^\[[0-9a-f:.]+\](?::\d{1,5})?$/.test(h) ? h : "";
   return h.length <= 259 && HOST.test(h) ? h : "";
 }
@@ -49,7 +52,10 @@ export function hostWithoutPort(host: string): string {
 
 /** `SERVICE_HOSTS=crm.example.com,api.example.com` plus the defaults, as bare host names. */
 export function serviceHostSet(env: string | undefined): Set<string> {
-  const extra = (env ?? "").split(",").map((s) => hostWithoutPort(normalizeHost(s))).filter(Boolean);
+  const extra = (env ?? "")
+    .split(",")
+    .map((s) => hostWithoutPort(normalizeHost(s)))
+    .filter(Boolean);
   return new Set([...DEFAULT_SERVICE_HOSTS, ...extra]);
 }
 

@@ -7,7 +7,10 @@ export type SitemapEntry = { path: string; lastmod?: string | null };
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 export function sitemapXml(origin: string, locales: string[], entries: SitemapEntry[], localize: (path: string, locale: string) => string): string {
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">'];
+  const out: string[] = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+  ];
   for (const e of entries) {
     const alternates = locales.map((l) => `<xhtml:link rel="alternate" hreflang="${l}" href="${esc(origin + localize(e.path, l))}"/>`).join("");
     for (const l of locales) {

@@ -8,8 +8,7 @@ import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories
 import { call } from "../../helpers/http";
 
 const OPERATOR = "test-operator-token-0123456789";
-const list = (key: string | null, headers?: Record<string, string>) =>
-  call(listingsRoute.GET, "GET", "/api/v1/real-estate/listings", { key, headers });
+const list = (key: string | null, headers?: Record<string, string>) => call(listingsRoute.GET, "GET", "/api/v1/real-estate/listings", { key, headers });
 
 describe("POST /api/admin/tenants", () => {
   it("creates a tenant, its owner and a working broad key", async () => {
@@ -41,7 +40,13 @@ describe("POST /api/admin/tenants", () => {
     expect((await call(tenantsRoute.POST, "POST", "/x", { key: "wrong-token", body })).status).toBe(401);
     const t = await makeTenant();
     expect((await call(tenantsRoute.POST, "POST", "/x", { key: t.key, body })).status).toBe(401);
-    for (const bad of [{}, { name: "A" }, { name: "A", owner: { name: "B", email: "not-an-email" } }, { ...body, slug: "Bad Slug" }, { ...body, owner: { ...body.owner, phone: "123" } }]) {
+    for (const bad of [
+      {},
+      { name: "A" },
+      { name: "A", owner: { name: "B", email: "not-an-email" } },
+      { ...body, slug: "Bad Slug" },
+      { ...body, owner: { ...body.owner, phone: "123" } },
+    ]) {
       const res = await call(tenantsRoute.POST, "POST", "/x", { key: OPERATOR, body: bad });
       expect(res.status, JSON.stringify(bad)).toBe(400);
       expect(res.body.error.code).toBe("invalid_request");

@@ -32,8 +32,18 @@ beforeAll(async () => {
   channel = (await call(channelsRoute.POST, "POST", "/x", { key: t.key, body: { name: "Portal", kind: "portal" } })).body;
 });
 
-const status = async (handler: (req: Request, seg: { params: Promise<any> }) => Promise<Response>, init: { method?: string; headers: Record<string, string>; body?: string }, params: object = {}) =>
-  (await send(handler, new Request("http://localhost/x", { method: init.method ?? "GET", headers: { "content-type": "application/json", ...init.headers }, body: init.body }), params)).status;
+const status = async (
+  handler: (req: Request, seg: { params: Promise<any> }) => Promise<Response>,
+  init: { method?: string; headers: Record<string, string>; body?: string },
+  params: object = {},
+) =>
+  (
+    await send(
+      handler,
+      new Request("http://localhost/x", { method: init.method ?? "GET", headers: { "content-type": "application/json", ...init.headers }, body: init.body }),
+      params,
+    )
+  ).status;
 
 describe("the Bearer scheme in any case", () => {
   it("is one parser: any case, one token, nothing else", () => {
@@ -54,7 +64,12 @@ describe("the Bearer scheme in any case", () => {
       new Request("http://localhost/api/mcp", {
         method: "POST",
         headers: { authorization: `${scheme} ${t.key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+        }),
       }),
     );
     expect(mcp.status).toBe(200);
@@ -65,7 +80,13 @@ describe("the Bearer scheme in any case", () => {
     const p = { pathToken: channel.pathToken };
     expect(await status(feedRoute.GET, { headers: auth }, p)).toBe(200);
     expect(await status(buildingsFeedRoute.GET, { headers: auth }, p)).toBe(200);
-    expect(await status(importRoute.POST, { method: "POST", headers: auth, body: JSON.stringify({ buildings: [{ externalId: `b-${scheme}`, name: "Aurora" }] }) }, p)).toBe(200);
+    expect(
+      await status(
+        importRoute.POST,
+        { method: "POST", headers: auth, body: JSON.stringify({ buildings: [{ externalId: `b-${scheme}`, name: "Aurora" }] }) },
+        p,
+      ),
+    ).toBe(200);
   });
 
   it.each(SCHEMES)("%s: a channel's secret on its lead webhook, and a provider's secret", async (scheme) => {

@@ -57,10 +57,26 @@ describe("restricted access", () => {
 
   it("cannot read another broker's property (owner contact inside) nor hand its own to someone else", async () => {
     expect((await call(propertyRoute.GET, "GET", "/x", { key: broker.key, params: { propertyId: othersPublic.property.id } })).status).toBe(404);
-    expect((await call(propertyRoute.PATCH, "PATCH", "/x", { key: broker.key, params: { propertyId: othersPublic.property.id }, body: { property: { bedrooms: 1 } } })).status).toBe(404);
-    const give = await call(propertyRoute.PATCH, "PATCH", "/x", { key: broker.key, params: { propertyId: mine.property.id }, body: { property: { assignedToId: t.ownerId } } });
+    expect(
+      (
+        await call(propertyRoute.PATCH, "PATCH", "/x", {
+          key: broker.key,
+          params: { propertyId: othersPublic.property.id },
+          body: { property: { bedrooms: 1 } },
+        })
+      ).status,
+    ).toBe(404);
+    const give = await call(propertyRoute.PATCH, "PATCH", "/x", {
+      key: broker.key,
+      params: { propertyId: mine.property.id },
+      body: { property: { assignedToId: t.ownerId } },
+    });
     expect(give.status).toBe(403);
-    const edit = await call(propertyRoute.PATCH, "PATCH", "/x", { key: broker.key, params: { propertyId: mine.property.id }, body: { property: { bedrooms: 2 } } });
+    const edit = await call(propertyRoute.PATCH, "PATCH", "/x", {
+      key: broker.key,
+      params: { propertyId: mine.property.id },
+      body: { property: { bedrooms: 2 } },
+    });
     expect(edit.status).toBe(200);
   });
 });

@@ -42,7 +42,10 @@ beforeAll(async () => {
   mine = await listingOf(broker.key, "private");
   const u = await makeTenant();
   otherTenants = await listingOf(u.key, "public");
-  const deal = await call(dealsRoute.POST, "POST", "/x", { key: broker.key, body: { title: "Compra", dealType: "sale", contacts: [{ name: "Ana", email: "ana@example.com", role: "buyer" }] } });
+  const deal = await call(dealsRoute.POST, "POST", "/x", {
+    key: broker.key,
+    body: { title: "Compra", dealType: "sale", contacts: [{ name: "Ana", email: "ana@example.com", role: "buyer" }] },
+  });
   expect(deal.status).toBe(201);
   dealId = deal.body.id;
 });
@@ -62,28 +65,49 @@ const attempts: Record<string, (listingId: string) => Promise<{ status: number; 
     return call(txRoute.PATCH, "PATCH", "/x", { key: broker.key, params: { id: tx.body.id }, body: { listingId } });
   },
   "deal create (custom.leadListings)": (listingId) =>
-    call(dealsRoute.POST, "POST", "/x", { key: broker.key, body: { title: "Outra", dealType: "sale", contacts: [{ name: "Bia", email: "bia@example.com", role: "buyer" }], custom: { leadListings: [{ listingId }] } } }),
-  "deal PATCH (custom.leadListings)": (listingId) => call(dealRoute.PATCH, "PATCH", "/x", { key: broker.key, params: { id: dealId }, body: { id: dealId, data: { custom: { leadListings: [{ listingId }] } } } }),
+    call(dealsRoute.POST, "POST", "/x", {
+      key: broker.key,
+      body: {
+        title: "Outra",
+        dealType: "sale",
+        contacts: [{ name: "Bia", email: "bia@example.com", role: "buyer" }],
+        custom: { leadListings: [{ listingId }] },
+      },
+    }),
+  "deal PATCH (custom.leadListings)": (listingId) =>
+    call(dealRoute.PATCH, "PATCH", "/x", {
+      key: broker.key,
+      params: { id: dealId },
+      body: { id: dealId, data: { custom: { leadListings: [{ listingId }] } } },
+    }),
 };
 
 /** The answer with the id taken out, so a missing and an unreadable id can be compared whole. */
-const shape = (res: { status: number; body: any }, id: string) => ({ status: res.status, code: res.body?.error?.code, message: String(res.body?.error?.message).replace(id, "<id>") });
+const shape = (res: { status: number; body: any }, id: string) => ({
+  status: res.status,
+  code: res.body?.error?.code,
+  message: String(res.body?.error?.message).replace(id, "<id>"),
+});
 
 describe("a restricted broker's listing references", () => {
   it.each(Object.keys(attempts))("%s: another broker's private listing is refused exactly like a missing one", async (name) => {
     const db = await getDb();
-    const before = [(await db.select().from(tasks).where(eq(tasks.tenantId, t.tenantId))).filter((r) => r.listingId === othersPrivate).length,
+    const before = [
+      (await db.select().from(tasks).where(eq(tasks.tenantId, t.tenantId))).filter((r) => r.listingId === othersPrivate).length,
       (await db.select().from(offers).where(eq(offers.listingId, othersPrivate))).length,
-      (await db.select().from(transactions).where(eq(transactions.listingId, othersPrivate))).length];
+      (await db.select().from(transactions).where(eq(transactions.listingId, othersPrivate))).length,
+    ];
     const missing = await attempts[name](MISSING);
     const unreadable = await attempts[name](othersPrivate);
     expect(missing.status).toBe(400);
     expect(shape(unreadable, othersPrivate)).toEqual(shape(missing, MISSING));
     expect(unreadable.body.error.message).toContain("listing");
     expect(shape(await attempts[name](otherTenants), otherTenants)).toEqual(shape(missing, MISSING));
-    const after = [(await db.select().from(tasks).where(eq(tasks.tenantId, t.tenantId))).filter((r) => r.listingId === othersPrivate).length,
+    const after = [
+      (await db.select().from(tasks).where(eq(tasks.tenantId, t.tenantId))).filter((r) => r.listingId === othersPrivate).length,
       (await db.select().from(offers).where(eq(offers.listingId, othersPrivate))).length,
-      (await db.select().from(transactions).where(eq(transactions.listingId, othersPrivate))).length];
+      (await db.select().from(transactions).where(eq(transactions.listingId, othersPrivate))).length,
+    ];
     expect(after).toEqual(before);
   });
 

@@ -78,12 +78,17 @@ describe("member deactivation", () => {
     const open1 = await newDeal({ assignedToId: leaving.userId });
     const open2 = await newDeal({ assignedToId: leaving.userId });
     const won = await newDeal({ assignedToId: leaving.userId, status: "won" });
-    const res = await call(memberRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: leaving.userId }, body: { active: false, transferDealsTo: heir.userId } });
+    const res = await call(memberRoute.PATCH, "PATCH", "/x", {
+      key: t.key,
+      params: { id: leaving.userId },
+      body: { active: false, transferDealsTo: heir.userId },
+    });
     expect(res.status).toBe(200);
     expect(res.body.active).toBe(false);
     const tr = await eventsOf([open1, open2, won], "distribution.transferred");
     expect(tr.map((e) => e.entityId).sort()).toEqual([open1, open2].sort());
-    for (const e of tr) expect(e.data).toEqual({ dealId: e.entityId, previousOwnerId: leaving.userId, newOwnerId: heir.userId, transferReason: "member_deactivated" });
+    for (const e of tr)
+      expect(e.data).toEqual({ dealId: e.entityId, previousOwnerId: leaving.userId, newOwnerId: heir.userId, transferReason: "member_deactivated" });
     expect((await getDeal(open1)).body.assignedToId).toBe(heir.userId);
     expect((await getDeal(won)).body.assignedToId).toBe(leaving.userId);
   });
@@ -91,10 +96,16 @@ describe("member deactivation", () => {
   it("defaults to the deactivating member and refuses a bad heir without deactivating", async () => {
     const leaving = await makeMember(t, "broker");
     const d = await newDeal({ assignedToId: leaving.userId });
-    const bad = await call(memberRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: leaving.userId }, body: { active: false, transferDealsTo: other.ownerId } });
+    const bad = await call(memberRoute.PATCH, "PATCH", "/x", {
+      key: t.key,
+      params: { id: leaving.userId },
+      body: { active: false, transferDealsTo: other.ownerId },
+    });
     expect(bad.status).toBe(400);
     expect((await getDeal(d)).body.assignedToId).toBe(leaving.userId);
-    expect((await call(memberRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: leaving.userId }, body: { name: "X", transferDealsTo: t.ownerId } })).status).toBe(400);
+    expect(
+      (await call(memberRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: leaving.userId }, body: { name: "X", transferDealsTo: t.ownerId } })).status,
+    ).toBe(400);
     const ok = await call(memberRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: leaving.userId }, body: { active: false } });
     expect(ok.status).toBe(200);
     expect((await getDeal(d)).body.assignedToId).toBe(t.ownerId);
@@ -132,7 +143,13 @@ describe("distribution accept / reject", () => {
     const names = evs.map((e) => e.eventName);
     expect(names.slice(names.indexOf("distribution.rejected"))).toEqual(["distribution.rejected", "distribution.assigned", "deal.updated"]);
     const r = evs.find((e) => e.eventName === "distribution.rejected")!;
-    expect(r.data).toEqual({ dealId: second, memberId: b2.userId, reason: "Fora da região", marketingChannelInstanceId: ch.body.id, nextAssignedToId: b1.userId });
+    expect(r.data).toEqual({
+      dealId: second,
+      memberId: b2.userId,
+      reason: "Fora da região",
+      marketingChannelInstanceId: ch.body.id,
+      nextAssignedToId: b1.userId,
+    });
     expect(evs.filter((e) => e.eventName === "distribution.assigned").at(-1)!.data).toMatchObject({ assignedToId: b1.userId, method: "round_robin" });
   });
 

@@ -53,7 +53,20 @@ describe("POST /deals", () => {
     expect(ev.eventName).toBe("deal.created");
     expect(ev.entityType).toBe("deal");
     const entity = (ev.data as any).entity;
-    for (const f of ["id", "title", "dealType", "stage", "status", "currency", "amount", "marketingChannelInstanceId", "customData", "contacts", "createdAt", "updatedAt"]) {
+    for (const f of [
+      "id",
+      "title",
+      "dealType",
+      "stage",
+      "status",
+      "currency",
+      "amount",
+      "marketingChannelInstanceId",
+      "customData",
+      "contacts",
+      "createdAt",
+      "updatedAt",
+    ]) {
       expect(entity).toHaveProperty(f);
     }
     expect(entity.customData.origem).toBe("portal");
@@ -132,7 +145,10 @@ describe("assignment", () => {
   it("distributes deals of a marketing channel round robin over its active queue, emitting distribution.assigned", async () => {
     const b2 = await makeMember(t, "broker");
     const b3 = await makeMember(t, "broker");
-    const ch = await call(channelsRoute.POST, "POST", "/x", { key: t.key, body: { name: "Portal", kind: "portal", queue: [broker.userId, b2.userId, b3.userId] } });
+    const ch = await call(channelsRoute.POST, "POST", "/x", {
+      key: t.key,
+      body: { name: "Portal", kind: "portal", queue: [broker.userId, b2.userId, b3.userId] },
+    });
     expect(ch.status).toBe(201);
     const assigned: string[] = [];
     for (let i = 0; i < 4; i++) {
@@ -201,7 +217,10 @@ describe("GET /deals", () => {
 describe("PATCH and DELETE /deals/{id}", () => {
   it("updates stage and status, merges custom, records deal.updated with old", async () => {
     const { body: created } = await post(dealBody({ custom: { origem: "portal", renda: 12000 } }));
-    const res = await patch(created.id, { id: created.id, data: { stage: "ganho", custom: { renda: null, urgente: true }, assignedToPhone: "+55 11 98888-7777" } });
+    const res = await patch(created.id, {
+      id: created.id,
+      data: { stage: "ganho", custom: { renda: null, urgente: true }, assignedToPhone: "+55 11 98888-7777" },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ stage: "ganho", status: "won", assignedToId: broker.userId, custom: { origem: "portal", urgente: true } });
     expect(res.body.custom).not.toHaveProperty("renda");
@@ -234,7 +253,13 @@ describe("PATCH and DELETE /deals/{id}", () => {
     const mismatch = await patch(created.id, { id: other, data: { title: "x" } });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.error.message).toMatch(/^id:/);
-    for (const body of [{ data: { title: "x" } }, { id: created.id }, { id: created.id, data: {} }, { id: created.id, data: { stage: "x" } }, { id: created.id, data: { title: "Novo", assignedToEmail: "none@example.com" } }]) {
+    for (const body of [
+      { data: { title: "x" } },
+      { id: created.id },
+      { id: created.id, data: {} },
+      { id: created.id, data: { stage: "x" } },
+      { id: created.id, data: { title: "Novo", assignedToEmail: "none@example.com" } },
+    ]) {
       const r = await patch(created.id, body);
       expect(r.status, JSON.stringify(body)).toBe(400);
     }

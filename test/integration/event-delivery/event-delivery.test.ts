@@ -59,7 +59,11 @@ describe("outbound delivery", () => {
     expect(got.headers["x-event-name"]).toBe("deal.created");
     expect(got.headers["x-event-id"]).toBe(got.json.eventId);
     expect(got.headers.authorization).toBe(`Bearer ${secret}`);
-    expect(got.json).toMatchObject({ eventName: "deal.created", tenantId: t.tenantId, data: { entityType: "deal", entityId: dealId, old: null, changes: null } });
+    expect(got.json).toMatchObject({
+      eventName: "deal.created",
+      tenantId: t.tenantId,
+      data: { entityType: "deal", entityId: dealId, old: null, changes: null },
+    });
     expect(got.json.eventId).toMatch(/^[0-9a-f-]{36}$/);
     expect(got.json.data.userId).toBe(t.ownerId);
     expect(got.json.data.data.entity.title).toBe("Envelope");
@@ -67,8 +71,12 @@ describe("outbound delivery", () => {
     expect(Object.keys(got.json).sort()).toEqual(["data", "eventId", "eventName", "occurredAt", "tenantId", "timestamp"]);
     const ok = verifyWebhook({ secret: secret!, body: got.body, timestamp: got.headers["x-webhook-timestamp"], signature: got.headers["x-webhook-signature"] });
     expect(ok).toEqual({ ok: true });
-    expect(verifyWebhook({ secret: "wrong", body: got.body, timestamp: got.headers["x-webhook-timestamp"], signature: got.headers["x-webhook-signature"] }).ok).toBe(false);
-    expect(verifyWebhook({ secret: secret!, body: `${got.body} `, timestamp: got.headers["x-webhook-timestamp"], signature: got.headers["x-webhook-signature"] }).ok).toBe(false);
+    expect(
+      verifyWebhook({ secret: "wrong", body: got.body, timestamp: got.headers["x-webhook-timestamp"], signature: got.headers["x-webhook-signature"] }).ok,
+    ).toBe(false);
+    expect(
+      verifyWebhook({ secret: secret!, body: `${got.body} `, timestamp: got.headers["x-webhook-timestamp"], signature: got.headers["x-webhook-signature"] }).ok,
+    ).toBe(false);
   });
 
   it("sends no auth headers by default, only selected events, and nothing without a URL", async () => {
@@ -205,14 +213,20 @@ describe("outbound delivery", () => {
     await createDeal(t, "Crash");
     const db = await getDb();
     // A worker claimed the head and vanished: its lease is in the past now.
-    await db.update(eventDeliveries).set({ lockedBy: "dead-worker", lockedUntil: new Date(Date.now() - 1000) }).where(eq(eventDeliveries.tenantId, t.tenantId));
+    await db
+      .update(eventDeliveries)
+      .set({ lockedBy: "dead-worker", lockedUntil: new Date(Date.now() - 1000) })
+      .where(eq(eventDeliveries.tenantId, t.tenantId));
     await cycle();
     expect(r.received).toHaveLength(1);
     const [row] = await db.select().from(eventDeliveries).where(eq(eventDeliveries.tenantId, t.tenantId));
     expect(row.state).toBe("delivered");
     // A live lease is respected.
     await createDeal(t, "Leased");
-    await db.update(eventDeliveries).set({ lockedBy: "busy", lockedUntil: new Date(Date.now() + 60_000) }).where(eq(eventDeliveries.state, "pending"));
+    await db
+      .update(eventDeliveries)
+      .set({ lockedBy: "busy", lockedUntil: new Date(Date.now() + 60_000) })
+      .where(eq(eventDeliveries.state, "pending"));
     await cycle();
     expect(r.received).toHaveLength(1);
   });
@@ -244,7 +258,14 @@ describe("test action, delivery log and redelivery", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ delivered: true, statusCode: 204, error: null });
     expect(r.received[0].json.eventName).toBe("webhook.test");
-    expect(verifyWebhook({ secret: secret!, body: r.received[0].body, timestamp: r.received[0].headers["x-webhook-timestamp"], signature: r.received[0].headers["x-webhook-signature"] }).ok).toBe(true);
+    expect(
+      verifyWebhook({
+        secret: secret!,
+        body: r.received[0].body,
+        timestamp: r.received[0].headers["x-webhook-timestamp"],
+        signature: r.received[0].headers["x-webhook-signature"],
+      }).ok,
+    ).toBe(true);
   });
 
   it("pages the log with a cursor and requeues delivered events with the same eventId", async () => {

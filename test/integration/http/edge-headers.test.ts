@@ -43,7 +43,11 @@ describe("/api/inngest when Inngest does not run the background work", () => {
   it.each(["off", "embedded"])("JOBS_RUNNER=%s: GET, PUT and POST answer a JSON 404 saying Inngest is off", async (mode) => {
     process.env.JOBS_RUNNER = mode;
     resetConfigForTests();
-    for (const [handler, method] of [[inngestRoute.GET, "GET"], [inngestRoute.PUT, "PUT"], [inngestRoute.POST, "POST"]] as const) {
+    for (const [handler, method] of [
+      [inngestRoute.GET, "GET"],
+      [inngestRoute.PUT, "PUT"],
+      [inngestRoute.POST, "POST"],
+    ] as const) {
       const res = await call(handler as never, method, "/api/inngest", method === "GET" ? {} : { body: {} });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe("not_found");

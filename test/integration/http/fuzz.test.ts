@@ -79,35 +79,42 @@ const segmentParams = (file: string): Record<string, string> =>
 const seedFor = (file: string) => Object.entries(SEEDS).find(([k]) => path.dirname(file).endsWith(k))?.[1] ?? {};
 
 describe("no fuzzed request answers 5xx", () => {
-  it.each(files.map((f) => [path.relative(API_DIR, path.dirname(f)), f]))("%s", async (_name, file) => {
-    const mod = (await import(file)) as Module;
-    const params = segmentParams(file);
-    for (const method of ["POST", "PUT", "PATCH"] as const) {
-      const handler = mod[method] as Handler | undefined;
-      if (typeof handler !== "function") continue;
-      await fc.assert(
-        fc.asyncProperty(body(seedFor(file)), async (b) => {
-          const res = await call(handler, method, "/x", { key: t.key, body: b, params });
-          statuses.add(res.status);
-          expect(res.status, `${method} ${JSON.stringify(b).slice(0, 300)}`).toBeLessThan(500);
-        }),
-        { numRuns: 40, seed: 20261124 },
-      );
-    }
-    const get = mod.GET as Handler | undefined;
-    if (typeof get === "function") {
-      await fc.assert(
-        fc.asyncProperty(query, async (q) => {
-          const res = await call(get, "GET", "/x", { key: t.key, query: q, params });
-          expect(res.status, `GET ${JSON.stringify(q).slice(0, 300)}`).toBeLessThan(500);
-        }),
-        { numRuns: 40, seed: 20261124 },
-      );
-    }
-  }, 60_000);
+  it.each(files.map((f) => [path.relative(API_DIR, path.dirname(f)), f]))(
+    "%s",
+    async (_name, file) => {
+      const mod = (await import(file)) as Module;
+      const params = segmentParams(file);
+      for (const method of ["POST", "PUT", "PATCH"] as const) {
+        const handler = mod[method] as Handler | undefined;
+        if (typeof handler !== "function") continue;
+        await fc.assert(
+          fc.asyncProperty(body(seedFor(file)), async (b) => {
+            const res = await call(handler, method, "/x", { key: t.key, body: b, params });
+            statuses.add(res.status);
+            expect(res.status, `${method} ${JSON.stringify(b).slice(0, 300)}`).toBeLessThan(500);
+          }),
+          { numRuns: 40, seed: 20261124 },
+        );
+      }
+      const get = mod.GET as Handler | undefined;
+      if (typeof get === "function") {
+        await fc.assert(
+          fc.asyncProperty(query, async (q) => {
+            const res = await call(get, "GET", "/x", { key: t.key, query: q, params });
+            expect(res.status, `GET ${JSON.stringify(q).slice(0, 300)}`).toBeLessThan(500);
+          }),
+          { numRuns: 40, seed: 20261124 },
+        );
+      }
+    },
+    60_000,
+  );
 
   it("got both accepted and refused writes (the fuzzing reaches past validation)", () => {
-    expect([...statuses].some((s) => s < 300), [...statuses].join(",")).toBe(true);
+    expect(
+      [...statuses].some((s) => s < 300),
+      [...statuses].join(","),
+    ).toBe(true);
     expect([...statuses].some((s) => s === 400)).toBe(true);
   });
 });

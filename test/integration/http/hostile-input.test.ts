@@ -28,7 +28,10 @@ describe("input the database cannot store is a 400, never a 500", () => {
     const res = await call(propertiesRoute.POST, "POST", "/x", { key: t.key, body: propertyBody({ title: "a\u0000b" }) });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/body field `property\.title`: must not contain NUL/);
-    const deal = await call(dealsRoute.POST, "POST", "/x", { key: t.key, body: { title: "x", dealType: "sale", contacts: [{ name: "A\u0000", email: "a@example.com", role: "buyer" }] } });
+    const deal = await call(dealsRoute.POST, "POST", "/x", {
+      key: t.key,
+      body: { title: "x", dealType: "sale", contacts: [{ name: "A\u0000", email: "a@example.com", role: "buyer" }] },
+    });
     expect(deal.status).toBe(400);
     expect((await call(listingsRoute.GET, "GET", "/x", { key: t.key, query: { stage: "a\u0000" } })).status).toBe(400);
     expect((await call(dealsRoute.GET, "GET", "/x", { key: t.key, query: { customFilters: '{"a":"\\u0000"}' } })).status).toBe(400);
@@ -56,7 +59,10 @@ describe("input the database cannot store is a 400, never a 500", () => {
     const name = "Imobiliária com um nome realmente muito comprido para caber num slug";
     const slugs = [];
     for (let i = 0; i < 3; i++) {
-      const res = await call(tenantsRoute.POST, "POST", "/x", { key: "test-operator-token-0123456789", body: { name, owner: { name: "O", email: `o${i}@example.com` } } });
+      const res = await call(tenantsRoute.POST, "POST", "/x", {
+        key: "test-operator-token-0123456789",
+        body: { name, owner: { name: "O", email: `o${i}@example.com` } },
+      });
       expect(res.status).toBe(201);
       slugs.push(res.body.slug);
     }
@@ -71,7 +77,9 @@ describe("privilege and no-op rules", () => {
     expect(res.status).toBe(403);
     const forSelf = await call(keysRoute.POST, "POST", "/x", { key: admin.key, body: { userId: admin.userId, name: "mine" } });
     expect(forSelf.status).toBe(201);
-    expect((await call(membersRoute.POST, "POST", "/x", { key: forSelf.body.key, body: { name: "X", email: "x@example.com", role: "owner" } })).status).toBe(403);
+    expect((await call(membersRoute.POST, "POST", "/x", { key: forSelf.body.key, body: { name: "X", email: "x@example.com", role: "owner" } })).status).toBe(
+      403,
+    );
   });
 
   it("treats resent values as no change: no event for price '100' after '100.00', same translations, same property", async () => {
@@ -91,7 +99,10 @@ describe("privilege and no-op rules", () => {
   });
 
   it("answers a deal PATCH that only completes a contact with the new data and an event", async () => {
-    const d = await call(dealsRoute.POST, "POST", "/x", { key: t.key, body: { title: "x", dealType: "sale", contacts: [{ name: "Bia", phone: "+5511955554444", role: "buyer" }] } });
+    const d = await call(dealsRoute.POST, "POST", "/x", {
+      key: t.key,
+      body: { title: "x", dealType: "sale", contacts: [{ name: "Bia", phone: "+5511955554444", role: "buyer" }] },
+    });
     const res = await call(dealRoute.PATCH, "PATCH", "/x", {
       key: t.key,
       params: { id: d.body.id },
@@ -105,22 +116,37 @@ describe("privilege and no-op rules", () => {
 describe("settings cannot orphan stored values", () => {
   it("refuses to remove a sub-status, a feature or a used custom field (or option)", async () => {
     const s = (await call(settingsRoute.GET, "GET", "/x", { key: t.key })).body;
-    await call(propertiesRoute.POST, "POST", "/x", { key: t.key, body: propertyBody({ features: ["balcony"] }, [saleListing({ stage: "active", status: "reserved" })]) });
+    await call(propertiesRoute.POST, "POST", "/x", {
+      key: t.key,
+      body: propertyBody({ features: ["balcony"] }, [saleListing({ stage: "active", status: "reserved" })]),
+    });
     const noReserved = s.listingWorkflow.stages.map((st: any) => (st.id === "active" ? { ...st, statuses: ["available"] } : st));
     const r1 = await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { listingWorkflow: { ...s.listingWorkflow, stages: noReserved } } });
     expect(r1.status).toBe(409);
     expect(r1.body.error.message).toMatch(/status 'reserved'/);
-    const r2 = await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { propertyFeatures: s.propertyFeatures.filter((f: any) => f.id !== "balcony") } });
+    const r2 = await call(settingsRoute.PATCH, "PATCH", "/x", {
+      key: t.key,
+      body: { propertyFeatures: s.propertyFeatures.filter((f: any) => f.id !== "balcony") },
+    });
     expect(r2.status).toBe(409);
 
-    const fields = [{ key: "origem", label: "Origem", type: "select", options: ["site", "portal"] }, { key: "renda", label: "Renda", type: "number" }];
+    const fields = [
+      { key: "origem", label: "Origem", type: "select", options: ["site", "portal"] },
+      { key: "renda", label: "Renda", type: "number" },
+    ];
     expect((await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { customFields: fields } })).status).toBe(200);
-    await call(dealsRoute.POST, "POST", "/x", { key: t.key, body: { title: "x", dealType: "sale", contacts: [{ name: "A", email: "q@example.com", role: "buyer" }], custom: { origem: "site", renda: 5000 } } });
+    await call(dealsRoute.POST, "POST", "/x", {
+      key: t.key,
+      body: { title: "x", dealType: "sale", contacts: [{ name: "A", email: "q@example.com", role: "buyer" }], custom: { origem: "site", renda: 5000 } },
+    });
     for (const customFields of [[fields[0]], [fields[0], { ...fields[1], type: "text" }], [{ ...fields[0], options: ["portal"] }, fields[1]]]) {
       const r = await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { customFields } });
       expect(r.status, JSON.stringify(customFields)).toBe(409);
     }
-    const addOption = await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { customFields: [{ ...fields[0], options: ["site", "portal", "tv"] }, fields[1]] } });
+    const addOption = await call(settingsRoute.PATCH, "PATCH", "/x", {
+      key: t.key,
+      body: { customFields: [{ ...fields[0], options: ["site", "portal", "tv"] }, fields[1]] },
+    });
     expect(addOption.status).toBe(200);
     const dupOption = await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { customFields: [{ ...fields[0], options: ["a", "a"] }] } });
     expect(dupOption.status).toBe(400);

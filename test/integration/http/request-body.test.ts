@@ -28,7 +28,10 @@ describe("nesting depth is bounded", () => {
     const before = await dealCount();
     const deep = "[".repeat(2000) + "]".repeat(2000);
     for (let run = 0; run < 3; run++) {
-      for (const [handler, name] of [[dealsRoute.POST, "deals"], [propertiesRoute.POST, "properties"]] as const) {
+      for (const [handler, name] of [
+        [dealsRoute.POST, "deals"],
+        [propertiesRoute.POST, "properties"],
+      ] as const) {
         const res = await call(handler, "POST", "/x", { key: t.key, rawBody: deep });
         expect(res.status, name).toBe(400);
         expect(res.body.error.code).toBe("invalid_json");
@@ -92,7 +95,10 @@ describe("text must be valid Unicode", () => {
   });
 
   it("keeps a proper surrogate pair (an emoji) as sent", async () => {
-    const res = await call(propertiesRoute.POST, "POST", "/x", { key: t.key, rawBody: JSON.stringify(propertyBody()).replace(/"title":"[^"]*"/, `"title":"Casa \\ud83c\\udfe0"`) });
+    const res = await call(propertiesRoute.POST, "POST", "/x", {
+      key: t.key,
+      rawBody: JSON.stringify(propertyBody()).replace(/"title":"[^"]*"/, `"title":"Casa \\ud83c\\udfe0"`),
+    });
     expect(res.status).toBe(201);
     expect(res.body.property?.title ?? res.body.title ?? JSON.stringify(res.body)).toContain("Casa \u{1F3E0}");
   });

@@ -14,7 +14,10 @@ afterAll(() => r.close());
 async function queueOne(title: string) {
   const t = await makeTenant();
   await call(webhooksRoute.PUT, "PUT", "/x", { key: t.key, body: { url: r.url, events: ["deal.created"], hmac: false, bearer: false } });
-  const res = await call(dealsRoute.POST, "POST", "/x", { key: t.key, body: { title, dealType: "sale", contacts: [{ name: "A", email: "a@example.com", role: "buyer" }] } });
+  const res = await call(dealsRoute.POST, "POST", "/x", {
+    key: t.key,
+    body: { title, dealType: "sale", contacts: [{ name: "A", email: "a@example.com", role: "buyer" }] },
+  });
   expect(res.status).toBe(201);
 }
 

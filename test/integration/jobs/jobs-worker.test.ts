@@ -20,7 +20,8 @@ import { TEMPLATE_DB } from "../../setup/global-db";
 import { postLead } from "../../helpers/path-token-server";
 
 const tpl = inject("dbTemplate");
-if (tpl.kind !== "postgres") console.log("jobs-worker: skipped, it needs PostgreSQL (set DATABASE_URL, as `npm run test:pg` and CI do); the embedded database is single-process");
+if (tpl.kind !== "postgres")
+  console.log("jobs-worker: skipped, it needs PostgreSQL (set DATABASE_URL, as `npm run test:pg` and CI do); the embedded database is single-process");
 
 /** Starts a child and resolves once its stdout says `ready` (with the rest of that line). */
 function startChild(args: string[], env: Record<string, string>, ready: string): Promise<{ child: ChildProcess; line: string }> {
@@ -32,13 +33,15 @@ function startChild(args: string[], env: Record<string, string>, ready: string):
   });
   return new Promise((resolve, reject) => {
     child.stdout!.on("data", (d: Buffer) => {
-      const line = d.toString().split("\n").find((l) => l.includes(ready));
+      const line = d
+        .toString()
+        .split("\n")
+        .find((l) => l.includes(ready));
       if (line) resolve({ child, line });
     });
     child.on("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}`)));
   });
 }
-
 
 describe.skipIf(tpl.kind !== "postgres")("jobs worker process (JOBS_RUNNER=worker)", () => {
   it("processes leads the web process stored, woken at once, and catches up after a restart", async () => {
@@ -95,7 +98,9 @@ describe.skipIf(tpl.kind !== "postgres")("jobs worker process (JOBS_RUNNER=worke
       await client`insert into inbound_leads (tenant_id, channel_id, origin_lead_id, destination, raw_body, headers, lead)
         select tenant_id, channel_id, 'w-unannounced', destination, raw_body, headers, lead || '{"originLeadId": "w-unannounced"}' from inbound_leads where origin_lead_id = 'w-1'`;
       const swept = Date.now();
-      const [{ n }] = await client<{ n: number }[]>`select count(*)::int as n from (select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'crm-jobs-worker' and datname = ${name}) x`;
+      const [{ n }] = await client<
+        { n: number }[]
+      >`select count(*)::int as n from (select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'crm-jobs-worker' and datname = ${name}) x`;
       expect(n).toBe(1);
       // Within 8 s: the worker's own schedule is 30 s after its start, which was only seconds ago.
       expect(await waitFor((s) => s.length === 22 && s.every((x) => x === "processed"), 8_000)).toEqual(Array(22).fill("processed"));

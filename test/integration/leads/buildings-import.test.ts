@@ -21,18 +21,38 @@ let channel: { id: string; pathToken: string; feedToken: string };
 /** As the channel's system sends it: with its feed token unless `headers` says otherwise. */
 const post = (body: unknown, headers: Record<string, string> = { authorization: `Bearer ${channel.feedToken}` }) => {
   const raw = JSON.stringify(body);
-  const req = new Request(`http://localhost/api/webhooks/channels/${channel.pathToken}/buildings/import`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: raw });
+  const req = new Request(`http://localhost/api/webhooks/channels/${channel.pathToken}/buildings/import`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: raw,
+  });
   return send(importRoute.POST, req, { pathToken: channel.pathToken }).then(async (r) => ({ status: r.status, body: await r.json() }));
 };
 const feed = (auth?: string) =>
-  send(feedRoute.GET, new Request("http://localhost/x", { headers: auth ? { authorization: auth } : {} }), { pathToken: channel.pathToken }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  send(feedRoute.GET, new Request("http://localhost/x", { headers: auth ? { authorization: auth } : {} }), { pathToken: channel.pathToken }).then(
+    async (r) => ({ status: r.status, body: await r.json() }),
+  );
 
 const building = (over: Record<string, unknown> = {}) => ({
-  externalId: "b-1", name: "Residencial Aurora", developer: "Construtora X", street: "Rua A", number: "100", neighborhood: "Pinheiros", city: "São Paulo", state: "SP",
+  externalId: "b-1",
+  name: "Residencial Aurora",
+  developer: "Construtora X",
+  street: "Rua A",
+  number: "100",
+  neighborhood: "Pinheiros",
+  city: "São Paulo",
+  state: "SP",
   typologies: [
     {
-      externalId: "t-1", name: "2 dormitórios", bedrooms: 2, totalArea: "65.00", basePrice: "550000.00",
-      units: [{ externalId: "u-1", unitNumber: "101", status: "available" }, { externalId: "u-2", unitNumber: "102", status: "sold", price: null }],
+      externalId: "t-1",
+      name: "2 dormitórios",
+      bedrooms: 2,
+      totalArea: "65.00",
+      basePrice: "550000.00",
+      units: [
+        { externalId: "u-1", unitNumber: "101", status: "available" },
+        { externalId: "u-2", unitNumber: "102", status: "sold", price: null },
+      ],
     },
   ],
   ...over,
@@ -49,7 +69,10 @@ describe("POST .../buildings/import", () => {
     const first = await post({ buildings: [building()] });
     expect(first.status).toBe(200);
     expect(first.body.results.map((r: any) => [r.kind, r.externalId, r.status])).toEqual([
-      ["building", "b-1", "created"], ["typology", "t-1", "created"], ["unit", "u-1", "created"], ["unit", "u-2", "created"],
+      ["building", "b-1", "created"],
+      ["typology", "t-1", "created"],
+      ["unit", "u-1", "created"],
+      ["unit", "u-2", "created"],
     ]);
     const again = await post({ buildings: [building({ name: "Residencial Aurora II" })] });
     expect(again.body.results.every((r: any) => r.status === "updated")).toBe(true);
@@ -67,9 +90,17 @@ describe("POST .../buildings/import", () => {
       buildings: [
         { externalId: "b-bad", name: "" },
         building({
-          externalId: "b-2", typologies: [
+          externalId: "b-2",
+          typologies: [
             { externalId: "t-bad", name: "X", totalArea: "sessenta" },
-            { externalId: "t-2", name: "3 dormitórios", units: [{ externalId: "u-bad", unitNumber: "1", status: "vendido" }, { externalId: "u-3", unitNumber: "2" }] },
+            {
+              externalId: "t-2",
+              name: "3 dormitórios",
+              units: [
+                { externalId: "u-bad", unitNumber: "1", status: "vendido" },
+                { externalId: "u-3", unitNumber: "2" },
+              ],
+            },
           ],
         }),
         "not an object",
@@ -91,7 +122,10 @@ describe("POST .../buildings/import", () => {
     const [ty] = await db.select().from(typologies).where(eq(typologies.externalId, "t-1"));
     const prop = await call(propertiesRoute.POST, "POST", "/x", {
       key: t.key,
-      body: { property: { type: "apartment" }, listings: [{ title: "Aurora", type: "sale", isPrimaryMarket: "true", typologyId: ty.id, visibility: "public", stage: "active" }] },
+      body: {
+        property: { type: "apartment" },
+        listings: [{ title: "Aurora", type: "sale", isPrimaryMarket: "true", typologyId: ty.id, visibility: "public", stage: "active" }],
+      },
     });
     expect(prop.status).toBe(201);
     await post({ buildings: [building({ typologies: [{ ...building().typologies[0], basePrice: "600000.00", units: [] }] })] });
@@ -107,10 +141,26 @@ describe("POST .../buildings/import", () => {
   // Issue 32, D8: the lead URL alone (what every portal sending leads holds) rewrote developments.
   it("needs more than the lead URL: the feed token, or the channel's secret", async () => {
     const db = await getDb();
-    const snapshot = async () => JSON.stringify([await db.select().from(buildings).where(eq(buildings.tenantId, t.tenantId)), await db.select().from(units).where(eq(units.tenantId, t.tenantId))]);
+    const snapshot = async () =>
+      JSON.stringify([
+        await db.select().from(buildings).where(eq(buildings.tenantId, t.tenantId)),
+        await db.select().from(units).where(eq(units.tenantId, t.tenantId)),
+      ]);
     const before = await snapshot();
-    const body = { buildings: [building({ name: "Reescrito", typologies: [{ ...building().typologies[0], basePrice: "1.00", units: [{ externalId: "u-1", unitNumber: "101", status: "sold", price: "1.00" }] }] })] };
-    for (const headers of <Record<string, string>[]>[{}, { authorization: "Bearer feed_wrong" }, { authorization: `Bearer ${channel.pathToken}` }, { "x-hmac-sha256": "00" }]) {
+    const body = {
+      buildings: [
+        building({
+          name: "Reescrito",
+          typologies: [{ ...building().typologies[0], basePrice: "1.00", units: [{ externalId: "u-1", unitNumber: "101", status: "sold", price: "1.00" }] }],
+        }),
+      ],
+    };
+    for (const headers of <Record<string, string>[]>[
+      {},
+      { authorization: "Bearer feed_wrong" },
+      { authorization: `Bearer ${channel.pathToken}` },
+      { "x-hmac-sha256": "00" },
+    ]) {
       const res = await post(body, headers);
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe("unauthorized");

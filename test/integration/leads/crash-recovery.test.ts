@@ -24,11 +24,20 @@ const tpl = inject("dbTemplate");
 const LEADS = 1000;
 const CLIENTS = 20;
 
-if (tpl.kind !== "postgres") console.log("crash-recovery: skipped, it needs PostgreSQL (set DATABASE_URL, as `npm run test:pg` and CI do); the embedded database is single-process");
+if (tpl.kind !== "postgres")
+  console.log("crash-recovery: skipped, it needs PostgreSQL (set DATABASE_URL, as `npm run test:pg` and CI do); the embedded database is single-process");
 
 function startServer(dbUrl: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "test/fixtures/lead-server.mts"], {
-    env: { ...process.env, DATABASE_URL: dbUrl, JOBS_RUNNER: "embedded", LOG_LEVEL: "error", LEAD_CLAIM_TIMEOUT_SECONDS: "2", LEAD_SERVER_PORT: String(port), DATA_DIR: "" },
+    env: {
+      ...process.env,
+      DATABASE_URL: dbUrl,
+      JOBS_RUNNER: "embedded",
+      LOG_LEVEL: "error",
+      LEAD_CLAIM_TIMEOUT_SECONDS: "2",
+      LEAD_SERVER_PORT: String(port),
+      DATA_DIR: "",
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
@@ -36,7 +45,6 @@ function startServer(dbUrl: string, port: number): Promise<ChildProcess> {
     child.on("exit", (code) => reject(new Error(`lead server exited with ${code}`)));
   });
 }
-
 
 describe.skipIf(tpl.kind !== "postgres")("SIGKILL in the middle of a burst of leads", () => {
   it("processes every lead answered 2xx exactly once, with one deal per originLeadId", async () => {
@@ -93,7 +101,9 @@ describe.skipIf(tpl.kind !== "postgres")("SIGKILL in the middle of a burst of le
       const deadline = Date.now() + 90_000;
       let state = { stored: 0, processed: 0 };
       while (Date.now() < deadline) {
-        [state] = await client<{ stored: number; processed: number }[]>`select count(*)::int as stored, count(*) filter (where status = 'processed')::int as processed from inbound_leads`;
+        [state] = await client<
+          { stored: number; processed: number }[]
+        >`select count(*)::int as stored, count(*) filter (where status = 'processed')::int as processed from inbound_leads`;
         if (state.stored > 0 && state.processed === state.stored) break;
         await new Promise((r) => setTimeout(r, 250));
       }

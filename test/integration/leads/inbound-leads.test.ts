@@ -30,7 +30,10 @@ let other: TestTenant;
 let brokers: { userId: string }[];
 
 async function channel(owner: TestTenant, body: Record<string, unknown> = {}) {
-  const res = await call(channelsRoute.POST, "POST", "/x", { key: owner.key, body: { name: "Portal", kind: "portal", queue: brokers.map((b) => b.userId), ...body } });
+  const res = await call(channelsRoute.POST, "POST", "/x", {
+    key: owner.key,
+    body: { name: "Portal", kind: "portal", queue: brokers.map((b) => b.userId), ...body },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; pathToken: string; feedToken: string };
 }
@@ -61,7 +64,12 @@ describe("channel settings", () => {
     expect(c.feedToken).toMatch(/^feed_/);
     const list = await call(channelsRoute.GET, "GET", "/x", { key: t.key });
     const listed = list.body.items.find((i: any) => i.id === c.id);
-    expect(listed).toMatchObject({ pathToken: c.pathToken, hasSecret: false, destinations: { deal: true, listing: false }, leadIntakeConfig: { syncResponse: false } });
+    expect(listed).toMatchObject({
+      pathToken: c.pathToken,
+      hasSecret: false,
+      destinations: { deal: true, listing: false },
+      leadIntakeConfig: { syncResponse: false },
+    });
     expect(listed).not.toHaveProperty("feedToken");
     const rotated = await call(pathTokenRoute.POST, "POST", "/x", { key: t.key, params: { id: c.id } });
     expect(rotated.body.pathToken).not.toBe(c.pathToken);
@@ -143,16 +151,35 @@ describe("POST /api/webhooks/channels/{pathToken}", () => {
   it("stores the lead before answering 202, keeps junk as text, and processing makes one attributed, distributed deal", async () => {
     const c = await channel(t);
     const res = await post(c.pathToken, {
-      contactName: "Maria Lead", email: "Maria@Example.com", phone: "(11) 97654-3210", cpf: "não informado",
-      businessType: "rent", propertyType: "apartment", bedrooms: "3", price: "abc", message: "Quero visitar",
-      utmSource: "google", utmMedium: "cpc", utmCampaign: "inverno", gclid: "g-1", referrer: "not a url", landingPage: "/imovel/AP1", siteDomain: "casanova.example.com",
-      originLeadId: "portal-1", externalId: "ext-9",
+      contactName: "Maria Lead",
+      email: "Maria@Example.com",
+      phone: "(11) 97654-3210",
+      cpf: "não informado",
+      businessType: "rent",
+      propertyType: "apartment",
+      bedrooms: "3",
+      price: "abc",
+      message: "Quero visitar",
+      utmSource: "google",
+      utmMedium: "cpc",
+      utmCampaign: "inverno",
+      gclid: "g-1",
+      referrer: "not a url",
+      landingPage: "/imovel/AP1",
+      siteDomain: "casanova.example.com",
+      originLeadId: "portal-1",
+      externalId: "ext-9",
     });
     expect(res).toEqual({ status: 202, body: { ok: true, accepted: true } });
     const [stored] = await leadRows(c.id);
     expect(stored.status).toBe("received");
     expect(stored.rawBody).toContain("não informado");
-    expect(stored.lead).toMatchObject({ contactPhone: "+5511976543210", contactEmail: "maria@example.com", businessType: "rental", invalid: { cpf: "não informado", price: "abc", referrer: "not a url" } });
+    expect(stored.lead).toMatchObject({
+      contactPhone: "+5511976543210",
+      contactEmail: "maria@example.com",
+      businessType: "rental",
+      invalid: { cpf: "não informado", price: "abc", referrer: "not a url" },
+    });
     expect((stored.lead as any).attribution).toMatchObject({ landingPage: "https://casanova.example.com/imovel/AP1", gclid: "g-1" });
 
     expect((await processLead(await getDb(), stored.id)).status).toBe("processed");
@@ -179,7 +206,10 @@ describe("POST /api/webhooks/channels/{pathToken}", () => {
     await processLead(await getDb(), lead.id);
     const [deal] = await dealsOf(c.id);
     const again = await post(c.pathToken, body);
-    expect(again).toEqual({ status: 200, body: { ok: true, status: "duplicate", duplicate: true, idempotent: true, dealId: deal.id, listingId: null, assignedToId: deal.assignedToId } });
+    expect(again).toEqual({
+      status: 200,
+      body: { ok: true, status: "duplicate", duplicate: true, idempotent: true, dealId: deal.id, listingId: null, assignedToId: deal.assignedToId },
+    });
     expect(await leadRows(c.id)).toHaveLength(1);
   });
 
@@ -215,11 +245,19 @@ describe("POST /api/webhooks/channels/{pathToken}", () => {
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
     const db = await getDb();
-    expect(await db.select().from(contacts).where(and(eq(contacts.tenantId, t.tenantId), eq(contacts.cpf, "52998224725")))).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.tenantId, t.tenantId), eq(contacts.cpf, "52998224725"))),
+    ).toHaveLength(1);
     const made = await dealsOf(c.id);
     expect(made.map((d) => d.dealType).sort()).toEqual(["rental", "sale", "sale"]);
     for (const d of made) expect(d.customData).toMatchObject({ leadListings: [{ listingId: listing.id }], bedrooms: 2, propertyTypes: ["apartment"] });
-    const listingEvents = await db.select().from(events).where(and(eq(events.entityId, listing.id), eq(events.eventName, "listing.attribution.tracked")));
+    const listingEvents = await db
+      .select()
+      .from(events)
+      .where(and(eq(events.entityId, listing.id), eq(events.eventName, "listing.attribution.tracked")));
     expect(listingEvents).toHaveLength(3);
   });
 
@@ -240,7 +278,8 @@ describe("POST /api/webhooks/channels/{pathToken}", () => {
 describe("characters PostgreSQL cannot store", () => {
   it("cleans a NUL or lone surrogate in any field instead of refusing the lead (it used to be a 500 or a 400), and keeps the raw body", async () => {
     const c = await channel(t);
-    const raw = '{"contactName":"Ana\\u0000 Lima","email":"ana@example.com","originLeadId":"o\\ud800-1","address":{"street":"Rua \\ud800"},"price":"\\ud800","visitDate":"\\u0000"}';
+    const raw =
+      '{"contactName":"Ana\\u0000 Lima","email":"ana@example.com","originLeadId":"o\\ud800-1","address":{"street":"Rua \\ud800"},"price":"\\ud800","visitDate":"\\u0000"}';
     const res = await post(c.pathToken, null, { raw });
     expect(res).toEqual({ status: 202, body: { ok: true, accepted: true } });
     const [stored] = await leadRows(c.id);
@@ -271,7 +310,10 @@ describe("the sweep (process-leads-cron, no event)", () => {
     expect((await post(c.pathToken, { contactName: "Dead Worker", phone: "11 98888-0002", originLeadId: "sweep-2" })).status).toBe(202);
     const db = await getDb();
     // A worker claimed the second lead long ago and died: its claim is stale.
-    await db.update(inboundLeads).set({ status: "processing", claimedAt: sql`now() - interval '1 hour'` }).where(and(eq(inboundLeads.channelId, c.id), eq(inboundLeads.originLeadId, "sweep-2")));
+    await db
+      .update(inboundLeads)
+      .set({ status: "processing", claimedAt: sql`now() - interval '1 hour'` })
+      .where(and(eq(inboundLeads.channelId, c.id), eq(inboundLeads.originLeadId, "sweep-2")));
     const cron = functions.find((f) => f.id() === "process-leads-cron");
     expect(cron, "process-leads-cron is served").toBeDefined();
     const { result, error } = await new InngestTestEngine({ function: cron! }).execute();
@@ -285,7 +327,11 @@ describe("the sweep (process-leads-cron, no event)", () => {
 describe("visits and the listing's broker", () => {
   it("creates a visit task for the deal's broker at the requested São Paulo time", async () => {
     const c = await channel(t);
-    const res = await post(c.pathToken, { name: "Vera", phone: "11 94444-3333", visitDate: "2026-12-05", visitTime: "14:30", visitNotes: "Portaria" }, { query: "?sync=assignment" });
+    const res = await post(
+      c.pathToken,
+      { name: "Vera", phone: "11 94444-3333", visitDate: "2026-12-05", visitTime: "14:30", visitNotes: "Portaria" },
+      { query: "?sync=assignment" },
+    );
     expect(res.status).toBe(200);
     const db = await getDb();
     const [task] = await db.select().from(tasks).where(eq(tasks.dealId, res.body.dealId));
@@ -293,7 +339,7 @@ describe("visits and the listing's broker", () => {
     expect(task.dueAt?.toISOString()).toBe("2026-12-05T17:30:00.000Z");
     expect((await db.select().from(events).where(eq(events.entityId, task.id))).map((e) => e.eventName)).toEqual(["task.created"]);
     const junk = await post(c.pathToken, { name: "Vera 2", phone: "11 94444-3332", visitDate: "amanhã", visitTime: "14:30" }, { query: "?sync=true" });
-    expect((await db.select().from(tasks).where(eq(tasks.dealId, junk.body.dealId)))).toHaveLength(0);
+    expect(await db.select().from(tasks).where(eq(tasks.dealId, junk.body.dealId))).toHaveLength(0);
   });
 
   it("gives a lead about a listing to the listing's broker when the tenant prefers it", async () => {

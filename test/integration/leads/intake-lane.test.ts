@@ -61,11 +61,14 @@ function lanePost(path: string, body: string, headers: Record<string, string> = 
 function chunked(path: string, chunks: Buffer[]): Promise<{ status: number; connection: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {
     const { port } = server.address() as AddressInfo;
-    const req = http.request({ host: "127.0.0.1", port, path, method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8").on("data", (d) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }));
-    });
+    const req = http.request(
+      { host: "127.0.0.1", port, path, method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (d) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }));
+      },
+    );
     req.on("error", reject);
     // The server may answer and close before the last chunks are written: that is the point.
     req.on("socket", (s) => s.on("error", () => {}));
@@ -76,7 +79,9 @@ function chunked(path: string, chunks: Buffer[]): Promise<{ status: number; conn
 
 describe("the lead intake's direct lane", () => {
   it("stores a lead and answers 202 like the route, with a request id and no-store", async () => {
-    const res = await lanePost(`/api/webhooks/channels/${channel.pathToken}`, JSON.stringify({ name: "Ana", phone: "11 98888-7777", originLeadId: "lane-1" }), { "x-forwarded-for": "203.0.113.7" });
+    const res = await lanePost(`/api/webhooks/channels/${channel.pathToken}`, JSON.stringify({ name: "Ana", phone: "11 98888-7777", originLeadId: "lane-1" }), {
+      "x-forwarded-for": "203.0.113.7",
+    });
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ ok: true, accepted: true });
     expect(res.headers.get("cache-control")).toBe("no-store");
@@ -103,10 +108,19 @@ describe("the lead intake's direct lane", () => {
     const body = JSON.stringify({ name: "Slow upload", originLeadId: "lane-slow" });
     let answered: (status: number) => void;
     const status = new Promise<number>((ok) => (answered = ok));
-    const req = http.request({ host: "127.0.0.1", port, path: `/api/webhooks/channels/${channel.pathToken}`, method: "POST", headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) } }, (res) => {
-      res.resume();
-      answered(res.statusCode ?? 0);
-    });
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: `/api/webhooks/channels/${channel.pathToken}`,
+        method: "POST",
+        headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        res.resume();
+        answered(res.statusCode ?? 0);
+      },
+    );
     req.write(body.slice(0, 10));
     await expect.poll(() => inFlightRequests()).toBe(1);
     req.end(body.slice(10));
@@ -116,7 +130,13 @@ describe("the lead intake's direct lane", () => {
 
   it("stores nothing and counts nothing for a client that leaves in the middle of its body, and goes on serving", async () => {
     const { port } = server.address() as AddressInfo;
-    const req = http.request({ host: "127.0.0.1", port, path: `/api/webhooks/channels/${channel.pathToken}`, method: "POST", headers: { "content-type": "application/json", "content-length": "1000" } });
+    const req = http.request({
+      host: "127.0.0.1",
+      port,
+      path: `/api/webhooks/channels/${channel.pathToken}`,
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": "1000" },
+    });
     req.on("error", () => {});
     req.write('{"name":"Gone","originLeadId":"lane-gone"');
     await expect.poll(() => inFlightRequests()).toBe(1);
@@ -127,7 +147,10 @@ describe("the lead intake's direct lane", () => {
   });
 
   it("answers sync=deal with the deal it made", async () => {
-    const res = await lanePost(`/api/webhooks/channels/${channel.pathToken}?sync=deal`, JSON.stringify({ name: "Bia", phone: "11 97777-6666", originLeadId: "lane-sync" }));
+    const res = await lanePost(
+      `/api/webhooks/channels/${channel.pathToken}?sync=deal`,
+      JSON.stringify({ name: "Bia", phone: "11 97777-6666", originLeadId: "lane-sync" }),
+    );
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toMatchObject({ ok: true, status: "created" });
@@ -158,12 +181,23 @@ describe("the lead intake's direct lane", () => {
   it("stops reading a body sent in chunks once it passes 256 KB: 413, and the connection closes", async () => {
     const before = (await leadRows()).length;
     const piece = Buffer.alloc(64 * 1024, "a");
-    const res = await chunked(`/api/webhooks/channels/${channel.pathToken}`, [Buffer.from('{"message":"'), piece, piece, piece, piece, piece, Buffer.from('"}')]);
+    const res = await chunked(`/api/webhooks/channels/${channel.pathToken}`, [
+      Buffer.from('{"message":"'),
+      piece,
+      piece,
+      piece,
+      piece,
+      piece,
+      Buffer.from('"}'),
+    ]);
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body).error.code).toBe("payload_too_large");
     expect(res.connection).toBe("close");
     // Just under the cap, in chunks, is a lead.
-    const small = await chunked(`/api/webhooks/channels/${channel.pathToken}`, [Buffer.from('{"name":"Chunked",'), Buffer.from('"originLeadId":"lane-chunked"}')]);
+    const small = await chunked(`/api/webhooks/channels/${channel.pathToken}`, [
+      Buffer.from('{"name":"Chunked",'),
+      Buffer.from('"originLeadId":"lane-chunked"}'),
+    ]);
     expect(small.status).toBe(202);
     expect((await leadRows()).length).toBe(before + 1);
   });
@@ -171,10 +205,19 @@ describe("the lead intake's direct lane", () => {
   it("takes a lead whatever its Host header says (one that makes no URL included)", async () => {
     const { port } = server.address() as AddressInfo;
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request({ host: "127.0.0.1", port, path: `/api/webhooks/channels/${channel.pathToken}`, method: "POST", headers: { host: "bad host name", "content-type": "application/json" } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = http.request(
+        {
+          host: "127.0.0.1",
+          port,
+          path: `/api/webhooks/channels/${channel.pathToken}`,
+          method: "POST",
+          headers: { host: "bad host name", "content-type": "application/json" },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on("error", reject);
       req.end(JSON.stringify({ name: "Host", originLeadId: "lane-host" }));
     });

@@ -31,7 +31,11 @@ async function channel(owner: TestTenant, queue: string[]) {
 /** Posts the leads through the webhook route and returns their stored ids, in posting order. */
 async function postAll(pathToken: string, bodies: Record<string, unknown>[]): Promise<string[]> {
   for (const body of bodies) {
-    const req = new Request(`http://localhost/api/webhooks/channels/${pathToken}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const req = new Request(`http://localhost/api/webhooks/channels/${pathToken}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     expect((await send(webhookRoute.POST, req, { pathToken })).status).toBe(202);
   }
   const db = await getDb();
@@ -51,7 +55,11 @@ beforeAll(async () => {
 describe("processLeads", () => {
   it("makes one deal per lead in one pass, takes the queue in turns, and one contact for a person named twice", async () => {
     const c = await channel(t, brokers);
-    const bodies: Record<string, unknown>[] = Array.from({ length: 12 }, (_, i) => ({ contactName: `Lote ${i}`, phone: phone(i), originLeadId: `batch-a-${i}` }));
+    const bodies: Record<string, unknown>[] = Array.from({ length: 12 }, (_, i) => ({
+      contactName: `Lote ${i}`,
+      phone: phone(i),
+      originLeadId: `batch-a-${i}`,
+    }));
     // The same person as lead 0, by phone; and as lead 1, by e-mail (lead 1's e-mail).
     bodies[1].email = "lote1@example.com";
     bodies[5] = { contactName: "Lote 0 de novo", phone: phone(0), originLeadId: "batch-a-5" };
@@ -66,7 +74,10 @@ describe("processLeads", () => {
     // Round robin over two brokers: six each.
     expect(made.filter((d) => d.assignedToId === brokers[0])).toHaveLength(6);
     expect(made.filter((d) => d.assignedToId === brokers[1])).toHaveLength(6);
-    const people = await db.select().from(contacts).where(and(eq(contacts.tenantId, t.tenantId), sql`${contacts.name} like 'Lote%'`));
+    const people = await db
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.tenantId, t.tenantId), sql`${contacts.name} like 'Lote%'`));
     expect(people).toHaveLength(10);
     expect(people.filter((p) => p.phone === "+5511970000000")).toHaveLength(1);
     expect(people.filter((p) => p.email === "lote1@example.com")).toHaveLength(1);
@@ -86,7 +97,10 @@ describe("processLeads", () => {
 
   it("processes each lead once when two runs take the same leads at the same time", async () => {
     const c = await channel(t, brokers);
-    const ids = await postAll(c.pathToken, Array.from({ length: 20 }, (_, i) => ({ contactName: `Corrida ${i}`, phone: phone(100 + i), originLeadId: `race-${i}` })));
+    const ids = await postAll(
+      c.pathToken,
+      Array.from({ length: 20 }, (_, i) => ({ contactName: `Corrida ${i}`, phone: phone(100 + i), originLeadId: `race-${i}` })),
+    );
     const db = await getDb();
     const [a, b] = await Promise.all([processLeads(db, ids), processLeads(db, [...ids].reverse())]);
     expect(a.length + b.length).toBe(20);
@@ -95,11 +109,17 @@ describe("processLeads", () => {
 
   it("fails a bad lead alone: the others of its batch are processed", async () => {
     const c = await channel(t, brokers);
-    const ids = await postAll(c.pathToken, Array.from({ length: 5 }, (_, i) => ({ contactName: `Misto ${i}`, phone: phone(200 + i), originLeadId: `mixed-${i}` })));
+    const ids = await postAll(
+      c.pathToken,
+      Array.from({ length: 5 }, (_, i) => ({ contactName: `Misto ${i}`, phone: phone(200 + i), originLeadId: `mixed-${i}` })),
+    );
     const db = await getDb();
     // A stored lead the processing cannot read (its parsed form lost its attribution): the first,
     // so it fails while the others are still writing (they must not go on after the rollback).
-    await db.update(inboundLeads).set({ lead: { contactName: "Quebrado", businessType: "sale" } }).where(eq(inboundLeads.id, ids[0]));
+    await db
+      .update(inboundLeads)
+      .set({ lead: { contactName: "Quebrado", businessType: "sale" } })
+      .where(eq(inboundLeads.id, ids[0]));
     const outcomes = await processLeads(db, ids);
     const byId = new Map(outcomes.map((o) => [o.lead!.id, o]));
     expect(ids.map((id) => byId.get(id)!.status)).toEqual(["failed", "processed", "processed", "processed", "processed"]);
@@ -119,20 +139,39 @@ describe("processLeads", () => {
     expect((await processLeads(db, ids)).map((o) => o.status)).toEqual(["processed", "processed"]);
     const [after] = await db.select().from(contacts).where(eq(contacts.id, known.id));
     expect(after.cpf).toBe("52998224725");
-    expect(await db.select().from(contacts).where(and(eq(contacts.tenantId, t.tenantId), eq(contacts.name, "Júlia")))).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.tenantId, t.tenantId), eq(contacts.name, "Júlia"))),
+    ).toHaveLength(1);
   });
 
   it("takes owner captures in the same run, one at a time, beside the deal leads", async () => {
-    const res = await call(channelsRoute.POST, "POST", "/x", { key: t.key, body: { name: "Captação", kind: "website", queue: brokers, destinations: { deal: true, listing: true } } });
+    const res = await call(channelsRoute.POST, "POST", "/x", {
+      key: t.key,
+      body: { name: "Captação", kind: "website", queue: brokers, destinations: { deal: true, listing: true } },
+    });
     const c = res.body as { id: string; pathToken: string };
     const ids = await postAll(c.pathToken, [
       { contactName: "Comprador", phone: phone(600), originLeadId: "cap-1" },
-      { destination: "listing", leadType: "seller_lead", name: "Dono", phone: phone(601), originLeadId: "cap-2", address: { street: "Rua Harmonia", number: "9", postalCode: "05435000", city: "São Paulo" } },
+      {
+        destination: "listing",
+        leadType: "seller_lead",
+        name: "Dono",
+        phone: phone(601),
+        originLeadId: "cap-2",
+        address: { street: "Rua Harmonia", number: "9", postalCode: "05435000", city: "São Paulo" },
+      },
       { contactName: "Compradora", phone: phone(602), originLeadId: "cap-3" },
     ]);
     const db = await getDb();
     const outcomes = await processLeads(db, ids);
-    expect(outcomes.map((o) => [o.lead!.originLeadId, o.status]).sort()).toEqual([["cap-1", "processed"], ["cap-2", "processed"], ["cap-3", "processed"]]);
+    expect(outcomes.map((o) => [o.lead!.originLeadId, o.status]).sort()).toEqual([
+      ["cap-1", "processed"],
+      ["cap-2", "processed"],
+      ["cap-3", "processed"],
+    ]);
     const rows = await db.select().from(inboundLeads).where(inArray(inboundLeads.id, ids));
     expect(rows.find((r) => r.originLeadId === "cap-2")).toMatchObject({ dealIds: [], listingId: expect.any(String) });
     expect(await db.select().from(deals).where(eq(deals.marketingChannelInstanceId, c.id))).toHaveLength(2);
@@ -151,7 +190,12 @@ describe("processLeads", () => {
     expect(dealB.tenantId).toBe(other.tenantId);
     expect(dealB.assignedToId).toBeNull();
     const named = await db.select().from(contacts).where(eq(contacts.phone, "+5511970000300"));
-    expect(named.map((p) => [p.tenantId, p.name]).sort()).toEqual([[t.tenantId, "Ana Daqui"], [other.tenantId, "Ana Dali"]].sort());
+    expect(named.map((p) => [p.tenantId, p.name]).sort()).toEqual(
+      [
+        [t.tenantId, "Ana Daqui"],
+        [other.tenantId, "Ana Dali"],
+      ].sort(),
+    );
   });
 });
 
@@ -190,11 +234,17 @@ describe("the embedded runner during a steady stream of leads", () => {
 describe("one run of the job", () => {
   it("drains every pending lead in batches of 50, not only the first batch", async () => {
     const c = await channel(t, brokers);
-    const ids = await postAll(c.pathToken, Array.from({ length: 120 }, (_, i) => ({ contactName: `Fila ${i}`, phone: phone(900 + i), originLeadId: `drain-${i}` })));
+    const ids = await postAll(
+      c.pathToken,
+      Array.from({ length: 120 }, (_, i) => ({ contactName: `Fila ${i}`, phone: phone(900 + i), originLeadId: `drain-${i}` })),
+    );
     const db = await getDb();
     const result = (await processLeadsJob.run({ leadId: ids[119] }, { db, log: logger() })) as { processed: number; failed: number };
     expect(result.processed).toBeGreaterThanOrEqual(120);
-    const left = await db.select({ id: inboundLeads.id }).from(inboundLeads).where(and(inArray(inboundLeads.id, ids), sql`status <> 'processed'`));
+    const left = await db
+      .select({ id: inboundLeads.id })
+      .from(inboundLeads)
+      .where(and(inArray(inboundLeads.id, ids), sql`status <> 'processed'`));
     expect(left).toEqual([]);
   });
 });
@@ -210,7 +260,9 @@ describe("waking the processing", () => {
     const stop = onJobEvent((name, data) => name === leadReceived.name && sent.push(data));
     try {
       const post = (body: Record<string, unknown>, query = "") =>
-        send(webhookRoute.POST, new Request(`http://localhost/api/webhooks/channels/${c.pathToken}${query}`, { method: "POST", body: JSON.stringify(body) }), { pathToken: c.pathToken });
+        send(webhookRoute.POST, new Request(`http://localhost/api/webhooks/channels/${c.pathToken}${query}`, { method: "POST", body: JSON.stringify(body) }), {
+          pathToken: c.pathToken,
+        });
       expect((await post({ contactName: "Assíncrono", phone: phone(700), originLeadId: "wake-1" })).status).toBe(202);
       expect(sent).toHaveLength(1);
       expect((await post({ contactName: "Síncrono", phone: phone(701), originLeadId: "wake-2" }, "?sync=true")).status).toBe(200);

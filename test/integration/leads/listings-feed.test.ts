@@ -30,8 +30,9 @@ async function home(owner: TestTenant, key: string, listing: Record<string, unkn
 }
 
 const feed = (query: Record<string, string> = {}, token = channel.feedToken) =>
-  send(feedRoute.GET, new Request(`http://localhost/x?${new URLSearchParams(query)}`, { headers: { authorization: `Bearer ${token}` } }), { pathToken: channel.pathToken })
-    .then(async (r) => ({ status: r.status, type: r.headers.get("content-type"), text: await r.text() }));
+  send(feedRoute.GET, new Request(`http://localhost/x?${new URLSearchParams(query)}`, { headers: { authorization: `Bearer ${token}` } }), {
+    pathToken: channel.pathToken,
+  }).then(async (r) => ({ status: r.status, type: r.headers.get("content-type"), text: await r.text() }));
 
 beforeAll(async () => {
   t = await makeTenant();
@@ -42,7 +43,10 @@ beforeAll(async () => {
   await home(t, "private", { visibility: "private" });
   await home(t, "secret", { priceVisibility: "private", price: "1234567" });
   await home(other, "other", {});
-  const res = await call(channelsRoute.POST, "POST", "/x", { key: t.key, body: { name: "ZAP", kind: "portal", feedCriteria: { type: "sale", city: "São Paulo" } } });
+  const res = await call(channelsRoute.POST, "POST", "/x", {
+    key: t.key,
+    body: { name: "ZAP", kind: "portal", feedCriteria: { type: "sale", city: "São Paulo" } },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   channel = res.body;
 });
@@ -72,7 +76,16 @@ describe("GET .../listings (feed)", () => {
   });
 
   it("honours slots set in the channel settings, also in VRSync", async () => {
-    const set = await call(slotsRoute.PUT, "PUT", "/x", { key: t.key, params: { id: channel.id }, body: { slots: [{ listingId: ids.sp0, slot: "super_featured" }, { listingId: ids.sp1, slot: "featured" }] } });
+    const set = await call(slotsRoute.PUT, "PUT", "/x", {
+      key: t.key,
+      params: { id: channel.id },
+      body: {
+        slots: [
+          { listingId: ids.sp0, slot: "super_featured" },
+          { listingId: ids.sp1, slot: "featured" },
+        ],
+      },
+    });
     expect(set.status).toBe(200);
     const items = JSON.parse((await feed({ limit: "100" })).text).items;
     expect(items.find((i: any) => i.id === ids.sp0).slot).toBe("super_featured");
@@ -88,7 +101,11 @@ describe("GET .../listings (feed)", () => {
   });
 
   it("refuses slots for another tenant's listing and bad feed criteria", async () => {
-    const res = await call(slotsRoute.PUT, "PUT", "/x", { key: t.key, params: { id: channel.id }, body: { slots: [{ listingId: ids.other, slot: "featured" }] } });
+    const res = await call(slotsRoute.PUT, "PUT", "/x", {
+      key: t.key,
+      params: { id: channel.id },
+      body: { slots: [{ listingId: ids.other, slot: "featured" }] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toContain(ids.other);
     const bad = await call(channelRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: channel.id }, body: { feedCriteria: { bedrooms: "many" } } });

@@ -20,12 +20,24 @@ const queries: string[] = [];
 let geocoderDown = false;
 
 const post = (body: unknown, headers: Record<string, string> = {}) =>
-  send(webhookRoute.POST, new Request(`http://localhost/x?sync=true`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) }), { pathToken: channel.pathToken })
-    .then(async (r) => ({ status: r.status, body: await r.json() }));
+  send(
+    webhookRoute.POST,
+    new Request(`http://localhost/x?sync=true`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) }),
+    { pathToken: channel.pathToken },
+  ).then(async (r) => ({ status: r.status, body: await r.json() }));
 
 const owner = (over: Record<string, unknown> = {}) => ({
-  destination: "listing", leadType: "seller_lead", name: "Seu Jorge", phone: "11 93333-2222", cpf: "529.982.247-25", message: "Quero vender",
-  businessType: "sale", propertyType: "apartment", bedrooms: 3, totalArea: 98, price: 950000,
+  destination: "listing",
+  leadType: "seller_lead",
+  name: "Seu Jorge",
+  phone: "11 93333-2222",
+  cpf: "529.982.247-25",
+  message: "Quero vender",
+  businessType: "sale",
+  propertyType: "apartment",
+  bedrooms: 3,
+  totalArea: 98,
+  price: 950000,
   address: { street: "Rua Harmonia", number: "123", neighborhood: "Vila Madalena", city: "São Paulo", state: "SP", postalCode: "05435-000" },
   ...over,
 });
@@ -38,7 +50,10 @@ beforeAll(async () => {
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(url.pathname === "/search" ? [{ lat: "-23.5558", lon: "-46.6913" }] : []));
   });
   t = await makeTenant();
-  const res = await call(channelsRoute.POST, "POST", "/x", { key: t.key, body: { name: "Captação", kind: "website", destinations: { deal: true, listing: true } } });
+  const res = await call(channelsRoute.POST, "POST", "/x", {
+    key: t.key,
+    body: { name: "Captação", kind: "website", destinations: { deal: true, listing: true } },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   channel = res.body;
 });
@@ -54,7 +69,16 @@ describe("owner capture", () => {
     const [l] = await db.select().from(listings).where(eq(listings.id, res.body.listingId));
     expect(l).toMatchObject({ visibility: "private", stage: "draft", type: "sale", price: "950000.00", createdById: null });
     const [p] = await db.select().from(properties).where(eq(properties.id, l.propertyId));
-    expect(p).toMatchObject({ type: "apartment", bedrooms: 3, ownerName: "Seu Jorge", ownerPhone: "+5511933332222", street: "Rua Harmonia", number: "123", latitude: -23.5558, longitude: -46.6913 });
+    expect(p).toMatchObject({
+      type: "apartment",
+      bedrooms: 3,
+      ownerName: "Seu Jorge",
+      ownerPhone: "+5511933332222",
+      street: "Rua Harmonia",
+      number: "123",
+      latitude: -23.5558,
+      longitude: -46.6913,
+    });
     expect(queries.at(-1)).toContain("Rua Harmonia, 123");
     expect(await db.select().from(deals).where(eq(deals.tenantId, t.tenantId))).toHaveLength(0);
   });
@@ -89,7 +113,11 @@ describe("owner capture", () => {
     const res = await call(channelsRoute.POST, "POST", "/x", { key: t.key, body: { name: "Só negócios" } });
     const r = await send(
       webhookRoute.POST,
-      new Request("http://localhost/x", { method: "POST", headers: { "content-type": "application/json", "x-inbound-destination": "listing" }, body: JSON.stringify(owner()) }),
+      new Request("http://localhost/x", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-inbound-destination": "listing" },
+        body: JSON.stringify(owner()),
+      }),
       { pathToken: res.body.pathToken },
     );
     expect(r.status).toBe(403);

@@ -43,11 +43,25 @@ describe("site leads", () => {
   it("go to the tenant's website channel, stored with the site's landing page", async () => {
     const db = await getDb();
     expect((await siteChannel(db, siteA))?.id).toBe(website);
-    const r = await receiveSiteLead(db, siteA, { name: "Maria Visitante", email: "maria@example.com", phone: "(11) 98765-4321", message: "Quero visitar", landingPage: "/en/imovel/AP1/x" }, { userAgent: "test" });
+    const r = await receiveSiteLead(
+      db,
+      siteA,
+      { name: "Maria Visitante", email: "maria@example.com", phone: "(11) 98765-4321", message: "Quero visitar", landingPage: "/en/imovel/AP1/x" },
+      { userAgent: "test" },
+    );
     expect(r.status).toBe("stored");
-    const [lead] = await db.select().from(inboundLeads).where(eq(inboundLeads.id, (r as { leadId: string }).leadId));
+    const [lead] = await db
+      .select()
+      .from(inboundLeads)
+      .where(eq(inboundLeads.id, (r as { leadId: string }).leadId));
     expect(lead).toMatchObject({ tenantId: a.tenantId, channelId: website, destination: "deal" });
-    expect(lead.lead).toMatchObject({ contactName: "Maria Visitante", contactEmail: "maria@example.com", contactPhone: "+5511987654321", source: "site", leadType: "contact" });
+    expect(lead.lead).toMatchObject({
+      contactName: "Maria Visitante",
+      contactEmail: "maria@example.com",
+      contactPhone: "+5511987654321",
+      source: "site",
+      leadType: "contact",
+    });
     expect((lead.lead as any).attribution.landingPage).toBe(`https://${siteA.domain}/en/imovel/AP1/x`);
     // Another tenant's site has its own channel.
     expect((await siteChannel(db, siteB))?.id).toBe(websiteB);
@@ -65,9 +79,18 @@ describe("site leads", () => {
 
   it("clean a NUL or lone surrogate from any field instead of failing (it used to be a 500)", async () => {
     const db = await getDb();
-    const r = await receiveSiteLead(db, siteA, { name: "Ana\u0000 Souza", email: "ana@example.com", phone: "11 98765\u0000-4321", message: "Oi \ud800", landingPage: "/imovel/AP1\u0000" });
+    const r = await receiveSiteLead(db, siteA, {
+      name: "Ana\u0000 Souza",
+      email: "ana@example.com",
+      phone: "11 98765\u0000-4321",
+      message: "Oi \ud800",
+      landingPage: "/imovel/AP1\u0000",
+    });
     expect(r.status).toBe("stored");
-    const [lead] = await db.select().from(inboundLeads).where(eq(inboundLeads.id, (r as { leadId: string }).leadId));
+    const [lead] = await db
+      .select()
+      .from(inboundLeads)
+      .where(eq(inboundLeads.id, (r as { leadId: string }).leadId));
     expect(lead.lead).toMatchObject({ contactName: "Ana Souza", contactPhone: "+5511987654321" });
   });
 
@@ -90,7 +113,10 @@ describe("site leads", () => {
     const named = await channel(a, { name: "Site novo", kind: "website" });
     const db = await getDb();
     const { marketingChannelInstances } = await import("../../../db/schema");
-    await db.update(marketingChannelInstances).set({ settings: { siteId: siteA.id } }).where(eq(marketingChannelInstances.id, named));
+    await db
+      .update(marketingChannelInstances)
+      .set({ settings: { siteId: siteA.id } })
+      .where(eq(marketingChannelInstances.id, named));
     expect((await siteChannel(db, siteA))?.id).toBe(named);
   });
 });

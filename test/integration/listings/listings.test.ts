@@ -70,10 +70,27 @@ describe("GET /listings", () => {
 
 describe("GET/PATCH/DELETE /listings/{id}", () => {
   it("returns the spec fields", async () => {
-    const { listings: [l] } = await createProperty();
+    const {
+      listings: [l],
+    } = await createProperty();
     const res = await call(listingRoute.GET, "GET", listingPath(l.id), { key: t.key, params: { id: l.id } });
     expect(res.status).toBe(200);
-    for (const f of ["id", "title", "type", "price", "priceVisibility", "visibility", "stage", "status", "listingCode", "propertyId", "isPrimaryMarket", "typologyId", "createdAt", "updatedAt"]) {
+    for (const f of [
+      "id",
+      "title",
+      "type",
+      "price",
+      "priceVisibility",
+      "visibility",
+      "stage",
+      "status",
+      "listingCode",
+      "propertyId",
+      "isPrimaryMarket",
+      "typologyId",
+      "createdAt",
+      "updatedAt",
+    ]) {
       expect(res.body).toHaveProperty(f);
     }
     expect(res.body.price).toBe("1250000.00");
@@ -81,7 +98,9 @@ describe("GET/PATCH/DELETE /listings/{id}", () => {
   });
 
   it("updates visibility and price, writing listing.updated with old and new rows", async () => {
-    const { listings: [l] } = await createProperty();
+    const {
+      listings: [l],
+    } = await createProperty();
     const res = await call(listingRoute.PATCH, "PATCH", listingPath(l.id), {
       key: t.key,
       params: { id: l.id },
@@ -98,12 +117,18 @@ describe("GET/PATCH/DELETE /listings/{id}", () => {
   });
 
   it("moves the workflow: stage and status validated, transition event with from/to, publishedAt set", async () => {
-    const { listings: [l] } = await createProperty();
+    const {
+      listings: [l],
+    } = await createProperty();
     expect(l.publishedAt).toBeNull();
     const bad = await call(listingRoute.PATCH, "PATCH", listingPath(l.id), { key: t.key, params: { id: l.id }, body: { stage: "active", status: "sold" } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/status: 'sold' is not a status of stage 'active'/);
-    const res = await call(listingRoute.PATCH, "PATCH", listingPath(l.id), { key: t.key, params: { id: l.id }, body: { stage: "active", status: "available" } });
+    const res = await call(listingRoute.PATCH, "PATCH", listingPath(l.id), {
+      key: t.key,
+      params: { id: l.id },
+      body: { stage: "active", status: "available" },
+    });
     expect(res.status).toBe(200);
     expect(res.body.publishedAt).not.toBeNull();
     const db = await getDb();
@@ -116,7 +141,9 @@ describe("GET/PATCH/DELETE /listings/{id}", () => {
   });
 
   it("changes nothing and writes no event for an update to the same values", async () => {
-    const { listings: [l] } = await createProperty();
+    const {
+      listings: [l],
+    } = await createProperty();
     const res = await call(listingRoute.PATCH, "PATCH", listingPath(l.id), { key: t.key, params: { id: l.id }, body: { title: l.title, price: l.price } });
     expect(res.status).toBe(200);
     expect(res.body.updatedAt).toBe(l.updatedAt);
@@ -124,14 +151,22 @@ describe("GET/PATCH/DELETE /listings/{id}", () => {
   });
 
   it("refuses translations on PATCH /listings/{id} and says where they go", async () => {
-    const { listings: [l] } = await createProperty();
-    const res = await call(listingRoute.PATCH, "PATCH", listingPath(l.id), { key: t.key, params: { id: l.id }, body: { translations: { en: { title: "Flat" } } } });
+    const {
+      listings: [l],
+    } = await createProperty();
+    const res = await call(listingRoute.PATCH, "PATCH", listingPath(l.id), {
+      key: t.key,
+      params: { id: l.id },
+      body: { translations: { en: { title: "Flat" } } },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/translations.*properties\/\{propertyId\}/);
   });
 
   it("refuses bad updates with a 400 and leaves the row as it was", async () => {
-    const { listings: [l] } = await createProperty();
+    const {
+      listings: [l],
+    } = await createProperty();
     for (const body of [{ price: -1 }, { type: "lease" }, { isPrimaryMarket: "yes" }, { visibility: null }, { foo: 1 }, {}, { listingCode: "has space" }]) {
       const res = await call(listingRoute.PATCH, "PATCH", listingPath(l.id), { key: t.key, params: { id: l.id }, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -142,20 +177,30 @@ describe("GET/PATCH/DELETE /listings/{id}", () => {
   });
 
   it("keeps listing codes unique per tenant and regenerates an emptied code", async () => {
-    const { listings: [a] } = await createProperty([saleListing({ listingCode: "JD-001" })]);
+    const {
+      listings: [a],
+    } = await createProperty([saleListing({ listingCode: "JD-001" })]);
     expect(a.listingCode).toBe("JD-001");
-    const dup = await call(propertiesRoute.POST, "POST", "/api/v1/real-estate/properties", { key: t.key, body: propertyBody({}, [saleListing({ listingCode: "JD-001" })]) });
+    const dup = await call(propertiesRoute.POST, "POST", "/api/v1/real-estate/properties", {
+      key: t.key,
+      body: propertyBody({}, [saleListing({ listingCode: "JD-001" })]),
+    });
     expect(dup.status).toBe(409);
     expect(dup.body.error.message).toMatch(/listings\.0\.listingCode: 'JD-001'/);
     const other = await makeTenant();
-    const sameElsewhere = await call(propertiesRoute.POST, "POST", "/api/v1/real-estate/properties", { key: other.key, body: propertyBody({}, [saleListing({ listingCode: "JD-001" })]) });
+    const sameElsewhere = await call(propertiesRoute.POST, "POST", "/api/v1/real-estate/properties", {
+      key: other.key,
+      body: propertyBody({}, [saleListing({ listingCode: "JD-001" })]),
+    });
     expect(sameElsewhere.status).toBe(201);
     const emptied = await call(listingRoute.PATCH, "PATCH", listingPath(a.id), { key: t.key, params: { id: a.id }, body: { listingCode: "" } });
     expect(emptied.body.listingCode).toMatch(/^AP\d{4}$/);
   });
 
   it("deletes a listing and records listing.deleted; a second delete is a 404", async () => {
-    const { listings: [l] } = await createProperty();
+    const {
+      listings: [l],
+    } = await createProperty();
     const res = await call(listingRoute.DELETE, "DELETE", listingPath(l.id), { key: t.key, params: { id: l.id } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: l.id, deleted: true });
@@ -227,7 +272,10 @@ describe("PATCH /properties/{propertyId}", () => {
     const { typologyId } = await makeTypology(t);
     const res = await createProperty([saleListing({ typologyId })]);
     expect(res.listings[0]).toMatchObject({ typologyId, isPrimaryMarket: "true" });
-    const contradiction = await call(propertiesRoute.POST, "POST", "/x", { key: t.key, body: propertyBody({}, [saleListing({ typologyId, isPrimaryMarket: "false" })]) });
+    const contradiction = await call(propertiesRoute.POST, "POST", "/x", {
+      key: t.key,
+      body: propertyBody({}, [saleListing({ typologyId, isPrimaryMarket: "false" })]),
+    });
     expect(contradiction.status).toBe(400);
     const other = await makeTenant();
     const foreign = await call(propertiesRoute.POST, "POST", "/x", { key: other.key, body: propertyBody({}, [saleListing({ typologyId })]) });

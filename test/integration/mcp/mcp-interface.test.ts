@@ -36,16 +36,24 @@ const initialize = {
   params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "curl", version: "1" } },
 };
 const post = (headers: Record<string, string>, body: unknown = initialize, url = srv.url) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(body) });
+  fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify(body),
+  });
 
 /** fetch may not set Host: a raw request does, as a browser on a rebound name would send it. */
 function postWithHost(host: string, key: string): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(srv.url, { method: "POST", headers: { host, authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString() || "null") }));
-    });
+    const req = http.request(
+      srv.url,
+      { method: "POST", headers: { host, authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString() || "null") }));
+      },
+    );
     req.on("error", reject);
     req.end(JSON.stringify(initialize));
   });
@@ -123,8 +131,18 @@ describe("tools", () => {
     const byName = new Map(tools.map((x) => [x.name, x]));
     expect([...byName.keys()].sort()).toEqual(
       [
-        "list_channels", "list_conversations", "get_conversation", "schedule_message", "cancel_scheduled_message", "list_scheduled_messages",
-        "add_chat_label", "remove_chat_label", "create_label", "delete_label", "update_channel", "set_chat_privacy",
+        "list_channels",
+        "list_conversations",
+        "get_conversation",
+        "schedule_message",
+        "cancel_scheduled_message",
+        "list_scheduled_messages",
+        "add_chat_label",
+        "remove_chat_label",
+        "create_label",
+        "delete_label",
+        "update_channel",
+        "set_chat_privacy",
       ].sort(),
     );
     const sched = byName.get("schedule_message")!;
@@ -132,8 +150,10 @@ describe("tools", () => {
     expect(Object.keys(sched.inputSchema.properties!)).toEqual(["channelId", "chatId", "text", "templateId", "dealId", "sendAt", "idempotencyKey"]);
     expect(sched.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
     expect(sched.description).toMatch(/privacy_pending_approval/);
-    for (const name of ["list_channels", "list_conversations", "get_conversation", "list_scheduled_messages"]) expect(byName.get(name)!.annotations!.readOnlyHint, name).toBe(true);
-    for (const name of ["remove_chat_label", "delete_label", "update_channel", "set_chat_privacy"]) expect(byName.get(name)!.annotations!.destructiveHint, name).toBe(true);
+    for (const name of ["list_channels", "list_conversations", "get_conversation", "list_scheduled_messages"])
+      expect(byName.get(name)!.annotations!.readOnlyHint, name).toBe(true);
+    for (const name of ["remove_chat_label", "delete_label", "update_channel", "set_chat_privacy"])
+      expect(byName.get(name)!.annotations!.destructiveHint, name).toBe(true);
     expect(byName.get("create_label")!.annotations!.idempotentHint).toBe(false);
     for (const tool of tools) {
       expect(tool.description!.length, tool.name).toBeGreaterThan(80);

@@ -33,12 +33,29 @@ let agentOther: Agent;
 const CHAT = "5511987650001@c.us";
 const PENDING = "5511987650002@c.us";
 
-async function insertSchedule(tenantId: string, channelId: string, chatId: string, createdById: string, keyPlain: string, over: Partial<typeof messagingScheduledMessages.$inferInsert> = {}) {
+async function insertSchedule(
+  tenantId: string,
+  channelId: string,
+  chatId: string,
+  createdById: string,
+  keyPlain: string,
+  over: Partial<typeof messagingScheduledMessages.$inferInsert> = {},
+) {
   const db = await getDb();
   const [k] = await db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.memberId, createdById)).limit(1);
   const [r] = await db
     .insert(messagingScheduledMessages)
-    .values({ tenantId, channelId, chatId, text: "Olá, tudo bem?", sendAt: new Date(Date.now() + 3600_000), createdById, apiKeyId: k.id, idempotencyKey: `k-${randomUUID()}`, ...over })
+    .values({
+      tenantId,
+      channelId,
+      chatId,
+      text: "Olá, tudo bem?",
+      sendAt: new Date(Date.now() + 3600_000),
+      createdById,
+      apiKeyId: k.id,
+      idempotencyKey: `k-${randomUUID()}`,
+      ...over,
+    })
     .returning();
   void keyPlain;
   return r;
@@ -72,7 +89,15 @@ describe("list_channels and list_conversations", () => {
     expect(restCh.status).toBe(200);
     expect(ch.structuredContent).toEqual(restCh.body);
     expect(ch.structuredContent.channels).toEqual([
-      { id: anaCh.id, name: "WhatsApp Ana", transport: "whatsapp", connectionState: "connected", privacyEnabled: true, owned: true, capabilities: { history: true, templates: false, labels: true } },
+      {
+        id: anaCh.id,
+        name: "WhatsApp Ana",
+        transport: "whatsapp",
+        connectionState: "connected",
+        privacyEnabled: true,
+        owned: true,
+        capabilities: { history: true, templates: false, labels: true },
+      },
     ]);
     expect(JSON.stringify(ch.structuredContent)).not.toMatch(/127\.0\.0\.1|waha-test-key|default/);
   });
@@ -112,7 +137,10 @@ describe("list_scheduled_messages, cancel_scheduled_message and GET /messaging/s
     expect((await callTool(agentOther, "list_scheduled_messages")).structuredContent.scheduled).toHaveLength(1);
     const paged = await call(scheduledRoute.GET, "GET", "/api/v1/messaging/scheduled", { key: ana.key, query: { limit: "1" } });
     expect(paged.body.page).toMatchObject({ returned: 1, hasMore: true });
-    const next = await call(scheduledRoute.GET, "GET", "/api/v1/messaging/scheduled", { key: ana.key, query: { limit: "1", cursor: paged.body.page.nextCursor } });
+    const next = await call(scheduledRoute.GET, "GET", "/api/v1/messaging/scheduled", {
+      key: ana.key,
+      query: { limit: "1", cursor: paged.body.page.nextCursor },
+    });
     expect(next.body.scheduled.map((s: any) => s.id)).toEqual([s2.id]);
     const bad = await call(scheduledRoute.GET, "GET", "/api/v1/messaging/scheduled", { key: ana.key, query: { status: "scheduled,sent" } });
     expect(bad.status).toBe(400);
@@ -164,7 +192,13 @@ describe("update_channel and set_chat_privacy", () => {
   it("the admin with a grant renames, switches privacy and approves a chat", async () => {
     const r = await callTool(agentAdmin, "update_channel", { channelId: anaCh.id, name: "WhatsApp Ana (vendas)", privacyMode: "off" });
     expect(r.isError).toBeFalsy();
-    expect(r.structuredContent.channel).toEqual({ id: anaCh.id, name: "WhatsApp Ana (vendas)", transport: "whatsapp", connectionState: "connected", privacyEnabled: false });
+    expect(r.structuredContent.channel).toEqual({
+      id: anaCh.id,
+      name: "WhatsApp Ana (vendas)",
+      transport: "whatsapp",
+      connectionState: "connected",
+      privacyEnabled: false,
+    });
     await callTool(agentAdmin, "update_channel", { channelId: anaCh.id, privacyMode: "whitelist" });
     const p = await callTool(agentAdmin, "set_chat_privacy", { channelId: anaCh.id, chatId: PENDING, state: "whitelisted" });
     expect(p.structuredContent).toMatchObject({ channelId: anaCh.id, chatId: PENDING, state: "whitelisted" });

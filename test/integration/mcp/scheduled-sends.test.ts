@@ -43,7 +43,8 @@ const key = () => `key-${Date.now()}-${++n}`;
 const soon = (ms = 0) => new Date(Date.now() + ms).toISOString();
 const sentTo = (chatId: string) => gw.state.sent.filter((s) => s.chatId === chatId).map((s) => s.text);
 const row = async (id: string) => (await (await getDb()).select().from(S).where(eq(S.id, id)))[0];
-const schedule = (a: Agent, args: Record<string, unknown>) => callTool(a, "schedule_message", { channelId: ch.id, chatId: CHAT, idempotencyKey: key(), sendAt: soon(), ...args });
+const schedule = (a: Agent, args: Record<string, unknown>) =>
+  callTool(a, "schedule_message", { channelId: ch.id, chatId: CHAT, idempotencyKey: key(), sendAt: soon(), ...args });
 
 beforeAll(async () => {
   ({ gw, srv, t, other, ana, bruno } = await mcpCast());
@@ -66,12 +67,26 @@ describe("schedule_message", () => {
     const r = await schedule(agent, { text: "Lembrete da visita amanhã às 10h", sendAt, idempotencyKey: k });
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent).toMatchObject({
-      policy: { principal: "tenant_member", mutates: true, riskTier: "proactive", approval: "never", idempotencyKeyed: true, enforcedGates: ["channel_access_grant", "chat_privacy_mode", "outreach_safety", "send_idempotency"] },
+      policy: {
+        principal: "tenant_member",
+        mutates: true,
+        riskTier: "proactive",
+        approval: "never",
+        idempotencyKeyed: true,
+        enforcedGates: ["channel_access_grant", "chat_privacy_mode", "outreach_safety", "send_idempotency"],
+      },
       status: "queued",
       messageId: null,
       reason: null,
       idempotent: false,
-      schedule: { channelId: ch.id, chatId: CHAT, status: "scheduled", sendAt: new Date(sendAt).toISOString(), content: { kind: "text", text: "Lembrete da visita amanhã às 10h" }, createdById: ana.userId },
+      schedule: {
+        channelId: ch.id,
+        chatId: CHAT,
+        status: "scheduled",
+        sendAt: new Date(sendAt).toISOString(),
+        content: { kind: "text", text: "Lembrete da visita amanhã às 10h" },
+        createdById: ana.userId,
+      },
     });
     const again = await schedule(agent, { text: "Lembrete da visita amanhã às 10h", sendAt, idempotencyKey: k });
     expect(again.structuredContent).toMatchObject({ status: "queued", idempotent: true, schedule: { id: r.structuredContent.schedule.id } });
@@ -140,13 +155,20 @@ describe("firing", () => {
     expect(s).toMatchObject({ status: "sent", reason: null, attempts: 1 });
     expect(s.messageId).toBeTruthy();
     expect(sentTo(CHAT)).toContain("Bom dia! Confirmado para hoje.");
-    const evts = await (await getDb()).select().from(events).where(and(eq(events.entityId, s.messageId!), eq(events.eventName, "channel.message.sent")));
+    const evts = await (await getDb())
+      .select()
+      .from(events)
+      .where(and(eq(events.entityId, s.messageId!), eq(events.eventName, "channel.message.sent")));
     expect(evts).toHaveLength(1);
     expect(evts[0].data).toMatchObject({ channelId: ch.id, chatId: CHAT, direction: "outbound" });
     const [authored] = await (await getDb()).select().from(messagingSentMessages).where(eq(messagingSentMessages.providerMessageId, s.messageId!));
     expect(authored.authorId).toBe(ana.userId);
     const listed = await callTool(agent, "list_scheduled_messages", { status: ["sent"] });
-    expect(listed.structuredContent.scheduled.find((x: any) => x.id === id)).toMatchObject({ status: "sent", messageId: s.messageId, firedAt: expect.any(String) });
+    expect(listed.structuredContent.scheduled.find((x: any) => x.id === id)).toMatchObject({
+      status: "sent",
+      messageId: s.messageId,
+      firedAt: expect.any(String),
+    });
     // Fired once: another cycle finds nothing.
     await fireDue(await getDb(), log);
     expect(sentTo(CHAT).filter((x) => x === "Bom dia! Confirmado para hoje.")).toHaveLength(1);
@@ -194,7 +216,11 @@ describe("firing", () => {
     for (let i = 0; i < 6; i++) ids.push((await schedule(agent, { text: `lote ${i}` })).structuredContent.schedule.id);
     const db = await getDb();
     await Promise.all([fireDue(db, log, { batch: 2 }), fireDue(db, log, { batch: 2 })]);
-    for (let i = 0; i < 6; i++) expect(sentTo(CHAT).filter((x) => x === `lote ${i}`), `lote ${i}`).toHaveLength(1);
+    for (let i = 0; i < 6; i++)
+      expect(
+        sentTo(CHAT).filter((x) => x === `lote ${i}`),
+        `lote ${i}`,
+      ).toHaveLength(1);
     for (const id of ids) expect((await row(id)).status).toBe("sent");
   });
 
@@ -253,7 +279,13 @@ describe("crash and restart", () => {
     const id = (await schedule(agent, { text: "enviada antes da queda" })).structuredContent.schedule.id;
     const [claimed] = await claimDue(db, { limit: 1, onlyId: id });
     const actor = await authenticateApiKey(db, ana.key);
-    const first = await sendMessage(memberCtx(db, actor), { mode: "send", channelId: ch.id, chatId: CHAT, content: { kind: "text", text: claimed.text! }, idempotencyKey: `scheduled:${id}` });
+    const first = await sendMessage(memberCtx(db, actor), {
+      mode: "send",
+      channelId: ch.id,
+      chatId: CHAT,
+      content: { kind: "text", text: claimed.text! },
+      idempotencyKey: `scheduled:${id}`,
+    });
     expect(first.status).toBe("sent"); // ...and the worker died before recording it
     await fireDue(db, log, { now: new Date(Date.now() + 3 * 60_000) });
     expect(await row(id)).toMatchObject({ status: "sent", messageId: first.messageId });

@@ -28,7 +28,15 @@ beforeAll(async () => {
 });
 afterAll(() => gw.close());
 
-const body = (over: Record<string, unknown> = {}) => ({ name: "WhatsApp Ana", transport: "whatsapp", provider: "waha", baseUrl: gw.url, apiKey: gw.apiKey, sessionName: gw.session, ...over });
+const body = (over: Record<string, unknown> = {}) => ({
+  name: "WhatsApp Ana",
+  transport: "whatsapp",
+  provider: "waha",
+  baseUrl: gw.url,
+  apiKey: gw.apiKey,
+  sessionName: gw.session,
+  ...over,
+});
 
 describe("creating a channel", () => {
   it("answers the webhook URL and HMAC secret once, stores credentials encrypted, reads the session status", async () => {
@@ -36,7 +44,14 @@ describe("creating a channel", () => {
     expect(res.status).toBe(201);
     expect(res.body.webhook.url).toMatch(/^http:\/\/crm\.example\.com\/api\/webhooks\/messaging\/msg_[A-Za-z0-9_-]{32}$/);
     expect(res.body.webhook.hmacSecret.length).toBeGreaterThanOrEqual(40);
-    expect(res.body).toMatchObject({ transport: "whatsapp", provider: "waha", ownerId: t.ownerId, privacyMode: "off", mock: false, connectionState: "connected" });
+    expect(res.body).toMatchObject({
+      transport: "whatsapp",
+      provider: "waha",
+      ownerId: t.ownerId,
+      privacyMode: "off",
+      mock: false,
+      connectionState: "connected",
+    });
     expect(JSON.stringify(res.body)).not.toContain(gw.apiKey);
     expect(res.body).not.toHaveProperty("sessionName");
 
@@ -113,7 +128,11 @@ describe("reading, changing and deleting", () => {
     const broker = await makeMember(t, "broker");
     expect((await call(channelsRoute.GET, "GET", "/x", { key: broker.key })).status).toBe(403);
 
-    const patched = await call(channelRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: c.id }, body: { name: "Novo nome", privacyMode: "whitelist", apiKey: "rotated-key" } });
+    const patched = await call(channelRoute.PATCH, "PATCH", "/x", {
+      key: t.key,
+      params: { id: c.id },
+      body: { name: "Novo nome", privacyMode: "whitelist", apiKey: "rotated-key" },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ name: "Novo nome", privacyMode: "whitelist" });
     expect((await call(channelRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: c.id }, body: { provider: "whatsapp_cloud" } })).status).toBe(400);
@@ -146,7 +165,10 @@ describe("reading, changing and deleting", () => {
     expect((await put("x".repeat(10_000), "hidden")).status).toBe(400);
     expect((await put("5511911112222@c.us", "blocked")).status).toBe(400);
     const list = await call(privacyRoute.GET, "GET", "/x", { key: t.key, params: { id: c.id } });
-    expect(list.body.items.map((i: any) => [i.chatId, i.state])).toEqual([["../../etc/passwd", "hidden"], ["5511911112222@c.us", "whitelisted"]]);
+    expect(list.body.items.map((i: any) => [i.chatId, i.state])).toEqual([
+      ["../../etc/passwd", "hidden"],
+      ["5511911112222@c.us", "whitelisted"],
+    ]);
     expect((await call(privacyRoute.GET, "GET", "/x", { key: other.key, params: { id: c.id } })).status).toBe(404);
   });
 });

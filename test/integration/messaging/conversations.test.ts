@@ -47,7 +47,14 @@ describe("who sees what", () => {
     const res = await list(t.key); // the tenant's owner holds no grant
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      policy: { principal: "tenant_member", tenantScoped: true, riskTier: "read", mutates: false, enforcedGates: ["tenant_scope", "channel_access_grant", "chat_privacy_mode", "mock_channel_exclusion"], disabledReasons: ["no_accessible_channels"] },
+      policy: {
+        principal: "tenant_member",
+        tenantScoped: true,
+        riskTier: "read",
+        mutates: false,
+        enforcedGates: ["tenant_scope", "channel_access_grant", "chat_privacy_mode", "mock_channel_exclusion"],
+        disabledReasons: ["no_accessible_channels"],
+      },
       conversations: [],
       redaction: { privacyFilteredCount: 0, redactedCount: 0 },
       page: { returned: 0, hasMore: false, nextCursor: null },

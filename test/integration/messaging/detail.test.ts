@@ -31,8 +31,14 @@ beforeAll(async () => {
   ch = await makeWahaChannel(t, gw, { ownerId: ana.userId });
   // 12 messages; 4 of them share one second, which falls on the edge of a page of 5.
   const stamps = [0, 10, 20, 30, 30, 30, 30, 40, 50, 60, 70];
-  for (const [i, s] of stamps.entries()) gw.addMessage(chat, { body: `m${i}`, timestamp: T0 + s, fromMe: i % 3 === 0, pushName: i % 3 === 0 ? "Ana (celular)" : "Cliente" });
-  await receive(gw, ch, chat, "m11", { timestamp: T0 + 80, pushName: "Cliente", hasMedia: true, media: { url: "http://gw.internal/f.pdf?token=abc", mimetype: "application/pdf" } });
+  for (const [i, s] of stamps.entries())
+    gw.addMessage(chat, { body: `m${i}`, timestamp: T0 + s, fromMe: i % 3 === 0, pushName: i % 3 === 0 ? "Ana (celular)" : "Cliente" });
+  await receive(gw, ch, chat, "m11", {
+    timestamp: T0 + 80,
+    pushName: "Cliente",
+    hasMedia: true,
+    media: { url: "http://gw.internal/f.pdf?token=abc", mimetype: "application/pdf" },
+  });
 }, 60_000);
 afterAll(() => gw.close());
 afterEach(() => {
@@ -69,7 +75,13 @@ describe("history", () => {
     const res = await detail(ana.key, { channelId: ch.id, chatId: chat, limit: "100" });
     const msgs = res.body.history.messages;
     const media = msgs.find((m: any) => m.text === "m11");
-    expect(media).toMatchObject({ direction: "inbound", messageType: "document", authorId: null, authorName: "Cliente", media: { kind: "document", mimeType: "application/pdf", available: true } });
+    expect(media).toMatchObject({
+      direction: "inbound",
+      messageType: "document",
+      authorId: null,
+      authorName: "Cliente",
+      media: { kind: "document", mimeType: "application/pdf", available: true },
+    });
     expect(Object.keys(media.media).sort()).toEqual(["available", "kind", "mimeType"]);
     expect(JSON.stringify(res.body)).not.toContain("gw.internal");
     expect(JSON.stringify(res.body)).not.toContain(gw.url);
@@ -92,7 +104,14 @@ describe("history", () => {
     const res = await detail(ana.key, { channelId: ch.id, chatId: chat });
     const took = Date.now() - started;
     expect(res.status).toBe(200);
-    expect(res.body.history).toMatchObject({ unavailableReason: "feed_timeout", retryable: true, retryAfterSeconds: expect.any(Number), messages: [], hasMore: false, nextBefore: null });
+    expect(res.body.history).toMatchObject({
+      unavailableReason: "feed_timeout",
+      retryable: true,
+      retryAfterSeconds: expect.any(Number),
+      messages: [],
+      hasMore: false,
+      nextBefore: null,
+    });
     expect(took).toBeLessThan(1500);
     expect(res.body.conversation).not.toBeNull();
   });
@@ -110,9 +129,18 @@ describe("history", () => {
   it("classifies an empty first page by the 48-hour rule", async () => {
     gw.state.switches.emptyHistory = true;
     const recent = await detail(ana.key, { channelId: ch.id, chatId: chat });
-    expect(recent.body.history).toMatchObject({ unavailableReason: "feed_empty_pending_sync", retryable: true, retryAfterSeconds: expect.any(Number), messages: [], hasMore: false });
+    expect(recent.body.history).toMatchObject({
+      unavailableReason: "feed_empty_pending_sync",
+      retryable: true,
+      retryAfterSeconds: expect.any(Number),
+      messages: [],
+      hasMore: false,
+    });
     const db = await getDb();
-    await db.update(messagingConversations).set({ lastActivityAt: new Date(Date.now() - 49 * 3600_000) }).where(eq(messagingConversations.chatId, chat));
+    await db
+      .update(messagingConversations)
+      .set({ lastActivityAt: new Date(Date.now() - 49 * 3600_000) })
+      .where(eq(messagingConversations.chatId, chat));
     const old = await detail(ana.key, { channelId: ch.id, chatId: chat });
     expect(old.body.history).toMatchObject({ unavailableReason: "feed_history_not_on_provider", retryable: false, retryAfterSeconds: null });
     await db.update(messagingConversations).set({ lastActivityAt: new Date() }).where(eq(messagingConversations.chatId, chat));

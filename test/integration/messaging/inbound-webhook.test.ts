@@ -24,8 +24,15 @@ beforeAll(async () => {
 afterAll(() => gw.close());
 
 const conv = async (channelId: string, chatId: string) =>
-  (await (await getDb()).select().from(messagingConversations).where(and(eq(messagingConversations.channelId, channelId), eq(messagingConversations.chatId, chatId))))[0];
-const messageEvents = async (messageId: string) => (await (await getDb()).select().from(events).where(eq(events.entityId, messageId)));
+  (
+    await (
+      await getDb()
+    )
+      .select()
+      .from(messagingConversations)
+      .where(and(eq(messagingConversations.channelId, channelId), eq(messagingConversations.chatId, chatId)))
+  )[0];
+const messageEvents = async (messageId: string) => await (await getDb()).select().from(events).where(eq(events.entityId, messageId));
 
 describe("POST /api/webhooks/messaging/{channelToken}", () => {
   it("refuses a bad signature, an unknown token and a body that is not JSON, storing nothing", async () => {
@@ -60,7 +67,10 @@ describe("POST /api/webhooks/messaging/{channelToken}", () => {
       // Not retried at once: only once its claim is stale (as if two minutes passed).
       await processNow();
       expect((await row()).attempts).toBe(attempt);
-      await db.update(messagingInboundEvents).set({ claimedAt: new Date(Date.now() - 3_600_000) }).where(eq(messagingInboundEvents.id, r.id));
+      await db
+        .update(messagingInboundEvents)
+        .set({ claimedAt: new Date(Date.now() - 3_600_000) })
+        .where(eq(messagingInboundEvents.id, r.id));
     }
     await processNow();
     expect(await row()).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS });
@@ -89,11 +99,41 @@ describe("POST /api/webhooks/messaging/{channelToken}", () => {
 
     await processNow();
     const c = await conv(ch.id, chatId);
-    expect(c).toMatchObject({ displayName: "Carla Souza", lastPreview: "Olá, tenho interesse no apartamento", unreadCount: 1, awaitingReply: true, lastFromMe: false, handleMasked: "+55 •••••••0001" });
+    expect(c).toMatchObject({
+      displayName: "Carla Souza",
+      lastPreview: "Olá, tenho interesse no apartamento",
+      unreadCount: 1,
+      awaitingReply: true,
+      lastFromMe: false,
+      handleMasked: "+55 •••••••0001",
+    });
     const [e] = await messageEvents(wh.msg.id);
     expect(e).toMatchObject({ eventName: "channel.message.received", entityType: "channel_message", entityId: wh.msg.id, userId: null });
-    expect(Object.keys(e.data).sort()).toEqual(["channelId", "channelType", "chatId", "direction", "hasMedia", "mediaType", "messageId", "messageType", "sessionName", "textLength", "timestamp"]);
-    expect(e.data).toMatchObject({ channelId: ch.id, channelType: "whatsapp", chatId, messageId: wh.msg.id, messageType: "text", direction: "inbound", sessionName: gw.session, textLength: 35, hasMedia: false, mediaType: null });
+    expect(Object.keys(e.data).sort()).toEqual([
+      "channelId",
+      "channelType",
+      "chatId",
+      "direction",
+      "hasMedia",
+      "mediaType",
+      "messageId",
+      "messageType",
+      "sessionName",
+      "textLength",
+      "timestamp",
+    ]);
+    expect(e.data).toMatchObject({
+      channelId: ch.id,
+      channelType: "whatsapp",
+      chatId,
+      messageId: wh.msg.id,
+      messageType: "text",
+      direction: "inbound",
+      sessionName: gw.session,
+      textLength: 35,
+      hasMedia: false,
+      mediaType: null,
+    });
     const text = JSON.stringify(e);
     expect(text).not.toContain("interesse");
     expect(text).not.toContain("Carla");
@@ -118,7 +158,10 @@ describe("POST /api/webhooks/messaging/{channelToken}", () => {
   });
 
   it("gives media as a descriptor only, never its URL", async () => {
-    const msg = await receive(gw, ch, "5511987650003@c.us", "", { hasMedia: true, media: { url: "http://gw.internal/files/secret.jpg", mimetype: "image/jpeg" } });
+    const msg = await receive(gw, ch, "5511987650003@c.us", "", {
+      hasMedia: true,
+      media: { url: "http://gw.internal/files/secret.jpg", mimetype: "image/jpeg" },
+    });
     const [e] = await messageEvents(msg.id);
     expect(e.data).toMatchObject({ hasMedia: true, mediaType: "image/jpeg", messageType: "image" });
     expect(JSON.stringify(e)).not.toContain("secret.jpg");

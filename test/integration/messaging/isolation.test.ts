@@ -52,12 +52,21 @@ beforeAll(async () => {
   chB = await makeWahaChannel(t1, gwB, { ownerId: bruno.userId, name: "Bruno" });
   chT2 = await makeWahaChannel(t2, gwT2, { name: "Outra imobiliária" });
   await grant(t1, chB.id, [carla.userId]); // carla: Bruno's channel only; ana: her own only
-  for (const [gw, ch] of [[gwA, chA], [gwB, chB], [gwT2, chT2]] as const) await receive(gw, ch, chat, `olá ${ch.id.slice(0, 4)}`, { pushName: "Cliente" });
+  for (const [gw, ch] of [
+    [gwA, chA],
+    [gwB, chB],
+    [gwT2, chT2],
+  ] as const)
+    await receive(gw, ch, chat, `olá ${ch.id.slice(0, 4)}`, { pushName: "Cliente" });
   await receive(gwB, chB, onlyB, "só no canal do Bruno", { pushName: "Duda" });
   // Blacklisted before its first message: none of its messages may raise an event.
   await setPrivacy(t1, chB.id, hiddenOnB, "hidden");
   await receive(gwB, chB, hiddenOnB, "chat bloqueado", { pushName: "Escondido" });
-  for (const [gw, ch] of [[gwA, chA], [gwB, chB], [gwT2, chT2]] as const) {
+  for (const [gw, ch] of [
+    [gwA, chA],
+    [gwB, chB],
+    [gwT2, chT2],
+  ] as const) {
     gw.state.labels.set("1", { id: "1", name: `Etiqueta ${ch.id.slice(0, 4)}`, color: 0, colorHex: "#000000" });
     await postWebhook(ch.token, gw.webhook(ch.secret, "label.upsert", { id: "1", name: `Etiqueta ${ch.id.slice(0, 4)}`, colorHex: "#000000" }));
     for (const c of [chat, onlyB, hiddenOnB]) await postWebhook(ch.token, gw.webhook(ch.secret, "label.chat.added", { labelId: "1", chatId: c }));
@@ -135,12 +144,21 @@ describe("isolation", () => {
 
   it("replies and sends on another's channel are forbidden and reach no gateway", async () => {
     const before = [gwA, gwB, gwT2].map((g) => g.state.sent.length);
-    expect((await call(replyRoute.POST, "POST", "/x", { key: ana.key, body: { channelId: chB.id, chatId: chat, body: { kind: "text", text: "oi" } } })).body).toMatchObject({ status: "forbidden", reason: "channel_forbidden" });
-    expect((await call(sendRoute.POST, "POST", "/x", { key: t2.key, body: { channelId: chA.id, chatId: chat, text: "oi", idempotencyKey: "cross-tenant-1" } })).body).toMatchObject({ status: "forbidden", reason: "not_found_or_inaccessible" });
-    expect((await call(sendRoute.POST, "POST", "/x", { key: carla.key, body: { channelId: chA.id, chatId: chat, text: "oi", idempotencyKey: "cross-grant-1" } })).body).toMatchObject({ status: "forbidden", reason: "channel_forbidden" });
+    expect(
+      (await call(replyRoute.POST, "POST", "/x", { key: ana.key, body: { channelId: chB.id, chatId: chat, body: { kind: "text", text: "oi" } } })).body,
+    ).toMatchObject({ status: "forbidden", reason: "channel_forbidden" });
+    expect(
+      (await call(sendRoute.POST, "POST", "/x", { key: t2.key, body: { channelId: chA.id, chatId: chat, text: "oi", idempotencyKey: "cross-tenant-1" } })).body,
+    ).toMatchObject({ status: "forbidden", reason: "not_found_or_inaccessible" });
+    expect(
+      (await call(sendRoute.POST, "POST", "/x", { key: carla.key, body: { channelId: chA.id, chatId: chat, text: "oi", idempotencyKey: "cross-grant-1" } }))
+        .body,
+    ).toMatchObject({ status: "forbidden", reason: "channel_forbidden" });
     expect([gwA, gwB, gwT2].map((g) => g.state.sent.length)).toEqual(before);
     // Carla's grant lets her reply on Bruno's channel.
-    expect((await call(replyRoute.POST, "POST", "/x", { key: carla.key, body: { channelId: chB.id, chatId: onlyB, body: { kind: "text", text: "Oi Duda" } } })).body).toMatchObject({ status: "sent" });
+    expect(
+      (await call(replyRoute.POST, "POST", "/x", { key: carla.key, body: { channelId: chB.id, chatId: onlyB, body: { kind: "text", text: "Oi Duda" } } })).body,
+    ).toMatchObject({ status: "sent" });
   });
 
   it("events stay in their tenant and never carry a hidden chat, a name or a text", async () => {

@@ -49,7 +49,10 @@ describe("label mutation verbs", () => {
 
     expect(await addChatLabel(ana, { channelId: ch.id, chatId: chat, labelId: label.id })).toEqual({ chatId: chat, labels: [label.id] });
     expect(gw.state.chatLabels.get(chat)).toEqual([label.id]);
-    const [c] = await db.select().from(messagingConversations).where(and(eq(messagingConversations.channelId, ch.id), eq(messagingConversations.chatId, chat)));
+    const [c] = await db
+      .select()
+      .from(messagingConversations)
+      .where(and(eq(messagingConversations.channelId, ch.id), eq(messagingConversations.chatId, chat)));
     expect(c.labels).toEqual([label.id]);
 
     expect(await removeChatLabel(ana, { channelId: ch.id, chatId: chat, labelId: label.id })).toEqual({ chatId: chat, labels: [] });
@@ -57,7 +60,10 @@ describe("label mutation verbs", () => {
 
     await addChatLabel(ana, { channelId: ch.id, chatId: chat, labelId: label.id });
     expect(await deleteChannelLabel(ana, { channelId: ch.id, labelId: label.id })).toEqual({ id: label.id, deleted: true });
-    const [c2] = await db.select().from(messagingConversations).where(and(eq(messagingConversations.channelId, ch.id), eq(messagingConversations.chatId, chat)));
+    const [c2] = await db
+      .select()
+      .from(messagingConversations)
+      .where(and(eq(messagingConversations.channelId, ch.id), eq(messagingConversations.chatId, chat)));
     expect(c2.labels).toEqual([]);
     expect(gw.state.labels.has(label.id)).toBe(false);
   });

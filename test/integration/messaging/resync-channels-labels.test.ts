@@ -17,7 +17,18 @@ import { startFakeCloud, type FakeCloud } from "../../fakes/cloud-gateway";
 import { startFakeWaha, type FakeWaha } from "../../fakes/waha-gateway";
 import type { TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
-import { grant, makeCloudChannel, makeWahaChannel, messagingCast, postWebhook, processNow, receive, setPrivacy, type TestChannel, type TestMember } from "../../helpers/messaging";
+import {
+  grant,
+  makeCloudChannel,
+  makeWahaChannel,
+  messagingCast,
+  postWebhook,
+  processNow,
+  receive,
+  setPrivacy,
+  type TestChannel,
+  type TestMember,
+} from "../../helpers/messaging";
 
 let gw: FakeWaha;
 let gw2: FakeWaha;
@@ -68,7 +79,10 @@ describe("resync", () => {
     const { messagingConversations } = await import("../../../db/schema");
     const { and, eq } = await import("drizzle-orm");
     const db = await getDb();
-    await db.update(messagingConversations).set({ lid: null }).where(and(eq(messagingConversations.channelId, ch.id), eq(messagingConversations.chatId, phone)));
+    await db
+      .update(messagingConversations)
+      .set({ lid: null })
+      .where(and(eq(messagingConversations.channelId, ch.id), eq(messagingConversations.chatId, phone)));
 
     const before = await call(detailRoute.GET, "GET", "/x", { key: ana.key, query: { channelId: ch.id, chatId: phone } });
     expect(before.body.history).toMatchObject({ unavailableReason: "feed_empty_pending_sync", messages: [] });
@@ -152,7 +166,15 @@ describe("labels", () => {
     gw.state.labels.set("1", { id: "1", name: "Novo cliente", color: 0, colorHex: "#ff9485" });
     gw.state.labels.set("2", { id: "2", name: "Visita marcada", color: 1, colorHex: "#64c4ff" });
     const res = await call(labelsRoute.GET, "GET", "/x", { key: ana.key, query: { channelId: ch.id } });
-    expect(res.body).toMatchObject({ channelId: ch.id, source: "provider", rejection: null, labels: [{ id: "1", name: "Novo cliente", color: "#ff9485" }, { id: "2", name: "Visita marcada", color: "#64c4ff" }] });
+    expect(res.body).toMatchObject({
+      channelId: ch.id,
+      source: "provider",
+      rejection: null,
+      labels: [
+        { id: "1", name: "Novo cliente", color: "#ff9485" },
+        { id: "2", name: "Visita marcada", color: "#64c4ff" },
+      ],
+    });
     gw.state.switches.hang = true;
     const stored = await call(labelsRoute.GET, "GET", "/x", { key: ana.key, query: { channelId: ch.id } });
     expect(stored.body).toMatchObject({ source: "stored", labels: [{ id: "1" }, { id: "2" }] });
@@ -166,12 +188,21 @@ describe("labels", () => {
     const hidden = "5511987654011@c.us";
     await receive(gw, ch, hidden, "oi");
     await setPrivacy(t, ch.id, hidden, "hidden");
-    for (const [chatId, labelId] of [[lid, "1"], [phone, "2"], [hidden, "1"]]) {
+    for (const [chatId, labelId] of [
+      [lid, "1"],
+      [phone, "2"],
+      [hidden, "1"],
+    ]) {
       expect((await postWebhook(ch.token, gw.webhook(ch.secret, "label.chat.added", { labelId, chatId, label: null }))).status).toBe(200);
     }
     await processNow();
     const a = await call(assignmentsRoute.GET, "GET", "/x", { key: ana.key, query: { channelId: ch.id } });
-    expect(a.body.assignments).toEqual({ [phone]: [{ id: "1", name: "Novo cliente", color: "#ff9485" }, { id: "2", name: "Visita marcada", color: "#64c4ff" }] });
+    expect(a.body.assignments).toEqual({
+      [phone]: [
+        { id: "1", name: "Novo cliente", color: "#ff9485" },
+        { id: "2", name: "Visita marcada", color: "#64c4ff" },
+      ],
+    });
     const list = await call(listRoute.GET, "GET", "/x", { key: ana.key, query: { channelId: ch.id } });
     expect(list.body.conversations.map((c: any) => c.key.chatId)).toContain(phone);
     const only2 = await call(assignmentsRoute.GET, "GET", "/x", { key: ana.key, query: { channelId: ch.id, labelId: "2" } });
@@ -200,7 +231,9 @@ describe("templates in the settings", () => {
     const onWaha = await call(templatesRoute.POST, "POST", "/x", { key: t.key, params: { id: ch.id }, body: { name: "boas_vindas", language: "pt_BR" } });
     expect(onWaha.status).toBe(400);
     expect(onWaha.body.error.code).toBe("channel_send_unsupported");
-    expect((await call(templatesRoute.POST, "POST", "/x", { key: t.key, params: { id: cloudId }, body: { name: "Boas Vindas!", language: "pt_BR" } })).status).toBe(400);
+    expect(
+      (await call(templatesRoute.POST, "POST", "/x", { key: t.key, params: { id: cloudId }, body: { name: "Boas Vindas!", language: "pt_BR" } })).status,
+    ).toBe(400);
     expect((await call(templatesRoute.POST, "POST", "/x", { key: ana.key, params: { id: cloudId }, body: { name: "x", language: "pt_BR" } })).status).toBe(403);
     expect((await call(templatesRoute.GET, "GET", "/x", { key: other.key, params: { id: cloudId } })).status).toBe(404);
     const list = await call(templatesRoute.GET, "GET", "/x", { key: t.key, params: { id: cloudId } });

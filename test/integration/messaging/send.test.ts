@@ -17,7 +17,17 @@ import { startFakeCloud, type FakeCloud } from "../../fakes/cloud-gateway";
 import type { FakeWaha } from "../../fakes/waha-gateway";
 import { makeMember, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
-import { makeCloudChannel, makeWahaChannel, messagingCast, postWebhook, processNow, receive, setPrivacy, type TestChannel, type TestMember } from "../../helpers/messaging";
+import {
+  makeCloudChannel,
+  makeWahaChannel,
+  messagingCast,
+  postWebhook,
+  processNow,
+  receive,
+  setPrivacy,
+  type TestChannel,
+  type TestMember,
+} from "../../helpers/messaging";
 import { makeListing } from "../../helpers/share";
 
 let gw: FakeWaha;
@@ -31,10 +41,15 @@ let priv: TestChannel;
 let cloudCh: { id: string };
 const chat = "5511987654321@c.us";
 
-const reply = (key: string, body: unknown, headers?: Record<string, string>) => call(replyRoute.POST, "POST", "/api/v1/messaging/reply", { key, body, headers });
+const reply = (key: string, body: unknown, headers?: Record<string, string>) =>
+  call(replyRoute.POST, "POST", "/api/v1/messaging/reply", { key, body, headers });
 const send = (key: string, body: unknown) => call(sendRoute.POST, "POST", "/api/v1/messaging/send", { key, body });
 const text = (s: string) => ({ kind: "text", text: s });
-const sentEvents = async (messageId: string) => (await (await getDb()).select().from(events).where(and(eq(events.entityId, messageId), eq(events.eventName, "channel.message.sent"))));
+const sentEvents = async (messageId: string) =>
+  await (await getDb())
+    .select()
+    .from(events)
+    .where(and(eq(events.entityId, messageId), eq(events.eventName, "channel.message.sent")));
 
 beforeAll(async () => {
   ({ gw, t, other, ana, bruno } = await messagingCast());
@@ -60,7 +75,15 @@ describe("reply", () => {
     const res = await reply(ana.key, { channelId: ch.id, chatId: chat, body: text("Sim! Posso te mostrar amanhã.") }, { "x-api-key": ana.key });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      policy: { principal: "tenant_member", tenantScoped: true, mutates: true, riskTier: "reply", approval: "never", idempotencyKeyed: false, enforcedGates: ["channel_access_grant", "chat_privacy_mode", "outreach_safety"] },
+      policy: {
+        principal: "tenant_member",
+        tenantScoped: true,
+        mutates: true,
+        riskTier: "reply",
+        approval: "never",
+        idempotencyKeyed: false,
+        enforcedGates: ["channel_access_grant", "chat_privacy_mode", "outreach_safety"],
+      },
       status: "sent",
       messageId: expect.any(String),
       handle: "+55 •••••••4321",
@@ -71,7 +94,10 @@ describe("reply", () => {
     const db = await getDb();
     const [sent] = await db.select().from(messagingSentMessages).where(eq(messagingSentMessages.providerMessageId, res.body.messageId));
     expect(sent).toMatchObject({ authorId: ana.userId, chatId: chat, tenantId: t.tenantId });
-    const [c] = await db.select().from(messagingConversations).where(and(eq(messagingConversations.channelId, ch.id), eq(messagingConversations.chatId, chat)));
+    const [c] = await db
+      .select()
+      .from(messagingConversations)
+      .where(and(eq(messagingConversations.channelId, ch.id), eq(messagingConversations.chatId, chat)));
     expect(c).toMatchObject({ lastFromMe: true, awaitingReply: false, unreadCount: 0, lastPreview: "Sim! Posso te mostrar amanhã." });
     const evs = await sentEvents(res.body.messageId);
     expect(evs).toHaveLength(1);
@@ -82,7 +108,14 @@ describe("reply", () => {
     expect(evs[0].data).toMatchObject({ direction: "outbound", textLength: 29, messageType: "text", chatId: chat, channelId: ch.id });
 
     // The gateway echoes our message as message.any: still one event, and the detail names the author.
-    const echo = gw.webhook(ch.secret, "message.any", { id: res.body.messageId, timestamp: Math.floor(Date.now() / 1000), fromMe: true, from: "5511900000000@c.us", to: chat, body: "Sim! Posso te mostrar amanhã." });
+    const echo = gw.webhook(ch.secret, "message.any", {
+      id: res.body.messageId,
+      timestamp: Math.floor(Date.now() / 1000),
+      fromMe: true,
+      from: "5511900000000@c.us",
+      to: chat,
+      body: "Sim! Posso te mostrar amanhã.",
+    });
     expect((await postWebhook(ch.token, echo)).status).toBe(200);
     await processNow();
     expect(await sentEvents(res.body.messageId)).toHaveLength(1);
@@ -158,14 +191,27 @@ describe("gates, in order", () => {
     await setPrivacy(t, priv.id, hidden, "hidden");
     await setPrivacy(t, priv.id, white, "whitelisted");
     const n = gw.state.sent.length;
-    expect((await reply(ana.key, { channelId: priv.id, chatId: pending, body: text("oi") })).body).toMatchObject({ status: "blocked", reason: "privacy_pending_approval" });
-    expect((await reply(ana.key, { channelId: priv.id, chatId: hidden, body: text("oi") })).body).toMatchObject({ status: "blocked", reason: "privacy_denied", handle: null });
-    expect((await send(ana.key, { channelId: priv.id, chatId: "5511911115555@c.us", text: "oi", idempotencyKey: "unknown-on-whitelist" })).body).toMatchObject({ status: "blocked", reason: "privacy_denied" });
+    expect((await reply(ana.key, { channelId: priv.id, chatId: pending, body: text("oi") })).body).toMatchObject({
+      status: "blocked",
+      reason: "privacy_pending_approval",
+    });
+    expect((await reply(ana.key, { channelId: priv.id, chatId: hidden, body: text("oi") })).body).toMatchObject({
+      status: "blocked",
+      reason: "privacy_denied",
+      handle: null,
+    });
+    expect((await send(ana.key, { channelId: priv.id, chatId: "5511911115555@c.us", text: "oi", idempotencyKey: "unknown-on-whitelist" })).body).toMatchObject({
+      status: "blocked",
+      reason: "privacy_denied",
+    });
     expect(gw.state.sent.length).toBe(n);
     expect((await reply(ana.key, { channelId: priv.id, chatId: white, body: text("oi") })).body).toMatchObject({ status: "sent" });
     // On a channel without privacy, a chat marked hidden is denied too.
     await setPrivacy(t, ch.id, "5511911116666@c.us", "hidden");
-    expect((await send(ana.key, { channelId: ch.id, chatId: "5511911116666@c.us", text: "oi", idempotencyKey: "blacklisted-chat" })).body).toMatchObject({ status: "blocked", reason: "privacy_denied" });
+    expect((await send(ana.key, { channelId: ch.id, chatId: "5511911116666@c.us", text: "oi", idempotencyKey: "blacklisted-chat" })).body).toMatchObject({
+      status: "blocked",
+      reason: "privacy_denied",
+    });
   });
 
   it("outreach_safety: a phone on the opt-out list is blocked, on reply and on send", async () => {
@@ -174,8 +220,15 @@ describe("gates, in order", () => {
     const add = await call(optOutsRoute.POST, "POST", "/x", { key: t.key, body: { phone: "(11) 92222-3333", reason: "pediu para sair" } });
     expect(add.status).toBe(201);
     const n = gw.state.sent.length;
-    expect((await reply(ana.key, { channelId: ch.id, chatId: c, body: text("oi") })).body).toMatchObject({ status: "blocked", reason: "opt_out", handle: "+55 •••••••3333" });
-    expect((await send(ana.key, { channelId: ch.id, chatId: c, text: "oi", idempotencyKey: "opted-out-send" })).body).toMatchObject({ status: "blocked", reason: "opt_out" });
+    expect((await reply(ana.key, { channelId: ch.id, chatId: c, body: text("oi") })).body).toMatchObject({
+      status: "blocked",
+      reason: "opt_out",
+      handle: "+55 •••••••3333",
+    });
+    expect((await send(ana.key, { channelId: ch.id, chatId: c, text: "oi", idempotencyKey: "opted-out-send" })).body).toMatchObject({
+      status: "blocked",
+      reason: "opt_out",
+    });
     expect(gw.state.sent.length).toBe(n);
     // Privacy comes before outreach safety.
     await setPrivacy(t, ch.id, c, "hidden");
@@ -201,17 +254,30 @@ describe("send", () => {
     const fresh = "5511933334444@c.us";
     const res = await send(ana.key, { channelId: ch.id, chatId: fresh, text: "Olá! Sou a Ana, da imobiliária.", idempotencyKey: "first-contact-0001" });
     expect(res.body).toMatchObject({
-      policy: { riskTier: "proactive", idempotencyKeyed: true, enforcedGates: ["channel_access_grant", "chat_privacy_mode", "outreach_safety", "send_idempotency"], approval: "never", mutates: true },
+      policy: {
+        riskTier: "proactive",
+        idempotencyKeyed: true,
+        enforcedGates: ["channel_access_grant", "chat_privacy_mode", "outreach_safety", "send_idempotency"],
+        approval: "never",
+        mutates: true,
+      },
       status: "sent",
       handle: "+55 •••••••4444",
       idempotent: false,
     });
-    const [c] = await (await getDb()).select().from(messagingConversations).where(and(eq(messagingConversations.channelId, ch.id), eq(messagingConversations.chatId, fresh)));
+    const [c] = await (await getDb())
+      .select()
+      .from(messagingConversations)
+      .where(and(eq(messagingConversations.channelId, ch.id), eq(messagingConversations.chatId, fresh)));
     expect(c).toMatchObject({ lastFromMe: true, awaitingReply: false, unreadCount: 0 });
     expect((await send(ana.key, { channelId: ch.id, chatId: fresh, text: "oi" })).status).toBe(400);
-    expect((await send(ana.key, { channelId: ch.id, chatId: fresh, text: "oi", templateId: crypto.randomUUID(), idempotencyKey: "both-fields-1" })).status).toBe(400);
+    expect(
+      (await send(ana.key, { channelId: ch.id, chatId: fresh, text: "oi", templateId: crypto.randomUUID(), idempotencyKey: "both-fields-1" })).status,
+    ).toBe(400);
     expect((await send(ana.key, { channelId: ch.id, chatId: fresh, idempotencyKey: "neither-field-1" })).status).toBe(400);
-    expect((await send(ana.key, { channelId: ch.id, chatId: fresh, text: "oi", dealId: crypto.randomUUID(), idempotencyKey: "unknown-deal-1" })).status).toBe(400);
+    expect((await send(ana.key, { channelId: ch.id, chatId: fresh, text: "oi", dealId: crypto.randomUUID(), idempotencyKey: "unknown-deal-1" })).status).toBe(
+      400,
+    );
   });
 
   it("a resend with the same key answers the first ack with idempotent true and sends nothing; another body is a 409", async () => {
@@ -228,17 +294,29 @@ describe("send", () => {
     expect(reused.body.error.code).toBe("idempotency_key_reused");
     // The key is per tenant and API key: the same key from another API key is another send.
     const otherKey = await makeMember(t, "broker");
-    await call((await import("../../../app/api/v1/settings/messaging-channels/[id]/grants/route")).PUT, "PUT", "/x", { key: t.key, params: { id: ch.id }, body: { memberIds: [otherKey.userId] } });
+    await call((await import("../../../app/api/v1/settings/messaging-channels/[id]/grants/route")).PUT, "PUT", "/x", {
+      key: t.key,
+      params: { id: ch.id },
+      body: { memberIds: [otherKey.userId] },
+    });
     expect((await send(otherKey.key, body)).body).toMatchObject({ status: "sent", idempotent: false });
     expect(gw.state.sent.length).toBe(n + 1);
-    await call((await import("../../../app/api/v1/settings/messaging-channels/[id]/grants/route")).PUT, "PUT", "/x", { key: t.key, params: { id: ch.id }, body: { memberIds: [] } });
+    await call((await import("../../../app/api/v1/settings/messaging-channels/[id]/grants/route")).PUT, "PUT", "/x", {
+      key: t.key,
+      params: { id: ch.id },
+      body: { memberIds: [] },
+    });
   });
 
   it("two requests with one key at once send once; both answer the same ack", async () => {
     gw.state.switches.delayMs = 300;
     const n = gw.state.sent.length;
     const body = { channelId: ch.id, chatId: chat, text: "Só uma vez, por favor.", idempotencyKey: "concurrent-key-0001" };
-    const [a, b, c] = await Promise.all([send(ana.key, body), send(ana.key, body), reply(ana.key, { channelId: ch.id, chatId: chat, body: text("Só uma vez, por favor."), idempotencyKey: "concurrent-key-0002" })]);
+    const [a, b, c] = await Promise.all([
+      send(ana.key, body),
+      send(ana.key, body),
+      reply(ana.key, { channelId: ch.id, chatId: chat, body: text("Só uma vez, por favor."), idempotencyKey: "concurrent-key-0002" }),
+    ]);
     expect(gw.state.sent.length).toBe(n + 2);
     expect([a.body.idempotent, b.body.idempotent].sort()).toEqual([false, true]);
     expect(a.body.messageId).toBe(b.body.messageId);
@@ -252,7 +330,10 @@ describe("send", () => {
     expect((await send(ana.key, body)).body).toMatchObject({ status: "sent" });
     // As if the process died after the gateway call and before storing the ack, an hour ago.
     const db = await getDb();
-    await db.update(messagingSendKeys).set({ ack: null, createdAt: new Date(Date.now() - 3_600_000) }).where(eq(messagingSendKeys.idempotencyKey, "crashed-send-0001"));
+    await db
+      .update(messagingSendKeys)
+      .set({ ack: null, createdAt: new Date(Date.now() - 3_600_000) })
+      .where(eq(messagingSendKeys.idempotencyKey, "crashed-send-0001"));
     const n = gw.state.sent.length;
     const started = Date.now();
     const again = await send(ana.key, body);
@@ -266,13 +347,21 @@ describe("send", () => {
 
   it("templates only on channels that support them", async () => {
     const db = await getDb();
-    const [tpl] = await db.insert(messagingTemplates).values({ tenantId: t.tenantId, channelId: cloudCh.id, name: "boas_vindas", language: "pt_BR" }).returning();
+    const [tpl] = await db
+      .insert(messagingTemplates)
+      .values({ tenantId: t.tenantId, channelId: cloudCh.id, name: "boas_vindas", language: "pt_BR" })
+      .returning();
     const onWaha = await send(ana.key, { channelId: ch.id, chatId: chat, templateId: tpl.id, idempotencyKey: "template-on-waha" });
     expect(onWaha.body).toMatchObject({ status: "rejected", reason: "channel_send_unsupported" });
     const ok = await send(ana.key, { channelId: cloudCh.id, chatId: "5511944445555@c.us", templateId: tpl.id, idempotencyKey: "template-on-cloud" });
     expect(ok.body).toMatchObject({ status: "sent", reason: null });
     expect(cloud.state.sent.at(-1)).toEqual({ to: "5511944445555", type: "template", text: undefined, template: { name: "boas_vindas", language: "pt_BR" } });
-    const unknown = await send(ana.key, { channelId: cloudCh.id, chatId: "5511944445555@c.us", templateId: crypto.randomUUID(), idempotencyKey: "template-unknown" });
+    const unknown = await send(ana.key, {
+      channelId: cloudCh.id,
+      chatId: "5511944445555@c.us",
+      templateId: crypto.randomUUID(),
+      idempotencyKey: "template-unknown",
+    });
     expect(unknown.body).toMatchObject({ status: "rejected", reason: "template_not_found" });
     const free = await send(ana.key, { channelId: cloudCh.id, chatId: "5511944445555@c.us", text: "Texto livre", idempotencyKey: "cloud-free-text" });
     expect(free.body).toMatchObject({ status: "sent" });

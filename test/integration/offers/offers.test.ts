@@ -20,8 +20,10 @@ let listingId: string;
 
 const COMMON = ["offerId", "dealId", "listingId", "brokerId", "amount", "currency", "dealType", "source", "occurredAt"];
 
-const create = (body: Record<string, unknown>, key = t.key) => call(offersRoute.POST, "POST", "/api/v1/crm/offers", { key, body: { dealId, amount: "900000", ...body } });
-const act = (id: string, verb: string, body?: unknown, key = t.key) => call(verbRoute.POST, "POST", `/api/v1/crm/offers/${id}/${verb}`, { key, params: { id, verb }, body });
+const create = (body: Record<string, unknown>, key = t.key) =>
+  call(offersRoute.POST, "POST", "/api/v1/crm/offers", { key, body: { dealId, amount: "900000", ...body } });
+const act = (id: string, verb: string, body?: unknown, key = t.key) =>
+  call(verbRoute.POST, "POST", `/api/v1/crm/offers/${id}/${verb}`, { key, params: { id, verb }, body });
 const get = (id: string, key = t.key) => call(offerRoute.GET, "GET", "/x", { key, params: { id } });
 const sync = (body: Record<string, unknown>) => call(syncRoute.POST, "POST", "/x", { key: t.key, body: { dealId, amount: "500000", ...body } });
 const offerEvents = async (ids: string[]) => {
@@ -35,8 +37,18 @@ beforeAll(async () => {
   t = await makeTenant();
   other = await makeTenant();
   broker = await makeMember(t, "broker", "restricted");
-  dealId = (await call(dealsRoute.POST, "POST", "/x", { key: t.key, body: { title: "Compra", dealType: "sale", contacts: [{ name: "Ana", email: "ana@example.com", role: "buyer" }], assignedToId: broker.userId } })).body.id;
-  rentalDealId = (await call(dealsRoute.POST, "POST", "/x", { key: t.key, body: { title: "Aluguel", dealType: "rental", contacts: [{ name: "Bia", email: "bia@example.com", role: "tenant" }] } })).body.id;
+  dealId = (
+    await call(dealsRoute.POST, "POST", "/x", {
+      key: t.key,
+      body: { title: "Compra", dealType: "sale", contacts: [{ name: "Ana", email: "ana@example.com", role: "buyer" }], assignedToId: broker.userId },
+    })
+  ).body.id;
+  rentalDealId = (
+    await call(dealsRoute.POST, "POST", "/x", {
+      key: t.key,
+      body: { title: "Aluguel", dealType: "rental", contacts: [{ name: "Bia", email: "bia@example.com", role: "tenant" }] },
+    })
+  ).body.id;
   listingId = (await call(propertiesRoute.POST, "POST", "/x", { key: t.key, body: propertyBody() })).body.listings[0].id;
 });
 
@@ -65,7 +77,15 @@ describe("offer state machine and events", () => {
   it("create → send → client-confirm → client-sign → accept: one event per step with §6's fields", async () => {
     const c = await create({ listingId });
     expect(c.status).toBe(201);
-    expect(c.body).toMatchObject({ status: "draft", amount: "900000.00", currency: "BRL", dealType: "sale", source: "crm", brokerId: broker.userId, listingId });
+    expect(c.body).toMatchObject({
+      status: "draft",
+      amount: "900000.00",
+      currency: "BRL",
+      dealType: "sale",
+      source: "crm",
+      brokerId: broker.userId,
+      listingId,
+    });
     const id = c.body.id;
     expectOfferEvent(await lastEvent(id), "offer.created", c.body, {});
 
@@ -87,7 +107,11 @@ describe("offer state machine and events", () => {
     expect(a.body.status).toBe("accepted");
     expectOfferEvent(await lastEvent(id), "offer.accepted", a.body, { transactionId: expect.any(String) });
     expect((await offerEvents([id])).map((e) => e.eventName)).toEqual([
-      "offer.created", "offer.sent_to_client", "offer.client_confirmed", "offer.client_signed", "offer.accepted",
+      "offer.created",
+      "offer.sent_to_client",
+      "offer.client_confirmed",
+      "offer.client_signed",
+      "offer.accepted",
     ]);
   });
 
@@ -194,7 +218,11 @@ describe("imported offers (provider_sync)", () => {
   it("emits offer.created on arrival and offer.accepted on the origin's change, with source provider_sync", async () => {
     const a = await sync({ externalId: "portal-1", status: "open", movedAt: daysAgo(1) });
     expect(a.status).toBe(201);
-    expect(a.body).toMatchObject({ created: true, event: "offer.created", offer: { source: "provider_sync", status: "sent_to_client", externalId: "portal-1" } });
+    expect(a.body).toMatchObject({
+      created: true,
+      event: "offer.created",
+      offer: { source: "provider_sync", status: "sent_to_client", externalId: "portal-1" },
+    });
     const ev = await lastEvent(a.body.offer.id);
     expectOfferEvent(ev, "offer.created", a.body.offer, {});
     expect(ev.data.occurredAt).toBe(a.body.offer.lastMovementAt);
@@ -232,7 +260,10 @@ describe("imported offers (provider_sync)", () => {
   });
 
   it("needs an admin key", async () => {
-    const res = await call(syncRoute.POST, "POST", "/x", { key: broker.key, body: { externalId: "x", dealId, amount: "1", status: "open", movedAt: daysAgo(1) } });
+    const res = await call(syncRoute.POST, "POST", "/x", {
+      key: broker.key,
+      body: { externalId: "x", dealId, amount: "1", status: "open", movedAt: daysAgo(1) },
+    });
     expect(res.status).toBe(403);
   });
 });

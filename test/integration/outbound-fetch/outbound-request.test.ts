@@ -81,8 +81,13 @@ describe("outboundRequest", () => {
       kind: "refused",
       message: "EPRIVATEADDRESS: refused: half.test resolves to a non-public address (private)",
     });
-    await expect(outboundRequest("http://meta.test/", { purpose: "image", timeoutMs: 1000, maxBytes: 10 })).rejects.toMatchObject({ message: /169\.254\.169\.254 \(cloud metadata\)/ });
-    await expect(outboundRequest("http://nx.test/", { purpose: "image", timeoutMs: 1000, maxBytes: 10 })).rejects.toMatchObject({ kind: "network", code: "ENOTFOUND" });
+    await expect(outboundRequest("http://meta.test/", { purpose: "image", timeoutMs: 1000, maxBytes: 10 })).rejects.toMatchObject({
+      message: /169\.254\.169\.254 \(cloud metadata\)/,
+    });
+    await expect(outboundRequest("http://nx.test/", { purpose: "image", timeoutMs: 1000, maxBytes: 10 })).rejects.toMatchObject({
+      kind: "network",
+      code: "ENOTFOUND",
+    });
   });
 
   it("refuses the cloud metadata services even where private targets are allowed", async () => {

@@ -125,7 +125,13 @@ describe("redirect rules", () => {
     try {
       for (const status of [303, 302]) {
         const res = await outboundRequest(via(`${other.origin}/done`, status), {
-          purpose: "webhook", method: "POST", body: "{}", headers: { authorization: "Bearer s", "content-type": "application/json" }, timeoutMs: 2000, maxBytes: 1000, maxRedirects: 1,
+          purpose: "webhook",
+          method: "POST",
+          body: "{}",
+          headers: { authorization: "Bearer s", "content-type": "application/json" },
+          timeoutMs: 2000,
+          maxBytes: 1000,
+          maxRedirects: 1,
         });
         expect(res.status).toBe(200);
       }

@@ -42,7 +42,10 @@ describe("webhook URL, saved in production", () => {
     production(false);
     fakeDns(DNS);
     const cases: [string, RegExp][] = [
-      ["https://10.0.0.5/x", /^body field `url`: 10\.0\.0\.5 is a private address; give a public address, or set WEBHOOKS_ALLOW_PRIVATE_URLS=true for an internal receiver\.$/],
+      [
+        "https://10.0.0.5/x",
+        /^body field `url`: 10\.0\.0\.5 is a private address; give a public address, or set WEBHOOKS_ALLOW_PRIVATE_URLS=true for an internal receiver\.$/,
+      ],
       ["https://127.0.0.1:8443/x", /127\.0\.0\.1 is a loopback address/],
       ["https://[::ffff:127.0.0.1]/x", /::ffff:7f00:1 is an IPv4-mapped loopback address/],
       ["https://100.64.1.2/x", /100\.64\.1\.2 is a carrier-grade NAT address/],
@@ -95,7 +98,9 @@ describe("gateway base URL, saved in production", () => {
       expect(patched.status, url).toBe(400);
       expect(patched.body.error.message, url).toContain("baseUrl");
     }
-    expect((await call(channelRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: channel.id }, body: { baseUrl: "https://public.example" } })).status).toBe(200);
+    expect(
+      (await call(channelRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: channel.id }, body: { baseUrl: "https://public.example" } })).status,
+    ).toBe(200);
     expect((await call(channelRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: channel.id }, body: { name: "only the name" } })).status).toBe(200);
   });
 });

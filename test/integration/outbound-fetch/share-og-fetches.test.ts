@@ -24,7 +24,10 @@ let listing: { id: string };
 beforeAll(async () => {
   img = await startListener();
   t = await makeTenant("Imobiliária Prévia");
-  const res = await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { branding: { name: "Imobiliária Prévia", logo: `${img.origin}/img/logo.png`, primaryColor: "#0f766e" } } });
+  const res = await call(settingsRoute.PATCH, "PATCH", "/x", {
+    key: t.key,
+    body: { branding: { name: "Imobiliária Prévia", logo: `${img.origin}/img/logo.png`, primaryColor: "#0f766e" } },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   listing = await makeListing(t, {}, { media: [{ url: `${img.origin}/img/cover.png`, isPrimary: true, alt: "Sala" }] });
 });
@@ -43,10 +46,20 @@ async function preview(body: Record<string, unknown>, change?: (id: string) => P
   const req = new Request(`http://localhost:3000/share-render/pt-BR/p/${link.token}/og`, { headers: { host: "localhost:3000" } });
   const res = await ogRoute.GET(req, { params: Promise.resolve({ locale: "pt-BR", token: link.token }) });
   const png = await res.arrayBuffer();
-  return { status: res.status, type: res.headers.get("content-type"), bytes: png.byteLength, fetched: img.requests.slice(before), connections: img.connections - connections };
+  return {
+    status: res.status,
+    type: res.headers.get("content-type"),
+    bytes: png.byteLength,
+    fetched: img.requests.slice(before),
+    connections: img.connections - connections,
+  };
 }
 
-const expire = async (id: string) => (await getDb()).update(shareLinks).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(shareLinks.id, id));
+const expire = async (id: string) =>
+  (await getDb())
+    .update(shareLinks)
+    .set({ expiresAt: new Date(Date.now() - 1000) })
+    .where(eq(shareLinks.id, id));
 
 describe("the preview image's fetches", () => {
   it("an open link: the logo and the cover", async () => {

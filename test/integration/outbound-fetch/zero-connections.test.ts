@@ -50,16 +50,29 @@ const forms = (port: number) => [
 const DNS = { "rebind.test": ["127.0.0.1"], "mixed.test": ["8.8.8.8", "127.0.0.1"] };
 
 const card = (url: string): OgContent => ({
-  kind: "entity", brandName: "Imobiliária", color: "#0f766e", onColor: "#ffffff", logo: `${url}/img/logo.png`,
-  title: "Apartamento", subtitle: "R$ 1", description: "", cover: `${url}/img/cover.png`,
+  kind: "entity",
+  brandName: "Imobiliária",
+  color: "#0f766e",
+  onColor: "#ffffff",
+  logo: `${url}/img/logo.png`,
+  title: "Apartamento",
+  subtitle: "R$ 1",
+  description: "",
+  cover: `${url}/img/cover.png`,
 });
 
 /** Each sink, driven at `url`; resolves to what it reported. */
 const sinks: Record<string, (url: string) => Promise<unknown>> = {
   webhook: (url) => postWebhook(`${url}/hooks`, { "content-type": "application/json" }, "{}", 2000),
   gateway: (url) => gatewayJson("GET", `${url}/api/sessions/default`, {}, undefined, AbortSignal.timeout(2000)).catch((e) => e),
-  "waha adapter": (url) => wahaAdapter(url, { apiKey: "k", sessionName: "default" }).sendText("5511999990000@c.us", "oi", AbortSignal.timeout(2000)).catch((e) => e),
-  "cloud adapter": (url) => cloudAdapter(url, { apiKey: "k", sessionName: "123" }).status(AbortSignal.timeout(2000)).catch((e) => e),
+  "waha adapter": (url) =>
+    wahaAdapter(url, { apiKey: "k", sessionName: "default" })
+      .sendText("5511999990000@c.us", "oi", AbortSignal.timeout(2000))
+      .catch((e) => e),
+  "cloud adapter": (url) =>
+    cloudAdapter(url, { apiKey: "k", sessionName: "123" })
+      .status(AbortSignal.timeout(2000))
+      .catch((e) => e),
   geocoder: async (url) => {
     vi.stubEnv("GEOCODER_URL", url);
     resetConfigForTests();

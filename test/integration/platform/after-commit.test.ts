@@ -13,15 +13,25 @@ describe("after-commit hooks owned by the transaction", () => {
     let nameSeenByHook: string | undefined;
     await inTransaction(db, async (tx) => {
       await tx.update(tenants).set({ name: "Renamed in the transaction" }).where(eq(tenants.id, t.tenantId));
-      afterCommit(tx, "probe", () => [] as string[], async (acc) => {
-        // Read through the root handle (another connection on PostgreSQL): only committed data shows.
-        const [row] = await db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, t.tenantId));
-        nameSeenByHook = row.name;
-        seen.push(acc);
-      }).push("a");
-      afterCommit(tx, "probe", () => ["never"], () => {
-        throw new Error("a second registration of a key must not replace the first");
-      }).push("b");
+      afterCommit(
+        tx,
+        "probe",
+        () => [] as string[],
+        async (acc) => {
+          // Read through the root handle (another connection on PostgreSQL): only committed data shows.
+          const [row] = await db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, t.tenantId));
+          nameSeenByHook = row.name;
+          seen.push(acc);
+        },
+      ).push("a");
+      afterCommit(
+        tx,
+        "probe",
+        () => ["never"],
+        () => {
+          throw new Error("a second registration of a key must not replace the first");
+        },
+      ).push("b");
       await settleAfterCommit();
       expect(seen).toEqual([]);
     });
@@ -35,9 +45,14 @@ describe("after-commit hooks owned by the transaction", () => {
     let ran = 0;
     await expect(
       inTransaction(db, async (tx) => {
-        afterCommit(tx, "rolled-back", () => null, () => {
-          ran++;
-        });
+        afterCommit(
+          tx,
+          "rolled-back",
+          () => null,
+          () => {
+            ran++;
+          },
+        );
         throw new Error("boom");
       }),
     ).rejects.toThrow("boom");
@@ -52,7 +67,12 @@ describe("after-commit hooks owned by the transaction", () => {
     await inTransaction(db, async (outer) => {
       await inTenantTransaction(outer, t.tenantId, async (inner) => {
         expect(inner).toBe(outer);
-        afterCommit(inner, "inner", () => null, () => void order.push("inner hook"));
+        afterCommit(
+          inner,
+          "inner",
+          () => null,
+          () => void order.push("inner hook"),
+        );
       });
       await settleAfterCommit();
       order.push("outer body done");
@@ -64,9 +84,23 @@ describe("after-commit hooks owned by the transaction", () => {
 
   it("refuses after-commit work outside a managed transaction instead of losing it", async () => {
     const db = await getDb();
-    expect(() => afterCommit(db, "x", () => null, () => {})).toThrow(/needs a transaction opened with inTransaction/);
+    expect(() =>
+      afterCommit(
+        db,
+        "x",
+        () => null,
+        () => {},
+      ),
+    ).toThrow(/needs a transaction opened with inTransaction/);
     await db.transaction(async (raw) => {
-      expect(() => afterCommit(raw, "x", () => null, () => {})).toThrow(/needs a transaction opened with inTransaction/);
+      expect(() =>
+        afterCommit(
+          raw,
+          "x",
+          () => null,
+          () => {},
+        ),
+      ).toThrow(/needs a transaction opened with inTransaction/);
     });
   });
 });

@@ -22,7 +22,11 @@ function routeFiles(dir: string): string[] {
 
 /** `app/api/v1/crm/deals/[id]/route.ts` -> `/api/v1/crm/deals/x` (any value fills a segment). */
 const urlOf = (file: string) =>
-  `/api/${path.relative(API_DIR, path.dirname(file)).split(path.sep).map((s) => (s.startsWith("[") ? "x" : s)).join("/")}`;
+  `/api/${path
+    .relative(API_DIR, path.dirname(file))
+    .split(path.sep)
+    .map((s) => (s.startsWith("[") ? "x" : s))
+    .join("/")}`;
 
 type Module = Record<string, unknown>;
 const files = routeFiles(API_DIR).filter((f) => !f.includes("[[...path]]"));

@@ -20,13 +20,21 @@ describe("start-up with an unreachable database", () => {
       cwd: root,
       encoding: "utf8",
       timeout: 30_000,
-      env: { ...process.env, NEXT_RUNTIME: "nodejs", DATABASE_URL: `postgres://crm:s3cret-pw@127.0.0.1:${port}/crm_prod`, LOG_LEVEL: "silent", MIGRATE_ON_START: "true" },
+      env: {
+        ...process.env,
+        NEXT_RUNTIME: "nodejs",
+        DATABASE_URL: `postgres://crm:s3cret-pw@127.0.0.1:${port}/crm_prod`,
+        LOG_LEVEL: "silent",
+        MIGRATE_ON_START: "true",
+      },
     });
     expect(run.status).toBe(1);
     expect(run.stdout).not.toContain("started");
     const lines = run.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^Server not started: Cannot connect to PostgreSQL at 127\\.0\\.0\\.1:${port} as user "crm", database "crm_prod": .*ECONNREFUSED`));
+    expect(lines[0]).toMatch(
+      new RegExp(`^Server not started: Cannot connect to PostgreSQL at 127\\.0\\.0\\.1:${port} as user "crm", database "crm_prod": .*ECONNREFUSED`),
+    );
     expect(run.stderr + run.stdout).not.toContain("s3cret-pw");
   });
 });

@@ -85,7 +85,9 @@ describe("GET /api/health/ready", () => {
   it("answers 503 when the database lacks this build's newest migration", async () => {
     const db = await getDb();
     // Pretend the newest migration is not applied: move its record back in time, then restore it.
-    await db.execute(sql`update drizzle.__drizzle_migrations set created_at = created_at - 1000000000000 where created_at = (select max(created_at) from drizzle.__drizzle_migrations)`);
+    await db.execute(
+      sql`update drizzle.__drizzle_migrations set created_at = created_at - 1000000000000 where created_at = (select max(created_at) from drizzle.__drizzle_migrations)`,
+    );
     try {
       const res = await get(readyRoute.GET);
       expect(res.status).toBe(503);

@@ -25,10 +25,26 @@ let signA: TestProvider;
 let signB: TestProvider;
 let server: Awaited<ReturnType<typeof startReceiverServer>>;
 
-const SIGNED_FIELDS = ["contractId", "documentType", "dealId", "entityId", "entityType", "envelopeId", "listingId", "occurredAt", "signedDocumentId", "transactionId"].sort();
+const SIGNED_FIELDS = [
+  "contractId",
+  "documentType",
+  "dealId",
+  "entityId",
+  "entityType",
+  "envelopeId",
+  "listingId",
+  "occurredAt",
+  "signedDocumentId",
+  "transactionId",
+].sort();
 
 async function openTx(t: TestTenant) {
-  const dealId = (await call(dealsRoute.POST, "POST", "/x", { key: t.key, body: { title: "Compra", dealType: "sale", contacts: [{ name: "Ana", email: "ana@example.com", role: "buyer" }] } })).body.id;
+  const dealId = (
+    await call(dealsRoute.POST, "POST", "/x", {
+      key: t.key,
+      body: { title: "Compra", dealType: "sale", contacts: [{ name: "Ana", email: "ana@example.com", role: "buyer" }] },
+    })
+  ).body.id;
   return (await call(txsRoute.POST, "POST", "/x", { key: t.key, body: { dealId, amount: "600000" } })).body;
 }
 async function addContract(t: TestTenant, txId: string, envelopeKey: string, signers = ["s1", "s2"]) {
@@ -47,8 +63,7 @@ async function addContract(t: TestTenant, txId: string, envelopeKey: string, sig
 }
 const getTx = async (t: TestTenant, id: string) => (await call(txRoute.GET, "GET", "/x", { key: t.key, params: { id } })).body;
 const contractOf = async (t: TestTenant, txId: string, contractId: string) => (await getTx(t, txId)).contracts.find((c: any) => c.id === contractId);
-const signedEvents = async (contractId: string) =>
-  (await getDb()).select().from(events).where(eq(events.entityId, contractId)).orderBy(asc(events.seq));
+const signedEvents = async (contractId: string) => (await getDb()).select().from(events).where(eq(events.entityId, contractId)).orderBy(asc(events.seq));
 const outcomesOf = async (t: TestTenant, p: TestProvider, subjectPrefix: string) =>
   (await call(notificationsRoute.GET, "GET", "/x", { key: t.key, params: { id: p.id }, query: { pageSize: "100" } })).body.items
     .filter((n: any) => n.subjectKey?.startsWith(subjectPrefix))
@@ -96,7 +111,11 @@ describe("e-signature notifications", () => {
     let now = await contractOf(a, tx.id, c.id);
     expect(now.status).toBe("signing");
     expect(now.documents[0].uploadedAt).toBe(t0);
-    expect(now.signers.map((s: any) => [s.key, s.status])).toEqual([["s1", "signed"], ["s2", "pending"], ["s3", "pending"]]);
+    expect(now.signers.map((s: any) => [s.key, s.status])).toEqual([
+      ["s1", "signed"],
+      ["s2", "pending"],
+      ["s3", "pending"],
+    ]);
     expect(now.signers[0].signedAt).toBe("2026-11-20T11:00:00.000Z");
     expect(await signedEvents(c.id)).toHaveLength(0);
 
@@ -121,9 +140,20 @@ describe("e-signature notifications", () => {
     await processNotifications();
     expect(await signedEvents(c.id)).toHaveLength(1);
     expect((await contractOf(a, tx.id, c.id)).status).toBe("signed");
-    expect(await outcomesOf(a, signA, "envelope:env-flow")).toEqual(["no_change", "no_change", "no_change", "contract_signed", "contract_updated", "contract_updated", "contract_updated", "contract_updated"]);
+    expect(await outcomesOf(a, signA, "envelope:env-flow")).toEqual([
+      "no_change",
+      "no_change",
+      "no_change",
+      "contract_signed",
+      "contract_updated",
+      "contract_updated",
+      "contract_updated",
+      "contract_updated",
+    ]);
     // Each change of the contract was a transaction.updated with change contract_updated.
-    const txEvs = (await (await getDb()).select().from(events).where(eq(events.entityId, tx.id))).filter((e) => (e.data as any).change?.reason === "contract_updated");
+    const txEvs = (await (await getDb()).select().from(events).where(eq(events.entityId, tx.id))).filter(
+      (e) => (e.data as any).change?.reason === "contract_updated",
+    );
     expect(txEvs).toHaveLength(5);
   });
 
@@ -160,7 +190,9 @@ describe("e-signature notifications", () => {
     expect(now.signers).toEqual([expect.objectContaining({ key: "s1", status: "pending" })]);
     expect(await signedEvents(c.id)).toHaveLength(0);
     expect(await outcomesOf(a, signA, "envelope:env-unknown")).toEqual(["unknown_signer"]);
-    const n = (await call(notificationsRoute.GET, "GET", "/x", { key: a.key, params: { id: signA.id } })).body.items.find((x: any) => x.subjectKey === "envelope:env-unknown/signer:intruder");
+    const n = (await call(notificationsRoute.GET, "GET", "/x", { key: a.key, params: { id: signA.id } })).body.items.find(
+      (x: any) => x.subjectKey === "envelope:env-unknown/signer:intruder",
+    );
     expect(n.effects).toEqual({ contractId: c.id, transactionId: tx.id, signerKey: "intruder" });
   });
 
@@ -193,10 +225,22 @@ describe("e-signature notifications", () => {
       await call(dealContractsRoute.POST, "POST", "/x", {
         key: a.key,
         params: { id: tx.dealId },
-        body: { documentType: "purchase_agreement", envelopeKey: "env-deal", documents: [{ key: "deal-doc-9", name: "Exclusividade.pdf" }], signers: [{ key: "o1", name: "Dono", email: "o@example.com" }] },
+        body: {
+          documentType: "purchase_agreement",
+          envelopeKey: "env-deal",
+          documents: [{ key: "deal-doc-9", name: "Exclusividade.pdf" }],
+          signers: [{ key: "o1", name: "Dono", email: "o@example.com" }],
+        },
       })
     ).body;
-    await notify(signA, { event: "sign", data: { document: { key: "deal-doc-9", name: "Exclusividade assinada.pdf", url: "https://sign.example.com/d/9.pdf" }, signer: { key: "o1", name: "Dono" } }, timestamp: new Date().toISOString() });
+    await notify(signA, {
+      event: "sign",
+      data: {
+        document: { key: "deal-doc-9", name: "Exclusividade assinada.pdf", url: "https://sign.example.com/d/9.pdf" },
+        signer: { key: "o1", name: "Dono" },
+      },
+      timestamp: new Date().toISOString(),
+    });
     await processNotifications();
     const list = (await call(dealContractsRoute.GET, "GET", "/x", { key: a.key, params: { id: tx.dealId } })).body.items;
     const now = list.find((x: any) => x.id === c.id);
@@ -240,7 +284,12 @@ describe("e-signature notifications", () => {
   });
 
   it("malformed e-signature payloads are 400 and stored: no envelope or document, sign without signer", async () => {
-    for (const body of [{ event: "sign", data: {} }, { event: "sign", data: { envelope: { key: "e" } } }, { data: { envelope: { key: "e" } } }, { event: "sign" }]) {
+    for (const body of [
+      { event: "sign", data: {} },
+      { event: "sign", data: { envelope: { key: "e" } } },
+      { data: { envelope: { key: "e" } } },
+      { event: "sign" },
+    ]) {
       const r = await notify(signA, body);
       expect(r.status).toBe(400);
     }

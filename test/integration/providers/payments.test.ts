@@ -17,7 +17,17 @@ import { events, providerNotifications, providerSettings } from "../../../db/sch
 import { MAX_ATTEMPTS } from "../../../lib/providers/process";
 import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
-import { boleto, hmac, invoice, makeProvider, notify, processNotifications, providerPost, startReceiverServer, type TestProvider } from "../../helpers/providers";
+import {
+  boleto,
+  hmac,
+  invoice,
+  makeProvider,
+  notify,
+  processNotifications,
+  providerPost,
+  startReceiverServer,
+  type TestProvider,
+} from "../../helpers/providers";
 
 let a: TestTenant;
 let b: TestTenant;
@@ -26,7 +36,12 @@ let payB: TestProvider;
 let server: Awaited<ReturnType<typeof startReceiverServer>>;
 
 async function openTx(t: TestTenant) {
-  const dealId = (await call(dealsRoute.POST, "POST", "/x", { key: t.key, body: { title: "Compra", dealType: "sale", contacts: [{ name: "Ana", email: "ana@example.com", role: "buyer" }] } })).body.id;
+  const dealId = (
+    await call(dealsRoute.POST, "POST", "/x", {
+      key: t.key,
+      body: { title: "Compra", dealType: "sale", contacts: [{ name: "Ana", email: "ana@example.com", role: "buyer" }] },
+    })
+  ).body.id;
   return (await call(txsRoute.POST, "POST", "/x", { key: t.key, body: { dealId, amount: "600000" } })).body;
 }
 const addPayment = (t: TestTenant, txId: string, method: string, providerId: string) =>
@@ -47,7 +62,10 @@ afterAll(() => server.close());
 
 describe("provider settings", () => {
   it("creates a receiver (secret once), lists and reads it without the secret, admin only, tenant-scoped, deletes it", async () => {
-    const r = await call(providersRoute.POST, "POST", "http://crm.example.com/api/v1/settings/providers", { key: a.key, body: { kind: "esignature", name: "Assinaturas" } });
+    const r = await call(providersRoute.POST, "POST", "http://crm.example.com/api/v1/settings/providers", {
+      key: a.key,
+      body: { kind: "esignature", name: "Assinaturas" },
+    });
     expect(r.status).toBe(201);
     expect(Object.keys(r.body).sort()).toEqual(["createdAt", "id", "kind", "name", "receiverUrl", "secret", "signatureHeader"]);
     expect(r.body.receiverUrl).toMatch(/^http:\/\/crm\.example\.com\/api\/webhooks\/providers\/prv_[A-Za-z0-9_-]{32}$/);
@@ -161,7 +179,13 @@ describe("payment notifications", () => {
     expect(log).toMatchObject({
       status: "processed",
       outcome: "payment_updated",
-      effects: { transactionId: tx.id, paymentId: p.id, from: { status: "pending", transferStatus: null }, to: { status: "paid", transferStatus: null }, events: ["transaction.updated"] },
+      effects: {
+        transactionId: tx.id,
+        paymentId: p.id,
+        from: { status: "pending", transferStatus: null },
+        to: { status: "paid", transferStatus: null },
+        events: ["transaction.updated"],
+      },
     });
   });
 
@@ -225,13 +249,20 @@ describe("payment notifications", () => {
     await processNotifications();
     expect((await getTx(a, txA.id)).payments[0].status).toBe("paid");
     expect((await getTx(b, txB.id)).payments.map((p: any) => p.status)).toEqual(["pending", "pending"]);
-    expect((await txEvents(txB.id)).filter((e) => e.eventName === "transaction.updated" && (e.data as any).change.reason === "payment_updated")).toHaveLength(0);
+    expect((await txEvents(txB.id)).filter((e) => e.eventName === "transaction.updated" && (e.data as any).change.reason === "payment_updated")).toHaveLength(
+      0,
+    );
     const miss = (await notifications(a, payA)).body.items.find((n: any) => n.subjectKey === "boleto:only-b");
     expect(miss.outcome).toBe("no_matching_payment");
     // Tenant B's log shows nothing of A's deliveries.
     expect((await notifications(b, payB)).body.items.filter((n: any) => n.subjectKey === "boleto:shared-1")).toHaveLength(0);
     const db = await getDb();
-    expect(await db.select().from(providerNotifications).where(and(eq(providerNotifications.tenantId, b.tenantId), eq(providerNotifications.providerId, payA.id)))).toHaveLength(0);
+    expect(
+      await db
+        .select()
+        .from(providerNotifications)
+        .where(and(eq(providerNotifications.tenantId, b.tenantId), eq(providerNotifications.providerId, payA.id))),
+    ).toHaveLength(0);
   });
 
   it("a notification whose processing throws goes back to the queue and is marked failed after the last attempt; the others are applied", async () => {
@@ -239,7 +270,10 @@ describe("payment notifications", () => {
     const tx = await openTx(a);
     await addPayment(a, tx.id, "boleto", "bol-after-broken");
     // Stored bodies passed the receiver's checks; this one is broken on purpose to make processing throw.
-    const [broken] = await db.insert(providerNotifications).values({ tenantId: a.tenantId, providerId: payA.id, event: "boleto.paid", body: "{broken" }).returning();
+    const [broken] = await db
+      .insert(providerNotifications)
+      .values({ tenantId: a.tenantId, providerId: payA.id, event: "boleto.paid", body: "{broken" })
+      .returning();
     await notify(payA, boleto("bol-after-broken", "paid"));
     for (let i = 1; i <= MAX_ATTEMPTS; i++) {
       await processNotifications();

@@ -23,7 +23,11 @@ beforeAll(async () => {
   for (const [i, city] of ["Santos", "Santos", "Santos", "Guarujá"].entries()) {
     const res = await call(propertiesRoute.POST, "POST", "/x", {
       key: t.key,
-      body: { property: { type: "apartment", bedrooms: 2 }, location: { city, state: "SP" }, listings: [{ title: `Apartamento ${i}`, type: "sale", price: "500000", stage: "active" }] },
+      body: {
+        property: { type: "apartment", bedrooms: 2 },
+        location: { city, state: "SP" },
+        listings: [{ title: `Apartamento ${i}`, type: "sale", price: "500000", stage: "active" }],
+      },
     });
     expect(res.status).toBe(201);
     codes.push(res.body.listings[0].listingCode);
@@ -36,8 +40,12 @@ describe("a listing by its code in any case", () => {
     const plan = await db.transaction(async (tx) => {
       // The tables are tiny here: without this the planner may read them whole whatever the indexes.
       await tx.execute(sql`set local enable_seqscan = off`);
-      const res = await tx.execute(sql`explain select id from listings where tenant_id = ${t.tenantId}::uuid and upper(listing_code) = ${codes[0].toUpperCase()} limit 1`);
-      return rowsOf<Record<string, string>>(res).map((r) => Object.values(r)[0]).join("\n");
+      const res = await tx.execute(
+        sql`explain select id from listings where tenant_id = ${t.tenantId}::uuid and upper(listing_code) = ${codes[0].toUpperCase()} limit 1`,
+      );
+      return rowsOf<Record<string, string>>(res)
+        .map((r) => Object.values(r)[0])
+        .join("\n");
     });
     expect(plan).toContain("listings_tenant_code_upper_idx");
   });
@@ -49,7 +57,9 @@ describe("a returning person by CPF", () => {
     const plan = await db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`);
       const res = await tx.execute(sql`explain select * from contacts where tenant_id = ${t.tenantId}::uuid and cpf = '52998224725' limit 1`);
-      return rowsOf<Record<string, string>>(res).map((r) => Object.values(r)[0]).join("\n");
+      return rowsOf<Record<string, string>>(res)
+        .map((r) => Object.values(r)[0])
+        .join("\n");
     });
     expect(plan).toContain("contacts_tenant_cpf_idx");
   });

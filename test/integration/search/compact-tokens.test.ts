@@ -23,7 +23,12 @@ let db: Db;
 let t: TestTenant;
 let codes: string[];
 const pg = new PostgresSearchEngine(getDb);
-const failing: SearchEngine = { name: "postgres", search: async () => { throw new Error("fell back to PostgreSQL"); } };
+const failing: SearchEngine = {
+  name: "postgres",
+  search: async () => {
+    throw new Error("fell back to PostgreSQL");
+  },
+};
 
 /** Listing i (by code order) gets these property values. */
 const DECOMPOSED = "Sa\u0303o Paulo"; // "São Paulo" with the tilde as a combining mark (NFD)
@@ -50,11 +55,19 @@ beforeAll(async () => {
     // Codes with punctuation and capitals (derived, not stored).
     const code = i === 0 ? `AP-10${i}` : i === 1 ? `CA/20${i}` : r.code;
     codes.push(code);
-    await db.execute(sql`update properties set city = ${p.city}, neighborhood = ${p.hood}, street = ${p.street}, features = ${JSON.stringify(p.features)}::jsonb where id = ${r.property_id}::uuid`);
+    await db.execute(
+      sql`update properties set city = ${p.city}, neighborhood = ${p.hood}, street = ${p.street}, features = ${JSON.stringify(p.features)}::jsonb where id = ${r.property_id}::uuid`,
+    );
     await db.execute(sql`update listings set listing_code = ${code} where id = ${r.id}::uuid`);
     if (i === 1) await db.execute(sql`update listings set title = 'Cobertura à beira-mar!' where id = ${r.id}::uuid`);
   }
-  await inTransaction(db, (tx) => reindexListings(tx, t.tenantId, rows.map((r) => r.id)));
+  await inTransaction(db, (tx) =>
+    reindexListings(
+      tx,
+      t.tenantId,
+      rows.map((r) => r.id),
+    ),
+  );
 }, 60_000);
 
 const scope = (): SearchScope => ({ tenantId: t.tenantId, access: { kind: "all" }, networkIds: [] });
@@ -95,7 +108,20 @@ describe("compactly stored tokens", () => {
     }
     for (const a of [["Ar-condicionado", "Espaço gourmet", "AP-1042/B"], []]) {
       expect(storedElements(a), JSON.stringify(a)).toBeNull();
-      const [r] = rowsOf<{ d: string[] }>(await db.execute(sql`select ${derivedTokensSql("string[]", (a.length ? sql`ARRAY[${sql.join(a.map((x) => sql`${x}`), sql`, `)}]::text[]` : sql`'{}'::text[]`), sql`null::text[]`)} as d`));
+      const [r] = rowsOf<{ d: string[] }>(
+        await db.execute(
+          sql`select ${derivedTokensSql(
+            "string[]",
+            a.length
+              ? sql`ARRAY[${sql.join(
+                  a.map((x) => sql`${x}`),
+                  sql`, `,
+                )}]::text[]`
+              : sql`'{}'::text[]`,
+            sql`null::text[]`,
+          )} as d`,
+        ),
+      );
       expect(r.d, JSON.stringify(a)).toEqual(a.map(derivedTokens));
     }
     // The separator the SQL joins elements on never derives.
@@ -123,7 +149,10 @@ describe("compactly stored tokens", () => {
     expect(rows.every((r) => r.code_tok === null)).toBe(true);
   });
 
-  for (const [name, engine] of [["PostgreSQL", () => pg], ["the in-memory engine", () => new MemorySearchEngine(failing, getDb, { minDocs: 0, maxDocs: 1_000 })]] as const) {
+  for (const [name, engine] of [
+    ["PostgreSQL", () => pg],
+    ["the in-memory engine", () => new MemorySearchEngine(failing, getDb, { minDocs: 0, maxDocs: 1_000 })],
+  ] as const) {
     it(`matches stored and derived tokens alike through ${name}`, async () => {
       const e = engine();
       if (e instanceof MemorySearchEngine) await e.preload(t.tenantId);

@@ -14,15 +14,113 @@ import { call } from "../../helpers/http";
 let t: TestTenant;
 const ids: Record<string, string> = {};
 
-type Home = { key: string; title: string; type?: string; price: string; bedrooms: number; area: string; hood: string; city: string; state: string; lat: number; lng: number; photos?: number; tour?: boolean; visibility?: string; propertyType?: string; street?: string; description?: string };
+type Home = {
+  key: string;
+  title: string;
+  type?: string;
+  price: string;
+  bedrooms: number;
+  area: string;
+  hood: string;
+  city: string;
+  state: string;
+  lat: number;
+  lng: number;
+  photos?: number;
+  tour?: boolean;
+  visibility?: string;
+  propertyType?: string;
+  street?: string;
+  description?: string;
+};
 
 const HOMES: Home[] = [
-  { key: "pinheiros", title: "Apartamento com varanda em Pinheiros", price: "950000", bedrooms: 2, area: "70", hood: "Pinheiros", city: "São Paulo", state: "SP", lat: -23.5665, lng: -46.6915, photos: 3, street: "Rua dos Pinheiros", description: "Perto do metrô Faria Lima, com piscina no condomínio." },
-  { key: "moema", title: "Cobertura duplex em Moema", price: "2400000", bedrooms: 4, area: "220", hood: "Moema", city: "São Paulo", state: "SP", lat: -23.6009, lng: -46.6658, photos: 5, tour: true, propertyType: "penthouse" },
-  { key: "conceicao", title: "Casa na Vila Conceição", price: "1800000", bedrooms: 3, area: "180", hood: "Vila Conceição", city: "São Paulo", state: "SP", lat: -23.62, lng: -46.67, photos: 0, propertyType: "house" },
-  { key: "copacabana", title: "Apartamento vista mar em Copacabana", type: "rental", price: "8500", bedrooms: 3, area: "120", hood: "Copacabana", city: "Rio de Janeiro", state: "RJ", lat: -22.9711, lng: -43.1822, photos: 2 },
-  { key: "savassi", title: "Studio mobiliado na Savassi", type: "rental", price: "2800", bedrooms: 1, area: "35", hood: "Savassi", city: "Belo Horizonte", state: "MG", lat: -19.9386, lng: -43.9346, photos: 1, propertyType: "studio" },
-  { key: "secret", title: "Apartamento reservado em Pinheiros", price: "700000", bedrooms: 2, area: "60", hood: "Pinheiros", city: "São Paulo", state: "SP", lat: -23.567, lng: -46.69, visibility: "private" },
+  {
+    key: "pinheiros",
+    title: "Apartamento com varanda em Pinheiros",
+    price: "950000",
+    bedrooms: 2,
+    area: "70",
+    hood: "Pinheiros",
+    city: "São Paulo",
+    state: "SP",
+    lat: -23.5665,
+    lng: -46.6915,
+    photos: 3,
+    street: "Rua dos Pinheiros",
+    description: "Perto do metrô Faria Lima, com piscina no condomínio.",
+  },
+  {
+    key: "moema",
+    title: "Cobertura duplex em Moema",
+    price: "2400000",
+    bedrooms: 4,
+    area: "220",
+    hood: "Moema",
+    city: "São Paulo",
+    state: "SP",
+    lat: -23.6009,
+    lng: -46.6658,
+    photos: 5,
+    tour: true,
+    propertyType: "penthouse",
+  },
+  {
+    key: "conceicao",
+    title: "Casa na Vila Conceição",
+    price: "1800000",
+    bedrooms: 3,
+    area: "180",
+    hood: "Vila Conceição",
+    city: "São Paulo",
+    state: "SP",
+    lat: -23.62,
+    lng: -46.67,
+    photos: 0,
+    propertyType: "house",
+  },
+  {
+    key: "copacabana",
+    title: "Apartamento vista mar em Copacabana",
+    type: "rental",
+    price: "8500",
+    bedrooms: 3,
+    area: "120",
+    hood: "Copacabana",
+    city: "Rio de Janeiro",
+    state: "RJ",
+    lat: -22.9711,
+    lng: -43.1822,
+    photos: 2,
+  },
+  {
+    key: "savassi",
+    title: "Studio mobiliado na Savassi",
+    type: "rental",
+    price: "2800",
+    bedrooms: 1,
+    area: "35",
+    hood: "Savassi",
+    city: "Belo Horizonte",
+    state: "MG",
+    lat: -19.9386,
+    lng: -43.9346,
+    photos: 1,
+    propertyType: "studio",
+  },
+  {
+    key: "secret",
+    title: "Apartamento reservado em Pinheiros",
+    price: "700000",
+    bedrooms: 2,
+    area: "60",
+    hood: "Pinheiros",
+    city: "São Paulo",
+    state: "SP",
+    lat: -23.567,
+    lng: -46.69,
+    visibility: "private",
+  },
 ];
 
 async function create(h: Home, key = t.key) {
@@ -37,14 +135,25 @@ async function create(h: Home, key = t.key) {
         virtualTourUrl: h.tour ? "https://tour.example.com/x" : null,
       },
       location: { neighborhood: h.hood, city: h.city, state: h.state, latitude: h.lat, longitude: h.lng, street: h.street ?? null },
-      listings: [{ title: h.title, description: h.description, type: h.type ?? "sale", price: h.price, visibility: h.visibility ?? "public", stage: "active", status: "available" }],
+      listings: [
+        {
+          title: h.title,
+          description: h.description,
+          type: h.type ?? "sale",
+          price: h.price,
+          visibility: h.visibility ?? "public",
+          stage: "active",
+          status: "available",
+        },
+      ],
     },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.listings[0].id as string;
 }
 
-const search = async (query: Record<string, string | string[]>, key = t.key) => call(searchRoute.GET, "GET", "/api/v1/real-estate/listings/search", { key, query });
+const search = async (query: Record<string, string | string[]>, key = t.key) =>
+  call(searchRoute.GET, "GET", "/api/v1/real-estate/listings/search", { key, query });
 const keysOf = (body: any) => body.items.map((i: any) => Object.entries(ids).find(([, id]) => id === i.id)?.[0] ?? i.id).sort();
 
 beforeAll(async () => {
@@ -138,7 +247,18 @@ describe("GET /listings/search", () => {
   });
 
   it("is searchable at once after a change, and forgets deleted listings", async () => {
-    const id = await create({ key: "new", title: "Loft industrial no Brooklin", price: "600000", bedrooms: 1, area: "55", hood: "Brooklin", city: "São Paulo", state: "SP", lat: -23.61, lng: -46.69 });
+    const id = await create({
+      key: "new",
+      title: "Loft industrial no Brooklin",
+      price: "600000",
+      bedrooms: 1,
+      area: "55",
+      hood: "Brooklin",
+      city: "São Paulo",
+      state: "SP",
+      lat: -23.61,
+      lng: -46.69,
+    });
     expect(keysOf((await search({ query: "loft" })).body)).toEqual([id]);
     await call(listingRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id }, body: { title: "Loft reformado no Brooklin", price: "650000" } });
     const after = (await search({ query: "reformado" })).body.items;
@@ -161,9 +281,16 @@ describe("GET /listings/search", () => {
   });
 
   it("reflects property changes (bedrooms, photos) in the listing's document", async () => {
-    const res = await call(propertyRoute.GET, "GET", "/x", { key: t.key, params: { propertyId: (await call(listingRoute.GET, "GET", "/x", { key: t.key, params: { id: ids.conceicao } })).body.propertyId } });
+    const res = await call(propertyRoute.GET, "GET", "/x", {
+      key: t.key,
+      params: { propertyId: (await call(listingRoute.GET, "GET", "/x", { key: t.key, params: { id: ids.conceicao } })).body.propertyId },
+    });
     const propertyId = res.body.property.id;
-    await call(propertyRoute.PATCH, "PATCH", "/x", { key: t.key, params: { propertyId }, body: { property: { media: [{ url: "/demo/a.svg" }, { url: "/demo/b.svg" }] } } });
+    await call(propertyRoute.PATCH, "PATCH", "/x", {
+      key: t.key,
+      params: { propertyId },
+      body: { property: { media: [{ url: "/demo/a.svg" }, { url: "/demo/b.svg" }] } },
+    });
     expect(keysOf((await search({ minPhotos: "2", city: "São Paulo", filter: "propertyType:=house" })).body)).toEqual(["conceicao"]);
   });
 });
@@ -171,7 +298,21 @@ describe("GET /listings/search", () => {
 describe("tenant and access isolation in search", () => {
   it("never shows another tenant's listings, whatever the filter", async () => {
     const other = await makeTenant();
-    await create({ key: "other", title: "Apartamento em Pinheiros de outra imobiliária", price: "1", bedrooms: 9, area: "10", hood: "Pinheiros", city: "São Paulo", state: "SP", lat: -23.56, lng: -46.69 }, other.key);
+    await create(
+      {
+        key: "other",
+        title: "Apartamento em Pinheiros de outra imobiliária",
+        price: "1",
+        bedrooms: 9,
+        area: "10",
+        hood: "Pinheiros",
+        city: "São Paulo",
+        state: "SP",
+        lat: -23.56,
+        lng: -46.69,
+      },
+      other.key,
+    );
     const hostile = [
       `tenantId:=${other.tenantId}`,
       "bedrooms:>=0 || bedrooms:<0",
@@ -185,8 +326,14 @@ describe("tenant and access isolation in search", () => {
     for (const filter of hostile) {
       const res = await search({ filter });
       if (res.status === 200) {
-        expect(res.body.items.every((i: any) => Object.values(ids).includes(i.id) || i.isNetworkListing === false), filter).toBe(true);
-        expect(res.body.items.some((i: any) => i.title.includes("outra imobiliária")), filter).toBe(false);
+        expect(
+          res.body.items.every((i: any) => Object.values(ids).includes(i.id) || i.isNetworkListing === false),
+          filter,
+        ).toBe(true);
+        expect(
+          res.body.items.some((i: any) => i.title.includes("outra imobiliária")),
+          filter,
+        ).toBe(false);
       } else {
         expect(res.status, filter).toBe(400);
       }
@@ -199,7 +346,22 @@ describe("tenant and access isolation in search", () => {
     const broker = await makeMember(t, "broker", "restricted");
     const res = await search({ pageSize: "100" }, broker.key);
     expect(keysOf(res.body)).not.toContain("secret");
-    const own = await create({ key: "own", title: "Sala comercial privada", price: "300000", bedrooms: 0, area: "40", hood: "Centro", city: "São Paulo", state: "SP", lat: -23.55, lng: -46.63, visibility: "private" }, broker.key);
+    const own = await create(
+      {
+        key: "own",
+        title: "Sala comercial privada",
+        price: "300000",
+        bedrooms: 0,
+        area: "40",
+        hood: "Centro",
+        city: "São Paulo",
+        state: "SP",
+        lat: -23.55,
+        lng: -46.63,
+        visibility: "private",
+      },
+      broker.key,
+    );
     expect((await search({ visibility: "private" }, broker.key)).body.items.map((i: any) => i.id)).toEqual([own]);
     expect((await search({ visibility: "private" })).body.total).toBe(2);
   });

@@ -31,7 +31,12 @@ let broker: { userId: string };
 let activeStage: string;
 const pg = new PostgresSearchEngine(getDb);
 /** A fallback that fails: a query the memory engine claims must never reach PostgreSQL. */
-const failing: SearchEngine = { name: "postgres", search: async () => { throw new Error("fell back to PostgreSQL"); } };
+const failing: SearchEngine = {
+  name: "postgres",
+  search: async () => {
+    throw new Error("fell back to PostgreSQL");
+  },
+};
 let mem: MemorySearchEngine;
 
 const N = 400;
@@ -118,7 +123,10 @@ function expectSameStats(a: SearchResult, b: SearchResult, label: string) {
     const s = b.facet_counts[i].stats;
     for (const k of ["min", "max", "sum", "avg"] as const) {
       if (f.stats[k] === undefined) expect(s[k], `${label} ${f.field_name}.${k}`).toBeUndefined();
-      else expect(Math.abs(s[k]! - f.stats[k]!), `${label} ${f.field_name}.${k}: ${s[k]} vs ${f.stats[k]}`).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(f.stats[k]!)));
+      else
+        expect(Math.abs(s[k]! - f.stats[k]!), `${label} ${f.field_name}.${k}: ${s[k]} vs ${f.stats[k]}`).toBeLessThanOrEqual(
+          1e-6 * Math.max(1, Math.abs(f.stats[k]!)),
+        );
     }
   });
 }
@@ -155,7 +163,9 @@ describe("the in-memory search engine", () => {
     const scope: SearchScope = { tenantId: t.tenantId, access: { kind: "all" }, networkIds: [] };
     const req = toSearchRequest({ q: "*", filter_by: "price:=123456789", per_page: 5 }, { maxPerPage: 250 });
     expect((await mem.search(scope, req)).found).toBe(0);
-    const [target] = rowsOf<{ id: string }>(await db.execute(sql`select id from listings where tenant_id = ${t.tenantId}::uuid and price > 0 order by id limit 1`));
+    const [target] = rowsOf<{ id: string }>(
+      await db.execute(sql`select id from listings where tenant_id = ${t.tenantId}::uuid and price > 0 order by id limit 1`),
+    );
     await inTransaction(db, async (tx) => {
       await tx.execute(sql`update listings set price = 123456789 where id = ${target.id}::uuid`);
       await reindexListings(tx, t.tenantId, [target.id]);
@@ -164,10 +174,14 @@ describe("the in-memory search engine", () => {
     expect(changed.hits.map((h) => h.document.id)).toEqual([target.id]);
     // A value on a column filtered through per-value bitsets moves with the document: it leaves
     // its old value's set and joins the new one's.
-    const byType = ["sale", "rental"].map((v) => toSearchRequest({ q: "*", filter_by: `listingType:=${v} && stage:!=nowhere`, per_page: 250 }, { maxPerPage: 250 }));
+    const byType = ["sale", "rental"].map((v) =>
+      toSearchRequest({ q: "*", filter_by: `listingType:=${v} && stage:!=nowhere`, per_page: 250 }, { maxPerPage: 250 }),
+    );
     const before = await Promise.all(byType.map((r) => mem.search(scope, r)));
     await inTransaction(db, async (tx) => {
-      await tx.execute(sql`update listings set type = case when type = 'rental' then 'sale'::listing_type else 'rental'::listing_type end where id = ${target.id}::uuid`);
+      await tx.execute(
+        sql`update listings set type = case when type = 'rental' then 'sale'::listing_type else 'rental'::listing_type end where id = ${target.id}::uuid`,
+      );
       await reindexListings(tx, t.tenantId, [target.id]);
     });
     for (const [i, r] of byType.entries()) {
@@ -179,7 +193,11 @@ describe("the in-memory search engine", () => {
     for (let i = 0; i < 3; i++) {
       const res = await call(propertiesRoute.POST, "POST", "/x", {
         key: t.key,
-        body: { property: { type: "house", bedrooms: 3 }, location: { city, neighborhood: hood, state }, listings: [{ title: `Casa nova ${i}`, type: "sale", price: "700000", stage: "active" }] },
+        body: {
+          property: { type: "house", bedrooms: 3 },
+          location: { city, neighborhood: hood, state },
+          listings: [{ title: `Casa nova ${i}`, type: "sale", price: "700000", stage: "active" }],
+        },
       });
       expect(res.status).toBe(201);
     }
@@ -201,7 +219,10 @@ describe("the in-memory search engine", () => {
     const mine: SearchScope = { tenantId: t.tenantId, access: { kind: "all" }, networkIds: [] };
     const theirs = await mem.preload(other.tenantId);
     expect(theirs.count).toBe(50);
-    const r = await mem.search({ tenantId: other.tenantId, access: { kind: "all" }, networkIds: [] }, toSearchRequest({ q: "*", per_page: 250 }, { maxPerPage: 250 }));
+    const r = await mem.search(
+      { tenantId: other.tenantId, access: { kind: "all" }, networkIds: [] },
+      toSearchRequest({ q: "*", per_page: 250 }, { maxPerPage: 250 }),
+    );
     expect(r.found).toBe(50);
     const own = new Set(rowsOf<{ id: string }>(await db.execute(sql`select id from listings where tenant_id = ${other.tenantId}::uuid`)).map((x) => x.id));
     expect(r.hits.every((h) => own.has(h.document.id as string))).toBe(true);
@@ -218,7 +239,13 @@ describe("the in-memory search engine", () => {
 
   it("leaves a tenant below the size threshold on PostgreSQL", async () => {
     const calls: string[] = [];
-    const counting: SearchEngine = { name: "postgres", search: async (s, r) => { calls.push(s.tenantId); return pg.search(s, r); } };
+    const counting: SearchEngine = {
+      name: "postgres",
+      search: async (s, r) => {
+        calls.push(s.tenantId);
+        return pg.search(s, r);
+      },
+    };
     const engine = new MemorySearchEngine(counting, getDb, { minDocs: 1_000, maxDocs: 1_000_000 });
     const scope: SearchScope = { tenantId: other.tenantId, access: { kind: "all" }, networkIds: [] };
     for (let i = 0; i < 3; i++) {
@@ -235,7 +262,13 @@ describe("pruning old removal tombstones", () => {
     await db.execute(generateListingsSql(small.tenantId, small.ownerId, 20));
     await reindexAll(small.tenantId);
     const calls: string[] = [];
-    const counting: SearchEngine = { name: "postgres", search: async (s, r) => { calls.push(s.tenantId); return pg.search(s, r); } };
+    const counting: SearchEngine = {
+      name: "postgres",
+      search: async (s, r) => {
+        calls.push(s.tenantId);
+        return pg.search(s, r);
+      },
+    };
     const engine = new MemorySearchEngine(counting, getDb, { minDocs: 0, maxDocs: 1_000_000 });
     const stale = await engine.preload(small.tenantId);
     const staleVersion = stale.version;
@@ -250,9 +283,13 @@ describe("pruning old removal tombstones", () => {
     // Another tenant's fresh tombstone stays.
     await db.execute(sql`insert into search_removals (tenant_id, listing_id, search_version) values (${other.tenantId}::uuid, gen_random_uuid(), 1)`);
     expect(await pruneSearchRemovals(db)).toBeGreaterThanOrEqual(1);
-    const left = rowsOf<{ tenant_id: string }>(await db.execute(sql`select tenant_id from search_removals where tenant_id in (${small.tenantId}::uuid, ${other.tenantId}::uuid)`));
+    const left = rowsOf<{ tenant_id: string }>(
+      await db.execute(sql`select tenant_id from search_removals where tenant_id in (${small.tenantId}::uuid, ${other.tenantId}::uuid)`),
+    );
     expect(left.map((r) => r.tenant_id)).toEqual([other.tenantId]);
-    const [tenant] = rowsOf<{ v: string; p: string }>(await db.execute(sql`select search_version as v, search_removals_pruned as p from tenants where id = ${small.tenantId}::uuid`));
+    const [tenant] = rowsOf<{ v: string; p: string }>(
+      await db.execute(sql`select search_version as v, search_removals_pruned as p from tenants where id = ${small.tenantId}::uuid`),
+    );
     expect(Number(tenant.p)).toBe(Number(tenant.v));
     // A refresh that reads after the prune (the prune landing between its two reads) refuses to go on.
     await expect(applyChanges(db, stale, Number(tenant.v))).rejects.toBeInstanceOf(RemovalsPruned);
@@ -277,14 +314,27 @@ describe("pruning old removal tombstones", () => {
 describe("text ranked in memory as ts_rank_cd ranks it", () => {
   it("gives every matching document PostgreSQL's rank, to the last bit of the real", async () => {
     const ix = await mem.preload(t.tenantId);
-    const queries = ["apartamento:*", "vila & madalena:*", "quartos:A & apartamento:*AB", "vila:C & vila:*B", "otima & proximo & parque:*",
-      "rua:B & sao:*BC", "imovel & comercio:*C", "casa:ABC & quartos & varanda:*", "escolas & imovel & localizacao & vila:*",
+    const queries = [
+      "apartamento:*",
+      "vila & madalena:*",
+      "quartos:A & apartamento:*AB",
+      "vila:C & vila:*B",
+      "otima & proximo & parque:*",
+      "rua:B & sao:*BC",
+      "imovel & comercio:*C",
+      "casa:ABC & quartos & varanda:*",
+      "escolas & imovel & localizacao & vila:*",
       // Short prefixes: many lexemes each (looked up by id rather than searched one by one).
-      "b:*", "c:*", "vila & b:*B"];
+      "b:*",
+      "c:*",
+      "vila & b:*B",
+    ];
     let ranked = 0;
     for (const input of queries) {
-      const rows = rowsOf<{ q: string; id: string; r: number }>(await db.execute(sql`select to_tsquery('pt_unaccent', ${input})::text as q, t.listing_id as id, ts_rank_cd(t.tsv, to_tsquery('pt_unaccent', ${input})) as r
-        from search_texts t where t.tenant_id = ${t.tenantId}::uuid and t.tsv @@ to_tsquery('pt_unaccent', ${input})`));
+      const rows = rowsOf<{ q: string; id: string; r: number }>(
+        await db.execute(sql`select to_tsquery('pt_unaccent', ${input})::text as q, t.listing_id as id, ts_rank_cd(t.tsv, to_tsquery('pt_unaccent', ${input})) as r
+        from search_texts t where t.tenant_id = ${t.tenantId}::uuid and t.tsv @@ to_tsquery('pt_unaccent', ${input})`),
+      );
       expect(rows.length, input).toBeGreaterThan(0);
       const ops = parseTsquery(rows[0].q)!;
       expect(ops, rows[0].q).not.toBeNull();
@@ -303,9 +353,15 @@ describe("text ranked in memory as ts_rank_cd ranks it", () => {
 
   it("reads a tsvector's text form, quotes, escapes and weights included", () => {
     expect(parseTsvector("'apart':1A,35 'it''s':2B 'a\\\\b':3C 'bare'")).toEqual([
-      ["apart", [1 | (3 << 14), 35]], ["it's", [2 | (2 << 14)]], ["a\\b", [3 | (1 << 14)]], ["bare", []],
+      ["apart", [1 | (3 << 14), 35]],
+      ["it's", [2 | (2 << 14)]],
+      ["a\\b", [3 | (1 << 14)]],
+      ["bare", []],
     ]);
-    expect(parseTsquery("'apart':*ABC & 'moem':C")).toEqual([{ lexeme: "apart", prefix: true, weights: 0b1110 }, { lexeme: "moem", prefix: false, weights: 0b0010 }]);
+    expect(parseTsquery("'apart':*ABC & 'moem':C")).toEqual([
+      { lexeme: "apart", prefix: true, weights: 0b1110 },
+      { lexeme: "moem", prefix: false, weights: 0b0010 },
+    ]);
     expect(parseTsquery("'apart' & !'cas'")).toBeNull();
     expect(parseTsquery("'vil' <-> 'madalen'")).toBeNull();
     expect(parseTsquery("")).toBeNull();
@@ -315,8 +371,10 @@ describe("text ranked in memory as ts_rank_cd ranks it", () => {
 describe("facet values written as PostgreSQL writes a real", () => {
   it("matches trim_scale(x::real::numeric)::text, ties rounded to even", async () => {
     const values = [0, 1.1, 2.5, 49.99, 350000, 1234565, 1234575, 123456.5, 999999.5, 4250000, 0.000123, -17.25, 1e9 + 7];
-    const rows = rowsOf<{ t: string }>(await db.execute(sql`select trim_scale(v::real::numeric)::text as t
-      from unnest(string_to_array(${values.join(",")}, ',')::float8[]) with ordinality as u(v, i) order by i`));
+    const rows = rowsOf<{ t: string }>(
+      await db.execute(sql`select trim_scale(v::real::numeric)::text as t
+      from unnest(string_to_array(${values.join(",")}, ',')::float8[]) with ordinality as u(v, i) order by i`),
+    );
     expect(values.map((v) => numericText(Math.fround(v)))).toEqual(rows.map((r) => r.t));
   });
 });

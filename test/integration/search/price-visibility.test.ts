@@ -49,7 +49,11 @@ beforeAll(async () => {
   id.secret = await listing(owner, "Cobertura nos Jardins com preço sob consulta", String(SECRET), "private");
   id.open = await listing(owner, "Apartamento nos Jardins com preço aberto", "2000000", "public");
   id.partnerOwn = await listing(partner, "Apartamento da parceira nos Jardins", "999999", "private");
-  const share = await call(shareRoute.PUT, "PUT", "/x", { key: owner.key, params: { id: net.body.id }, body: { listingIds: [id.secret, id.open], shared: true } });
+  const share = await call(shareRoute.PUT, "PUT", "/x", {
+    key: owner.key,
+    params: { id: net.body.id },
+    body: { listingIds: [id.secret, id.open], shared: true },
+  });
   expect(share.status).toBe(200);
 });
 

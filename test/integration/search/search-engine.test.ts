@@ -23,7 +23,9 @@ async function home(title: string, city: string, hood: string, price: string, be
     body: {
       property: { type: "apartment", bedrooms, features },
       location: { city, neighborhood: hood, state: "SP", latitude: lat, longitude: lng },
-      listings: [{ title, description: `Imóvel em ${hood}, ${city}. Excelente localização perto de parques e comércio.`, type: "sale", price, stage: "active" }],
+      listings: [
+        { title, description: `Imóvel em ${hood}, ${city}. Excelente localização perto de parques e comércio.`, type: "sale", price, stage: "active" },
+      ],
     },
   });
   expect(res.status).toBe(201);
@@ -145,7 +147,11 @@ describe("partner networks", () => {
     expect((await call(joinRoute.POST, "POST", "/x", { key: b.key, body: { inviteCode: "net_wrong_code_123" } })).status).toBe(400);
     const shared = await home("Casa compartilhada no Morumbi", "São Paulo", "Morumbi", "2000000", 4, [], -23.6, -46.72, a.key);
     const notShared = await home("Casa não compartilhada", "São Paulo", "Morumbi", "2000000", 4, [], -23.6, -46.72, a.key);
-    const share = await call(shareRoute.PUT, "PUT", "/x", { key: a.key, params: { id: created.body.id }, body: { listingIds: [shared, notShared], shared: true } });
+    const share = await call(shareRoute.PUT, "PUT", "/x", {
+      key: a.key,
+      params: { id: created.body.id },
+      body: { listingIds: [shared, notShared], shared: true },
+    });
     expect(share.status).toBe(200);
     await call(shareRoute.PUT, "PUT", "/x", { key: a.key, params: { id: created.body.id }, body: { listingIds: [notShared], shared: false } });
 
@@ -158,9 +164,13 @@ describe("partner networks", () => {
     const without = await call(searchRoute.GET, "GET", "/x", { key: b.key, query: { query: "casa", includeNetworks: "false" } });
     expect(without.body.total).toBe(0);
     // B cannot share A's listing, nor share to a network it is not in.
-    expect((await call(shareRoute.PUT, "PUT", "/x", { key: b.key, params: { id: created.body.id }, body: { listingIds: [shared], shared: true } })).status).toBe(400);
+    expect(
+      (await call(shareRoute.PUT, "PUT", "/x", { key: b.key, params: { id: created.body.id }, body: { listingIds: [shared], shared: true } })).status,
+    ).toBe(400);
     const c = await makeTenant("Rede C");
-    expect((await call(shareRoute.PUT, "PUT", "/x", { key: c.key, params: { id: created.body.id }, body: { listingIds: [shared], shared: true } })).status).toBe(404);
+    expect(
+      (await call(shareRoute.PUT, "PUT", "/x", { key: c.key, params: { id: created.body.id }, body: { listingIds: [shared], shared: true } })).status,
+    ).toBe(404);
     expect((await call(searchRoute.GET, "GET", "/x", { key: c.key, query: { query: "casa" } })).body.total).toBe(0);
     const list = await call(networksRoute.GET, "GET", "/x", { key: a.key });
     expect(list.body.items[0]).toMatchObject({ name: "Rede Paulista", members: 2, sharedListings: 1 });

@@ -48,7 +48,16 @@ describe("stored search documents", () => {
       ).id,
     );
     // No price, no coordinates, no description; a rental.
-    ids.push((await makeListing(t, { type: "rental", price: null, description: null }, { condominiumFee: null, propertyTax: null }, { latitude: null, longitude: null })).id);
+    ids.push(
+      (
+        await makeListing(
+          t,
+          { type: "rental", price: null, description: null },
+          { condominiumFee: null, propertyTax: null },
+          { latitude: null, longitude: null },
+        )
+      ).id,
+    );
     // A development listing: its facts come from the typology.
     ids.push((await makeListing(t, { isPrimaryMarket: "true", typologyId, price: null })).id);
   });
@@ -58,7 +67,9 @@ describe("stored search documents", () => {
     const { settings } = await loadTenant(db, t.tenantId);
     const built = await buildDocuments(db, t.tenantId, ids, settings);
     expect(built).toHaveLength(ids.length);
-    const stored = rowsOf<Record<string, unknown>>(await db.execute(sql`select ${docColumns("d")} from search_index d where d.tenant_id = ${t.tenantId}::uuid`));
+    const stored = rowsOf<Record<string, unknown>>(
+      await db.execute(sql`select ${docColumns("d")} from search_index d where d.tenant_id = ${t.tenantId}::uuid`),
+    );
     expect(stored).toHaveLength(ids.length);
     for (const b of built) {
       const row = stored.find((r) => r.listing_id === b.listing.id)!;

@@ -51,16 +51,83 @@ function listing(tenantId: string, over: Record<string, unknown>, acc: Partial<D
 }
 
 const docs = [
-  listing(T1, { title: "Apartamento claro em Pinheiros", location_city: "São Paulo", location_neighborhood: "Pinheiros", price: 900000, bedrooms: 2, features: ["Varanda", "Churrasqueira"], hasPhotos: true, location_latitude: -23.5665, location_longitude: -46.6915 }),
-  listing(T1, { title: "Apartamento amplo em Pinheiros", location_city: "São Paulo", location_neighborhood: "Pinheiros", price: 1500000, bedrooms: 3, features: ["Varanda"], location_latitude: -23.567, location_longitude: -46.69 }),
-  listing(T1, { title: "Cobertura em Moema", location_city: "São Paulo", location_neighborhood: "Moema", price: 3000000, bedrooms: 4, visibility: "private", location_latitude: -23.6009, location_longitude: -46.6658 }, { assignedToId: BROKER }),
-  listing(T1, { title: "Casa privada em Campinas", location_city: "Campinas", price: 1200000, bedrooms: 3, visibility: "private", stage: "draft", location_latitude: -22.8923, location_longitude: -47.0557 }),
+  listing(T1, {
+    title: "Apartamento claro em Pinheiros",
+    location_city: "São Paulo",
+    location_neighborhood: "Pinheiros",
+    price: 900000,
+    bedrooms: 2,
+    features: ["Varanda", "Churrasqueira"],
+    hasPhotos: true,
+    location_latitude: -23.5665,
+    location_longitude: -46.6915,
+  }),
+  listing(T1, {
+    title: "Apartamento amplo em Pinheiros",
+    location_city: "São Paulo",
+    location_neighborhood: "Pinheiros",
+    price: 1500000,
+    bedrooms: 3,
+    features: ["Varanda"],
+    location_latitude: -23.567,
+    location_longitude: -46.69,
+  }),
+  listing(
+    T1,
+    {
+      title: "Cobertura em Moema",
+      location_city: "São Paulo",
+      location_neighborhood: "Moema",
+      price: 3000000,
+      bedrooms: 4,
+      visibility: "private",
+      location_latitude: -23.6009,
+      location_longitude: -46.6658,
+    },
+    { assignedToId: BROKER },
+  ),
+  listing(T1, {
+    title: "Casa privada em Campinas",
+    location_city: "Campinas",
+    price: 1200000,
+    bedrooms: 3,
+    visibility: "private",
+    stage: "draft",
+    location_latitude: -22.8923,
+    location_longitude: -47.0557,
+  }),
   // Tenant 2: one public listing shared to the network, one private shared (must never show), one not shared,
   // and one shared whose price is private (partners see it without its price).
-  listing(T2, { title: "Loft compartilhado em Pinheiros", location_city: "São Paulo", price: 800000, bedrooms: 1, location_latitude: -23.566, location_longitude: -46.69 }, { networkIds: [NET], onAir: true }),
-  listing(T2, { title: "Loft privado em Pinheiros", location_city: "São Paulo", price: 700000, bedrooms: 1, visibility: "private" }, { networkIds: [NET], onAir: true }),
+  listing(
+    T2,
+    {
+      title: "Loft compartilhado em Pinheiros",
+      location_city: "São Paulo",
+      price: 800000,
+      bedrooms: 1,
+      location_latitude: -23.566,
+      location_longitude: -46.69,
+    },
+    { networkIds: [NET], onAir: true },
+  ),
+  listing(
+    T2,
+    { title: "Loft privado em Pinheiros", location_city: "São Paulo", price: 700000, bedrooms: 1, visibility: "private" },
+    { networkIds: [NET], onAir: true },
+  ),
   listing(T2, { title: "Studio em Pinheiros", location_city: "São Paulo", price: 600000, bedrooms: 1 }),
-  listing(T2, { title: "Flat com preço sob consulta", location_city: "São Paulo", price: 1234567, priceFormatted: "R$ 1.234.567,00", priceVisibility: "private", bedrooms: 1 }, { networkIds: [NET], onAir: true }),
+  listing(
+    T2,
+    {
+      title: "Flat com preço sob consulta",
+      location_city: "São Paulo",
+      price: 1234567,
+      priceFormatted: "R$ 1.234.567,00",
+      priceVisibility: "private",
+      bedrooms: 1,
+    },
+    { networkIds: [NET], onAir: true },
+  ),
 ];
 const idOf = (title: string) => String(docs.find((d) => d.doc.title === title)!.doc.id);
 
@@ -77,7 +144,10 @@ describe.skipIf(!enabled)("Typesense engine, live server", () => {
   });
 
   afterAll(async () => {
-    await engine?.client.collections(collection).delete().catch(() => undefined);
+    await engine?.client
+      .collections(collection)
+      .delete()
+      .catch(() => undefined);
   });
 
   it("keeps tenants apart, and the hit document is the stored one", async () => {
@@ -141,12 +211,21 @@ describe.skipIf(!enabled)("Typesense engine, live server", () => {
 
   it("filters: numbers, exact strings, arrays, bools, prefixes, geo, negation including missing values", async () => {
     expect(titles(await run({ q: "*", filter_by: "price:[1000000..2000000]" }))).toEqual(["Apartamento amplo em Pinheiros", "Casa privada em Campinas"]);
-    expect(titles(await run({ q: "*", filter_by: "location_city:=sao paulo && bedrooms:>=3" }))).toEqual(["Apartamento amplo em Pinheiros", "Cobertura em Moema"]);
+    expect(titles(await run({ q: "*", filter_by: "location_city:=sao paulo && bedrooms:>=3" }))).toEqual([
+      "Apartamento amplo em Pinheiros",
+      "Cobertura em Moema",
+    ]);
     expect(titles(await run({ q: "*", filter_by: "features:=churrasqueira" }))).toEqual(["Apartamento claro em Pinheiros"]);
     expect(titles(await run({ q: "*", filter_by: "hasPhotos:true" }))).toEqual(["Apartamento claro em Pinheiros"]);
-    expect(titles(await run({ q: "*", filter_by: "location_neighborhood:Pinh*" }))).toEqual(["Apartamento amplo em Pinheiros", "Apartamento claro em Pinheiros"]);
+    expect(titles(await run({ q: "*", filter_by: "location_neighborhood:Pinh*" }))).toEqual([
+      "Apartamento amplo em Pinheiros",
+      "Apartamento claro em Pinheiros",
+    ]);
     expect(titles(await run({ q: "*", filter_by: "location_neighborhood:=Mo*" }))).toEqual(["Cobertura em Moema"]);
-    expect(titles(await run({ q: "*", filter_by: "location:(-23.5665, -46.6915, 1 km)" }))).toEqual(["Apartamento amplo em Pinheiros", "Apartamento claro em Pinheiros"]);
+    expect(titles(await run({ q: "*", filter_by: "location:(-23.5665, -46.6915, 1 km)" }))).toEqual([
+      "Apartamento amplo em Pinheiros",
+      "Apartamento claro em Pinheiros",
+    ]);
     // NOT exact includes the document without a neighborhood (Campinas).
     expect(titles(await run({ q: "*", filter_by: "location_neighborhood:!=Pinheiros" }))).toEqual(["Casa privada em Campinas", "Cobertura em Moema"]);
     expect((await run({ q: "*", filter_by: "bedrooms:[]" })).found).toBe(0);

@@ -43,7 +43,10 @@ describe("Typesense push with the search cache on", () => {
     const t = await makeTenant();
     const ctx = await ctxOf(t.key);
     // A verb called directly, as a job or an import would: no HTTP wrapper involved.
-    const created = await createProperty(ctx, propertyBody({}, [saleListing({ title: "Cobertura com vista" }), saleListing({ title: "Mesmo imóvel, outra oferta" })]));
+    const created = await createProperty(
+      ctx,
+      propertyBody({}, [saleListing({ title: "Cobertura com vista" }), saleListing({ title: "Mesmo imóvel, outra oferta" })]),
+    );
     const [a, b] = created.listings.map((l) => l.id);
     await settleAfterCommit();
     const docs = ts.docs(COLLECTION);
@@ -72,7 +75,12 @@ describe("Typesense push with the search cache on", () => {
     const t = await makeTenant();
     const ctx = await ctxOf(t.key);
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push(...(await createProperty(ctx, propertyBody({}, [saleListing({ title: `Casa ${i}` }), saleListing({ title: `Casa ${i} bis` })]))).listings.map((l) => l.id));
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        ...(await createProperty(ctx, propertyBody({}, [saleListing({ title: `Casa ${i}` }), saleListing({ title: `Casa ${i} bis` })]))).listings.map(
+          (l) => l.id,
+        ),
+      );
     await settleAfterCommit();
     for (const id of ids) ts.docs(COLLECTION).delete(id);
 

@@ -65,10 +65,7 @@ describe("loadDemoData", () => {
       .groupBy(events.eventName);
     expect(Object.fromEntries(created.map((e) => [e.name, e.n]))).toEqual({ "property.created": c.properties, "listing.created": c.listings });
 
-    const cities = await db
-      .selectDistinct({ city: properties.city })
-      .from(properties)
-      .where(eq(properties.tenantId, first.tenantId));
+    const cities = await db.selectDistinct({ city: properties.city }).from(properties).where(eq(properties.tenantId, first.tenantId));
     expect(cities.map((r) => r.city).sort()).toEqual(["Belo Horizonte", "Rio de Janeiro", "São Paulo"]);
     expect(messages.filter((m) => m.startsWith("Properties:")).length).toBeGreaterThanOrEqual(3);
   });
@@ -76,7 +73,10 @@ describe("loadDemoData", () => {
   it("mixes public and private listings, and links primary-market listings to typologies of the building", async () => {
     const db = await getDb();
     const t = first.tenantId;
-    const [priv] = await db.select({ n: count() }).from(listings).where(and(eq(listings.tenantId, t), eq(listings.visibility, "private")));
+    const [priv] = await db
+      .select({ n: count() })
+      .from(listings)
+      .where(and(eq(listings.tenantId, t), eq(listings.visibility, "private")));
     expect(priv.n).toBeGreaterThan(10);
     const primary = await db
       .select({ typologyId: listings.typologyId, buildingId: properties.buildingId, typologyBuilding: typologies.buildingId })
@@ -97,7 +97,10 @@ describe("loadDemoData", () => {
     const db = await getDb();
     const t = first.tenantId;
     expect(first.brokers.length).toBeGreaterThanOrEqual(5);
-    const brokers = await db.select().from(members).where(and(eq(members.tenantId, t), eq(members.role, "broker")));
+    const brokers = await db
+      .select()
+      .from(members)
+      .where(and(eq(members.tenantId, t), eq(members.role, "broker")));
     expect(brokers.length).toBeGreaterThanOrEqual(5);
     for (const b of brokers) expect(b.image).toMatch(/\/demo\/avatar-\d+\.svg$/);
     const [assigned] = await db
@@ -119,7 +122,15 @@ describe("loadDemoData", () => {
     const [outside] = await db
       .select({ n: count() })
       .from(listings)
-      .where(and(eq(listings.tenantId, tenant.id), notInArray(listings.stage, stages.map((s) => s.id))));
+      .where(
+        and(
+          eq(listings.tenantId, tenant.id),
+          notInArray(
+            listings.stage,
+            stages.map((s) => s.id),
+          ),
+        ),
+      );
     expect(outside.n).toBe(0);
     const rows = await db.select({ stage: listings.stage, status: listings.status }).from(listings).where(eq(listings.tenantId, tenant.id));
     for (const r of rows) {
@@ -134,7 +145,10 @@ describe("loadDemoData", () => {
     const stored = JSON.parse(fs.readFileSync(demoFile(), "utf8"));
     expect(stored).toMatchObject({ tenantId: first.tenantId, apiKey: first.apiKey, ownerId: first.ownerId, slug: "demo" });
     expect(Date.parse(stored.createdAt)).not.toBeNaN();
-    const [key] = await db.select().from(apiKeys).where(eq(apiKeys.hash, hashApiKey(first.apiKey)));
+    const [key] = await db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.hash, hashApiKey(first.apiKey)));
     expect(key).toMatchObject({ tenantId: first.tenantId, memberId: first.ownerId, scope: "broad", revokedAt: null });
   });
 
@@ -148,7 +162,10 @@ describe("loadDemoData", () => {
   it("gives a broker's restricted key beside the owner's, which sees only what a broker sees", async () => {
     const db = await getDb();
     expect(first.brokers.map((b) => b.id)).toContain(first.broker.id);
-    const [key] = await db.select().from(apiKeys).where(eq(apiKeys.hash, hashApiKey(first.broker.apiKey)));
+    const [key] = await db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.hash, hashApiKey(first.broker.apiKey)));
     expect(key).toMatchObject({ tenantId: first.tenantId, memberId: first.broker.id, scope: "restricted", revokedAt: null });
     expect(JSON.parse(fs.readFileSync(demoFile(), "utf8")).broker).toEqual(first.broker);
     expect((await call(settingsRoute.GET, "GET", "/x", { key: first.broker.apiKey })).status).toBe(403);

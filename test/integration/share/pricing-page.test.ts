@@ -52,7 +52,17 @@ beforeAll(async () => {
   a = await makeTenant("Imobiliária Página A");
   b = await makeTenant("Imobiliária Página B");
   const owner = { name: PRIVATE[0], email: PRIVATE[1] };
-  for (const [i, [area, ppsqm]] of ([[70, 15000], [75, 15400], [80, 14800], [85, 14600], [90, 15600], [78, 15000], [82, 15200]] as const).entries()) {
+  for (const [i, [area, ppsqm]] of (
+    [
+      [70, 15000],
+      [75, 15400],
+      [80, 14800],
+      [85, 14600],
+      [90, 15600],
+      [78, 15000],
+      [82, 15200],
+    ] as const
+  ).entries()) {
     await makeListing(
       a,
       { price: (area * ppsqm).toFixed(2) },
@@ -61,8 +71,17 @@ beforeAll(async () => {
     );
   }
   // Tenant B values another city only; its neighbourhood must never be offered on A's tool.
-  for (const area of [70, 80, 90]) await makeListing(b, { price: (area * 9000).toFixed(2) }, { totalArea: area.toFixed(2) }, { neighborhood: "Savassi", city: "Belo Horizonte", state: "MG", postalCode: "30140-000" });
-  await call(settingsRoute.PATCH, "PATCH", "/x", { key: a.key, body: { listingLanguages: ["pt-BR", "en"], branding: { name: "Casa Página A", logo: null, primaryColor: "#ffd400" } } });
+  for (const area of [70, 80, 90])
+    await makeListing(
+      b,
+      { price: (area * 9000).toFixed(2) },
+      { totalArea: area.toFixed(2) },
+      { neighborhood: "Savassi", city: "Belo Horizonte", state: "MG", postalCode: "30140-000" },
+    );
+  await call(settingsRoute.PATCH, "PATCH", "/x", {
+    key: a.key,
+    body: { listingLanguages: ["pt-BR", "en"], branding: { name: "Casa Página A", logo: null, primaryColor: "#ffd400" } },
+  });
   tokenA = await pricingToken(a);
   tokenB = await pricingToken(b);
   siteA = (await makeVerifiedSite(a, "pricing-a.example.com", { published: true })).domain;
@@ -90,7 +109,7 @@ describe("the steps, without JavaScript", () => {
     expect(r.html).toMatch(/^<!doctype html><html lang="pt-BR">/);
     expect(r.html).toContain("Quanto vale o seu imóvel?");
     expect(r.html).toContain("Casa Página A");
-    expect(r.html).toContain('<legend>Em qual cidade fica o imóvel?</legend>');
+    expect(r.html).toContain("<legend>Em qual cidade fica o imóvel?</legend>");
     expect(r.html).toContain('value="sao-paulo-sp"');
     expect(r.html).not.toContain("belo-horizonte");
     // A pale brand colour: dark text on it, and a darkened accent for links on white.
@@ -132,7 +151,19 @@ describe("the steps, without JavaScript", () => {
   it("profile errors name each field (area, counts) and keep the answers", async () => {
     const r = await open(tokenA, { ...PROFILE, area: "", bedrooms: "2.5", step: "estimate" });
     expect(r.status).toBe(400);
-    expect(hasInput(r.html, { id: "f-totalArea", name: "area", type: "text", inputmode: "decimal", required: "", maxlength: "12", value: "", "aria-invalid": "true", "aria-describedby": "f-totalArea-hint f-totalArea-err" })).toBe(true);
+    expect(
+      hasInput(r.html, {
+        id: "f-totalArea",
+        name: "area",
+        type: "text",
+        inputmode: "decimal",
+        required: "",
+        maxlength: "12",
+        value: "",
+        "aria-invalid": "true",
+        "aria-describedby": "f-totalArea-hint f-totalArea-err",
+      }),
+    ).toBe(true);
     expect(r.html).toContain('<p class="err" id="f-bedrooms-err">');
     expect(r.html).toContain('<a href="#f-totalArea">Digite a área total em m².</a>');
     expect(hasInput(r.html, { type: "radio", name: "type", value: "apartment", checked: "" })).toBe(true);
@@ -176,7 +207,24 @@ describe("the contact step", () => {
   });
 
   it("stores the lead on the tenant's pricing channel before the 303 to the thank-you step", async () => {
-    const r = await open(tokenA, {}, { form: { ...answers, name: "Maria Proprietária", email: "maria@example.com", phone: "(11) 91234-5678", intent: "sell", consent: "yes", street: "Rua A", number: "10", complement: "", postalCode: "05422-000" } });
+    const r = await open(
+      tokenA,
+      {},
+      {
+        form: {
+          ...answers,
+          name: "Maria Proprietária",
+          email: "maria@example.com",
+          phone: "(11) 91234-5678",
+          intent: "sell",
+          consent: "yes",
+          street: "Rua A",
+          number: "10",
+          complement: "",
+          postalCode: "05422-000",
+        },
+      },
+    );
     expect(r.status).toBe(303);
     expect(r.headers.get("location")).toBe(`/c/${tokenA}?step=sent`);
     const db = await getDb();
@@ -194,7 +242,22 @@ describe("the contact step", () => {
   });
 
   it("a NUL in a contact field is cleaned and the lead stored, not a 503 'busy' page", async () => {
-    const r = await open(tokenA, {}, { form: { ...answers, name: "Nul\u0000 Nome", email: "nul@example.com", phone: "(11) 91234-5679", intent: "sell", consent: "yes", street: "R\u0000", complement: "\u0000" } });
+    const r = await open(
+      tokenA,
+      {},
+      {
+        form: {
+          ...answers,
+          name: "Nul\u0000 Nome",
+          email: "nul@example.com",
+          phone: "(11) 91234-5679",
+          intent: "sell",
+          consent: "yes",
+          street: "R\u0000",
+          complement: "\u0000",
+        },
+      },
+    );
     expect(r.status).toBe(303);
     const rows = await (await getDb()).select().from(inboundLeads).where(eq(inboundLeads.tenantId, a.tenantId));
     expect(rows.map((x) => (x.lead as any).contactName)).toContain("Nul Nome");
@@ -218,7 +281,10 @@ describe("link states, hosts and limits", () => {
     const db = await getDb();
     const c = await makeTenant("Imobiliária Expirada C");
     const expiredToken = await pricingToken(c);
-    await db.update(shareLinks).set({ expiresAt: new Date(Date.now() - 60_000) }).where(and(eq(shareLinks.token, expiredToken), eq(shareLinks.tenantId, c.tenantId)));
+    await db
+      .update(shareLinks)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(and(eq(shareLinks.token, expiredToken), eq(shareLinks.tenantId, c.tenantId)));
     const gone = await open(expiredToken);
     expect(gone.status).toBe(410);
     expect(gone.html).toContain("Este link expirou");

@@ -35,11 +35,23 @@ const pricingToken = async (t: TestTenant) => (await call(pricingToolRoute.GET, 
 // Pinheiros (-23.5662, -46.6912) and Vila Madalena (-23.5538, -46.6903): 1.4 km apart.
 const PIN = { neighborhood: "Pinheiros", street: "Rua dos Pinheiros", postalCode: "05422-000" };
 const VM = { neighborhood: "Vila Madalena", street: "Rua Harmonia", postalCode: "05435-000" };
-const at = (p: typeof PIN, i: number) => ({ ...p, latitude: (p === PIN ? -23.5662 : -23.5538) + i * 0.0004, longitude: (p === PIN ? -46.6912 : -46.6903) - i * 0.0003 });
-const flat = (area: number, ppsqm: number, bedrooms = 2) => [{ price: (area * ppsqm).toFixed(2) }, { totalArea: area.toFixed(2), bedrooms, bathrooms: 2, parkingSpaces: 1 }] as const;
+const at = (p: typeof PIN, i: number) => ({
+  ...p,
+  latitude: (p === PIN ? -23.5662 : -23.5538) + i * 0.0004,
+  longitude: (p === PIN ? -46.6912 : -46.6903) - i * 0.0003,
+});
+const flat = (area: number, ppsqm: number, bedrooms = 2) =>
+  [{ price: (area * ppsqm).toFixed(2) }, { totalArea: area.toFixed(2), bedrooms, bathrooms: 2, parkingSpaces: 1 }] as const;
 
 const profile = (over: Record<string, unknown> = {}) => ({
-  city: "sao-paulo-sp", neighborhood: "pinheiros", propertyType: "apartment", bedrooms: 2, bathrooms: 2, parkingSpaces: 1, totalArea: 80, ...over,
+  city: "sao-paulo-sp",
+  neighborhood: "pinheiros",
+  propertyType: "apartment",
+  bedrooms: 2,
+  bathrooms: 2,
+  parkingSpaces: 1,
+  totalArea: 80,
+  ...over,
 });
 
 let a: TestTenant;
@@ -49,17 +61,34 @@ let tokenB: string;
 let geocoder: FakeGeocoder;
 
 beforeAll(async () => {
-  geocoder = await startFakeGeocoder((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify([{ lat: "-23.5660", lon: "-46.6900" }])));
+  geocoder = await startFakeGeocoder((_req, res) =>
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify([{ lat: "-23.5660", lon: "-46.6900" }])),
+  );
 
   a = await makeTenant();
   b = await makeTenant();
   // Tenant A: eight Pinheiros flats around 15,000/m², three in Vila Madalena around 13,000/m².
-  const pin = [[70, 15000], [75, 15400], [80, 14800], [82, 15200], [85, 14600], [90, 15600], [78, 15000], [95, 14900]] as const;
+  const pin = [
+    [70, 15000],
+    [75, 15400],
+    [80, 14800],
+    [82, 15200],
+    [85, 14600],
+    [90, 15600],
+    [78, 15000],
+    [95, 14900],
+  ] as const;
   for (const [i, [area, pp]] of pin.entries()) {
     const [l, p] = flat(area, pp);
     await makeListing(a, l, p, at(PIN, i));
   }
-  for (const [i, [area, pp]] of ([[80, 13000], [85, 13200], [75, 12800]] as const).entries()) {
+  for (const [i, [area, pp]] of (
+    [
+      [80, 13000],
+      [85, 13200],
+      [75, 12800],
+    ] as const
+  ).entries()) {
     const [l, p] = flat(area, pp);
     await makeListing(a, l, p, at(VM, i));
   }
@@ -115,7 +144,7 @@ describe("price estimate", () => {
       expect(c.pricePerSqm).toBeLessThan(20_000); // the 90,000/m² listings that must not count
     }
     const text = JSON.stringify(e);
-    for (const leak of ["Rua ", "05422", "listingCode", "\"id\"", "-23.5", "-46.6", "owner"]) expect(text).not.toContain(leak);
+    for (const leak of ["Rua ", "05422", "listingCode", '"id"', "-23.5", "-46.6", "owner"]) expect(text).not.toContain(leak);
   });
 
   it("is accent- and case-insensitive on the neighbourhood, and answers null with too few comparables", async () => {
@@ -176,7 +205,11 @@ describe("partner networks", () => {
     const draft = await makeListing(y, { ...dl, stage: "draft" }, dp, at(PIN, 5));
     const net = await call(networksRoute.POST, "POST", "/x", { key: x.key, body: { name: "Rede" } });
     expect((await call(joinRoute.POST, "POST", "/x", { key: y.key, body: { inviteCode: net.body.inviteCode } })).status).toBe(200);
-    const share = await call(networkListingsRoute.PUT, "PUT", "/x", { key: y.key, params: { id: net.body.id }, body: { listingIds: [...shared.map((l) => l.id), draft.id], shared: true } });
+    const share = await call(networkListingsRoute.PUT, "PUT", "/x", {
+      key: y.key,
+      params: { id: net.body.id },
+      body: { listingIds: [...shared.map((l) => l.id), draft.id], shared: true },
+    });
     expect(share.status, JSON.stringify(share.body)).toBe(200);
     const token = await pricingToken(x);
     expect((await estimate(token, profile())).body.confidence.comparables).toBe(3);
@@ -236,9 +269,18 @@ describe("the token is checked like any share link", () => {
     const other = await makeTenant();
     const expired = await pricingToken(other);
     const db = await getDb();
-    await db.update(shareLinks).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(shareLinks.token, expired));
+    await db
+      .update(shareLinks)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(shareLinks.token, expired));
     const body = { contact: { name: "X", email: "x@example.com" }, property: profile(), intent: "value", consent: true };
-    for (const [token, status] of [[newShareToken(), 404], ["nope", 404], [listingLink.token, 404], [first, 404], [expired, 410]] as const) {
+    for (const [token, status] of [
+      [newShareToken(), 404],
+      ["nope", 404],
+      [listingLink.token, 404],
+      [first, 404],
+      [expired, 410],
+    ] as const) {
       const e = await estimate(token, profile());
       expect(e.status, token).toBe(status);
       expect(e.body.error.code).toBe(status === 404 ? "not_found" : "expired");
@@ -332,8 +374,19 @@ describe("pricing lead", () => {
     expect(l).toMatchObject({ tenantId: a.tenantId, visibility: "private", stage: "draft", type: "sale" });
     const [p] = await db.select().from(properties).where(eq(properties.id, l.propertyId));
     expect(p).toMatchObject({
-      type: "apartment", bedrooms: 2, totalArea: "80.00", street: "Rua dos Pinheiros", number: "500", neighborhood: "Pinheiros", city: "São Paulo", state: "SP",
-      postalCode: "05422-000", ownerName: "Marina Souza", ownerPhone: "+5511987654321", latitude: -23.566, longitude: -46.69,
+      type: "apartment",
+      bedrooms: 2,
+      totalArea: "80.00",
+      street: "Rua dos Pinheiros",
+      number: "500",
+      neighborhood: "Pinheiros",
+      city: "São Paulo",
+      state: "SP",
+      postalCode: "05422-000",
+      ownerName: "Marina Souza",
+      ownerPhone: "+5511987654321",
+      latitude: -23.566,
+      longitude: -46.69,
     });
     const [deal] = await db.select().from(deals).where(eq(deals.id, done.dealIds[0]));
     expect(deal.customData.leadListings).toEqual([{ listingId: l.id }]);
@@ -376,7 +429,10 @@ describe("pricing lead", () => {
     const aBefore = (await db.select().from(deals).where(eq(deals.tenantId, a.tenantId))).length;
     expect((await lead(tokenB, leadBody({ contact: { name: "Cliente B", email: "b@example.com" } }))).status).toBe(202);
     const done = await processLast(b);
-    const [deal] = await db.select().from(deals).where(and(eq(deals.id, done.dealIds[0]), eq(deals.tenantId, b.tenantId)));
+    const [deal] = await db
+      .select()
+      .from(deals)
+      .where(and(eq(deals.id, done.dealIds[0]), eq(deals.tenantId, b.tenantId)));
     expect(deal).toBeDefined();
     expect((await db.select().from(deals).where(eq(deals.tenantId, a.tenantId))).length).toBe(aBefore);
   });

@@ -62,17 +62,31 @@ describe("resolve of the five kinds", () => {
     expect(body.showFinancialSimulator).toBe(true);
     expect(body.entity.type).toBe("listing");
     expect(body.entity.listing).toMatchObject({ id: a.id, listingCode: a.code, price: 980000, location_neighborhood: "Vila Madalena" });
-    expect(body.entity.property).toMatchObject({ type: "apartment", bedrooms: 3, totalArea: 120, address: { neighborhood: "Vila Madalena", city: "São Paulo", state: "SP" } });
-    expect(body.entity.medias).toEqual([{ id: expect.any(String), src: "https://img.example.com/a.jpg", alt: "Sala", type: "photo", category: null, order: 0, isPrimary: true }]);
+    expect(body.entity.property).toMatchObject({
+      type: "apartment",
+      bedrooms: 3,
+      totalArea: 120,
+      address: { neighborhood: "Vila Madalena", city: "São Paulo", state: "SP" },
+    });
+    expect(body.entity.medias).toEqual([
+      { id: expect.any(String), src: "https://img.example.com/a.jpg", alt: "Sala", type: "photo", category: null, order: 0, isPrimary: true },
+    ]);
     expect(body.entity.agent).toEqual({ id: expect.any(String), name: "Corretor broker", imageUrl: null, phone: "+5511955554444", creci: null });
   });
 
   it("shortlist: the shortlist, its listings in order and their count", async () => {
-    const sl = await call(shortlistsRoute.POST, "POST", "/x", { key: t.key, body: { name: "Família Souza", description: "Zona oeste", listingIds: [b.id, a.id] } });
+    const sl = await call(shortlistsRoute.POST, "POST", "/x", {
+      key: t.key,
+      body: { name: "Família Souza", description: "Zona oeste", listingIds: [b.id, a.id] },
+    });
     const link = await makeShareLink(t, { entityType: "shortlist", entityId: sl.body.id });
     const res = await open(link.token);
     expect(res.status).toBe(200);
-    expect(res.body.entity).toMatchObject({ type: "shortlist", shortlist: { id: sl.body.id, name: "Família Souza", description: "Zona oeste" }, listingCount: 2 });
+    expect(res.body.entity).toMatchObject({
+      type: "shortlist",
+      shortlist: { id: sl.body.id, name: "Família Souza", description: "Zona oeste" },
+      listingCount: 2,
+    });
     expect(res.body.entity.listings.map((l: any) => l.id)).toEqual([b.id, a.id]);
   });
 
@@ -81,7 +95,13 @@ describe("resolve of the five kinds", () => {
     await open(link.token);
     await settleAccesses();
     await call(dealsRoute.POST, "POST", "/x", {
-      key: t.key, body: { title: "Interessado", dealType: "sale", contacts: [{ name: "Ana", email: "ana@example.com", role: "buyer" }], custom: { leadListings: [{ listingId: a.id }] } },
+      key: t.key,
+      body: {
+        title: "Interessado",
+        dealType: "sale",
+        contacts: [{ name: "Ana", email: "ana@example.com", role: "buyer" }],
+        custom: { leadListings: [{ listingId: a.id }] },
+      },
     });
     const res = await open(link.token);
     expect(res.status).toBe(200);
@@ -106,14 +126,26 @@ describe("resolve of the five kinds", () => {
 
   it("visit itinerary: itinerary, stops with their listings, meeting point, route and stop count", async () => {
     const it = await call(itinerariesRoute.POST, "POST", "/x", {
-      key: t.key, body: { name: "Sábado", scheduledDate: "2027-03-06", meetingPoint: { name: "Metrô", latitude: -23.5464, longitude: -46.6909 }, stops: [{ listingId: a.id, time: "10:00", notes: "Portaria" }, { listingId: b.id, time: "11:00" }] },
+      key: t.key,
+      body: {
+        name: "Sábado",
+        scheduledDate: "2027-03-06",
+        meetingPoint: { name: "Metrô", latitude: -23.5464, longitude: -46.6909 },
+        stops: [
+          { listingId: a.id, time: "10:00", notes: "Portaria" },
+          { listingId: b.id, time: "11:00" },
+        ],
+      },
     });
     const link = await makeShareLink(t, { entityType: "visit_itinerary", entityId: it.body.id });
     const res = await open(link.token);
     expect(res.status).toBe(200);
     expect(res.body.entity).toMatchObject({
-      type: "visit_itinerary", itinerary: { id: it.body.id, name: "Sábado", scheduledDate: "2027-03-06" }, stopCount: 2,
-      meetingPoint: { name: "Metrô" }, routeCache: { order: [a.id, b.id] },
+      type: "visit_itinerary",
+      itinerary: { id: it.body.id, name: "Sábado", scheduledDate: "2027-03-06" },
+      stopCount: 2,
+      meetingPoint: { name: "Metrô" },
+      routeCache: { order: [a.id, b.id] },
     });
     expect(res.body.entity.stops[0]).toMatchObject({ order: 1, listingId: a.id, time: "10:00", notes: "Portaria", listing: { id: a.id } });
   });
@@ -154,7 +186,10 @@ describe("field visibility (every row of spec 2 §2.8)", () => {
 
   it("address: full, neighborhood_only, city_only, hidden", async () => {
     const cases = {
-      full: [{ street: "Rua Harmonia", number: "123", neighborhood: "Vila Madalena", city: "São Paulo", state: "SP", postalCode: "05435-000" }, ["location_street", "location_neighborhood", "location_city", "location_state"]],
+      full: [
+        { street: "Rua Harmonia", number: "123", neighborhood: "Vila Madalena", city: "São Paulo", state: "SP", postalCode: "05435-000" },
+        ["location_street", "location_neighborhood", "location_city", "location_state"],
+      ],
       neighborhood_only: [{ neighborhood: "Vila Madalena", city: "São Paulo", state: "SP" }, ["location_neighborhood", "location_city", "location_state"]],
       city_only: [{ city: "São Paulo", state: "SP" }, ["location_city", "location_state"]],
       hidden: [undefined, []],
@@ -276,7 +311,10 @@ describe("errors, expiry, passwords, tenants and the access log", () => {
     const at = new Date(exp.expiresAt);
     await expect(openLink(await getDb(), exp.token, new Date(at.getTime() - 1))).resolves.toMatchObject({ id: exp.id });
     await expect(openLink(await getDb(), exp.token, at)).rejects.toMatchObject({ kind: "gone", code: "expired" });
-    await (await getDb()).update(shareLinks).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(shareLinks.id, exp.id));
+    await (await getDb())
+      .update(shareLinks)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(shareLinks.id, exp.id));
     const gone = await open(exp.token);
     expect(gone.status).toBe(410);
     expect(gone.body.error).toEqual({ code: "expired", message: "Share link has expired" });
@@ -335,7 +373,9 @@ describe("errors, expiry, passwords, tenants and the access log", () => {
     const b = await makeTenant();
     const foreign = await makeListing(b);
     const token = newShareToken();
-    await (await getDb()).insert(shareLinks).values({ tenantId: a.tenantId, token, entityType: "listing", entityId: foreign.id, coordinateSeed: newCoordinateSeed() });
+    await (await getDb())
+      .insert(shareLinks)
+      .values({ tenantId: a.tenantId, token, entityType: "listing", entityId: foreign.id, coordinateSeed: newCoordinateSeed() });
     expect((await open(token)).status).toBe(404);
     const bLink = await makeShareLink(b, { entityType: "listing", entityId: foreign.id });
     const res = await open(bLink.token);
@@ -384,7 +424,9 @@ describe("shortlistId on the sites property endpoint", () => {
     expect((await detail(draft.id, "not-a-uuid")).status).toBe(400); // a malformed id is the caller's mistake (issue 32)
     const other = await makeTenant();
     const otherSite = await makeSite(other);
-    expect((await call(propertyRoute.GET, "GET", "/x", { params: { siteId: otherSite.id, id: draft.id }, query: { shortlistId: sl.id }, headers: client() })).status).toBe(404);
+    expect(
+      (await call(propertyRoute.GET, "GET", "/x", { params: { siteId: otherSite.id, id: draft.id }, query: { shortlistId: sl.id }, headers: client() })).status,
+    ).toBe(404);
     await call(linkRoute.DELETE, "DELETE", "/x", { key: t.key, params: { id: link.id } });
     expect((await detail(draft.id, sl.id)).status).toBe(404);
   });

@@ -45,7 +45,11 @@ const setSettings = async (t: TestTenant, body: unknown) => {
 };
 
 /** Text of the page without tags, for "does not say" checks that markup could hide. */
-const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/&amp;/g, "&").replace(/\s+/g, " ");
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
 
 describe("share page /p/{token}", () => {
   let t: TestTenant;
@@ -56,7 +60,11 @@ describe("share page /p/{token}", () => {
     t = await makeTenant("Imobiliária Página");
     other = await makeTenant("Outra Imobiliária");
     const broker = await makeMember(t, "broker", "broad", { phone: "+5511955554444" });
-    a = await makeListing(t, { description: "Sala ampla com varanda.\n\nPrédio com piscina." }, { assignedToId: broker.userId, media: [{ url: "https://img.example.com/a.jpg", isPrimary: true, alt: "Sala" }] });
+    a = await makeListing(
+      t,
+      { description: "Sala ampla com varanda.\n\nPrédio com piscina." },
+      { assignedToId: broker.userId, media: [{ url: "https://img.example.com/a.jpg", isPrimary: true, alt: "Sala" }] },
+    );
     b = await makeListing(t, { price: "1500000.00" }, {}, { latitude: -23.56, longitude: -46.69 });
   });
 
@@ -98,7 +106,10 @@ describe("share page /p/{token}", () => {
     expect((await page("short")).status).toBe(404);
     const link = await makeShareLink(t, { entityType: "listing", entityId: a.id });
     const db = await getDb();
-    await db.update(shareLinks).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(shareLinks.id, link.id));
+    await db
+      .update(shareLinks)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(shareLinks.id, link.id));
     const gone = await page(link.token);
     expect(gone.status).toBe(410);
     expect(gone.html).toContain("Este link expirou");
@@ -216,7 +227,10 @@ describe("share page /p/{token}", () => {
   });
 
   it("a shortlist: cards that open each listing within the shortlist, with the way back and on", async () => {
-    const sl = await call(shortlistsRoute.POST, "POST", "/x", { key: t.key, body: { name: "Família Souza", description: "Zona oeste", listingIds: [b.id, a.id] } });
+    const sl = await call(shortlistsRoute.POST, "POST", "/x", {
+      key: t.key,
+      body: { name: "Família Souza", description: "Zona oeste", listingIds: [b.id, a.id] },
+    });
     const link = await makeShareLink(t, { entityType: "shortlist", entityId: sl.body.id });
     const res = await page(link.token);
     expect(res.status).toBe(200);
@@ -245,7 +259,15 @@ describe("share page /p/{token}", () => {
   it("a visit itinerary: ordered stops with times, meeting point, route map and a maps link", async () => {
     const it = await call(itinerariesRoute.POST, "POST", "/x", {
       key: t.key,
-      body: { name: "Sábado", scheduledDate: "2030-05-04", meetingPoint: { name: "Metrô Fradique", address: "Rua dos Pinheiros, 1400", latitude: -23.5662, longitude: -46.6843 }, stops: [{ listingId: a.id, time: "10:30", notes: "Portaria" }, { listingId: b.id, time: "09:30" }] },
+      body: {
+        name: "Sábado",
+        scheduledDate: "2030-05-04",
+        meetingPoint: { name: "Metrô Fradique", address: "Rua dos Pinheiros, 1400", latitude: -23.5662, longitude: -46.6843 },
+        stops: [
+          { listingId: a.id, time: "10:30", notes: "Portaria" },
+          { listingId: b.id, time: "09:30" },
+        ],
+      },
     });
     expect(it.status, JSON.stringify(it.body)).toBe(201);
     const link = await makeShareLink(t, { entityType: "visit_itinerary", entityId: it.body.id });

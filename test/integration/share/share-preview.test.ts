@@ -27,12 +27,18 @@ import { makeListing } from "../../helpers/share";
 const ORIGIN = "http://localhost:3000";
 type R = { status: number; headers: Headers; html: string };
 
-async function send(handler: (req: Request) => Promise<Response>, path: string, o: { cookie?: string; form?: Record<string, string>; origin?: string | null } = {}): Promise<R> {
+async function send(
+  handler: (req: Request) => Promise<Response>,
+  path: string,
+  o: { cookie?: string; form?: Record<string, string>; origin?: string | null } = {},
+): Promise<R> {
   const headers: Record<string, string> = { host: "localhost:3000" };
   if (o.cookie) headers.cookie = `crm_preview=${o.cookie}`;
   if (o.form && o.origin !== null) headers.origin = o.origin ?? ORIGIN;
   if (o.form) headers["content-type"] = "application/x-www-form-urlencoded";
-  const res = await handler(new Request(`${ORIGIN}${path}`, { method: o.form ? "POST" : "GET", headers, body: o.form ? new URLSearchParams(o.form).toString() : undefined }));
+  const res = await handler(
+    new Request(`${ORIGIN}${path}`, { method: o.form ? "POST" : "GET", headers, body: o.form ? new URLSearchParams(o.form).toString() : undefined }),
+  );
   return { status: res.status, headers: res.headers, html: await res.text() };
 }
 
@@ -58,7 +64,12 @@ beforeAll(async () => {
   a = await makeTenant("Imobiliária Prévia A");
   b = await makeTenant("Imobiliária Prévia B");
   broker = await makeMember(a, "broker", "restricted");
-  publicListing = await makeListing(a, { title: "Cobertura pública", price: "2500000.00" }, { totalArea: "180.00", condominiumFee: "3100.00" }, { number: "777" });
+  publicListing = await makeListing(
+    a,
+    { title: "Cobertura pública", price: "2500000.00" },
+    { totalArea: "180.00", condominiumFee: "3100.00" },
+    { number: "777" },
+  );
   privateOfColleague = await makeListing(a, { title: "Casa privada da colega", visibility: "private" });
   brokersOwn = await makeListing(a, { title: "Apartamento do corretor", visibility: "private" }, { assignedToId: broker.userId });
   ownerShortlist = (await call(shortlistsRoute.POST, "POST", "/x", { key: a.key, body: { name: "Seleção da dona", listingIds: [publicListing.id] } })).body.id;
@@ -127,7 +138,9 @@ describe("the recipient's page with draft values", () => {
   it("renders the share page's own components; each fieldVisibility draft changes what is shown", async () => {
     const token = await signIn(a.key);
     const pick = `listing:${publicListing.id}`;
-    const shown = await send(frame.GET, `/preview/share/frame?pick=${pick}&fv_financials=visible&fv_price=inherit&name=Nome+Rascunho&color=%23aa0000`, { cookie: token });
+    const shown = await send(frame.GET, `/preview/share/frame?pick=${pick}&fv_financials=visible&fv_price=inherit&name=Nome+Rascunho&color=%23aa0000`, {
+      cookie: token,
+    });
     expect(shown.status).toBe(200);
     expect(shown.headers.get("content-security-policy")).toContain("frame-ancestors 'self'");
     expect(shown.html).toContain("Cobertura pública");
@@ -136,7 +149,9 @@ describe("the recipient's page with draft values", () => {
     expect(shown.html).toMatch(/2\.500\.000/);
     expect(shown.html).toMatch(/3\.100/);
     // The financing simulator's form keeps the pick and the draft (hidden fields), not its own old inputs.
-    expect(shown.html).toMatch(new RegExp(`<form(?=[^>]* action="/preview/share/frame#simulador")[^>]*><input type="hidden" name="pick" value="listing:${publicListing.id}"/?>`));
+    expect(shown.html).toMatch(
+      new RegExp(`<form(?=[^>]* action="/preview/share/frame#simulador")[^>]*><input type="hidden" name="pick" value="listing:${publicListing.id}"/?>`),
+    );
     // The simulator answers its own inputs in the preview as on the real page.
     const simulated = await send(frame.GET, `/preview/share/frame?pick=${pick}&fv_financials=visible&entrada=1000000&prazo=20&juros=9.5`, { cookie: token });
     expect(simulated.html).toMatch(/<input(?=[^>]* name="entrada")(?=[^>]* value="1000000")[^>]*>/);
@@ -153,7 +168,9 @@ describe("the recipient's page with draft values", () => {
     // A card opens the listing inside the preview, keeping the pick and the draft.
     expect(sl.html).toContain(`href="/preview/share/frame/l/${publicListing.id}?pick=shortlist%3A${ownerShortlist}"`);
     const inside = await frameListing.GET(
-      new Request(`${ORIGIN}/preview/share/frame/l/${publicListing.id}?pick=shortlist%3A${ownerShortlist}&fv_price=hidden`, { headers: { cookie: `crm_preview=${token}` } }),
+      new Request(`${ORIGIN}/preview/share/frame/l/${publicListing.id}?pick=shortlist%3A${ownerShortlist}&fv_price=hidden`, {
+        headers: { cookie: `crm_preview=${token}` },
+      }),
       { params: Promise.resolve({ listingId: publicListing.id }) },
     );
     expect(inside.status).toBe(200);
@@ -195,13 +212,27 @@ describe("the recipient's page with draft values", () => {
 });
 
 describe("saving", () => {
-  const draft = { pick: "", name: "Casa Salva", logo: "", color: "#114477", fv_address: "city_only", fv_coordinates: "hidden", fv_financials: "hidden", fv_price: "inherit", fv_listingCode: "hidden", fv_agentInfo: "visible", simulator: "off" };
+  const draft = {
+    pick: "",
+    name: "Casa Salva",
+    logo: "",
+    color: "#114477",
+    fv_address: "city_only",
+    fv_coordinates: "hidden",
+    fv_financials: "hidden",
+    fv_price: "inherit",
+    fv_listingCode: "hidden",
+    fv_agentInfo: "visible",
+    simulator: "off",
+  };
 
   it("needs the session's CSRF token and a same-origin post (403 otherwise), and a live session (401)", async () => {
     const token = await signIn(a.key);
     expect((await send(save.POST, "/preview/share/save", { cookie: token, form: draft })).status).toBe(403);
     expect((await send(save.POST, "/preview/share/save", { cookie: token, form: { ...draft, csrf: csrfToken("someone-else") } })).status).toBe(403);
-    expect((await send(save.POST, "/preview/share/save", { cookie: token, form: { ...draft, csrf: csrfToken(token) }, origin: "https://evil.example" })).status).toBe(403);
+    expect(
+      (await send(save.POST, "/preview/share/save", { cookie: token, form: { ...draft, csrf: csrfToken(token) }, origin: "https://evil.example" })).status,
+    ).toBe(403);
     expect((await send(save.POST, "/preview/share/save", { form: { ...draft, csrf: csrfToken(token) } })).status).toBe(401);
     expect((await loadTenant(await getDb(), a.tenantId)).settings.branding.name).not.toBe("Casa Salva");
   });
@@ -222,7 +253,14 @@ describe("saving", () => {
     expect(r.headers.get("location")).toBe(`/preview/share?pick=listing%3A${publicListing.id}&saved=1`);
     const s = (await loadTenant(await getDb(), a.tenantId)).settings;
     expect(s.branding).toMatchObject({ name: "Casa Salva", logo: null, primaryColor: "#114477" });
-    expect(s.sharingConfig.fieldVisibility).toEqual({ address: "city_only", coordinates: "hidden", financials: "hidden", price: "inherit", listingCode: "hidden", agentInfo: "visible" });
+    expect(s.sharingConfig.fieldVisibility).toEqual({
+      address: "city_only",
+      coordinates: "hidden",
+      financials: "hidden",
+      price: "inherit",
+      listingCode: "hidden",
+      agentInfo: "visible",
+    });
     expect(s.sharingConfig.showFinancialSimulator).toBe(false);
     // Other sharing settings are kept.
     expect(s.sharingConfig.restrictions.autoHideTerminalStages).toBe(true);
@@ -243,7 +281,10 @@ describe("ending a session", () => {
     const m = await makeMember(a, "admin", "broad");
     const token = await signIn(m.key);
     expect((await send(main.GET, "/preview/share", { cookie: token })).html).toContain("Sign out");
-    const [row] = await (await getDb()).select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.hash, hashApiKey(m.key)));
+    const [row] = await (await getDb())
+      .select({ id: apiKeys.id })
+      .from(apiKeys)
+      .where(eq(apiKeys.hash, hashApiKey(m.key)));
     const del = await call(keysRoute.DELETE, "DELETE", "/x", { key: a.key, params: { id: row.id } });
     expect(del.status).toBeLessThan(300);
     expect((await send(main.GET, "/preview/share", { cookie: token })).html).toContain('name="apiKey"');

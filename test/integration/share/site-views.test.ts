@@ -10,7 +10,10 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 async function viewsOf(listingId: string): Promise<number | null> {
   const db = await getDb();
-  const [row] = await db.select().from(listingSiteViews).where(and(eq(listingSiteViews.listingId, listingId), eq(listingSiteViews.day, today())));
+  const [row] = await db
+    .select()
+    .from(listingSiteViews)
+    .where(and(eq(listingSiteViews.listingId, listingId), eq(listingSiteViews.day, today())));
   return row?.views ?? null;
 }
 

@@ -21,7 +21,14 @@ describe("sharingConfig in tenant settings", () => {
     const t = await makeTenant();
     const res = await call(settingsRoute.GET, "GET", "/x", { key: t.key });
     expect(res.body.sharingConfig).toEqual({
-      fieldVisibility: { address: "neighborhood_only", coordinates: "approximate", financials: "visible", price: "inherit", listingCode: "visible", agentInfo: "visible" },
+      fieldVisibility: {
+        address: "neighborhood_only",
+        coordinates: "approximate",
+        financials: "visible",
+        price: "inherit",
+        listingCode: "visible",
+        agentInfo: "visible",
+      },
       showFinancialSimulator: true,
       restrictions: { hideSharesForStages: [], preventCreationForStages: [], preventCreationForStatuses: [], autoHideTerminalStages: true },
       defaultShareDomain: { type: "auto" },
@@ -62,7 +69,10 @@ describe("shortlists and visit itineraries", () => {
   it("CRUD a shortlist in order; another tenant's listing is refused at creation; another tenant's id is a 404", async () => {
     const t = await makeTenant();
     const [a, b] = [await makeListing(t), await makeListing(t)];
-    const created = await call(shortlistsRoute.POST, "POST", "/x", { key: t.key, body: { name: "Para a família Souza", description: "Perto do metrô", listingIds: [b.id, a.id] } });
+    const created = await call(shortlistsRoute.POST, "POST", "/x", {
+      key: t.key,
+      body: { name: "Para a família Souza", description: "Perto do metrô", listingIds: [b.id, a.id] },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body).toMatchObject({ name: "Para a família Souza", listingIds: [b.id, a.id], dealId: null });
     const id = created.body.id;
@@ -85,28 +95,45 @@ describe("shortlists and visit itineraries", () => {
 
   it("an itinerary keeps its stops and computes the visiting order and straight-line legs", async () => {
     const t = await makeTenant();
-    const far = await makeListing(t, {}, {}, { latitude: -23.60, longitude: -46.69 });
-    const near = await makeListing(t, {}, {}, { latitude: -23.5565, longitude: -46.6900 });
+    const far = await makeListing(t, {}, {}, { latitude: -23.6, longitude: -46.69 });
+    const near = await makeListing(t, {}, {}, { latitude: -23.5565, longitude: -46.69 });
     const meetingPoint = { name: "Metrô Vila Madalena", address: "Rua Heitor Penteado", latitude: -23.5464, longitude: -46.6909 };
     const res = await call(itinerariesRoute.POST, "POST", "/x", {
-      key: t.key, body: { name: "Sábado", scheduledDate: "2027-03-06", meetingPoint, stops: [{ listingId: far.id }, { listingId: near.id, notes: "Chaves na portaria" }] },
+      key: t.key,
+      body: { name: "Sábado", scheduledDate: "2027-03-06", meetingPoint, stops: [{ listingId: far.id }, { listingId: near.id, notes: "Chaves na portaria" }] },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.stops).toEqual([{ listingId: far.id, time: null, notes: null }, { listingId: near.id, time: null, notes: "Chaves na portaria" }]);
+    expect(res.body.stops).toEqual([
+      { listingId: far.id, time: null, notes: null },
+      { listingId: near.id, time: null, notes: "Chaves na portaria" },
+    ]);
     // No times: nearest first from the meeting point.
     expect(res.body.routeCache.order).toEqual([near.id, far.id]);
     expect(res.body.routeCache.legs[0]).toMatchObject({ fromListingId: null, toListingId: near.id });
     expect(res.body.routeCache.legs[0].distanceMeters).toBe(1100); // 0.0101° of latitude ≈ 1123 m, rounded to 100 m
     expect(res.body.routeCache.legs[1].distanceMeters).toBeGreaterThan(4000);
     const timed = await call(itineraryRoute.PATCH, "PATCH", "/x", {
-      key: t.key, params: { id: res.body.id }, body: { stops: [{ listingId: near.id, time: "15:00" }, { listingId: far.id, time: "09:30" }] },
+      key: t.key,
+      params: { id: res.body.id },
+      body: {
+        stops: [
+          { listingId: near.id, time: "15:00" },
+          { listingId: far.id, time: "09:30" },
+        ],
+      },
     });
     expect(timed.body.routeCache.order).toEqual([far.id, near.id]);
-    for (const body of [{ name: "X", scheduledDate: "06/03/2027" }, { name: "X", scheduledDate: "2027-03-06", stops: [{ listingId: far.id, time: "25:00" }] }]) {
+    for (const body of [
+      { name: "X", scheduledDate: "06/03/2027" },
+      { name: "X", scheduledDate: "2027-03-06", stops: [{ listingId: far.id, time: "25:00" }] },
+    ]) {
       expect((await call(itinerariesRoute.POST, "POST", "/x", { key: t.key, body })).status).toBe(400);
     }
     const other = await makeTenant();
-    expect((await call(itinerariesRoute.POST, "POST", "/x", { key: other.key, body: { name: "X", scheduledDate: "2027-03-06", stops: [{ listingId: far.id }] } })).status).toBe(400);
+    expect(
+      (await call(itinerariesRoute.POST, "POST", "/x", { key: other.key, body: { name: "X", scheduledDate: "2027-03-06", stops: [{ listingId: far.id }] } }))
+        .status,
+    ).toBe(400);
     expect((await call(itineraryRoute.GET, "GET", "/x", { key: other.key, params: { id: res.body.id } })).status).toBe(404);
   });
 });
@@ -147,7 +174,12 @@ describe("share links (tenant side)", () => {
     const a = await makeShareLink(t, { entityType: "listing", entityId: l.id });
     expect(a.url).toBe(`https://www.casa-share.com.br/p/${a.token}`);
     await call(settingsRoute.PATCH, "PATCH", "/x", {
-      key: t.key, body: { sharingConfig: { defaultShareDomain: { type: "custom", custom: { mode: "api", domain: "share.casa.com.br", pathTemplate: "/imovel/{token}?src=crm" } } } },
+      key: t.key,
+      body: {
+        sharingConfig: {
+          defaultShareDomain: { type: "custom", custom: { mode: "api", domain: "share.casa.com.br", pathTemplate: "/imovel/{token}?src=crm" } },
+        },
+      },
     });
     const b = (await call(linkRoute.GET, "GET", "/x", { key: t.key, params: { id: a.id } })).body;
     expect(b.url).toBe(`https://share.casa.com.br/imovel/${a.token}?src=crm`);
@@ -156,12 +188,16 @@ describe("share links (tenant side)", () => {
   it("refuses links for stages and statuses the rules prevent (409 share_creation_prevented, naming the rule)", async () => {
     const t = await makeTenant();
     await call(settingsRoute.PATCH, "PATCH", "/x", {
-      key: t.key, body: { sharingConfig: { restrictions: { preventCreationForStages: ["suspended"], preventCreationForStatuses: ["reserved"] } } },
+      key: t.key,
+      body: { sharingConfig: { restrictions: { preventCreationForStages: ["suspended"], preventCreationForStatuses: ["reserved"] } } },
     });
     const suspended = await makeListing(t, { stage: "suspended", status: "owner_request" });
     const reserved = await makeListing(t, { stage: "active", status: "reserved" });
     const fine = await makeListing(t, { stage: "active", status: "available" });
-    for (const [l, rule] of [[suspended, "preventCreationForStages"], [reserved, "preventCreationForStatuses"]] as const) {
+    for (const [l, rule] of [
+      [suspended, "preventCreationForStages"],
+      [reserved, "preventCreationForStatuses"],
+    ] as const) {
       for (const entityType of ["listing", "seller_report"]) {
         const res = await call(linksRoute.POST, "POST", "/x", { key: t.key, body: { entityType, entityId: l.id } });
         expect(res.status).toBe(409);
@@ -178,15 +214,24 @@ describe("share links (tenant side)", () => {
     const l = await makeListing(t);
     const foreign = await makeListing(other);
     const bad = [
-      {}, { entityType: "listing" }, { entityType: "house", entityId: l.id }, { entityType: "listing", entityId: "abc" },
-      { entityType: "listing", entityId: l.id, expiresAt: "2020-01-01T00:00:00Z" }, { entityType: "listing", entityId: l.id, password: "123" },
-      { entityType: "listing", entityId: l.id, extra: 1 }, { entityType: "pricing_tool", entityId: t.tenantId },
+      {},
+      { entityType: "listing" },
+      { entityType: "house", entityId: l.id },
+      { entityType: "listing", entityId: "abc" },
+      { entityType: "listing", entityId: l.id, expiresAt: "2020-01-01T00:00:00Z" },
+      { entityType: "listing", entityId: l.id, password: "123" },
+      { entityType: "listing", entityId: l.id, extra: 1 },
+      { entityType: "pricing_tool", entityId: t.tenantId },
     ];
     for (const body of bad) expect((await call(linksRoute.POST, "POST", "/x", { key: t.key, body })).status, JSON.stringify(body)).toBe(400);
     expect((await call(linksRoute.POST, "POST", "/x", { key: t.key, body: { entityType: "listing", entityId: foreign.id } })).status).toBe(404);
     expect((await call(linksRoute.POST, "POST", "/x", { key: t.key, body: { entityType: "shortlist", entityId: foreign.id } })).status).toBe(404);
     const link = await makeShareLink(t, { entityType: "listing", entityId: l.id });
-    for (const [h, m] of [[linkRoute.GET, "GET"], [linkRoute.DELETE, "DELETE"], [viewsRoute.GET, "GET"]] as const) {
+    for (const [h, m] of [
+      [linkRoute.GET, "GET"],
+      [linkRoute.DELETE, "DELETE"],
+      [viewsRoute.GET, "GET"],
+    ] as const) {
       expect((await call(h, m, "/x", { key: other.key, params: { id: link.id } })).status).toBe(404);
     }
     expect((await call(linkRoute.PATCH, "PATCH", "/x", { key: other.key, params: { id: link.id }, body: { active: false } })).status).toBe(404);

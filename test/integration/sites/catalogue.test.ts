@@ -34,16 +34,46 @@ const id: Record<string, string> = {};
 const code: Record<string, string> = {};
 let broker: { userId: string };
 
-async function listing(t: TestTenant, key: string, o: { title: string; price?: string; priceVisibility?: "public" | "private"; visibility?: "public" | "private"; stage?: string; type?: string; city?: string; neighborhood?: string; bedrooms?: number; area?: string; assignedToId?: string | null; photos?: number; propertyType?: string }) {
+async function listing(
+  t: TestTenant,
+  key: string,
+  o: {
+    title: string;
+    price?: string;
+    priceVisibility?: "public" | "private";
+    visibility?: "public" | "private";
+    stage?: string;
+    type?: string;
+    city?: string;
+    neighborhood?: string;
+    bedrooms?: number;
+    area?: string;
+    assignedToId?: string | null;
+    photos?: number;
+    propertyType?: string;
+  },
+) {
   const res = await call(propertiesRoute.POST, "POST", "/x", {
     key: t.key,
     body: {
       property: {
-        type: o.propertyType ?? "apartment", bedrooms: o.bedrooms ?? 3, totalArea: o.area ?? "100", assignedToId: o.assignedToId ?? null,
+        type: o.propertyType ?? "apartment",
+        bedrooms: o.bedrooms ?? 3,
+        totalArea: o.area ?? "100",
+        assignedToId: o.assignedToId ?? null,
         media: Array.from({ length: o.photos ?? 0 }, (_, i) => ({ url: `https://img.example.com/${key}-${i}.jpg`, isPrimary: i === 0 })),
       },
       location: { neighborhood: o.neighborhood ?? "Pinheiros", city: o.city ?? "São Paulo", state: "SP", latitude: -23.5612345, longitude: -46.6798765 },
-      listings: [{ title: o.title, type: o.type ?? "sale", price: o.price ?? "800000", priceVisibility: o.priceVisibility ?? "public", visibility: o.visibility ?? "public", stage: o.stage ?? "active" }],
+      listings: [
+        {
+          title: o.title,
+          type: o.type ?? "sale",
+          price: o.price ?? "800000",
+          priceVisibility: o.priceVisibility ?? "public",
+          visibility: o.visibility ?? "public",
+          stage: o.stage ?? "active",
+        },
+      ],
     },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -69,7 +99,9 @@ beforeAll(async () => {
   await listing(b, "other", { title: "Apartamento da parceira em Pinheiros" });
   const net = await call(networksRoute.POST, "POST", "/x", { key: a.key, body: { name: "Rede" } });
   expect((await call(joinRoute.POST, "POST", "/x", { key: b.key, body: { inviteCode: net.body.inviteCode } })).status).toBe(200);
-  expect((await call(shareRoute.PUT, "PUT", "/x", { key: b.key, params: { id: net.body.id }, body: { listingIds: [id.other], shared: true } })).status).toBe(200);
+  expect((await call(shareRoute.PUT, "PUT", "/x", { key: b.key, params: { id: net.body.id }, body: { listingIds: [id.other], shared: true } })).status).toBe(
+    200,
+  );
   site = await makeSite(a, { listingCriteria: { propertyTypes: ["apartment"], locations: ["São Paulo", "Rio de Janeiro"] } });
   siteWithNetwork = await makeSite(a, { includeNetworkListings: true });
 });
@@ -112,7 +144,12 @@ describe("POST /api/sites/{siteId}/search", () => {
     const res = await search(site, { q: "*", facet_by: "location_city,listingType", sort_by: "price:asc" });
     expect(res.status).toBe(200);
     const city = res.body.facet_counts.find((f: any) => f.field_name === "location_city");
-    expect(city.counts).toEqual(expect.arrayContaining([{ value: "São Paulo", count: 4 }, { value: "Rio de Janeiro", count: 1 }]));
+    expect(city.counts).toEqual(
+      expect.arrayContaining([
+        { value: "São Paulo", count: 4 },
+        { value: "Rio de Janeiro", count: 1 },
+      ]),
+    );
     const words = await search(site, { q: "varanda", query_by: "title" });
     expect(ids(words)).toEqual([id.open]);
     expect(words.body.hits[0].highlights[0]).toEqual({ field: "title", snippet: expect.stringContaining("<mark>varanda</mark>") });
@@ -133,7 +170,15 @@ describe("POST /api/sites/{siteId}/search", () => {
     const allowed = new Set<string>([...COMMON_FIELDS, ...PRIMARY_MARKET_FIELDS]);
     for (const h of res.body.hits) for (const k of Object.keys(h.document)) expect(allowed.has(k), k).toBe(true);
     const open = res.body.hits.find((h: any) => h.document.id === id.open).document;
-    expect(open).toMatchObject({ location_latitude: -23.561, location_longitude: -46.68, title_en: "", description_es: "", price: 800000, isPrimaryMarket: false, marketType: "secondary" });
+    expect(open).toMatchObject({
+      location_latitude: -23.561,
+      location_longitude: -46.68,
+      title_en: "",
+      description_es: "",
+      price: 800000,
+      isPrimaryMarket: false,
+      marketType: "secondary",
+    });
     expect(open.priceFormatted).toMatch(/^R\$\s800\.000,00$/);
     const secret = res.body.hits.find((h: any) => h.document.id === id.secretPrice).document;
     expect(secret).toMatchObject({ price: null, priceFormatted: "Consulte" });
@@ -237,7 +282,23 @@ describe("GET /listings/{id}/similar", () => {
     expect(got).not.toContain(id.house); // another property type, and outside the criteria
     expect(res.body.total).toBe(got.length);
     const c = res.body.listings[0];
-    expect(Object.keys(c).sort()).toEqual(["businessType", "coverImage", "createdAt", "description", "featured", "id", "listingCode", "location", "path", "price", "priceVisibility", "property", "status", "title", "updatedAt"]);
+    expect(Object.keys(c).sort()).toEqual([
+      "businessType",
+      "coverImage",
+      "createdAt",
+      "description",
+      "featured",
+      "id",
+      "listingCode",
+      "location",
+      "path",
+      "price",
+      "priceVisibility",
+      "property",
+      "status",
+      "title",
+      "updatedAt",
+    ]);
     expect(c.location.number).toBeNull();
     expect(c.coverImage).toEqual({ src: expect.stringContaining("near-0"), alt: expect.any(String) });
   });

@@ -14,7 +14,24 @@ import { makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
 import { makeSite } from "../../helpers/sites";
 
-const ROUTES = ["imoveis", "imovel", "empreendimento", "contato", "lead", "p", "c", "s", "api", "site", "en", "es", "pt-br", "site-render", "share-render", "pricing-render"];
+const ROUTES = [
+  "imoveis",
+  "imovel",
+  "empreendimento",
+  "contato",
+  "lead",
+  "p",
+  "c",
+  "s",
+  "api",
+  "site",
+  "en",
+  "es",
+  "pt-br",
+  "site-render",
+  "share-render",
+  "pricing-render",
+];
 
 let t: TestTenant;
 let site: { id: string };
@@ -45,7 +62,11 @@ describe("collection slugs that are the site's own routes", () => {
   it("a rename to one is refused and changes nothing; blog and other slugs are free", async () => {
     const blog = await call(collectionsRoute.POST, "POST", "/x", { key: t.key, params: { siteId: site.id }, body: { name: "Blog", slug: "blog" } });
     expect(blog.status).toBe(201);
-    const res = await call(collectionRoute.PATCH, "PATCH", "/x", { key: t.key, params: { siteId: site.id, collectionId: blog.body.id }, body: { slug: "imoveis" } });
+    const res = await call(collectionRoute.PATCH, "PATCH", "/x", {
+      key: t.key,
+      params: { siteId: site.id, collectionId: blog.body.id },
+      body: { slug: "imoveis" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toContain("'imoveis' is reserved");
     expect(await collections()).toEqual(["blog"]);

@@ -35,14 +35,19 @@ const FIELDS = [
   { id: "cover", label: "Capa", type: "image", required: false },
 ];
 
-const entry = (t: TestTenant, body: unknown, s = site, c = blog) => call(entriesRoute.POST, "POST", "/x", { key: t.key, params: { siteId: s.id, collectionId: c.id }, body });
+const entry = (t: TestTenant, body: unknown, s = site, c = blog) =>
+  call(entriesRoute.POST, "POST", "/x", { key: t.key, params: { siteId: s.id, collectionId: c.id }, body });
 
 beforeAll(async () => {
   a = await makeTenant();
   b = await makeTenant();
   site = await makeSite(a);
   siteB = await makeSite(b);
-  const res = await call(collectionsRoute.POST, "POST", "/x", { key: a.key, params: { siteId: site.id }, body: { name: "Blog", slug: "blog", templatePageId: "blog-post", fields: FIELDS } });
+  const res = await call(collectionsRoute.POST, "POST", "/x", {
+    key: a.key,
+    params: { siteId: site.id },
+    body: { name: "Blog", slug: "blog", templatePageId: "blog-post", fields: FIELDS },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   blog = res.body;
 });
@@ -53,13 +58,33 @@ describe("tenant side", () => {
     const dup = await call(collectionsRoute.POST, "POST", "/x", { key: a.key, params: { siteId: site.id }, body: { name: "Outro", slug: "blog" } });
     expect(dup.status).toBe(409);
     const other = await call(collectionsRoute.POST, "POST", "/x", { key: a.key, params: { siteId: site.id }, body: { name: "Guia", slug: "guia" } });
-    const renamed = await call(collectionRoute.PATCH, "PATCH", "/x", { key: a.key, params: { siteId: site.id, collectionId: other.body.id }, body: { name: "Guias", slug: "guias" } });
+    const renamed = await call(collectionRoute.PATCH, "PATCH", "/x", {
+      key: a.key,
+      params: { siteId: site.id, collectionId: other.body.id },
+      body: { name: "Guias", slug: "guias" },
+    });
     expect(renamed.body).toMatchObject({ name: "Guias", slug: "guias" });
-    expect((await call(collectionsRoute.GET, "GET", "/x", { key: a.key, params: { siteId: site.id } })).body.items.map((c: any) => c.slug)).toEqual(["blog", "guias"]);
-    expect((await call(collectionRoute.DELETE, "DELETE", "/x", { key: a.key, params: { siteId: site.id, collectionId: other.body.id } })).body).toEqual({ id: other.body.id, deleted: true });
+    expect((await call(collectionsRoute.GET, "GET", "/x", { key: a.key, params: { siteId: site.id } })).body.items.map((c: any) => c.slug)).toEqual([
+      "blog",
+      "guias",
+    ]);
+    expect((await call(collectionRoute.DELETE, "DELETE", "/x", { key: a.key, params: { siteId: site.id, collectionId: other.body.id } })).body).toEqual({
+      id: other.body.id,
+      deleted: true,
+    });
     for (const [body, msg] of [
       [{ name: "X", slug: "Not A Slug" }, /slug/],
-      [{ name: "X", slug: "x", fields: [{ id: "a", label: "A", type: "text" }, { id: "a", label: "B", type: "text" }] }, /unique/],
+      [
+        {
+          name: "X",
+          slug: "x",
+          fields: [
+            { id: "a", label: "A", type: "text" },
+            { id: "a", label: "B", type: "text" },
+          ],
+        },
+        /unique/,
+      ],
       [{ name: "X", slug: "x", fields: [{ id: "a", label: "A", type: "video" }] }, /fields\.0\.type/],
     ] as const) {
       const res = await call(collectionsRoute.POST, "POST", "/x", { key: a.key, params: { siteId: site.id }, body });
@@ -91,7 +116,11 @@ describe("tenant side", () => {
     expect(draft.body).toMatchObject({ status: "draft", publishedAt: null, seo: null });
     expect((await entry(a, { slug: "primeiro-post", fields: { headline: "Outro" } })).status).toBe(409);
     const ids = { siteId: site.id, collectionId: blog.id, entryId: draft.body.id };
-    const pub = await call(entryRoute.PATCH, "PATCH", "/x", { key: a.key, params: ids, body: { status: "published", seo: { title: "SEO", description: null } } });
+    const pub = await call(entryRoute.PATCH, "PATCH", "/x", {
+      key: a.key,
+      params: ids,
+      body: { status: "published", seo: { title: "SEO", description: null } },
+    });
     expect(pub.body.publishedAt).toEqual(expect.any(String));
     const back = await call(entryRoute.PATCH, "PATCH", "/x", { key: a.key, params: ids, body: { status: "draft" } });
     expect(back.body.publishedAt).toBe(pub.body.publishedAt);
@@ -103,7 +132,9 @@ describe("tenant side", () => {
     const broker = await makeMember(a, "broker", "restricted");
     expect((await call(collectionsRoute.GET, "GET", "/x", { key: broker.key, params: { siteId: site.id } })).status).toBe(403);
     expect((await call(collectionsRoute.GET, "GET", "/x", { key: b.key, params: { siteId: site.id } })).status).toBe(404);
-    expect((await call(collectionRoute.PATCH, "PATCH", "/x", { key: b.key, params: { siteId: siteB.id, collectionId: blog.id }, body: { name: "Hack" } })).status).toBe(404);
+    expect(
+      (await call(collectionRoute.PATCH, "PATCH", "/x", { key: b.key, params: { siteId: siteB.id, collectionId: blog.id }, body: { name: "Hack" } })).status,
+    ).toBe(404);
     expect((await entry(b, { slug: "hack", fields: { headline: "x" } }, siteB)).status).toBe(404);
     expect((await call(entriesRoute.GET, "GET", "/x", { key: b.key, params: { siteId: siteB.id, collectionId: blog.id } })).status).toBe(404);
   });
@@ -114,7 +145,8 @@ describe("public side", () => {
     for (let i = 0; i < 3; i++) await entry(a, { slug: `post-${i}`, status: "published", fields: { headline: `Post ${i}` } });
     await entry(a, { slug: "rascunho", status: "draft", fields: { headline: "Rascunho" } });
   });
-  const get = (route: { GET: any }, params: Record<string, string>, query: Record<string, string> = {}) => call(route.GET, "GET", "/x", { params, query, headers: headers() });
+  const get = (route: { GET: any }, params: Record<string, string>, query: Record<string, string> = {}) =>
+    call(route.GET, "GET", "/x", { params, query, headers: headers() });
 
   it("lists collections and one by slug, with CORS and cache headers", async () => {
     const res = await get(pubCollectionsRoute, { siteId: site.id });
@@ -142,7 +174,10 @@ describe("public side", () => {
   });
 
   it("answers one published entry, 404 Entry not found for a draft, and nothing of another site", async () => {
-    expect((await get(pubEntryRoute, { siteId: site.id, collection: "blog", entrySlug: "post-1" })).body.entry).toMatchObject({ slug: "post-1", fields: { headline: "Post 1" } });
+    expect((await get(pubEntryRoute, { siteId: site.id, collection: "blog", entrySlug: "post-1" })).body.entry).toMatchObject({
+      slug: "post-1",
+      fields: { headline: "Post 1" },
+    });
     const draft = await get(pubEntryRoute, { siteId: site.id, collection: "blog", entrySlug: "rascunho" });
     expect(draft.status).toBe(404);
     expect(draft.body.error.message).toBe("Entry not found");

@@ -32,7 +32,10 @@ beforeAll(async () => {
   site = await makeSite(a);
   siteB = await makeSite(b);
   const db = await getDb();
-  const [bl] = await db.insert(buildings).values({ tenantId: a.tenantId, name: "Residencial Aurora", developer: "Construtora X", number: "1234", street: "Rua Secreta" }).returning();
+  const [bl] = await db
+    .insert(buildings)
+    .values({ tenantId: a.tenantId, name: "Residencial Aurora", developer: "Construtora X", number: "1234", street: "Rua Secreta" })
+    .returning();
   id.building = bl.id;
   const [t1, t2, hidden, inactive] = await db
     .insert(typologies)
@@ -65,7 +68,8 @@ beforeAll(async () => {
   id.listing = prop.body.listings[0].id;
 });
 
-const get = (route: { GET: any }, params: Record<string, string>, query: Record<string, string> = {}) => call(route.GET, "GET", "/x", { params, query, headers: headers() });
+const get = (route: { GET: any }, params: Record<string, string>, query: Record<string, string> = {}) =>
+  call(route.GET, "GET", "/x", { params, query, headers: headers() });
 
 describe("typologies", () => {
   it("lists a building's active, shown typologies in order, with unit counts", async () => {
@@ -94,7 +98,12 @@ describe("typologies", () => {
   });
 
   it("answers 404 Typology not found for hidden, inactive, unknown and other tenants' typologies", async () => {
-    for (const [s, t] of [[site.id, id.hidden], [site.id, id.inactive], [site.id, "nope"], [siteB.id, id.t1]]) {
+    for (const [s, t] of [
+      [site.id, id.hidden],
+      [site.id, id.inactive],
+      [site.id, "nope"],
+      [siteB.id, id.t1],
+    ]) {
       const res = await get(typologyRoute, { siteId: s, typologyId: t });
       expect(res.status, t).toBe(404);
       expect(res.body.error.message).toBe("Typology not found");
@@ -114,7 +123,18 @@ describe("units, typology listings and buildings", () => {
   it("lists the typology's public listings in the active stage, isPrimaryMarket as text", async () => {
     const res = await get(typologyListingsRoute, { siteId: site.id, typologyId: id.t1 });
     expect(res.body.listings).toEqual([
-      { id: id.listing, title: "Aurora 3 dorms", description: "", type: "sale", price: "910000.00", listingCode: expect.any(String), typologyId: id.t1, isPrimaryMarket: "true", visibility: "public", stage: "active" },
+      {
+        id: id.listing,
+        title: "Aurora 3 dorms",
+        description: "",
+        type: "sale",
+        price: "910000.00",
+        listingCode: expect.any(String),
+        typologyId: id.t1,
+        isPrimaryMarket: "true",
+        visibility: "public",
+        stage: "active",
+      },
     ]);
   });
 

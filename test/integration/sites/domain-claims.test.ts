@@ -75,7 +75,12 @@ describe("one name, one site (the probe's requests)", () => {
     }
     const site = await resolveSite({ kind: "domain", host: "ALPHA-LEADS.localhost:3000" }, "pt-BR");
     if (typeof site === "string") throw new Error(`not served: ${site}`);
-    await receiveSiteLead(site.db, site.row, { name: "Visitante", phone: "+55 11 98888-1234", message: "Quero visitar", locale: "pt-BR" }, { userAgent: "test" });
+    await receiveSiteLead(
+      site.db,
+      site.row,
+      { name: "Visitante", phone: "+55 11 98888-1234", message: "Quero visitar", locale: "pt-BR" },
+      { userAgent: "test" },
+    );
     const db = await getDb();
     expect(await db.$count(inboundLeads, eq(inboundLeads.tenantId, alpha.tenantId))).toBe(1);
     expect(await db.$count(inboundLeads, eq(inboundLeads.tenantId, beta.tenantId))).toBe(0);
@@ -86,9 +91,21 @@ describe("one name, one site (the probe's requests)", () => {
     resetConfigForTests();
     const before = await siteCount(beta);
     const names = [
-      `${alpha.slug}.share.localhost`, `${alpha.slug}.share.localhost:3000`, "share.localhost", "x.y.share.localhost.",
-      "crm.imobi.example", "API.imobi.example", "localhost", "localhost:3000",
-      "127.0.0.1", "10.0.0.8", "[::1]", "::1", "[::ffff:7f00:1]", "0x7f.1", "2130706433",
+      `${alpha.slug}.share.localhost`,
+      `${alpha.slug}.share.localhost:3000`,
+      "share.localhost",
+      "x.y.share.localhost.",
+      "crm.imobi.example",
+      "API.imobi.example",
+      "localhost",
+      "localhost:3000",
+      "127.0.0.1",
+      "10.0.0.8",
+      "[::1]",
+      "::1",
+      "[::ffff:7f00:1]",
+      "0x7f.1",
+      "2130706433",
     ];
     for (const domain of names) {
       const res = await create(beta, domain);
@@ -98,7 +115,18 @@ describe("one name, one site (the probe's requests)", () => {
     expect(await siteCount(beta)).toBe(before);
     // A name under the share domain never serves a site, even one stored before these rules.
     const db = await getDb();
-    await db.insert(sites).values({ tenantId: beta.tenantId, name: "Legado", domain: `${alpha.slug}.share.localhost`, configuration: { puck_data: {}, siteConfiguration: { brand: { logoUrl: null, name: null, primaryColor: null }, menu: [], footer: {} }, otherConfigs: null }, listingCriteria: { propertyTypes: [], locations: [] }, published: true });
+    await db.insert(sites).values({
+      tenantId: beta.tenantId,
+      name: "Legado",
+      domain: `${alpha.slug}.share.localhost`,
+      configuration: {
+        puck_data: {},
+        siteConfiguration: { brand: { logoUrl: null, name: null, primaryColor: null }, menu: [], footer: {} },
+        otherConfigs: null,
+      },
+      listingCriteria: { propertyTypes: [], locations: [] },
+      published: true,
+    });
     expect(await servedBy(`${alpha.slug}.share.localhost:3000`)).toBeNull();
   });
 
@@ -121,7 +149,11 @@ describe("custom domains serve only once proven in DNS", () => {
     const res = await create(alpha, "www.alpha-imoveis.com.br");
     expect(res.status).toBe(201);
     expect(res.body.domainStatus).toBe("pending");
-    expect(res.body.domainVerification).toEqual({ type: "TXT", name: "_imobicrm.www.alpha-imoveis.com.br", value: expect.stringMatching(/^imobicrm-verify=[\w-]{24}$/) });
+    expect(res.body.domainVerification).toEqual({
+      type: "TXT",
+      name: "_imobicrm.www.alpha-imoveis.com.br",
+      value: expect.stringMatching(/^imobicrm-verify=[\w-]{24}$/),
+    });
     const headers = { [CLIENT_ADDRESS_HEADER]: "10.8.0.1" };
     expect((await call(resolveRoute.GET, "GET", "/x", { query: { domain: "www.alpha-imoveis.com.br" }, headers })).status).toBe(404);
     expect(await servedBy("www.alpha-imoveis.com.br")).toBeNull();
@@ -166,7 +198,11 @@ describe("custom domains serve only once proven in DNS", () => {
     expect(late.body.error.code).toBe("domain_taken");
     expect(await servedBy("www.disputado.com.br")).toBe(beta.tenantId);
     // A new name for the dropped site starts a claim afresh.
-    const renamed = await call(siteRoute.PATCH, "PATCH", "/x", { key: alpha.key, params: { siteId: squatter.body.id }, body: { domain: "www.alpha-outro.com.br" } });
+    const renamed = await call(siteRoute.PATCH, "PATCH", "/x", {
+      key: alpha.key,
+      params: { siteId: squatter.body.id },
+      body: { domain: "www.alpha-outro.com.br" },
+    });
     expect(renamed.body).toMatchObject({ domain: "www.alpha-outro.com.br", domainStatus: "pending" });
   });
 
@@ -191,8 +227,17 @@ describe("custom domains serve only once proven in DNS", () => {
         await db
           .insert(sites)
           .values({
-            tenantId: t.tenantId, name: "Legado", domain, published: true, domainStatus: "active", domainToken: `imobicrm-verify=${domain.length}abc`,
-            configuration: { puck_data: {}, siteConfiguration: { brand: { logoUrl: null, name: null, primaryColor: null }, menu: [], footer: {} }, otherConfigs: null },
+            tenantId: t.tenantId,
+            name: "Legado",
+            domain,
+            published: true,
+            domainStatus: "active",
+            domainToken: `imobicrm-verify=${domain.length}abc`,
+            configuration: {
+              puck_data: {},
+              siteConfiguration: { brand: { logoUrl: null, name: null, primaryColor: null }, menu: [], footer: {} },
+              otherConfigs: null,
+            },
             listingCriteria: { propertyTypes: [], locations: [] },
           })
           .returning()
@@ -223,7 +268,10 @@ describe("custom domains serve only once proven in DNS", () => {
     expect(out.status).toBe(503);
     expect(out.body.error.code).toBe("dns_unavailable");
     const db = await getDb();
-    const [row] = await db.select({ status: sites.domainStatus }).from(sites).where(and(eq(sites.id, res.body.id), eq(sites.tenantId, alpha.tenantId)));
+    const [row] = await db
+      .select({ status: sites.domainStatus })
+      .from(sites)
+      .where(and(eq(sites.id, res.body.id), eq(sites.tenantId, alpha.tenantId)));
     expect(row.status).toBe("pending");
   }, 20_000);
 

@@ -31,7 +31,12 @@ function migrationsBefore(tag: string): string {
   return dir;
 }
 
-type Engine = { run: (q: string) => Promise<Record<string, unknown>[]>; migrate: (folder: string) => Promise<void>; warnings: string[]; close: () => Promise<void> };
+type Engine = {
+  run: (q: string) => Promise<Record<string, unknown>[]>;
+  migrate: (folder: string) => Promise<void>;
+  warnings: string[];
+  close: () => Promise<void>;
+};
 
 async function emptyDatabase(): Promise<Engine> {
   const tpl = inject("dbTemplate");
@@ -39,7 +44,12 @@ async function emptyDatabase(): Promise<Engine> {
   if (tpl.kind === "pglite") {
     const pg = await PGlite.create("memory://", { extensions: pgliteExtensions });
     const db = drizzlePglite({ client: pg });
-    return { run: async (q) => (await pg.query<Record<string, unknown>>(q)).rows, migrate: (f) => migratePglite(db, { migrationsFolder: f }), warnings, close: () => pg.close() };
+    return {
+      run: async (q) => (await pg.query<Record<string, unknown>>(q)).rows,
+      migrate: (f) => migratePglite(db, { migrationsFolder: f }),
+      warnings,
+      close: () => pg.close(),
+    };
   }
   const name = `crm_mig_${randomBytes(5).toString("hex")}`;
   const admin = postgres(tpl.url, { max: 1, onnotice: () => {} });
@@ -67,8 +77,10 @@ describe("migration 0035: one name per host", () => {
       const [a] = await db.run(`insert into tenants (slug, name, settings) values ('alfa', 'Alfa', '{}') returning id`);
       const [b] = await db.run(`insert into tenants (slug, name, settings) values ('beta', 'Beta', '{}') returning id`);
       const site = async (tenant: unknown, domain: string, age: number) =>
-        (await db.run(`insert into sites (tenant_id, name, domain, published, configuration, listing_criteria, created_at)
-           values ('${tenant}', '${domain}', '${domain}', true, '{}', '{}', now() - interval '${age} days') returning id`))[0].id as string;
+        (
+          await db.run(`insert into sites (tenant_id, name, domain, published, configuration, listing_criteria, created_at)
+           values ('${tenant}', '${domain}', '${domain}', true, '{}', '{}', now() - interval '${age} days') returning id`)
+        )[0].id as string;
       // What the old rules let through: one host written three ways (port, case and trailing dot), by two tenants.
       const oldest = await site(a.id, "alfa.localhost", 30);
       const withPort = await site(b.id, "alfa.localhost:3000", 20);

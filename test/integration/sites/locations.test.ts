@@ -37,7 +37,8 @@ beforeAll(async () => {
   otherSite = await makeSite(a, { listingCriteria: { propertyTypes: [], locations: ["RJ"] } });
 });
 
-const locations = (s: { id: string }, query: Record<string, string> = {}) => call(locationsRoute.GET, "GET", "/x", { params: { siteId: s.id }, query, headers: headers() });
+const locations = (s: { id: string }, query: Record<string, string> = {}) =>
+  call(locationsRoute.GET, "GET", "/x", { params: { siteId: s.id }, query, headers: headers() });
 const validate = (query: Record<string, string>) => call(validateRoute.GET, "GET", "/x", { params: { siteId: site.id }, query, headers: headers() });
 
 describe("GET /locations", () => {
@@ -54,7 +55,10 @@ describe("GET /locations", () => {
   });
 
   it("tells what a segment is, and refuses a 10 KB segment", async () => {
-    expect((await locations(site, { segment: "Vila-Madalena" })).body).toEqual({ segment: "Vila-Madalena", match: { type: "neighborhood", value: "Vila Madalena" } });
+    expect((await locations(site, { segment: "Vila-Madalena" })).body).toEqual({
+      segment: "Vila-Madalena",
+      match: { type: "neighborhood", value: "Vila Madalena" },
+    });
     expect((await locations(site, { segment: "nowhere" })).body).toEqual({ segment: "nowhere", match: null });
     const big = await locations(site, { segment: "x".repeat(10_000) });
     expect(big.status).toBe(400);

@@ -24,9 +24,17 @@ const configuration = {
 };
 
 async function blogWithPost(t: TestTenant, siteId: string, slug: string) {
-  const c = await call(collectionsRoute.POST, "POST", "/x", { key: t.key, params: { siteId }, body: { name: "Blog", slug: "blog", templatePageId: "blog-post", fields: [{ id: "headline", label: "Título", type: "text", required: true }] } });
+  const c = await call(collectionsRoute.POST, "POST", "/x", {
+    key: t.key,
+    params: { siteId },
+    body: { name: "Blog", slug: "blog", templatePageId: "blog-post", fields: [{ id: "headline", label: "Título", type: "text", required: true }] },
+  });
   expect(c.status, JSON.stringify(c.body)).toBe(201);
-  const e = await call(entriesRoute.POST, "POST", "/x", { key: t.key, params: { siteId, collectionId: c.body.id }, body: { slug, status: "published", fields: { headline: "Olá" } } });
+  const e = await call(entriesRoute.POST, "POST", "/x", {
+    key: t.key,
+    params: { siteId, collectionId: c.body.id },
+    body: { slug, status: "published", fields: { headline: "Olá" } },
+  });
   expect(e.status, JSON.stringify(e.body)).toBe(201);
 }
 
@@ -43,11 +51,24 @@ beforeAll(async () => {
 
 describe("checkSitePage", () => {
   it("renders what exists: home, catalogue, contact, the lead endpoint, an extra page at its path, a collection, a published entry", async () => {
-    for (const rest of ["/", "/imoveis", "/contato", "/lead", "/sobre", "/blog", "/blog/ola"]) expect(await checkSitePage(keyA, "pt-BR", rest), rest).toEqual({ found: true });
+    for (const rest of ["/", "/imoveis", "/contato", "/lead", "/sobre", "/blog", "/blog/ola"])
+      expect(await checkSitePage(keyA, "pt-BR", rest), rest).toEqual({ found: true });
   });
   it("sends what does not exist to the 404: a page, an entry, a development, a listing, a place", async () => {
     // `/about` is the extra page's `path_en`, not an address: its page is served at `path` only.
-    for (const [rest, missing] of [["/nada", "page"], ["/blog/nada", "page"], ["/nada/ola", "page"], ["/about", "page"], ["/contato/x", "page"], ["/lead/x", "page"], ["/imovel", "page"], ["/empreendimento", "page"], ["/empreendimento/00000000-0000-0000-0000-000000000000", "page"], ["/imovel/NOPE1", "listing"], ["/imoveis/xx", "page"]]) {
+    for (const [rest, missing] of [
+      ["/nada", "page"],
+      ["/blog/nada", "page"],
+      ["/nada/ola", "page"],
+      ["/about", "page"],
+      ["/contato/x", "page"],
+      ["/lead/x", "page"],
+      ["/imovel", "page"],
+      ["/empreendimento", "page"],
+      ["/empreendimento/00000000-0000-0000-0000-000000000000", "page"],
+      ["/imovel/NOPE1", "listing"],
+      ["/imoveis/xx", "page"],
+    ]) {
       expect(await checkSitePage(keyA, "pt-BR", rest), rest).toEqual({ found: false, missing });
     }
   });
@@ -61,7 +82,8 @@ describe("checkSitePage", () => {
     expect(await checkSitePage(keyA, "es", "/")).toEqual({ found: false, missing: "locale" });
   });
   it("sends addresses deeper than any route to the 404, even under an existing entry; the catalogue checks its own", async () => {
-    for (const rest of ["/a/b/c", "/blog/ola/mais", "/contato/a/b", "/empreendimento/x/y"]) expect(await checkSitePage(keyA, "pt-BR", rest), rest).toEqual({ found: false, missing: "page" });
+    for (const rest of ["/a/b/c", "/blog/ola/mais", "/contato/a/b", "/empreendimento/x/y"])
+      expect(await checkSitePage(keyA, "pt-BR", rest), rest).toEqual({ found: false, missing: "page" });
     // Its catalogue pages are validated as places (`/imoveis/xx` above), a listing's slug is free.
     expect(await checkSitePage(keyA, "pt-BR", "/imoveis/a/b/c/d/e")).toEqual({ found: false, missing: "page" });
   });

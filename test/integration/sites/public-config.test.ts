@@ -23,10 +23,26 @@ describe("GET /api/sites/resolve and public-config", () => {
     const headers = from();
     const byDomain = await call(resolveRoute.GET, "GET", "/api/sites/resolve", { query: { domain: site.domain.toUpperCase() }, headers });
     expect(byDomain.status).toBe(200);
-    expect(Object.keys(byDomain.body).sort()).toEqual(["cachedAt", "configuration", "domain", "id", "listingCriteria", "metaPixel", "name", "tenantConfig", "tenantId"]);
+    expect(Object.keys(byDomain.body).sort()).toEqual([
+      "cachedAt",
+      "configuration",
+      "domain",
+      "id",
+      "listingCriteria",
+      "metaPixel",
+      "name",
+      "tenantConfig",
+      "tenantId",
+    ]);
     expect(byDomain.body).toMatchObject({ id: site.id, domain: site.domain, tenantId: t.tenantId, metaPixel: { pixelId: "1234567" } });
     expect(byDomain.body.tenantConfig.supportedLanguages).toEqual(["pt-BR", "es"]);
-    expect(Object.keys(byDomain.body.tenantConfig).sort()).toEqual(["buildingFeatures", "primaryMarketEnabled", "propertyFeatures", "propertyTypes", "supportedLanguages"]);
+    expect(Object.keys(byDomain.body.tenantConfig).sort()).toEqual([
+      "buildingFeatures",
+      "primaryMarketEnabled",
+      "propertyFeatures",
+      "propertyTypes",
+      "supportedLanguages",
+    ]);
     expect(Math.abs(byDomain.body.cachedAt - Date.now())).toBeLessThan(10_000);
     const byId = await call(cdnResolveRoute.GET, "GET", "/site/api/sites/resolve", { query: { siteId: site.id }, headers });
     expect(byId.body.id).toBe(site.id);

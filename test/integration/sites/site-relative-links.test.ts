@@ -32,8 +32,17 @@ beforeAll(async () => {
   site = await makeSite(t, {
     configuration: {
       siteConfiguration: {
-        menu: [{ label: "Evil", href: EVIL }, { label: "Evil tab", href: "/\t/evil.example" }, { label: "Imóveis", href: "/imoveis" }],
-        footer: { links: [{ label: "Evil", href: EVIL }, { label: "Contato", href: "/contato" }] },
+        menu: [
+          { label: "Evil", href: EVIL },
+          { label: "Evil tab", href: "/\t/evil.example" },
+          { label: "Imóveis", href: "/imoveis" },
+        ],
+        footer: {
+          links: [
+            { label: "Evil", href: EVIL },
+            { label: "Contato", href: "/contato" },
+          ],
+        },
       },
     },
   });
@@ -44,7 +53,11 @@ beforeAll(async () => {
 
 const postLead = (landingPage: string) => {
   const form = new URLSearchParams({ name: "Ana", email: "ana@example.com", landingPage });
-  const req = new Request(`https://${site.domain}/lead`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", host: site.domain }, body: form });
+  const req = new Request(`https://${site.domain}/lead`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", host: site.domain },
+    body: form,
+  });
   return leadRoute.POST(req, { params: Promise.resolve({ site: `d~${site.domain}`, locale: "pt-BR" }) });
 };
 

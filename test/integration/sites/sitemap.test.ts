@@ -70,7 +70,11 @@ describe("sitemap pages", () => {
     const at = Date.now();
     await db.insert(cmsEntries).values(
       Array.from({ length: 130 }, (_, i) => ({
-        tenantId: a.tenantId, siteId: site.id, collectionId: blog.id, slug: `post-${i}`, status: i === 7 ? ("draft" as const) : ("published" as const),
+        tenantId: a.tenantId,
+        siteId: site.id,
+        collectionId: blog.id,
+        slug: `post-${i}`,
+        status: i === 7 ? ("draft" as const) : ("published" as const),
         publishedAt: i === 7 ? null : new Date(at - i * 60_000),
       })),
     );

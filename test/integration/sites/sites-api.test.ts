@@ -16,7 +16,12 @@ describe("tenant-side sites API", () => {
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
-      name: "Site principal", domain: "www.casa-nova.com.br", active: true, published: false, includeNetworkListings: false, metaPixel: null,
+      name: "Site principal",
+      domain: "www.casa-nova.com.br",
+      active: true,
+      published: false,
+      includeNetworkListings: false,
+      metaPixel: null,
       listingCriteria: { propertyTypes: [], locations: [] },
     });
     expect(created.body.configuration.puck_data).toEqual(puck);
@@ -25,8 +30,13 @@ describe("tenant-side sites API", () => {
     expect((await call(siteRoute.GET, "GET", "/x", { key: t.key, params: { siteId: id } })).body.id).toBe(id);
     expect((await call(sitesRoute.GET, "GET", "/x", { key: t.key })).body.items.map((s: any) => s.id)).toEqual([id]);
     const patched = await call(siteRoute.PATCH, "PATCH", "/x", {
-      key: t.key, params: { siteId: id },
-      body: { published: true, listingCriteria: { propertyTypes: ["apartment"], locations: ["São Paulo"], marketType: "secondary" }, metaPixel: { pixelId: "123456789", events: { viewContent: true, search: false, lead: true } } },
+      key: t.key,
+      params: { siteId: id },
+      body: {
+        published: true,
+        listingCriteria: { propertyTypes: ["apartment"], locations: ["São Paulo"], marketType: "secondary" },
+        metaPixel: { pixelId: "123456789", events: { viewContent: true, search: false, lead: true } },
+      },
     });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ published: true, listingCriteria: { marketType: "secondary" }, metaPixel: { pixelId: "123456789" } });
@@ -59,7 +69,10 @@ describe("tenant-side sites API", () => {
     const t = await makeTenant();
     const bad = [{ root: {} }, { root: {}, content: [{ props: {} }] }, { root: {}, content: "x" }];
     for (const puck_data of bad) {
-      const res = await call(sitesRoute.POST, "POST", "/x", { key: t.key, body: { name: "X", domain: `x${Math.random().toString(36).slice(2)}.com`, configuration: { puck_data } } });
+      const res = await call(sitesRoute.POST, "POST", "/x", {
+        key: t.key,
+        body: { name: "X", domain: `x${Math.random().toString(36).slice(2)}.com`, configuration: { puck_data } },
+      });
       expect(res.status).toBe(400);
       expect(res.body.error.message).toMatch(/puck_data/);
     }
@@ -72,11 +85,20 @@ describe("tenant-side sites API", () => {
   it("keeps a menu item's English and Spanish labels, and names a bad one in its 400", async () => {
     const t = await makeTenant();
     const menu = [{ label: "Comprar", label_en: "Buy", label_es: "Comprar", href: "/imoveis?type=sale" }];
-    const ok = await call(sitesRoute.POST, "POST", "/x", { key: t.key, body: { name: "X", domain: "menu-ok.example.com", configuration: { siteConfiguration: { menu } } } });
+    const ok = await call(sitesRoute.POST, "POST", "/x", {
+      key: t.key,
+      body: { name: "X", domain: "menu-ok.example.com", configuration: { siteConfiguration: { menu } } },
+    });
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     expect(ok.body.configuration.siteConfiguration.menu).toEqual(menu);
-    for (const item of [{ label: "Comprar", label_en: "x".repeat(81), href: "/" }, { label: "Comprar", label_fr: "Acheter", href: "/" }]) {
-      const res = await call(sitesRoute.POST, "POST", "/x", { key: t.key, body: { name: "X", domain: "menu-bad.example.com", configuration: { siteConfiguration: { menu: [item] } } } });
+    for (const item of [
+      { label: "Comprar", label_en: "x".repeat(81), href: "/" },
+      { label: "Comprar", label_fr: "Acheter", href: "/" },
+    ]) {
+      const res = await call(sitesRoute.POST, "POST", "/x", {
+        key: t.key,
+        body: { name: "X", domain: "menu-bad.example.com", configuration: { siteConfiguration: { menu: [item] } } },
+      });
       expect(res.status).toBe(400);
       expect(res.body.error.message).toMatch(/menu/);
     }

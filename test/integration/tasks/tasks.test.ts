@@ -30,9 +30,15 @@ beforeAll(async () => {
   t = await makeTenant();
   other = await makeTenant();
   broker = await makeMember(t, "broker", "restricted");
-  const deal = await call(dealsRoute.POST, "POST", "/x", { key: t.key, body: { title: "Compra", dealType: "sale", contacts: [{ name: "Ana", email: "ana@example.com", role: "buyer" }], assignedToId: broker.userId } });
+  const deal = await call(dealsRoute.POST, "POST", "/x", {
+    key: t.key,
+    body: { title: "Compra", dealType: "sale", contacts: [{ name: "Ana", email: "ana@example.com", role: "buyer" }], assignedToId: broker.userId },
+  });
   brokerDealId = deal.body.id;
-  const d2 = await call(dealsRoute.POST, "POST", "/x", { key: t.key, body: { title: "Aluguel", dealType: "rental", contacts: [{ name: "Bia", email: "bia@example.com", role: "tenant" }] } });
+  const d2 = await call(dealsRoute.POST, "POST", "/x", {
+    key: t.key,
+    body: { title: "Aluguel", dealType: "rental", contacts: [{ name: "Bia", email: "bia@example.com", role: "tenant" }] },
+  });
   dealId = d2.body.id;
   const p = await call(propertiesRoute.POST, "POST", "/x", { key: t.key, body: propertyBody() });
   listingId = p.body.listings[0].id;
@@ -42,14 +48,34 @@ describe("tasks", () => {
   it("creates a task of a deal assigned by default to the deal's broker, with task.created carrying the row", async () => {
     const res = await post({ title: "Visita ao apto", type: "visit", dealId: brokerDealId, listingId, dueAt: "2026-12-01T14:00:00-03:00" });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ title: "Visita ao apto", type: "visit", dealId: brokerDealId, listingId, assigneeId: broker.userId, dueAt: "2026-12-01T17:00:00.000Z", status: "open", notes: null, createdById: t.ownerId });
+    expect(res.body).toMatchObject({
+      title: "Visita ao apto",
+      type: "visit",
+      dealId: brokerDealId,
+      listingId,
+      assigneeId: broker.userId,
+      dueAt: "2026-12-01T17:00:00.000Z",
+      status: "open",
+      notes: null,
+      createdById: t.ownerId,
+    });
     const [ev] = await eventsOf(res.body.id);
     expect(ev.eventName).toBe("task.created");
     expect(ev.entityType).toBe("task");
     expect(ev.userId).toBe(t.ownerId);
     expect(ev.data).toEqual({
-      taskId: res.body.id, title: "Visita ao apto", type: "visit", dealId: brokerDealId, listingId, assigneeId: broker.userId,
-      dueAt: "2026-12-01T17:00:00.000Z", status: "open", notes: null, createdById: t.ownerId, createdAt: res.body.createdAt, updatedAt: res.body.updatedAt,
+      taskId: res.body.id,
+      title: "Visita ao apto",
+      type: "visit",
+      dealId: brokerDealId,
+      listingId,
+      assigneeId: broker.userId,
+      dueAt: "2026-12-01T17:00:00.000Z",
+      status: "open",
+      notes: null,
+      createdById: t.ownerId,
+      createdAt: res.body.createdAt,
+      updatedAt: res.body.updatedAt,
     });
   });
 
@@ -136,7 +162,10 @@ describe("tasks", () => {
     expect((await list({}, other.key)).body.total).toBe(0);
     expect((await post({ title: "x", type: "call", dealId }, other.key)).status).toBe(400);
     const db = await getDb();
-    const [row] = await db.select().from(tasks).where(and(eq(tasks.id, a.body.id)));
+    const [row] = await db
+      .select()
+      .from(tasks)
+      .where(and(eq(tasks.id, a.body.id)));
     expect(row.title).toBe("Privada");
   });
 

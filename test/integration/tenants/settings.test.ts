@@ -28,7 +28,11 @@ describe("GET/PATCH /settings", () => {
   it("changes the keys it is sent and validates the whole result", async () => {
     const res = await call(settingsRoute.PATCH, "PATCH", "/x", {
       key: t.key,
-      body: { listingLanguages: ["pt-BR", "es"], branding: { name: "Lar", logo: "https://cdn.example.com/logo.png", primaryColor: "#aa3300" }, primaryMarketEnabled: true },
+      body: {
+        listingLanguages: ["pt-BR", "es"],
+        branding: { name: "Lar", logo: "https://cdn.example.com/logo.png", primaryColor: "#aa3300" },
+        primaryMarketEnabled: true,
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ listingLanguages: ["pt-BR", "es"], primaryMarketEnabled: true, branding: { primaryColor: "#aa3300" } });
@@ -62,7 +66,10 @@ describe("GET/PATCH /settings", () => {
     const bad = await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { customFields: [{ key: "budget", label: "B", type: "number" }] } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/body field `customFields\.0\.key`: is reserved/);
-    const logo = await call(settingsRoute.PATCH, "PATCH", "/x", { key: t.key, body: { branding: { name: "x", logo: "javascript:alert(1)", primaryColor: "#000000" } } });
+    const logo = await call(settingsRoute.PATCH, "PATCH", "/x", {
+      key: t.key,
+      body: { branding: { name: "x", logo: "javascript:alert(1)", primaryColor: "#000000" } },
+    });
     expect(logo.status).toBe(400);
   });
 
@@ -88,9 +95,17 @@ describe("GET/PATCH /settings", () => {
   it("is only for owner and admin members with a broad key", async () => {
     const admin = await makeMember(t, "admin");
     expect((await call(settingsRoute.GET, "GET", "/x", { key: admin.key })).status).toBe(200);
-    for (const [role, scope] of [["manager", "broad"], ["broker", "broad"], ["admin", "restricted"]] as const) {
+    for (const [role, scope] of [
+      ["manager", "broad"],
+      ["broker", "broad"],
+      ["admin", "restricted"],
+    ] as const) {
       const m = await makeMember(t, role, scope);
-      for (const [handler, method] of [[settingsRoute.GET, "GET"], [membersRoute.GET, "GET"], [keysRoute.GET, "GET"]] as const) {
+      for (const [handler, method] of [
+        [settingsRoute.GET, "GET"],
+        [membersRoute.GET, "GET"],
+        [keysRoute.GET, "GET"],
+      ] as const) {
         const res = await call(handler, method, "/x", { key: m.key });
         expect(res.status, `${role}/${scope} ${method}`).toBe(403);
         expect(res.body.error.code).toBe("forbidden");
@@ -113,7 +128,11 @@ describe("members", () => {
     expect(dup.status).toBe(409);
     const list = await call(membersRoute.GET, "GET", "/x", { key: t.key });
     expect(list.body.items.some((m: any) => m.id === res.body.id)).toBe(true);
-    const edit = await call(memberRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id: res.body.id }, body: { role: "manager", phone: "+55 11 3333-4444" } });
+    const edit = await call(memberRoute.PATCH, "PATCH", "/x", {
+      key: t.key,
+      params: { id: res.body.id },
+      body: { role: "manager", phone: "+55 11 3333-4444" },
+    });
     expect(edit.status).toBe(200);
     expect(edit.body).toMatchObject({ role: "manager", phone: "+551133334444" });
     for (const body of [{ role: "god" }, { phone: "abc" }, { email: "x" }, { active: "no" }, {}]) {

@@ -25,7 +25,10 @@ beforeAll(async () => {
   b = await makeTenant("Tenant B");
   const res = await call(propertiesRoute.POST, "POST", "/x", {
     key: a.key,
-    body: propertyBody({ owner: { name: "Dono Secreto", phone: "11987654321" }, internalNotes: "segredo" }, [saleListing({ visibility: "public" }), saleListing({ visibility: "private", listingCode: "A-PRIV" })]),
+    body: propertyBody({ owner: { name: "Dono Secreto", phone: "11987654321" }, internalNotes: "segredo" }, [
+      saleListing({ visibility: "public" }),
+      saleListing({ visibility: "private", listingCode: "A-PRIV" }),
+    ]),
   });
   aProperty = res.body;
   await call(propertiesRoute.POST, "POST", "/x", { key: b.key, body: propertyBody() });

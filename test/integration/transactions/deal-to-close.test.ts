@@ -38,7 +38,9 @@ afterAll(async () => {
 describe("lead → offer → transaction → signed contract → paid invoice", () => {
   it("each step reaches the integrator as the spec's events", async () => {
     const subscribed = ["offer.created", "offer.sent_to_client", "offer.accepted", "transaction.created", "transaction.updated", "contract.signed"];
-    expect((await call(webhooksRoute.PUT, "PUT", "/x", { key: t.key, body: { url: hooks.url, events: subscribed, hmac: true, bearer: false } })).status).toBe(200);
+    expect((await call(webhooksRoute.PUT, "PUT", "/x", { key: t.key, body: { url: hooks.url, events: subscribed, hmac: true, bearer: false } })).status).toBe(
+      200,
+    );
 
     const channel = (await call(channelsRoute.POST, "POST", "/x", { key: t.key, body: { name: "Portal", kind: "portal" } })).body;
     const lead = await send(
@@ -46,7 +48,13 @@ describe("lead → offer → transaction → signed contract → paid invoice", 
       new Request(`http://localhost/api/webhooks/channels/${channel.pathToken}?sync=deal`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ name: "Carla Compradora", email: "carla@example.com", phone: "11 97654-3210", businessType: "sale", originLeadId: "lead-close-1" }),
+        body: JSON.stringify({
+          name: "Carla Compradora",
+          email: "carla@example.com",
+          phone: "11 97654-3210",
+          businessType: "sale",
+          originLeadId: "lead-close-1",
+        }),
       }),
       { pathToken: channel.pathToken },
     );
@@ -67,10 +75,21 @@ describe("lead → offer → transaction → signed contract → paid invoice", 
       await call(contractsRoute.POST, "POST", "/x", {
         key: t.key,
         params: { id: transaction.id },
-        body: { documentType: "purchase_agreement", envelopeKey: "env-close", documents: [{ key: "doc-close", name: "Contrato.pdf" }], signers: [{ key: "buyer", name: "Carla Compradora", email: "carla@example.com" }] },
+        body: {
+          documentType: "purchase_agreement",
+          envelopeKey: "env-close",
+          documents: [{ key: "doc-close", name: "Contrato.pdf" }],
+          signers: [{ key: "buyer", name: "Carla Compradora", email: "carla@example.com" }],
+        },
       })
     ).body;
-    const payment = (await call(paymentsRoute.POST, "POST", "/x", { key: t.key, params: { id: transaction.id }, body: { method: "invoice", providerId: "pix-close", amount: "82000", dueDate: "2026-12-15" } })).body;
+    const payment = (
+      await call(paymentsRoute.POST, "POST", "/x", {
+        key: t.key,
+        params: { id: transaction.id },
+        body: { method: "invoice", providerId: "pix-close", amount: "82000", dueDate: "2026-12-15" },
+      })
+    ).body;
 
     expect((await providerPost(inbound.url, esignProvider, esign("sign", "env-close", { signer: "buyer" }))).status).toBe(200);
     expect((await providerPost(inbound.url, payProvider, invoice("pix-close", "paid"), "bearer")).status).toBe(200);
@@ -97,7 +116,15 @@ describe("lead → offer → transaction → signed contract → paid invoice", 
     expect(accepted.data.data.transactionId).toBe(transaction.id);
     const signed = hooks.received.find((r) => r.json.eventName === "contract.signed")!.json;
     expect(signed.data).toMatchObject({ entityType: "contract", entityId: contract.id, userId: null });
-    expect(signed.data.data).toMatchObject({ contractId: contract.id, transactionId: transaction.id, dealId, entityType: "transaction", entityId: transaction.id, envelopeId: "env-close", signedDocumentId: done.contracts[0].signedDocumentId });
+    expect(signed.data.data).toMatchObject({
+      contractId: contract.id,
+      transactionId: transaction.id,
+      dealId,
+      entityType: "transaction",
+      entityId: transaction.id,
+      envelopeId: "env-close",
+      signedDocumentId: done.contracts[0].signedDocumentId,
+    });
     expect(hooks.received.every((r) => r.headers["x-webhook-signature"])).toBe(true);
   });
 });

@@ -28,7 +28,8 @@ let listingId: string;
 
 const entityEvents = async (id: string) => (await getDb()).select().from(events).where(eq(events.entityId, id)).orderBy(asc(events.seq));
 const act = (id: string, verb: string, body?: unknown, key = t.key) => call(verbRoute.POST, "POST", "/x", { key, params: { id, verb }, body });
-const newOffer = async (body: Record<string, unknown> = {}) => (await call(offersRoute.POST, "POST", "/x", { key: t.key, body: { dealId, amount: "900000", listingId, ...body } })).body;
+const newOffer = async (body: Record<string, unknown> = {}) =>
+  (await call(offersRoute.POST, "POST", "/x", { key: t.key, body: { dealId, amount: "900000", listingId, ...body } })).body;
 const open = (body: unknown, key = t.key) => call(txsRoute.POST, "POST", "/x", { key, body });
 const get = (id: string, key = t.key) => call(txRoute.GET, "GET", "/x", { key, params: { id } });
 const patch = (id: string, body: unknown, key = t.key) => call(txRoute.PATCH, "PATCH", "/x", { key, params: { id }, body });
@@ -54,10 +55,23 @@ beforeAll(async () => {
   dealId = (
     await call(dealsRoute.POST, "POST", "/x", {
       key: t.key,
-      body: { title: "Compra", dealType: "sale", contacts: [{ name: "Ana Souza", email: "ana@example.com", role: "buyer" }, { name: "Rui Lima", email: "rui@example.com", role: "seller" }], assignedToId: broker.userId },
+      body: {
+        title: "Compra",
+        dealType: "sale",
+        contacts: [
+          { name: "Ana Souza", email: "ana@example.com", role: "buyer" },
+          { name: "Rui Lima", email: "rui@example.com", role: "seller" },
+        ],
+        assignedToId: broker.userId,
+      },
     })
   ).body.id;
-  ownerDealId = (await call(dealsRoute.POST, "POST", "/x", { key: t.key, body: { title: "Outra", dealType: "rental", contacts: [{ name: "Bia", email: "bia@example.com", role: "tenant" }] } })).body.id;
+  ownerDealId = (
+    await call(dealsRoute.POST, "POST", "/x", {
+      key: t.key,
+      body: { title: "Outra", dealType: "rental", contacts: [{ name: "Bia", email: "bia@example.com", role: "tenant" }] },
+    })
+  ).body.id;
   listingId = (await call(propertiesRoute.POST, "POST", "/x", { key: t.key, body: propertyBody() })).body.listings[0].id;
 });
 
@@ -70,9 +84,30 @@ describe("offer accept opens a transaction", () => {
     expect(a.body.status).toBe("accepted");
     const [accepted] = (await entityEvents(o.id)).filter((e) => e.eventName === "offer.accepted");
     const transactionId = accepted.data.transactionId as string;
-    expect(Object.keys(accepted.data).sort()).toEqual(["amount", "brokerId", "currency", "dealId", "dealType", "listingId", "occurredAt", "offerId", "source", "transactionId"]);
+    expect(Object.keys(accepted.data).sort()).toEqual([
+      "amount",
+      "brokerId",
+      "currency",
+      "dealId",
+      "dealType",
+      "listingId",
+      "occurredAt",
+      "offerId",
+      "source",
+      "transactionId",
+    ]);
     const tx = (await get(transactionId)).body;
-    expect(tx).toMatchObject({ dealId, listingId, offerId: o.id, dealType: "sale", status: "open", amount: "900000.00", currency: "BRL", payments: [], contracts: [] });
+    expect(tx).toMatchObject({
+      dealId,
+      listingId,
+      offerId: o.id,
+      dealType: "sale",
+      status: "open",
+      amount: "900000.00",
+      currency: "BRL",
+      payments: [],
+      contracts: [],
+    });
     expect(tx.parties).toEqual([
       { role: "buyer", name: "Ana Souza", email: "ana@example.com", taxId: null, contactId: expect.any(String) },
       { role: "seller", name: "Rui Lima", email: "rui@example.com", taxId: null, contactId: expect.any(String) },
@@ -95,7 +130,12 @@ describe("offer accept opens a transaction", () => {
     expect(accepted.data).not.toHaveProperty("transactionId");
     const r = await open({ offerId: o.id, parties: [{ role: "buyer", name: "Ana Souza", taxId: "123.456.789-09" }] });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ offerId: o.id, dealId, amount: "750000.50", parties: [{ role: "buyer", name: "Ana Souza", email: null, taxId: "123.456.789-09", contactId: null }] });
+    expect(r.body).toMatchObject({
+      offerId: o.id,
+      dealId,
+      amount: "750000.50",
+      parties: [{ role: "buyer", name: "Ana Souza", email: null, taxId: "123.456.789-09", contactId: null }],
+    });
   });
 
   it("refuses an offer that is not accepted (409 naming its state) and an offer of another deal (400)", async () => {
@@ -136,20 +176,43 @@ describe("transactions REST", () => {
     const tx = (await open({ dealId, amount: "500000" })).body;
     const p = await pay(tx.id, { method: "invoice", providerId: "inv-1", amount: "25000", dueDate: "2026-12-10" });
     expect(p.status).toBe(201);
-    expect(p.body).toMatchObject({ transactionId: tx.id, method: "invoice", providerId: "inv-1", amount: "25000.00", dueDate: "2026-12-10", status: "pending", transferStatus: null, paidAt: null });
+    expect(p.body).toMatchObject({
+      transactionId: tx.id,
+      method: "invoice",
+      providerId: "inv-1",
+      amount: "25000.00",
+      dueDate: "2026-12-10",
+      status: "pending",
+      transferStatus: null,
+      paidAt: null,
+    });
     expect((await pay(tx.id, { method: "invoice", providerId: "inv-1", amount: "1", dueDate: "2026-12-10" })).body.error.code).toBe("payment_exists");
     expect((await pay(tx.id, { method: "pix", providerId: "x", amount: "1", dueDate: "2026-12-10" })).status).toBe(400);
     expect((await pay(tx.id, { method: "boleto", providerId: "x", amount: "1", dueDate: "10/12/2026" })).status).toBe(400);
     const c = await contract(tx.id, contractBody("env-rest-1"));
     expect(c.status).toBe(201);
     expect(c.body).toMatchObject({
-      transactionId: tx.id, dealId, status: "pending", envelopeKey: "env-rest-1", signedDocumentId: null,
+      transactionId: tx.id,
+      dealId,
+      status: "pending",
+      envelopeKey: "env-rest-1",
+      signedDocumentId: null,
       documents: [{ key: "env-rest-1-doc", name: "Contrato.pdf", uploadedAt: null, closedAt: null }],
       signers: [{ key: "env-rest-1-s1", name: "Ana Souza", email: "ana@example.com", status: "pending", signedAt: null, refusedAt: null }],
     });
     expect((await contract(tx.id, contractBody("env-rest-1"))).body.error.code).toBe("contract_exists");
     expect((await contract(tx.id, { ...contractBody("env-rest-2"), documents: [] })).status).toBe(400);
-    expect((await contract(tx.id, { ...contractBody("env-rest-3"), signers: [{ key: "a", name: "A", email: "a@x.com" }, { key: "a", name: "B", email: "b@x.com" }] })).status).toBe(400);
+    expect(
+      (
+        await contract(tx.id, {
+          ...contractBody("env-rest-3"),
+          signers: [
+            { key: "a", name: "A", email: "a@x.com" },
+            { key: "a", name: "B", email: "b@x.com" },
+          ],
+        })
+      ).status,
+    ).toBe(400);
     const evs = await entityEvents(tx.id);
     expect(evs.map((e) => [e.eventName, (e.data as any).change])).toEqual([
       ["transaction.created", { reason: "created" }],

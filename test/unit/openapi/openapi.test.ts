@@ -47,7 +47,13 @@ function exportedMethods(source: string): string[] {
   }
   // `export { handler as GET, POST }`
   for (const m of source.matchAll(/export\s*\{([^}]*)\}/g)) {
-    for (const part of m[1].split(",")) found.add(part.split(/\s+as\s+/).pop()!.trim());
+    for (const part of m[1].split(","))
+      found.add(
+        part
+          .split(/\s+as\s+/)
+          .pop()!
+          .trim(),
+      );
   }
   return [...found].filter((name): name is (typeof METHODS)[number] => (METHODS as readonly string[]).includes(name));
 }
@@ -135,13 +141,19 @@ describe("OpenAPI description", () => {
       expect(op.summary, where).toBeTruthy();
       expect(op.description, where).toBeTruthy();
       const statuses = Object.keys(op.responses ?? {});
-      expect(statuses.some((s) => /^2\d\d$/.test(s)), `${where}: 2xx`).toBe(true);
+      expect(
+        statuses.some((s) => /^2\d\d$/.test(s)),
+        `${where}: 2xx`,
+      ).toBe(true);
       // Health probes take no input, so they have no 4xx; they take no credentials either.
       if (p.startsWith("/api/health")) {
         expect(op.security, `${where}: security`).toEqual([]);
         continue;
       }
-      expect(statuses.some((s) => /^4\d\d$/.test(s)), `${where}: 4xx`).toBe(true);
+      expect(
+        statuses.some((s) => /^4\d\d$/.test(s)),
+        `${where}: 4xx`,
+      ).toBe(true);
       const security = (op.security ?? []) as Json[];
       // The sites interface takes no credentials (spec 2 §5.1): it says so with an explicit empty list.
       // Channel webhooks authenticate with the channel's path token and secret, not an API key.
@@ -162,7 +174,11 @@ describe("OpenAPI description", () => {
     const dir = path.join(ROOT, "lib", "openapi", "paths");
     const inline = fs
       .readdirSync(dir)
-      .flatMap((f) => [...fs.readFileSync(path.join(dir, f), "utf8").matchAll(/\b(?:ok|publicOk)\((?:"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`),\s*z\./g)].map((m) => `${f}: ${m[0]}`));
+      .flatMap((f) =>
+        [...fs.readFileSync(path.join(dir, f), "utf8").matchAll(/\b(?:ok|publicOk)\((?:"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`),\s*z\./g)].map(
+          (m) => `${f}: ${m[0]}`,
+        ),
+      );
     expect(inline).toEqual([]);
   });
 
@@ -186,10 +202,7 @@ describe("OpenAPI description", () => {
       const op = (doc.paths![p] as Json)[method];
       const body = resolve(doc, op.requestBody.content["application/json"].schema);
       const items = resolve(doc, body.properties.listings.items);
-      expect(items.oneOf, `${method} ${p}`).toEqual([
-        { $ref: "#/components/schemas/NestedListingUpdate" },
-        { $ref: "#/components/schemas/ListingCreate" },
-      ]);
+      expect(items.oneOf, `${method} ${p}`).toEqual([{ $ref: "#/components/schemas/NestedListingUpdate" }, { $ref: "#/components/schemas/ListingCreate" }]);
       expect(resolve(doc, items.oneOf[0]).required).toContain("id");
       expect(resolve(doc, items.oneOf[1]).properties.translations).toBeDefined();
     }
@@ -227,9 +240,15 @@ describe("OpenAPI description", () => {
     const contact = resolve(doc, create.properties.contacts.items);
     expect(contact.required).toEqual(expect.arrayContaining(["name", "role"]));
     expect(post.responses["201"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/CreatedDeal" });
-    expect(Object.keys(resolve(doc, { $ref: "#/components/schemas/CreatedDeal" }).properties).sort()).toEqual(
-      ["createdAt", "currency", "dealType", "id", "stage", "status", "title"],
-    );
+    expect(Object.keys(resolve(doc, { $ref: "#/components/schemas/CreatedDeal" }).properties).sort()).toEqual([
+      "createdAt",
+      "currency",
+      "dealType",
+      "id",
+      "stage",
+      "status",
+      "title",
+    ]);
 
     const item = doc.paths!["/api/v1/crm/deals/{id}"] as Json;
     const update = resolve(doc, item.patch.requestBody.content["application/json"].schema);
@@ -330,9 +349,29 @@ describe("OpenAPI description", () => {
     const param = (name: string) => params.find((p) => p.name === name);
     expect(params.map((p) => p.name)).toEqual(
       expect.arrayContaining([
-        "query", "page", "pageSize", "type", "visibility", "hasPhotos", "minPhotos", "hasVirtualTour", "hasVideo", "bedrooms",
-        "minArea", "maxArea", "budget", "propertyTypes", "locations", "neighborhood", "city", "state", "latitude", "longitude",
-        "radiusKm", "filter", "includeNetworks",
+        "query",
+        "page",
+        "pageSize",
+        "type",
+        "visibility",
+        "hasPhotos",
+        "minPhotos",
+        "hasVirtualTour",
+        "hasVideo",
+        "bedrooms",
+        "minArea",
+        "maxArea",
+        "budget",
+        "propertyTypes",
+        "locations",
+        "neighborhood",
+        "city",
+        "state",
+        "latitude",
+        "longitude",
+        "radiusKm",
+        "filter",
+        "includeNetworks",
       ]),
     );
     expect(params.every((p) => p.in === "query" && p.required === false && p.description)).toBe(true);
@@ -354,7 +393,19 @@ describe("OpenAPI description", () => {
     expect(param("query")?.description).toMatch(/typo/);
 
     const filter = param("filter")?.description as string;
-    for (const text of ["`:=`", "`:!=`", "`:>=`", "`&&`", "`||`", "equal precedence", "left to right", "backticks", "`location:(", "`invalid_filter`", "position"]) {
+    for (const text of [
+      "`:=`",
+      "`:!=`",
+      "`:>=`",
+      "`&&`",
+      "`||`",
+      "equal precedence",
+      "left to right",
+      "backticks",
+      "`location:(",
+      "`invalid_filter`",
+      "position",
+    ]) {
       expect(filter, text).toContain(text);
     }
     expect(filter).toContain("`bedrooms`");

@@ -24,7 +24,10 @@ beforeEach(() => {
   answer.current = null;
 });
 
-const json = (body: unknown, status = 200) => () => Response.json(body, { status });
+const json =
+  (body: unknown, status = 200) =>
+  () =>
+    Response.json(body, { status });
 const facts = (status: number, body: unknown, type = "application/json") => ({
   status,
   headers: new Headers({ "content-type": type }),
@@ -92,7 +95,9 @@ describe("checking one answer", () => {
 
   it("holds error answers to the shared Error schema", () => {
     expect(() => checkAgainstOperation(listDeals, facts(401, { error: { code: "unauthorized", message: "No key." } }))).not.toThrow();
-    expect(() => checkAgainstOperation(listDeals, facts(401, { message: "No key." }))).toThrow(/GET \/api\/v1\/crm\/deals \(listDeals\) answered 401[\s\S]*- error: Invalid input/);
+    expect(() => checkAgainstOperation(listDeals, facts(401, { message: "No key." }))).toThrow(
+      /GET \/api\/v1\/crm\/deals \(listDeals\) answered 401[\s\S]*- error: Invalid input/,
+    );
   });
 
   it("finds an undocumented field deep in a list item, and lets records and loose objects keep theirs", () => {

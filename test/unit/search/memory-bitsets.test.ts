@@ -38,7 +38,12 @@ function check(ix: TenantIndex, docs: Map<string, Doc>) {
   for (const [filter, want] of QUERIES) {
     const req = toSearchRequest({ q: "*", filter_by: filter }, { maxPerPage: 250 });
     const got = [...narrowAll(view, req.filters, scopeMask(view, scope))].map((i) => ix.ids[i]).sort();
-    expect(got, filter).toEqual([...docs.values()].filter(want).map((d) => d.id).sort());
+    expect(got, filter).toEqual(
+      [...docs.values()]
+        .filter(want)
+        .map((d) => d.id)
+        .sort(),
+    );
   }
 }
 

@@ -11,7 +11,16 @@ function counting(): SearchEngine & { calls: number } {
     calls: 0,
     async search(): Promise<SearchResult> {
       e.calls++;
-      return { facet_counts: [], found: e.calls, hits: [], out_of: 0, page: 1, request_params: { collection_name: "listings", per_page: 10, q: "*" }, search_cutoff: false, search_time_ms: 3 };
+      return {
+        facet_counts: [],
+        found: e.calls,
+        hits: [],
+        out_of: 0,
+        page: 1,
+        request_params: { collection_name: "listings", per_page: 10, q: "*" },
+        search_cutoff: false,
+        search_time_ms: 3,
+      };
     },
   };
   return e;

@@ -29,8 +29,18 @@ const AUSTIN = { lat: 30.2672, lng: -97.7431 };
 const north = (m: number) => AUSTIN.lat + (m / R) * (180 / Math.PI); // due north of Austin by m metres
 
 type Row = [
-  id: string, title: string | null, city: string | null, status: string | null, agent: string | null, tags: string[] | null,
-  price: string | null, bedrooms: number | null, baths: number | null, featured: boolean | null, lat: number | null, lng: number | null,
+  id: string,
+  title: string | null,
+  city: string | null,
+  status: string | null,
+  agent: string | null,
+  tags: string[] | null,
+  price: string | null,
+  bedrooms: number | null,
+  baths: number | null,
+  featured: boolean | null,
+  lat: number | null,
+  lng: number | null,
 ];
 // prettier-ignore
 const rows: Row[] = [
@@ -54,7 +64,12 @@ const except = (...ids: string[]) => ALL.filter((id) => !ids.includes(id));
 let db: Db;
 
 const textArray = (a: string[] | null): SQL =>
-  a === null ? sql`NULL` : sql`ARRAY[${sql.join(a.map((v) => sql`${v}::text`), sql`, `)}]::text[]`;
+  a === null
+    ? sql`NULL`
+    : sql`ARRAY[${sql.join(
+        a.map((v) => sql`${v}::text`),
+        sql`, `,
+      )}]::text[]`;
 const tok = (s: string | null) => (s === null ? null : normalizeTokens(s));
 
 beforeAll(async () => {
@@ -83,10 +98,7 @@ beforeAll(async () => {
   }
 });
 
-const compactSchema: FilterSchema = Object.fromEntries(
-  Object.entries(schema).map(([name, f]) => [name, f.tokens ? { ...f, derived: true } : f]),
-);
-
+const compactSchema: FilterSchema = Object.fromEntries(Object.entries(schema).map(([name, f]) => [name, f.tokens ? { ...f, derived: true } : f]));
 
 async function ids(filter: string, compact = false): Promise<string[]> {
   const where = compileFilterString(filter, compact ? compactSchema : schema) ?? sql`true`;
@@ -217,7 +229,12 @@ describe("boolean structure", () => {
 });
 
 describe("geo", () => {
-  const square = [[30.3, -97.8], [30.3, -97.7], [30.2, -97.7], [30.2, -97.8]];
+  const square = [
+    [30.3, -97.8],
+    [30.3, -97.7],
+    [30.2, -97.7],
+    [30.2, -97.8],
+  ];
   const poly = (pts: number[][]) => `location:(${pts.map((p) => p.join(", ")).join(", ")})`;
   cases([
     ["location:(30.2672, -97.7431, 5 km)", ["l01", "l02", "l06", "l08"]], // l08 at 4999 m in, l09 at 5001 m out
@@ -229,9 +246,27 @@ describe("geo", () => {
     [poly([...square].reverse()), ["l01", "l02", "l10"]], // counter-clockwise
     [poly([...square, square[0]]), ["l01", "l02", "l10"]], // explicit closing vertex
     // concave L: the notch (where l01 lies) is outside
-    [poly([[30.2, -97.8], [30.3, -97.8], [30.3, -97.76], [30.24, -97.76], [30.24, -97.7], [30.2, -97.7]]), ["l02", "l10"]],
+    [
+      poly([
+        [30.2, -97.8],
+        [30.3, -97.8],
+        [30.3, -97.76],
+        [30.24, -97.76],
+        [30.24, -97.7],
+        [30.2, -97.7],
+      ]),
+      ["l02", "l10"],
+    ],
     // crosses the antimeridian around Fiji
-    [poly([[-16, 179], [-16, -179], [-18, -179], [-18, 179]]), ["l11"]],
+    [
+      poly([
+        [-16, 179],
+        [-16, -179],
+        [-18, -179],
+        [-18, 179],
+      ]),
+      ["l11"],
+    ],
     ["location:([-16, 179, -16, -179, -18, -179, -18, 179])", ["l11"]],
   ]);
 });

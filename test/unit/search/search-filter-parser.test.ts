@@ -1,15 +1,7 @@
 import { PgDialect } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 import { DomainError } from "../../../lib/errors/domain-errors";
-import {
-  compileFilter,
-  compileFilterString,
-  normalizeTokens,
-  ParseError,
-  parseFilter,
-  type FilterNode,
-  type FilterSchema,
-} from "../../../lib/search/filter";
+import { compileFilter, compileFilterString, normalizeTokens, ParseError, parseFilter, type FilterNode, type FilterSchema } from "../../../lib/search/filter";
 
 // The schema of search-language.md §1.8, plus `id`.
 const schema: FilterSchema = {
@@ -72,14 +64,45 @@ describe("§1.8 examples", () => {
     ["tags:=[pool, garage]", { fieldType: "string[]", match: "exact", values: [{ tokens: ["pool"] }, { tokens: ["garage"] }] }],
     ["price:[200000..500000]", { kind: "number", negate: false, items: [{ op: "range", min: "200000", max: "500000" }] }],
     ["price:200000..500000", { kind: "number", items: [{ op: "range", min: "200000", max: "500000" }] }],
-    ["price:[<100000, >1000000]", { negate: false, items: [{ op: "<", value: "100000" }, { op: ">", value: "1000000" }] }],
-    ["price:!=[<100000, >1000000]", { negate: true, items: [{ op: "<", value: "100000" }, { op: ">", value: "1000000" }] }],
+    [
+      "price:[<100000, >1000000]",
+      {
+        negate: false,
+        items: [
+          { op: "<", value: "100000" },
+          { op: ">", value: "1000000" },
+        ],
+      },
+    ],
+    [
+      "price:!=[<100000, >1000000]",
+      {
+        negate: true,
+        items: [
+          { op: "<", value: "100000" },
+          { op: ">", value: "1000000" },
+        ],
+      },
+    ],
     ["featured:true", { kind: "bool", negate: false, values: [true] }],
     ["featured:!=true", { kind: "bool", negate: true, values: [true] }],
     ["location:(30.2672, -97.7431, 5 km)", { kind: "geo", shapes: [{ type: "circle", lat: 30.2672, lng: -97.7431, radiusMeters: 5000 }] }],
     [
       "location:(30.30,-97.80, 30.30,-97.70, 30.20,-97.70, 30.20,-97.80)",
-      { kind: "geo", shapes: [{ type: "polygon", vertices: [[30.3, -97.8], [30.3, -97.7], [30.2, -97.7], [30.2, -97.8]] }] },
+      {
+        kind: "geo",
+        shapes: [
+          {
+            type: "polygon",
+            vertices: [
+              [30.3, -97.8],
+              [30.3, -97.7],
+              [30.2, -97.7],
+              [30.2, -97.8],
+            ],
+          },
+        ],
+      },
     ],
     ["agent:=Jo*", { match: "exact", values: [{ tokens: ["jo"], prefix: true }] }],
     ["agent:Jo*", { match: "contains", values: [{ tokens: ["jo"], prefix: true }] }],
@@ -150,7 +173,12 @@ describe("clause cutting (§1.1)", () => {
 
   it("numeric lists mix values, comparators, ranges and != items", () => {
     expect(parse("bedrooms:[!=21, >30, 1 .. 2, 7]")).toMatchObject({
-      items: [{ op: "!=", value: "21" }, { op: ">", value: "30" }, { op: "range", min: "1", max: "2" }, { op: "=", value: "7" }],
+      items: [
+        { op: "!=", value: "21" },
+        { op: ">", value: "30" },
+        { op: "range", min: "1", max: "2" },
+        { op: "=", value: "7" },
+      ],
     });
     expect(parse("bedrooms:>-3230")).toMatchObject({ items: [{ op: ">", value: "-3230" }] });
     expect(parse("price:9223372036854775807")).toMatchObject({ items: [{ value: "9223372036854775807" }] });
@@ -167,7 +195,17 @@ describe("clause cutting (§1.1)", () => {
       shapes: [{ type: "circle", lat: 30.2, lng: -97.7, radiusMeters: 1500 }],
     });
     expect(parse("location:([0,0, 0,1, 1,1], exact_filter_radius: 7 km)")).toMatchObject({ shapes: [{ type: "polygon" }] });
-    expect(parse("location:(0,0, 0,1, 1,1, 0,0)")).toMatchObject({ shapes: [{ vertices: [[0, 0], [0, 1], [1, 1]] }] });
+    expect(parse("location:(0,0, 0,1, 1,1, 0,0)")).toMatchObject({
+      shapes: [
+        {
+          vertices: [
+            [0, 0],
+            [0, 1],
+            [1, 1],
+          ],
+        },
+      ],
+    });
     expect(parse("location:(1,1, 0,1, 0,0)")).toMatchObject({ shapes: [{ type: "polygon" }] });
   });
 
@@ -227,13 +265,21 @@ describe("errors (§1.7): Typesense message and position", () => {
     ["location:(95, 2, 3 km)", "Value of filter field `location`: must be in the `(-44.50, 170.29, 0.75 km)` or (56.33, -65.97, 23.82, -127.82) format.", 10],
     ["location:(1, 2, 3 yd)", "Unit must be either `km` or `mi`.", 18],
     ["location:(1, 2, 3 KM)", "Unit must be either `km` or `mi`.", 18],
-    ["location:([1, 2])", "Value of filter field `location`: must be in the `([-44.50, 170.29], radius: 0.75 km, exact_filter_radius: 5 km)` or ([56.33, -65.97, 23.82, -127.82], exact_filter_radius: 7 km) format.", 9],
+    [
+      "location:([1, 2])",
+      "Value of filter field `location`: must be in the `([-44.50, 170.29], radius: 0.75 km, exact_filter_radius: 5 km)` or ([56.33, -65.97, 23.82, -127.82], exact_filter_radius: 7 km) format.",
+      9,
+    ],
     ["location:(0,0, 0,1, 0,0, 1,1)", "Polygon is invalid: Loop 0: Duplicate vertices: 0 and 2", 9],
     ["location:(0,0, 0,1, 0,1)", "Polygon is invalid: Loop 0: Edge 1 is degenerate (duplicate vertex)", 9],
     ["location:(0,0, 1,1, 0,1, 1,0)", "Polygon is invalid: Loop 0: Edge 0 crosses edge 2", 9],
     ["location:(0,0, 0,1)", "Polygon is invalid: Loop 0: Non-empty, non-full loops must have at least 3 vertices", 9],
     ["location:(0,0, 0,1, 0,2)", "Polygon is invalid: Loop 0: Polygon has zero area", 9],
-    ["location:[(1,2,3 km) (4,5,6 km)]", "Value of filter field `location`: must be in the `(-44.50, 170.29, 0.75 km)` or (56.33, -65.97, 23.82, -127.82) format.", 21],
+    [
+      "location:[(1,2,3 km) (4,5,6 km)]",
+      "Value of filter field `location`: must be in the `(-44.50, 170.29, 0.75 km)` or (56.33, -65.97, 23.82, -127.82) format.",
+      21,
+    ],
     ["ingredients.{name:=cheese && concentration:<50}", "Filtering on nested object fields (`field.{...}`) is not supported.", 0],
     ["a.{b:1 && c.{d:1}}", "Nested object filters are not supported.", 12],
     ["price:1 && $Coll(x:=1)", "Join filters (`$Collection(...)`) are not supported.", 11],

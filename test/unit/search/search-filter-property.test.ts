@@ -40,7 +40,13 @@ beforeAll(async () => {
     ["00000000-0000-4000-8000-000000000004", "loft", [""], "0", 0, 0, false, 30.2, -97.7],
   ];
   for (const [id, title, tags, price, beds, baths, featured, lat, lng] of rows) {
-    const arr = (a: string[] | null) => (a === null ? sql`NULL` : sql`ARRAY[${sql.join(a.map((v) => sql`${v}::text`), sql`, `)}]::text[]`);
+    const arr = (a: string[] | null) =>
+      a === null
+        ? sql`NULL`
+        : sql`ARRAY[${sql.join(
+            a.map((v) => sql`${v}::text`),
+            sql`, `,
+          )}]::text[]`;
     await db.execute(sql`INSERT INTO t VALUES (${id}::uuid, ${title}, ${arr(title === null ? null : normalizeTokens(title))},
       ${arr(tags)}, ${arr(tags === null ? null : tags.map(normalizeElement))}, ${price}::bigint, ${beds}::integer, ${baths}::real,
       ${featured}::boolean, ${lat}::double precision, ${lng}::double precision)`);
@@ -71,7 +77,40 @@ async function outcome(filter: string): Promise<"ok" | "400"> {
 }
 
 // ---- a small grammar of plausible filters, with hostile text mixed into the values ----
-const hostile = fc.constantFrom("'", '"', ";", "--", "/*", "*/", "$1", "\\", "`", "\\`", "%", "_", "é", "☃", "🏠", "\n", "\t", "(", ")", "[", "]", ",", ":", "&", "|", "&&", "||", "!", "=", "*", "..", " ");
+const hostile = fc.constantFrom(
+  "'",
+  '"',
+  ";",
+  "--",
+  "/*",
+  "*/",
+  "$1",
+  "\\",
+  "`",
+  "\\`",
+  "%",
+  "_",
+  "é",
+  "☃",
+  "🏠",
+  "\n",
+  "\t",
+  "(",
+  ")",
+  "[",
+  "]",
+  ",",
+  ":",
+  "&",
+  "|",
+  "&&",
+  "||",
+  "!",
+  "=",
+  "*",
+  "..",
+  " ",
+);
 const word = fc.oneof(fc.constantFrom("pool", "Garage", "café", "LOFT", "door", "x", "Été"), fc.string({ maxLength: 6 }));
 const text = fc.array(fc.oneof(word, hostile), { minLength: 0, maxLength: 5 }).map((a) => a.join(""));
 const int = fc.oneof(fc.integer({ min: -2147483648, max: 2147483647 }).map(String), fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }).map(String));
@@ -86,14 +125,29 @@ const list = <T extends string>(a: fc.Arbitrary<T>) => fc.array(a, { maxLength: 
 // Integers scaled down: fc.double concentrates near 0, which would make nearly every polygon degenerate.
 const lat = fc.integer({ min: -950_000, max: 950_000 }).map((n) => (n / 10_000).toFixed(4));
 const lng = fc.integer({ min: -1_850_000, max: 1_850_000 }).map((n) => (n / 10_000).toFixed(4));
-const circle = fc.tuple(lat, lng, fc.double({ min: 0, max: 20000, noNaN: true }), fc.constantFrom("km", "mi", " km", "yd")).map(([a, b, r, u]) => `(${a}, ${b}, ${r}${u})`);
+const circle = fc
+  .tuple(lat, lng, fc.double({ min: 0, max: 20000, noNaN: true }), fc.constantFrom("km", "mi", " km", "yd"))
+  .map(([a, b, r, u]) => `(${a}, ${b}, ${r}${u})`);
 const polygon = fc.array(fc.tuple(lat, lng), { minLength: 2, maxLength: 6 }).map((ps) => `(${ps.map((p) => p.join(", ")).join(", ")})`);
 const newer = fc.tuple(lat, lng, fc.integer({ min: 0, max: 50 })).map(([a, b, r]) => `([${a}, ${b}], radius: ${r} km)`);
 
 const clause = fc.oneof(
-  fc.tuple(fc.constantFrom("title", "tags"), fc.constantFrom("", "=", "!=", "!", " "), fc.oneof(text, list(text), text.map((t) => `\`${t}\``), text.map((t) => `${t}*`))).map(([f, o, v]) => `${f}:${o}${v}`),
+  fc
+    .tuple(
+      fc.constantFrom("title", "tags"),
+      fc.constantFrom("", "=", "!=", "!", " "),
+      fc.oneof(
+        text,
+        list(text),
+        text.map((t) => `\`${t}\``),
+        text.map((t) => `${t}*`),
+      ),
+    )
+    .map(([f, o, v]) => `${f}:${o}${v}`),
   fc.tuple(fc.constantFrom("price", "beds", "baths"), fc.constantFrom("", "=", "!="), fc.oneof(numItem, list(numItem))).map(([f, o, v]) => `${f}:${o}${v}`),
-  fc.tuple(fc.constantFrom("", "=", "!="), fc.oneof(fc.constantFrom("true", "false", "TRUE", "1"), list(fc.constantFrom("true", "false", "no")))).map(([o, v]) => `featured:${o}${v}`),
+  fc
+    .tuple(fc.constantFrom("", "=", "!="), fc.oneof(fc.constantFrom("true", "false", "TRUE", "1"), list(fc.constantFrom("true", "false", "no"))))
+    .map(([o, v]) => `featured:${o}${v}`),
   fc.oneof(circle, polygon, newer, list(fc.oneof(circle, polygon))).map((v) => `location:${v}`),
   fc.tuple(fc.constantFrom("", "=", "!="), fc.oneof(text, list(text), fc.constant("*"), fc.uuid())).map(([o, v]) => `id:${o}${v}`),
   fc.tuple(fc.constantFrom("tenantId", "constructor", "__proto__", "x.{a:1}", "$C(a:1)"), text).map(([f, v]) => `${f}:${v}`),
@@ -109,7 +163,9 @@ const { expr } = fc.letrec<{ expr: string }>((tie) => ({
 const garbage = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: "binary", maxLength: 40 }),
-  fc.array(fc.oneof(hostile, fc.constantFrom("title", "price", "featured", "location", "id", "tags", "true", "1", "(1,2,3 km)")), { maxLength: 20 }).map((a) => a.join("")),
+  fc
+    .array(fc.oneof(hostile, fc.constantFrom("title", "price", "featured", "location", "id", "tags", "true", "1", "(1,2,3 km)")), { maxLength: 20 })
+    .map((a) => a.join("")),
 );
 
 describe("normalizeTokens", () => {
@@ -132,14 +188,20 @@ describe("normalizeTokens", () => {
 describe("compile-or-400 (never any other exception, never a database error)", () => {
   it("grammar-shaped filters", async () => {
     const seen = { ok: 0, "400": 0 };
-    await fc.assert(fc.asyncProperty(expr, async (f) => void seen[await outcome(f)]++), { numRuns: 1500 });
+    await fc.assert(
+      fc.asyncProperty(expr, async (f) => void seen[await outcome(f)]++),
+      { numRuns: 1500 },
+    );
     // The generator must exercise both sides (typically ~25% compile and run, ~75% are 400s).
     expect(seen.ok).toBeGreaterThan(150);
     expect(seen["400"]).toBeGreaterThan(150);
   });
 
   it("garbage strings", async () => {
-    await fc.assert(fc.asyncProperty(garbage, async (f) => void (await outcome(f))), { numRuns: 1000 });
+    await fc.assert(
+      fc.asyncProperty(garbage, async (f) => void (await outcome(f))),
+      { numRuns: 1000 },
+    );
   });
 });
 

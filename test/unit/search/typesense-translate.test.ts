@@ -55,7 +55,11 @@ const ser = (f: string) => filterToString(parse(f)!);
 function stripPos(n: unknown): unknown {
   if (Array.isArray(n)) return n.map(stripPos);
   if (n && typeof n === "object") {
-    return Object.fromEntries(Object.entries(n).filter(([k]) => k !== "pos").map(([k, v]) => [k, stripPos(v)]));
+    return Object.fromEntries(
+      Object.entries(n)
+        .filter(([k]) => k !== "pos")
+        .map(([k, v]) => [k, stripPos(v)]),
+    );
   }
   return n;
 }
@@ -227,7 +231,12 @@ describe("filterToString: every leaf kind", () => {
 
   it("refuses numbers that are not canonical or out of the field's range (a bug, not user input)", () => {
     const leaf = (fieldType: "int32" | "int64" | "float", field: string, value: string): FilterNode => ({
-      kind: "number", field, fieldType, negate: false, pos: 0, items: [{ op: "=", value }],
+      kind: "number",
+      field,
+      fieldType,
+      negate: false,
+      pos: 0,
+      items: [{ op: "=", value }],
     });
     expect(() => filterToString(leaf("int32", "bedrooms", "2147483648"))).toThrow(FilterSerializeError);
     expect(() => filterToString(leaf("int32", "bedrooms", "2.5"))).toThrow(/not an integer/);
@@ -253,9 +262,7 @@ describe("filterToString: every leaf kind", () => {
     expect(ser("location:(30.2672, -97.7431, 750 km)")).toBe("location:(30.2672, -97.7431, 750 km)");
     expect(ser("location:(48.85, 2.34, 1 mi)")).toBe("location:(48.85, 2.34, 1.60934 km)");
     expect(ser("location:([48.85, 2.34], radius: 2 km)")).toBe("location:(48.85, 2.34, 2 km)");
-    expect(ser("location:(30.30,-97.80, 30.30,-97.70, 30.20,-97.70, 30.20,-97.80)")).toBe(
-      "location:(30.3, -97.8, 30.3, -97.7, 30.2, -97.7, 30.2, -97.8)",
-    );
+    expect(ser("location:(30.30,-97.80, 30.30,-97.70, 30.20,-97.70, 30.20,-97.80)")).toBe("location:(30.3, -97.8, 30.3, -97.7, 30.2, -97.7, 30.2, -97.8)");
     expect(ser("location:[(1, 2, 3 km), (10, 10, 10, 11, 11, 11)]")).toBe("location:[(1, 2, 3 km), (10, 10, 10, 11, 11, 11)]");
     // The parser refuses a negative radius; an AST that has one still serializes to "nothing".
     expect(filterToString({ kind: "geo", field: "location", pos: 0, shapes: [{ type: "circle", lat: 1, lng: 2, radiusMeters: -3000 }] })).toBe(MATCH_NOTHING);
@@ -283,14 +290,18 @@ describe("filterToString: every leaf kind", () => {
     expect(ser("location_city:=Austin || (location_city:=Dallas && price:<500000)")).toBe(
       "(location_city:=`austin` || (location_city:=`dallas` && price:<500000))",
     );
-    expect(ser("(bedrooms:1) && (hasPhotos:true || (id:x && title:y))")).toBe(
-      "(bedrooms:1 && (hasPhotos:true || (id:[`x`] && title:`y`)))",
-    );
+    expect(ser("(bedrooms:1) && (hasPhotos:true || (id:x && title:y))")).toBe("(bedrooms:1 && (hasPhotos:true || (id:[`x`] && title:`y`)))");
   });
 
   it("accepts only fields of the schema it is given, with the matching type", () => {
     const leaf = (field: string, fieldType: "string" | "string[]" = "string"): FilterNode => ({
-      kind: "string", field, fieldType, match: "exact", negate: false, pos: 0, values: [{ tokens: ["x"], prefix: false }],
+      kind: "string",
+      field,
+      fieldType,
+      match: "exact",
+      negate: false,
+      pos: 0,
+      values: [{ tokens: ["x"], prefix: false }],
     });
     expect(() => filterToString(leaf("tenant_id"))).toThrow(/not in the schema/); // an access field, in a user filter
     expect(() => filterToString(leaf("nope"))).toThrow(/not in the schema/);
@@ -370,8 +381,16 @@ describe("hostile string values cannot leave their backticks", () => {
   it.each(hostile)("%j stays one leaf on its field, under the scope", (raw) => {
     // Tokens as raw as a careless AST builder could make them (the parser would have normalized them).
     const leaf: FilterNode = {
-      kind: "string", field: "title", fieldType: "string", match: "exact", negate: false, pos: 0,
-      values: [{ tokens: raw.split(" "), prefix: false }, { tokens: ["ok"], prefix: true }],
+      kind: "string",
+      field: "title",
+      fieldType: "string",
+      match: "exact",
+      negate: false,
+      pos: 0,
+      values: [
+        { tokens: raw.split(" "), prefix: false },
+        { tokens: ["ok"], prefix: true },
+      ],
     };
     let s: string;
     try {
@@ -392,27 +411,37 @@ describe("hostile string values cannot leave their backticks", () => {
   it("holds for any string (fast-check)", () => {
     const chars = fc.constantFrom("`", "\\", "|", "&", "(", ")", ",", ":", "*", "[", "]", "=", "!", " ", "\n", "a", "b", "é", "1", "$", "{", "}");
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: chars, maxLength: 12 }), { minLength: 1, maxLength: 4 }), fc.boolean(), fc.constantFrom("title", "features"), (tokens, prefix, field) => {
-        const leaf: FilterNode = {
-          kind: "string", field, fieldType: field === "title" ? "string" : "string[]", match: "contains", negate: true, pos: 0,
-          values: [{ tokens, prefix }],
-        };
-        let s: string;
-        try {
-          s = buildFilterBy(siteScope, [leaf]);
-        } catch (e) {
-          return e instanceof FilterSerializeError;
-        }
-        if (!quotedSpansAreClean(s)) return false;
-        const back = parseFilter(s, SCOPE_SCHEMA)!;
-        return (
-          back.kind === "and" &&
-          JSON.stringify(stripPos(back.left)) === JSON.stringify(stripPos(scopeToAst(siteScope))) &&
-          back.right.kind === "string" &&
-          back.right.field === field &&
-          back.right.negate
-        );
-      }),
+      fc.property(
+        fc.array(fc.string({ unit: chars, maxLength: 12 }), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        fc.constantFrom("title", "features"),
+        (tokens, prefix, field) => {
+          const leaf: FilterNode = {
+            kind: "string",
+            field,
+            fieldType: field === "title" ? "string" : "string[]",
+            match: "contains",
+            negate: true,
+            pos: 0,
+            values: [{ tokens, prefix }],
+          };
+          let s: string;
+          try {
+            s = buildFilterBy(siteScope, [leaf]);
+          } catch (e) {
+            return e instanceof FilterSerializeError;
+          }
+          if (!quotedSpansAreClean(s)) return false;
+          const back = parseFilter(s, SCOPE_SCHEMA)!;
+          return (
+            back.kind === "and" &&
+            JSON.stringify(stripPos(back.left)) === JSON.stringify(stripPos(scopeToAst(siteScope))) &&
+            back.right.kind === "string" &&
+            back.right.field === field &&
+            back.right.negate
+          );
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -495,9 +524,11 @@ function evalNode(n: FilterNode, d: Doc): boolean {
 
 /** Reference scope semantics (scope-sql.ts), on the document's access fields. */
 function inScope(s: SearchScope, d: Doc): boolean {
-  const access = s.access.kind === "all" || d.visibility === "public" || [d.assigned_to_id, d.created_by_id, d.property_created_by_id].includes(s.access.userId);
+  const access =
+    s.access.kind === "all" || d.visibility === "public" || [d.assigned_to_id, d.created_by_id, d.property_created_by_id].includes(s.access.userId);
   const own = d.tenant_id === s.tenantId && access;
-  const shared = d.tenant_id !== s.tenantId && (d.network_ids as string[]).some((n) => s.networkIds.includes(n)) && d.visibility === "public" && d.on_air === true;
+  const shared =
+    d.tenant_id !== s.tenantId && (d.network_ids as string[]).some((n) => s.networkIds.includes(n)) && d.visibility === "public" && d.on_air === true;
   return (own || shared) && (!s.publicOnly || (d.visibility === "public" && d.stage === s.publicOnly.activeStage));
 }
 
@@ -540,23 +571,41 @@ function leafArb(faithful: boolean): fc.Arbitrary<FilterNode> {
       negate: fc.boolean(),
       values: fc.array(fc.record({ tokens: words, prefix: fc.boolean() }), { minLength: minValues, maxLength: 3 }),
     })
-    .map(({ f, match, negate, values }): FilterNode => ({
-      kind: "string", field: f[0], fieldType: f[1] as "string" | "string[]", match: match as "contains" | "exact", negate, values, pos: 0,
-    }));
+    .map(
+      ({ f, match, negate, values }): FilterNode => ({
+        kind: "string",
+        field: f[0],
+        fieldType: f[1] as "string" | "string[]",
+        match: match as "contains" | "exact",
+        negate,
+        values,
+        pos: 0,
+      }),
+    );
   const num = fc
     .record({
       f: fc.constantFrom(["price", "float"], ["bedrooms", "int32"], ["createdAt", "int64"]),
       negate: fc.boolean(),
       items: fc.array(
-        fc.record({ op: fc.constantFrom("=", "!=", "<", "<=", ">", ">=", "range"), a: fc.constantFrom(-3, -1, 0, 0.1, 1, 1.5, 2, 4), b: fc.constantFrom(-1, 0, 2.25, 3, 5) }),
+        fc.record({
+          op: fc.constantFrom("=", "!=", "<", "<=", ">", ">=", "range"),
+          a: fc.constantFrom(-3, -1, 0, 0.1, 1, 1.5, 2, 4),
+          b: fc.constantFrom(-1, 0, 2.25, 3, 5),
+        }),
         { minLength: minValues, maxLength: 3 },
       ),
     })
     .map(({ f, negate, items }): FilterNode => {
       const type = f[1] as "int32" | "int64" | "float";
       return {
-        kind: "number", field: f[0], fieldType: type, negate, pos: 0,
-        items: items.map((it) => (it.op === "range" ? { op: "range" as const, min: canon(type, it.a), max: canon(type, it.b) } : { op: it.op as "=", value: canon(type, it.a) })),
+        kind: "number",
+        field: f[0],
+        fieldType: type,
+        negate,
+        pos: 0,
+        items: items.map((it) =>
+          it.op === "range" ? { op: "range" as const, min: canon(type, it.a), max: canon(type, it.b) } : { op: it.op as "=", value: canon(type, it.a) },
+        ),
       };
     });
   const bool = fc
@@ -564,21 +613,32 @@ function leafArb(faithful: boolean): fc.Arbitrary<FilterNode> {
     .filter((b) => !faithful || !b.negate || b.values.length === 1)
     .map(({ negate, values }): FilterNode => ({ kind: "bool", field: "hasPhotos", negate, values: [...values], pos: 0 }));
   const shape: fc.Arbitrary<GeoShape> = fc.oneof(
-    fc.record({
-      lat: fc.double({ min: -5, max: 5, noNaN: true }),
-      lng: fc.double({ min: -5, max: 5, noNaN: true }),
-      radiusMeters: faithful ? fc.integer({ min: 0, max: 800_000 }) : fc.oneof(fc.integer({ min: -1000, max: 800_000 }), fc.constant(1e12)),
-    }).map((c) => ({ type: "circle" as const, ...c })),
-    fc.record({ lat: fc.double({ min: -4, max: 4, noNaN: true }), lng: fc.double({ min: -4, max: 4, noNaN: true }), r: fc.double({ min: 0.2, max: 3, noNaN: true }) }).map(
-      ({ lat, lng, r }) => ({
+    fc
+      .record({
+        lat: fc.double({ min: -5, max: 5, noNaN: true }),
+        lng: fc.double({ min: -5, max: 5, noNaN: true }),
+        radiusMeters: faithful ? fc.integer({ min: 0, max: 800_000 }) : fc.oneof(fc.integer({ min: -1000, max: 800_000 }), fc.constant(1e12)),
+      })
+      .map((c) => ({ type: "circle" as const, ...c })),
+    fc
+      .record({
+        lat: fc.double({ min: -4, max: 4, noNaN: true }),
+        lng: fc.double({ min: -4, max: 4, noNaN: true }),
+        r: fc.double({ min: 0.2, max: 3, noNaN: true }),
+      })
+      .map(({ lat, lng, r }) => ({
         type: "polygon" as const,
         vertices: [0, 2, 4].map((k) => [lat + r * Math.sin((k * Math.PI) / 3), lng + r * Math.cos((k * Math.PI) / 3)] as [number, number]),
-      }),
-    ),
+      })),
   );
   const geo = fc.array(shape, { minLength: minValues, maxLength: 2 }).map((shapes): FilterNode => ({ kind: "geo", field: "location", shapes, pos: 0 }));
   const id = fc
-    .record({ negate: fc.boolean(), ids: faithful ? fc.array(fc.constantFrom(...IDS), { minLength: 1, maxLength: 3 }) : fc.oneof(fc.constant("*" as const), fc.array(fc.constantFrom(...IDS, "no such", "x`y"), { maxLength: 3 })) })
+    .record({
+      negate: fc.boolean(),
+      ids: faithful
+        ? fc.array(fc.constantFrom(...IDS), { minLength: 1, maxLength: 3 })
+        : fc.oneof(fc.constant("*" as const), fc.array(fc.constantFrom(...IDS, "no such", "x`y"), { maxLength: 3 })),
+    })
     .map(({ negate, ids }): FilterNode => ({ kind: "id", field: "id", negate, ids: Array.isArray(ids) ? [...new Set(ids)] : ids, pos: 0 }));
   return fc.oneof(str, num, bool, geo, id);
 }
@@ -650,16 +710,19 @@ const req = (p: Parameters<typeof toSearchRequest>[0], extra: Parameters<typeof 
 
 describe("toSearchParams", () => {
   it("maps a full request", () => {
-    const r = req({
-      q: 'Pinheiros "vista mar" -cobertura -"sem vaga"',
-      query_by: "title,description",
-      filter_by: "price:<1000000 && location_city:=São Paulo",
-      sort_by: "price:asc",
-      facet_by: "location_city,bedrooms",
-      max_facet_values: 5,
-      page: 2,
-      per_page: 20,
-    }, { maxPerPage: 250, extraFilters: [parse("hasPhotos:true")!] });
+    const r = req(
+      {
+        q: 'Pinheiros "vista mar" -cobertura -"sem vaga"',
+        query_by: "title,description",
+        filter_by: "price:<1000000 && location_city:=São Paulo",
+        sort_by: "price:asc",
+        facet_by: "location_city,bedrooms",
+        max_facet_values: 5,
+        page: 2,
+        per_page: 20,
+      },
+      { maxPerPage: 250, extraFilters: [parse("hasPhotos:true")!] },
+    );
     expect(toSearchParams(brokerScope, r)).toEqual({
       q: 'pinheiros "vista mar" -cobertura -"sem vaga"',
       query_by: "title,description",
@@ -696,8 +759,18 @@ describe("toSearchParams", () => {
 
   it("builds q from the normalized words", () => {
     expect(buildQuery([])).toBe("*");
-    expect(buildQuery([{ text: "casa", exclude: false, phrase: false }, { text: "vista mar", exclude: false, phrase: true }])).toBe('casa "vista mar"');
-    expect(buildQuery([{ text: "praia", exclude: true, phrase: false }, { text: "beira mar", exclude: true, phrase: true }])).toBe('-praia -"beira mar"');
+    expect(
+      buildQuery([
+        { text: "casa", exclude: false, phrase: false },
+        { text: "vista mar", exclude: false, phrase: true },
+      ]),
+    ).toBe('casa "vista mar"');
+    expect(
+      buildQuery([
+        { text: "praia", exclude: true, phrase: false },
+        { text: "beira mar", exclude: true, phrase: true },
+      ]),
+    ).toBe('-praia -"beira mar"');
     // A hand-built word cannot smuggle quotes or dashes in.
     expect(buildQuery([{ text: 'a" -b "c', exclude: false, phrase: true }])).toBe('"a b c"');
     expect(buildQuery([{ text: "--", exclude: false, phrase: false }])).toBe("*");
@@ -705,7 +778,12 @@ describe("toSearchParams", () => {
 
   it("maps sort keys and appends the createdAt tie-break while there is room", () => {
     expect(buildSortBy([])).toBe("createdAt:desc");
-    expect(buildSortBy([{ kind: "text_match", dir: "desc" }, { kind: "field", field: "createdAt", dir: "desc" }])).toBe("_text_match:desc,createdAt:desc");
+    expect(
+      buildSortBy([
+        { kind: "text_match", dir: "desc" },
+        { kind: "field", field: "createdAt", dir: "desc" },
+      ]),
+    ).toBe("_text_match:desc,createdAt:desc");
     expect(buildSortBy([{ kind: "geo", lat: -23.5, lng: -46.6, dir: "asc" }])).toBe("location(-23.5, -46.6):asc,createdAt:desc");
     expect(buildSortBy([{ kind: "field", field: "createdAt", dir: "asc" }])).toBe("createdAt:asc");
     expect(
@@ -715,7 +793,9 @@ describe("toSearchParams", () => {
         { kind: "text_match", dir: "desc" },
       ]),
     ).toBe("price:desc,bedrooms:asc,_text_match:desc");
-    expect(buildSortBy(req({ q: "casa", query_by: "title", sort_by: "location(-22.89, -47.05):asc" }).sort)).toBe("location(-22.89, -47.05):asc,_text_match:desc,createdAt:desc");
+    expect(buildSortBy(req({ q: "casa", query_by: "title", sort_by: "location(-22.89, -47.05):asc" }).sort)).toBe(
+      "location(-22.89, -47.05):asc,_text_match:desc,createdAt:desc",
+    );
     expect(() => buildSortBy([{ kind: "field", field: "description", dir: "asc" }])).toThrow(/not a sortable field/);
     expect(() => buildSortBy([{ kind: "field", field: "price:asc,tenant_id", dir: "asc" }])).toThrow(/not a sortable field/);
   });
@@ -746,8 +826,14 @@ const FIXTURE: TypesenseSearchResponse = {
   hits: [
     {
       document: {
-        id: "l_123", title: "Modern loft <b>downtown</b>", features: ["loft", "pool"], price: 450000, createdAt: 1767225600,
-        location: [-23.5665, -46.6915], tenant_id: T1, priceFormatted: "R$ 450.000,00",
+        id: "l_123",
+        title: "Modern loft <b>downtown</b>",
+        features: ["loft", "pool"],
+        price: 450000,
+        createdAt: 1767225600,
+        location: [-23.5665, -46.6915],
+        tenant_id: T1,
+        priceFormatted: "R$ 450.000,00",
       },
       highlight: {
         title: { matched_tokens: ["Modern", "loft"], snippet: "<mark>Modern</mark> <mark>loft</mark> <b>downtown</b>" },
@@ -812,7 +898,13 @@ describe("fromTypesense", () => {
     const [own, shared] = out.hits;
     expect(own.isNetworkListing).toBe(false);
     expect(shared.isNetworkListing).toBe(true);
-    expect(own.document).toMatchObject({ id: "l_123", location_latitude: -23.5665, location_longitude: -46.6915, priceFormatted: "R$ 450.000,00", bedrooms: null });
+    expect(own.document).toMatchObject({
+      id: "l_123",
+      location_latitude: -23.5665,
+      location_longitude: -46.6915,
+      priceFormatted: "R$ 450.000,00",
+      bedrooms: null,
+    });
     expect(own.document).not.toHaveProperty("tenant_id");
     expect(own.document).not.toHaveProperty("location");
     expect(shared.document).toMatchObject({ location_latitude: null, location_longitude: null });
@@ -833,7 +925,12 @@ describe("fromTypesense", () => {
 
   it("omits text_match when Typesense does, and maps a wildcard hit", () => {
     const res: TypesenseSearchResponse = {
-      facet_counts: [], found: 1, out_of: 9, page: 1, search_time_ms: 0, request_params: { collection_name: "listings", per_page: 10, q: "*" },
+      facet_counts: [],
+      found: 1,
+      out_of: 9,
+      page: 1,
+      search_time_ms: 0,
+      request_params: { collection_name: "listings", per_page: 10, q: "*" },
       hits: [{ document: { id: "x", createdAt: 1, tenant_id: T1 }, highlights: [], highlight: {} }],
     };
     const out = fromTypesense(res, allScope, req({ q: "*" }));
@@ -957,7 +1054,11 @@ describe("TypesenseSearchEngine (fake server)", () => {
 
   it("a failed search inside multi_search: 400 -> DomainError, 5xx -> service error", async () => {
     reply = () => ({ status: 200, body: JSON.stringify({ results: [{ code: 400, error: "Could not parse the filter query." }, { found: 1 }] }) });
-    await expect(engine().search(allScope, req({ q: "*" }))).rejects.toMatchObject({ kind: "invalid", code: "invalid_search", message: "Could not parse the filter query." });
+    await expect(engine().search(allScope, req({ q: "*" }))).rejects.toMatchObject({
+      kind: "invalid",
+      code: "invalid_search",
+      message: "Could not parse the filter query.",
+    });
     reply = () => ({ status: 200, body: JSON.stringify({ results: [FIXTURE, { code: 503, error: "Not Ready or Lagging" }] }) });
     await expect(engine().search(allScope, req({ q: "*" }))).rejects.toBeInstanceOf(TypesenseServiceError);
   });
@@ -981,16 +1082,26 @@ describe("TypesenseSearchEngine (fake server)", () => {
   it("upserts in batches of 500 with action=upsert and names the failures", async () => {
     seen.length = 0;
     reply = (s) => {
-      const lines = s.body.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { id: string });
+      const lines = s.body
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { id: string });
       return {
         status: 200,
-        body: lines.map((d) => JSON.stringify(d.id === "bad-1" ? { success: false, error: "Field `bedrooms` must be an int32.", code: 400 } : { success: true })).join("\n"),
+        body: lines
+          .map((d) => JSON.stringify(d.id === "bad-1" ? { success: false, error: "Field `bedrooms` must be an int32.", code: 400 } : { success: true }))
+          .join("\n"),
         type: "text/plain; charset=utf-8", // Typesense answers an import with JSON lines as text
       };
     };
     const docs = Array.from({ length: 1001 }, (_, i) => ({ doc: sampleDoc({ id: i === 700 ? "bad-1" : `d-${i}` }), access }));
     docs.push({ doc: sampleDoc({ id: "no-date", createdAt: null }), access });
-    const err = (await engine().upsertDocuments(docs).then(() => new Error("expected a failure"), (e: unknown) => e)) as Error;
+    const err = (await engine()
+      .upsertDocuments(docs)
+      .then(
+        () => new Error("expected a failure"),
+        (e: unknown) => e,
+      )) as Error;
     expect(err).toBeInstanceOf(Error);
     expect(err.message).toMatch(/2 of 1002 documents failed \(1000 upserted\)/);
     expect(err.message).toMatch(/bad-1: Field `bedrooms` must be an int32\./);
@@ -1001,7 +1112,15 @@ describe("TypesenseSearchEngine (fake server)", () => {
     const first = JSON.parse(imports[0].body.split("\n")[0]) as Record<string, unknown>;
     expect(first).toMatchObject({ id: "d-0", tenant_id: T1, location: [-23.5665, -46.6915] });
 
-    reply = (s) => ({ status: 200, body: s.body.split("\n").filter(Boolean).map(() => '{"success":true}').join("\n"), type: "text/plain" });
+    reply = (s) => ({
+      status: 200,
+      body: s.body
+        .split("\n")
+        .filter(Boolean)
+        .map(() => '{"success":true}')
+        .join("\n"),
+      type: "text/plain",
+    });
     await expect(engine().upsertDocuments(docs.slice(0, 3))).resolves.toEqual({ upserted: 3 });
   });
 
@@ -1081,7 +1200,11 @@ describe("private prices outside the listing's tenant", () => {
     expect(toSearchParams(brokerScope, r)).toMatchObject({ sort_by: "price_public:desc,bedrooms:asc,createdAt:desc", facet_by: "price_public,bedrooms" });
     expect(toSearchParams(siteScope, r)).toMatchObject({ sort_by: "price_public:desc,bedrooms:asc,createdAt:desc", facet_by: "price_public,bedrooms" });
     const res: TypesenseSearchResponse = {
-      found: 0, out_of: 0, page: 1, search_time_ms: 1, hits: [],
+      found: 0,
+      out_of: 0,
+      page: 1,
+      search_time_ms: 1,
+      hits: [],
       facet_counts: [{ field_name: "price_public", counts: [{ count: 1, value: "900000" }], stats: { min: 900000, max: 900000, total_values: 1 } }],
     };
     expect(fromTypesense(res, brokerScope, r).facet_counts[0]).toMatchObject({ field_name: "price", counts: [{ value: "900000", count: 1 }] });
@@ -1093,10 +1216,16 @@ describe("private prices outside the listing's tenant", () => {
       document: { ...toTypesenseDoc(priced({ id, priceVisibility }), { ...access, tenantId: tenant }) },
     });
     const res: TypesenseSearchResponse = {
-      found: 3, out_of: 3, page: 1, search_time_ms: 1,
+      found: 3,
+      out_of: 3,
+      page: 1,
+      search_time_ms: 1,
       hits: [h(T1, "private", "own-private"), h(T2, "private", "partner-private"), h(T2, "public", "partner-public")],
     };
-    const prices = (scope: SearchScope) => Object.fromEntries(fromTypesense(res, scope, r).hits.map((x) => [x.document.id, [x.document.price, x.document.priceFormatted, x.document.typologyBasePrice]]));
+    const prices = (scope: SearchScope) =>
+      Object.fromEntries(
+        fromTypesense(res, scope, r).hits.map((x) => [x.document.id, [x.document.price, x.document.priceFormatted, x.document.typologyBasePrice]]),
+      );
     const shown = [1234567, "R$ 1.234.567,00", 1200000];
     const blank = [null, null, null];
     expect(prices(brokerScope)).toEqual({ "own-private": shown, "partner-private": blank, "partner-public": shown });

@@ -1,10 +1,28 @@
 import { describe, expect, it } from "vitest";
 import { band, estimate, levelOf, roundMoney, type Candidate, type Subject } from "../../../lib/share/valuation/estimate";
 
-const subject: Subject = { neighborhoodKey: "pinheiros", lat: -23.5662, lng: -46.6912, totalArea: 80, bedrooms: 2, bathrooms: 2, parkingSpaces: 1, propertyType: "apartment" };
+const subject: Subject = {
+  neighborhoodKey: "pinheiros",
+  lat: -23.5662,
+  lng: -46.6912,
+  totalArea: 80,
+  bedrooms: 2,
+  bathrooms: 2,
+  parkingSpaces: 1,
+  propertyType: "apartment",
+};
 const comp = (ppsqm: number, over: Partial<Candidate> = {}): Candidate => ({
-  neighborhoodKey: "pinheiros", neighborhood: "Pinheiros", lat: -23.5662, lng: -46.6912, totalArea: 80, bedrooms: 2, bathrooms: 2, parkingSpaces: 1,
-  propertyType: "apartment", price: ppsqm * 80, ...over,
+  neighborhoodKey: "pinheiros",
+  neighborhood: "Pinheiros",
+  lat: -23.5662,
+  lng: -46.6912,
+  totalArea: 80,
+  bedrooms: 2,
+  bathrooms: 2,
+  parkingSpaces: 1,
+  propertyType: "apartment",
+  price: ppsqm * 80,
+  ...over,
 });
 
 describe("estimate (pure)", () => {
@@ -30,8 +48,14 @@ describe("estimate (pure)", () => {
   });
 
   it("widens the range and lowers the confidence as comparables disagree", () => {
-    const tight = estimate(subject, Array.from({ length: 12 }, (_, i) => comp(15_000 + (i % 3) * 100)))!;
-    const loose = estimate(subject, Array.from({ length: 12 }, (_, i) => comp(9_000 + i * 1_000)))!;
+    const tight = estimate(
+      subject,
+      Array.from({ length: 12 }, (_, i) => comp(15_000 + (i % 3) * 100)),
+    )!;
+    const loose = estimate(
+      subject,
+      Array.from({ length: 12 }, (_, i) => comp(9_000 + i * 1_000)),
+    )!;
     expect(tight.score).toBeGreaterThan(loose.score);
     expect(tight.high / tight.low).toBeLessThan(loose.high / loose.low);
     expect(tight.level).toBe("high");
@@ -39,7 +63,14 @@ describe("estimate (pure)", () => {
   });
 
   it("bands distances and caps the level with few comparables", () => {
-    expect([band(0.5, false), band(2, false), band(4, false), band(9, false), band(null, true), band(null, false)]).toEqual(["under_1km", "1_to_3km", "3_to_5km", "over_5km", "under_1km", "over_5km"]);
+    expect([band(0.5, false), band(2, false), band(4, false), band(9, false), band(null, true), band(null, false)]).toEqual([
+      "under_1km",
+      "1_to_3km",
+      "3_to_5km",
+      "over_5km",
+      "under_1km",
+      "over_5km",
+    ]);
     expect(levelOf(0.95, 12)).toBe("high");
     expect(levelOf(0.95, 4)).toBe("medium");
     expect(levelOf(0.75, 12)).toBe("medium");

@@ -17,10 +17,30 @@ const branding = { name: "Casa Nova Imóveis", logo: "/demo/logo.svg", primaryCo
 const t = translator("pt-BR");
 const listingAnswer = (listing: Record<string, unknown>, extra: Record<string, unknown> = {}): ShareAnswer => ({
   token: { id: "x", entityType: "listing", entityId: "y", dealId: null, createdBy: null },
-  entity: { type: "listing", listing, property: { type: "apartment" }, medias: [{ id: "m", src: "/demo/cover.svg", alt: "Sala", type: "photo", category: null, order: 0, isPrimary: true }], agent: null, ...extra },
-  branding, tenantConfig: { propertyTypes: [], propertyFeatures: [] }, site: { hasSite: false, domain: null, siteId: null }, tenantId: "t", showFinancialSimulator: true, languages: ["pt-BR"],
+  entity: {
+    type: "listing",
+    listing,
+    property: { type: "apartment" },
+    medias: [{ id: "m", src: "/demo/cover.svg", alt: "Sala", type: "photo", category: null, order: 0, isPrimary: true }],
+    agent: null,
+    ...extra,
+  },
+  branding,
+  tenantConfig: { propertyTypes: [], propertyFeatures: [] },
+  site: { hasSite: false, domain: null, siteId: null },
+  tenantId: "t",
+  showFinancialSimulator: true,
+  languages: ["pt-BR"],
 });
-const doc = { id: "l1", title: "Apartamento em Pinheiros", price: 1250000, listingType: "sale", location_neighborhood: "Pinheiros", location_city: "São Paulo", listingCode: "AP1" };
+const doc = {
+  id: "l1",
+  title: "Apartamento em Pinheiros",
+  price: 1250000,
+  listingType: "sale",
+  location_neighborhood: "Pinheiros",
+  location_city: "São Paulo",
+  listingCode: "AP1",
+};
 
 describe("preview image inputs (ogContent)", () => {
   it("an open listing: title, price and place, cover photo, tenant logo", () => {
@@ -41,8 +61,15 @@ describe("preview image inputs (ogContent)", () => {
       const page: SharePage = { state, branding, languages: ["pt-BR"] };
       const c = ogContent(page, "pt-BR", t);
       expect(c).toEqual({
-        kind: "branding", brandName: "Casa Nova Imóveis", color: "#0f766e", onColor: "#ffffff", logo: "/demo/logo.svg",
-        title: "Casa Nova Imóveis", subtitle: "", description: "Um link compartilhado por Casa Nova Imóveis", cover: null,
+        kind: "branding",
+        brandName: "Casa Nova Imóveis",
+        color: "#0f766e",
+        onColor: "#ffffff",
+        logo: "/demo/logo.svg",
+        title: "Casa Nova Imóveis",
+        subtitle: "",
+        description: "Um link compartilhado por Casa Nova Imóveis",
+        cover: null,
       });
     }
     const nf = ogContent({ state: "not_found" }, "pt-BR", t);
@@ -96,10 +123,19 @@ describe("brand colours", () => {
 });
 
 describe("itinerary", () => {
-  const stop = (id: string, lat: number, time: string | null) => ({ order: 0, listingId: id, time, notes: null, listing: { id, location_latitude: lat, location_longitude: -46.68, location_neighborhood: "Pinheiros" } });
+  const stop = (id: string, lat: number, time: string | null) => ({
+    order: 0,
+    listingId: id,
+    time,
+    notes: null,
+    listing: { id, location_latitude: lat, location_longitude: -46.68, location_neighborhood: "Pinheiros" },
+  });
   it("follows the route's visiting order and opens it as directions", () => {
     const entity = {
-      stops: [{ ...stop("a", -23.56, "10:30"), order: 1 }, { ...stop("b", -23.57, "09:30"), order: 2 }],
+      stops: [
+        { ...stop("a", -23.56, "10:30"), order: 1 },
+        { ...stop("b", -23.57, "09:30"), order: 2 },
+      ],
       routeCache: { order: ["b", "a"], legs: [] },
       meetingPoint: { name: "Metrô", address: null, latitude: -23.5662, longitude: -46.6843 },
     };

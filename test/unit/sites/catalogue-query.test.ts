@@ -5,12 +5,51 @@ import { PUBLIC_FILTER_SCHEMA } from "../../../lib/sites/public-fields";
 
 describe("parseCatalogue", () => {
   it("reads every filter of the URL", () => {
-    const s = parseCatalogue({ type: "sale", propertyType: "apartment", minPrice: "300000", maxPrice: "900.000", bedrooms: "2", minArea: "50", maxArea: "120", city: "São Paulo", neighborhood: "Pinheiros", sort: "price_asc", page: "3", q: "varanda" });
-    expect(s).toEqual({ q: "varanda", type: "sale", propertyType: "apartment", minPrice: 300000, maxPrice: 900000, bedrooms: 2, minArea: 50, maxArea: 120, city: "São Paulo", neighborhood: "Pinheiros", sort: "price_asc", page: 3 });
+    const s = parseCatalogue({
+      type: "sale",
+      propertyType: "apartment",
+      minPrice: "300000",
+      maxPrice: "900.000",
+      bedrooms: "2",
+      minArea: "50",
+      maxArea: "120",
+      city: "São Paulo",
+      neighborhood: "Pinheiros",
+      sort: "price_asc",
+      page: "3",
+      q: "varanda",
+    });
+    expect(s).toEqual({
+      q: "varanda",
+      type: "sale",
+      propertyType: "apartment",
+      minPrice: 300000,
+      maxPrice: 900000,
+      bedrooms: 2,
+      minArea: 50,
+      maxArea: 120,
+      city: "São Paulo",
+      neighborhood: "Pinheiros",
+      sort: "price_asc",
+      page: 3,
+    });
   });
   it("drops bad values instead of failing", () => {
     const s = parseCatalogue({ type: "lease", propertyType: "Apto; drop", minPrice: "-5", bedrooms: "99", page: "0", sort: "price", minArea: "abc" });
-    expect(s).toEqual({ sort: "newest", page: 1, q: undefined, type: undefined, propertyType: undefined, minPrice: undefined, maxPrice: undefined, bedrooms: undefined, minArea: undefined, maxArea: undefined, city: undefined, neighborhood: undefined });
+    expect(s).toEqual({
+      sort: "newest",
+      page: 1,
+      q: undefined,
+      type: undefined,
+      propertyType: undefined,
+      minPrice: undefined,
+      maxPrice: undefined,
+      bedrooms: undefined,
+      minArea: undefined,
+      maxArea: undefined,
+      city: undefined,
+      neighborhood: undefined,
+    });
     expect(parseCatalogue({ page: ["2", "5"] }).page).toBe(2);
     expect(parseCatalogue({ page: "100000" }).page).toBe(1);
   });
@@ -23,7 +62,9 @@ describe("filterBy", () => {
   it("builds a filter the public search parses, quoting names", () => {
     const s = parseCatalogue({ type: "rental", city: "São Paulo", bedrooms: "3", minPrice: "1000" });
     const f = filterBy(s, { state: "SP", neighborhood: "Vila `Madalena" });
-    expect(f).toBe("listingType:=rental && price:>=1000 && bedrooms:>=3 && location_state:=`SP` && location_city:=`São Paulo` && location_neighborhood:=`Vila Madalena`");
+    expect(f).toBe(
+      "listingType:=rental && price:>=1000 && bedrooms:>=3 && location_state:=`SP` && location_city:=`São Paulo` && location_neighborhood:=`Vila Madalena`",
+    );
     expect(() => parseFilter(f, PUBLIC_FILTER_SCHEMA)).not.toThrow();
   });
   it("is empty without filters", () => {

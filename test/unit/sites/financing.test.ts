@@ -34,7 +34,12 @@ describe("simulateFinancing", () => {
 describe("financingFromQuery", () => {
   it("reads the form and fills defaults", () => {
     expect(financingFromQuery(500_000, {})).toEqual({ price: 500_000, downPayment: 100_000, annualRatePercent: 11.5, years: 30 });
-    expect(financingFromQuery(500_000, { entrada: "150000", juros: "9,5", prazo: "20" })).toEqual({ price: 500_000, downPayment: 150_000, annualRatePercent: 9.5, years: 20 });
+    expect(financingFromQuery(500_000, { entrada: "150000", juros: "9,5", prazo: "20" })).toEqual({
+      price: 500_000,
+      downPayment: 150_000,
+      annualRatePercent: 9.5,
+      years: 20,
+    });
     expect(financingFromQuery(500_000, { entrada: "abc" }).downPayment).toBe(100_000);
   });
 });

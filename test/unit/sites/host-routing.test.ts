@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
-  decodeSegment, encodeSiteKey, hostWithoutPort, internalPath, isServiceHost, listingRefOf, normalizeHost, parseSiteKey, routeRequest, serviceHostSet,
+  decodeSegment,
+  encodeSiteKey,
+  hostWithoutPort,
+  internalPath,
+  isServiceHost,
+  listingRefOf,
+  normalizeHost,
+  parseSiteKey,
+  routeRequest,
+  serviceHostSet,
   splitLocale,
 } from "../../../lib/sites/render/host-routing";
 
@@ -28,7 +37,8 @@ describe("hostWithoutPort", () => {
 
 describe("isServiceHost", () => {
   it("knows loopback names and SERVICE_HOSTS, with any port", () => {
-    for (const h of ["localhost:3000", "127.0.0.1:3330", "[::1]:3000", "crm.example.com", "api.example.com:443", ""]) expect(isServiceHost(h, hosts)).toBe(true);
+    for (const h of ["localhost:3000", "127.0.0.1:3330", "[::1]:3000", "crm.example.com", "api.example.com:443", ""])
+      expect(isServiceHost(h, hosts)).toBe(true);
     for (const h of ["demo.localhost:3000", "www.agency.com.br", "crm.example.com.evil.net"]) expect(isServiceHost(h, hosts)).toBe(false);
   });
 });
@@ -68,11 +78,17 @@ describe("routeRequest", () => {
   });
   it("rewrites a site host's pages with their locale", () => {
     expect(route("demo.localhost:3000", "/")).toEqual({
-      kind: "rewrite", pathname: "/site-render/d~demo.localhost%3A3000/pt-BR", locale: "pt-BR", sitePath: "/",
+      kind: "rewrite",
+      pathname: "/site-render/d~demo.localhost%3A3000/pt-BR",
+      locale: "pt-BR",
+      sitePath: "/",
       site: { key: { kind: "domain", host: "demo.localhost:3000" }, locale: "pt-BR" },
     });
     expect(route("Demo.localhost:3000", "/en/imoveis/sp")).toEqual({
-      kind: "rewrite", pathname: "/site-render/d~demo.localhost%3A3000/en/imoveis/sp", locale: "en", sitePath: "/imoveis/sp",
+      kind: "rewrite",
+      pathname: "/site-render/d~demo.localhost%3A3000/en/imoveis/sp",
+      locale: "en",
+      sitePath: "/imoveis/sp",
       site: { key: { kind: "domain", host: "demo.localhost:3000" }, locale: "en" },
     });
     expect(route("agency.com", "/es")).toMatchObject({ pathname: "/site-render/d~agency.com/es" });
@@ -83,10 +99,18 @@ describe("routeRequest", () => {
   });
   it("previews a site by id on the service host", () => {
     expect(route("localhost:3000", `/s/${ID}`)).toEqual({
-      kind: "rewrite", pathname: `/site-render/p~${ID}/pt-BR`, locale: "pt-BR", sitePath: "/", site: { key: { kind: "preview", siteId: ID }, locale: "pt-BR" },
+      kind: "rewrite",
+      pathname: `/site-render/p~${ID}/pt-BR`,
+      locale: "pt-BR",
+      sitePath: "/",
+      site: { key: { kind: "preview", siteId: ID }, locale: "pt-BR" },
     });
     expect(route("localhost:3000", `/s/${ID.toUpperCase()}/en/imovel/AP1`)).toEqual({
-      kind: "rewrite", pathname: `/site-render/p~${ID}/en/imovel/AP1`, locale: "en", sitePath: "/imovel/AP1", site: { key: { kind: "preview", siteId: ID }, locale: "en" },
+      kind: "rewrite",
+      pathname: `/site-render/p~${ID}/en/imovel/AP1`,
+      locale: "en",
+      sitePath: "/imovel/AP1",
+      site: { key: { kind: "preview", siteId: ID }, locale: "en" },
     });
     expect(route("localhost:3000", "/s/not-a-uuid")).toMatchObject({ kind: "rewrite", pathname: "/site-render/-/pt-BR" });
   });
@@ -96,7 +120,8 @@ describe("routeRequest", () => {
     expect(route("localhost", `/s/${ID}/pt-BR`)).toEqual({ kind: "redirect", pathname: `/s/${ID}` });
   });
   it("never lets the internal route be addressed directly", () => {
-    for (const host of ["localhost", "agency.com"]) expect(route(host, "/site-render/d~other.com/pt-BR")).toMatchObject({ kind: "rewrite", pathname: "/site-render/-/pt-BR" });
+    for (const host of ["localhost", "agency.com"])
+      expect(route(host, "/site-render/d~other.com/pt-BR")).toMatchObject({ kind: "rewrite", pathname: "/site-render/-/pt-BR" });
   });
   it("sends the pricing tool /c/{token} (with /en or /es) to its route on every host, and hides that route", () => {
     const T = "NOLtPP7QcOguS7-sUSlbX_0rWhPDB2yP";
@@ -120,15 +145,31 @@ describe("share pages on every host (issue #16)", () => {
   const T = "fiAZCAO1yBZoYNEEs9mJCZAfg4DypdnL";
   it("rewrites /p/{token} and its locale prefixes to the internal share route, whatever the host", () => {
     for (const host of ["localhost:3000", "demo.localhost:3000", "www.agency.com.br", null]) {
-      expect(routeRequest({ host, pathname: `/p/${T}`, serviceHosts: hosts })).toEqual({ kind: "rewrite", pathname: `/share-render/pt-BR/p/${T}`, locale: null });
-      expect(routeRequest({ host, pathname: `/en/p/${T}/l/abc`, serviceHosts: hosts })).toEqual({ kind: "rewrite", pathname: `/share-render/en/p/${T}/l/abc`, locale: null });
-      expect(routeRequest({ host, pathname: `/es/p/${T}/og`, serviceHosts: hosts })).toEqual({ kind: "rewrite", pathname: `/share-render/es/p/${T}/og`, locale: null });
+      expect(routeRequest({ host, pathname: `/p/${T}`, serviceHosts: hosts })).toEqual({
+        kind: "rewrite",
+        pathname: `/share-render/pt-BR/p/${T}`,
+        locale: null,
+      });
+      expect(routeRequest({ host, pathname: `/en/p/${T}/l/abc`, serviceHosts: hosts })).toEqual({
+        kind: "rewrite",
+        pathname: `/share-render/en/p/${T}/l/abc`,
+        locale: null,
+      });
+      expect(routeRequest({ host, pathname: `/es/p/${T}/og`, serviceHosts: hosts })).toEqual({
+        kind: "rewrite",
+        pathname: `/share-render/es/p/${T}/og`,
+        locale: null,
+      });
     }
     expect(routeRequest({ host: "localhost:3000", pathname: `/pt-BR/p/${T}`, serviceHosts: hosts })).toEqual({ kind: "redirect", pathname: `/p/${T}` });
   });
   it("leaves other one-letter paths alone and hides the internal route", () => {
     expect(routeRequest({ host: "localhost:3000", pathname: `/x/${T}`, serviceHosts: hosts })).toEqual({ kind: "pass" });
-    expect(routeRequest({ host: "localhost:3000", pathname: `/share-render/pt-BR/p/${T}`, serviceHosts: hosts })).toEqual({ kind: "rewrite", pathname: "/share-render/-/p/-", locale: null });
+    expect(routeRequest({ host: "localhost:3000", pathname: `/share-render/pt-BR/p/${T}`, serviceHosts: hosts })).toEqual({
+      kind: "rewrite",
+      pathname: "/share-render/-/p/-",
+      locale: null,
+    });
   });
 });
 

@@ -8,7 +8,9 @@ import { fallbackLang } from "../../../lib/listings/view/localized-text";
 
 describe("sitemapXml", () => {
   it("lists each path in every language with its alternates, escaped", () => {
-    const xml = sitemapXml("http://a.localhost:3000", ["pt-BR", "en"], [{ path: "/imovel/AP1/x&y", lastmod: "2026-01-02T00:00:00.000Z" }], (p, l) => (l === "pt-BR" ? p : `/${l}${p}`));
+    const xml = sitemapXml("http://a.localhost:3000", ["pt-BR", "en"], [{ path: "/imovel/AP1/x&y", lastmod: "2026-01-02T00:00:00.000Z" }], (p, l) =>
+      l === "pt-BR" ? p : `/${l}${p}`,
+    );
     expect(xml).toContain("<loc>http://a.localhost:3000/imovel/AP1/x&amp;y</loc>");
     expect(xml).toContain("<loc>http://a.localhost:3000/en/imovel/AP1/x&amp;y</loc>");
     expect(xml.match(/<url>/g)).toHaveLength(2);
@@ -27,9 +29,13 @@ describe("robotsTxt", () => {
 describe("parseRichText", () => {
   it("keeps text and structure, drops scripts, styles and attributes", () => {
     const html = renderToStaticMarkup(
-      createElement(RichText, { html: '<p class="x">Olá <strong>mundo</strong> &amp; <a href="javascript:alert(1)" onclick="x()">link</a> <a href="https://ok.example/">ok</a><img src=x onerror=alert(2)><script>alert(3)</script><style>p{}</style></p>' }),
+      createElement(RichText, {
+        html: '<p class="x">Olá <strong>mundo</strong> &amp; <a href="javascript:alert(1)" onclick="x()">link</a> <a href="https://ok.example/">ok</a><img src=x onerror=alert(2)><script>alert(3)</script><style>p{}</style></p>',
+      }),
     );
-    expect(html).toBe('<div class="rich"><p>Olá <strong>mundo</strong> &amp; <a>link</a> <a href="https://ok.example/" rel="noopener noreferrer">ok</a></p></div>');
+    expect(html).toBe(
+      '<div class="rich"><p>Olá <strong>mundo</strong> &amp; <a>link</a> <a href="https://ok.example/" rel="noopener noreferrer">ok</a></p></div>',
+    );
   });
   it("survives unclosed and stray tags", () => {
     expect(() => parseRichText("<p><em>a</p></em></div><")).not.toThrow();
@@ -51,7 +57,19 @@ describe("renderablePage", () => {
   it("shows the tenant's translation of each text prop in the page's language, Portuguese where there is none", () => {
     const raw = {
       root: { props: { title: "Imóveis em SP", title_en: "Homes in SP", description: "Descrição", description_es: "  " } },
-      content: [{ type: "Hero", props: { id: "h", title: "Encontre seu imóvel", title_en: "Find your home", title_es: "Encuentre su casa", subtitle: "Só em português", showSearch: true } }],
+      content: [
+        {
+          type: "Hero",
+          props: {
+            id: "h",
+            title: "Encontre seu imóvel",
+            title_en: "Find your home",
+            title_es: "Encuentre su casa",
+            subtitle: "Só em português",
+            showSearch: true,
+          },
+        },
+      ],
     };
     const page = (locale: "pt-BR" | "en" | "es") => renderablePage(raw, new Set(["Hero"]), { siteId: "s", page: "home", locale }).data;
     expect(page("en").content[0].props).toMatchObject({ title: "Find your home", subtitle: "Só em português", showSearch: true });
@@ -60,7 +78,25 @@ describe("renderablePage", () => {
     expect(page("en").root.props).toMatchObject({ title: "Homes in SP", description: "Descrição" });
     expect(page("es").root.props).toMatchObject({ title: "Imóveis em SP", description: "Descrição" }); // a blank translation falls back
     // Only words: an address, filter or size keeps what the tenant set for every language.
-    const cta = renderablePage({ content: [{ type: "CallToAction", props: { buttonHref: "/contato", buttonHref_en: "https://elsewhere.example", city: "Santos", city_en: "Other", buttonLabel: "Fale", buttonLabel_en: "Talk" } }] }, new Set(["CallToAction"]), { siteId: "s", page: "home", locale: "en" });
+    const cta = renderablePage(
+      {
+        content: [
+          {
+            type: "CallToAction",
+            props: {
+              buttonHref: "/contato",
+              buttonHref_en: "https://elsewhere.example",
+              city: "Santos",
+              city_en: "Other",
+              buttonLabel: "Fale",
+              buttonLabel_en: "Talk",
+            },
+          },
+        ],
+      },
+      new Set(["CallToAction"]),
+      { siteId: "s", page: "home", locale: "en" },
+    );
     expect(cta.data.content[0].props).toMatchObject({ buttonHref: "/contato", city: "Santos", buttonLabel: "Talk" });
   });
   it("accepts garbage without throwing", () => {

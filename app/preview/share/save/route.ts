@@ -17,8 +17,10 @@ export async function POST(req: Request): Promise<Response> {
   try {
     await saveDraft(memberCtx(await getDb(), checked.session.actor), draftFromForm(form));
   } catch (err) {
-    if (err instanceof DomainError && err.kind === "forbidden") return messagePage(403, "Not allowed to save", err.message, `/preview/share?${form.toString().replace(/(^|&)csrf=[^&]*/, "")}`);
-    if (err instanceof DomainError && (err.kind === "invalid" || err.kind === "conflict")) return messagePage(400, "Not saved", `The draft is not valid: ${err.message}`);
+    if (err instanceof DomainError && err.kind === "forbidden")
+      return messagePage(403, "Not allowed to save", err.message, `/preview/share?${form.toString().replace(/(^|&)csrf=[^&]*/, "")}`);
+    if (err instanceof DomainError && (err.kind === "invalid" || err.kind === "conflict"))
+      return messagePage(400, "Not saved", `The draft is not valid: ${err.message}`);
     throw err;
   }
   back.set("saved", "1");

@@ -9,7 +9,19 @@ import { logger } from "@/lib/log/logger";
 import { valueProperty } from "@/lib/share/price-estimate";
 import { capturePricingLead } from "@/lib/share/pricing-lead";
 import { suggestNeighborhoods } from "@/lib/share/pricing-neighborhoods";
-import { checkAnswers, checkContact, leadBody, openPricingPage, readAnswers, stepToShow, type Answers, type ContactForm, type FieldErrors, type PricingPage, type PricingPageOpen } from "@/lib/share/pricing-flow";
+import {
+  checkAnswers,
+  checkContact,
+  leadBody,
+  openPricingPage,
+  readAnswers,
+  stepToShow,
+  type Answers,
+  type ContactForm,
+  type FieldErrors,
+  type PricingPage,
+  type PricingPageOpen,
+} from "@/lib/share/pricing-flow";
 import { serviceHostSet } from "@/lib/sites/render/host-routing";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "@/lib/i18n/locales";
 import { loose, translator } from "@/lib/i18n/translator";
@@ -116,10 +128,19 @@ function failure(o: Opened, err: unknown): Promise<Response> {
   const f = o.frame;
   const empty = readAnswers(new URLSearchParams());
   if (err instanceof ZodError || (err instanceof DomainError && err.kind === "invalid")) {
-    return page(cityPage(f, { step: "city", answers: empty, errors: {}, notice: { text: f.t("errors.notSent", { reason: (err as Error).message.slice(0, 200) }) } }, o.tool.cities), 400);
+    return page(
+      cityPage(
+        f,
+        { step: "city", answers: empty, errors: {}, notice: { text: f.t("errors.notSent", { reason: (err as Error).message.slice(0, 200) }) } },
+        o.tool.cities,
+      ),
+      400,
+    );
   }
   logger().error({ err, tenantId: o.tool.tenant.id }, "pricing tool page failed");
-  return page(cityPage(f, { step: "city", answers: empty, errors: {}, notice: { text: f.t("errors.unavailable") } }, o.tool.cities), 503, { "retry-after": "30" });
+  return page(cityPage(f, { step: "city", answers: empty, errors: {}, notice: { text: f.t("errors.unavailable") } }, o.tool.cities), 503, {
+    "retry-after": "30",
+  });
 }
 
 async function render(req: Request, o: Opened): Promise<Response> {
@@ -141,20 +162,28 @@ async function render(req: Request, o: Opened): Promise<Response> {
   // The neighbourhood just typed: its canonical spelling, or "did you mean" when the tool does not know it.
   if (shown.step === "profile" && url.searchParams.get("step") === "profile" && !a.nbok && place) {
     const lim = await limited(db, req, "pricing_autocomplete", f);
-    if (lim) return page(neighborhoodPage({ ...f, script: true }, { ...shown, step: "neighborhood", answers: a, notice: lim.notice }, city!, [], null), 429, { "retry-after": String(lim.retry) });
+    if (lim)
+      return page(neighborhoodPage({ ...f, script: true }, { ...shown, step: "neighborhood", answers: a, notice: lim.notice }, city!, [], null), 429, {
+        "retry-after": String(lim.retry),
+      });
     const names = await suggestNeighborhoods(db, tool.tenant.id, place, a.neighborhood);
     const exact = names.find((n) => canonical(n) === canonical(a.neighborhood));
     if (exact) a.neighborhood = exact;
-    else if (names.length) return page(neighborhoodPage({ ...f, script: true }, { step: "neighborhood", answers: a, errors: {} }, city!, names, names.slice(0, 5)));
+    else if (names.length)
+      return page(neighborhoodPage({ ...f, script: true }, { step: "neighborhood", answers: a, errors: {} }, city!, names, names.slice(0, 5)));
   }
   if (shown.step === "neighborhood") {
     const names = place ? await suggestNeighborhoods(db, tool.tenant.id, place, "") : [];
     return page(neighborhoodPage({ ...f, script: true }, { ...shown, answers: a }, city!, names, null), Object.keys(shown.errors).length ? 400 : 200);
   }
-  if (shown.step === "profile") return page(profilePage(f, { ...shown, answers: a }, typeOptions(f, s.propertyTypes)), Object.keys(shown.errors).length ? 400 : 200);
+  if (shown.step === "profile")
+    return page(profilePage(f, { ...shown, answers: a }, typeOptions(f, s.propertyTypes)), Object.keys(shown.errors).length ? 400 : 200);
   if (shown.step === "estimate") {
     const lim = await limited(db, req, "pricing_estimate", f);
-    if (lim) return page(profilePage(f, { step: "profile", answers: a, errors: {}, notice: lim.notice }, typeOptions(f, s.propertyTypes)), 429, { "retry-after": String(lim.retry) });
+    if (lim)
+      return page(profilePage(f, { step: "profile", answers: a, errors: {}, notice: lim.notice }, typeOptions(f, s.propertyTypes)), 429, {
+        "retry-after": String(lim.retry),
+      });
     const e = await valueProperty(db, tool.tenant, checked.value!);
     return page(estimatePage(f, { ...shown, answers: a }, e, { cityLabel, type }));
   }
@@ -188,18 +217,32 @@ export async function POST(req: Request, ctx: Ctx): Promise<Response> {
     if (!checked.value) {
       const shown = stepToShow("contact", checked);
       const keep = [...data].filter(([k]) => !(CONTACT_FIELDS as readonly string[]).includes(k) && k !== "step");
-      return new Response(null, { status: 303, headers: { location: `${f.base}?${new URLSearchParams([...keep, ["step", shown.step]]).toString()}`, "cache-control": "no-store" } });
+      return new Response(null, {
+        status: 303,
+        headers: { location: `${f.base}?${new URLSearchParams([...keep, ["step", shown.step]]).toString()}`, "cache-control": "no-store" },
+      });
     }
     const errors: FieldErrors = checkContact(form);
     if (Object.keys(errors).length) return await page(contactPage(f, { step: "contact", answers: a, errors }, form, ctxLabels), 400);
     const lim = await limited(db, req, "pricing_lead", f);
-    if (lim) return await page(contactPage(f, { step: "contact", answers: a, errors: {}, notice: lim.notice }, form, ctxLabels), 429, { "retry-after": String(lim.retry) });
+    if (lim)
+      return await page(contactPage(f, { step: "contact", answers: a, errors: {}, notice: lim.notice }, form, ctxLabels), 429, {
+        "retry-after": String(lim.retry),
+      });
     try {
       await capturePricingLead(tool.ctx, { body: leadBody(checked.value, form, a.estimate as Answers["estimate"]), trace: traceOf(req) });
     } catch (err) {
       if (err instanceof ZodError || (err instanceof DomainError && err.kind === "invalid")) {
         const reason = err instanceof ZodError ? err.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : err.message;
-        return await page(contactPage(f, { step: "contact", answers: a, errors: {}, notice: { text: f.t("errors.notSent", { reason: reason.slice(0, 300) }) } }, form, ctxLabels), 400);
+        return await page(
+          contactPage(
+            f,
+            { step: "contact", answers: a, errors: {}, notice: { text: f.t("errors.notSent", { reason: reason.slice(0, 300) }) } },
+            form,
+            ctxLabels,
+          ),
+          400,
+        );
       }
       throw err;
     }

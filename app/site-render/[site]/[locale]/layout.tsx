@@ -10,5 +10,9 @@ export default async function SiteLayout({ children, params }: { children: React
   const site = await loadSiteView(siteSegment, locale);
   setRequestLocale(site.locale);
   const path = (await headers()).get("x-site-path") || "/";
-  return <SiteFrame site={site} path={path}>{children}</SiteFrame>;
+  return (
+    <SiteFrame site={site} path={path}>
+      {children}
+    </SiteFrame>
+  );
 }

@@ -18,7 +18,11 @@ export default async function PageNotFound() {
     <div className="notfound wrap">
       <h1>{t("title")}</h1>
       <p className="muted">{t("text")}</p>
-      <p><a className="btn" href={locale && locale !== "pt-BR" ? `/${locale}` : "/"}>{t("home")}</a></p>
+      <p>
+        <a className="btn" href={locale && locale !== "pt-BR" ? `/${locale}` : "/"}>
+          {t("home")}
+        </a>
+      </p>
     </div>
   );
 }

@@ -13,7 +13,13 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const site = await loadSiteView(s, locale);
   const root = translatedFields((site.config.configuration.puck_data as { root?: { props?: Record<string, unknown> } }).root?.props ?? {}, site.locale);
   const title = typeof root.title === "string" && root.title ? root.title : site.name;
-  const description = typeof root.description === "string" && root.description ? root.description : `${site.name}: ${site.config.tenantConfig.propertyTypes.slice(0, 3).map((p) => p.label.toLowerCase()).join(", ")}…`;
+  const description =
+    typeof root.description === "string" && root.description
+      ? root.description
+      : `${site.name}: ${site.config.tenantConfig.propertyTypes
+          .slice(0, 3)
+          .map((p) => p.label.toLowerCase())
+          .join(", ")}…`;
   return { ...pageMetadata(site, { title, description, path: "/" }), title: { absolute: title } };
 }
 

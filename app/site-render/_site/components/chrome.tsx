@@ -20,7 +20,12 @@ export async function SiteHeader({ site, path }: { site: SiteView; path: string 
   const configured = (site.config.configuration.siteConfiguration.menu as unknown[]).filter(
     (m): m is MenuItem => typeof m === "object" && m !== null && typeof (m as MenuItem).label === "string" && typeof (m as MenuItem).href === "string",
   );
-  const menu = configured.length ? configured.map((m) => translatedFields(m, site.locale)) : [{ label: t("home"), href: "/" }, { label: t("listings"), href: "/imoveis" }];
+  const menu = configured.length
+    ? configured.map((m) => translatedFields(m, site.locale))
+    : [
+        { label: t("home"), href: "/" },
+        { label: t("listings"), href: "/imoveis" },
+      ];
   const current = path.split("?")[0];
   const logo = safeImageUrl(brand.logoUrl);
   return (
@@ -31,7 +36,9 @@ export async function SiteHeader({ site, path }: { site: SiteView; path: string 
             // eslint-disable-next-line @next/next/no-img-element
             <img src={logo} alt="" width={36} height={36} />
           ) : (
-            <span className="brand-mark" aria-hidden="true">{site.name.slice(0, 1).toUpperCase()}</span>
+            <span className="brand-mark" aria-hidden="true">
+              {site.name.slice(0, 1).toUpperCase()}
+            </span>
           )}
           <span>{site.name}</span>
         </a>
@@ -43,7 +50,9 @@ export async function SiteHeader({ site, path }: { site: SiteView; path: string 
               const active = m.href.startsWith("/") && (m.href === "/" ? current === "/" : current.startsWith(m.href));
               return (
                 <li key={i}>
-                  <a href={to} aria-current={active ? "page" : undefined}>{m.label}</a>
+                  <a href={to} aria-current={active ? "page" : undefined}>
+                    {m.label}
+                  </a>
                 </li>
               );
             })}
@@ -60,36 +69,62 @@ export async function SiteFooter({ site }: { site: SiteView }) {
   const tn = await getTranslations("nav");
   const f = translatedFields(site.config.configuration.siteConfiguration.footer as Record<string, unknown>, site.locale);
   const s = (k: string) => (typeof f[k] === "string" && (f[k] as string).trim() ? (f[k] as string) : null);
-  const links = Array.isArray(f.links) ? (f.links as unknown[]).filter((m): m is MenuItem => typeof m === "object" && m !== null && typeof (m as MenuItem).label === "string" && typeof (m as MenuItem).href === "string").map((m) => translatedFields(m, site.locale)) : [];
+  const links = Array.isArray(f.links)
+    ? (f.links as unknown[])
+        .filter(
+          (m): m is MenuItem => typeof m === "object" && m !== null && typeof (m as MenuItem).label === "string" && typeof (m as MenuItem).href === "string",
+        )
+        .map((m) => translatedFields(m, site.locale))
+    : [];
   return (
     <footer className="site-footer">
       <div className="wrap">
         <div className="cols">
           <div>
-            <p><strong>{site.name}</strong></p>
+            <p>
+              <strong>{site.name}</strong>
+            </p>
             {s("text") && <p>{s("text")}</p>}
             {s("creci") && <p>CRECI {s("creci")}</p>}
           </div>
           <div>
-            <h2 className="h-small" style={{ fontSize: "1rem" }}>{t("contact")}</h2>
+            <h2 className="h-small" style={{ fontSize: "1rem" }}>
+              {t("contact")}
+            </h2>
             <ul>
               {s("address") && <li>{s("address")}</li>}
-              {s("phone") && <li><a href={`tel:${s("phone")!.replace(/[^\d+]/g, "")}`}>{s("phone")}</a></li>}
-              {s("email") && <li><a href={`mailto:${s("email")}`}>{s("email")}</a></li>}
+              {s("phone") && (
+                <li>
+                  <a href={`tel:${s("phone")!.replace(/[^\d+]/g, "")}`}>{s("phone")}</a>
+                </li>
+              )}
+              {s("email") && (
+                <li>
+                  <a href={`mailto:${s("email")}`}>{s("email")}</a>
+                </li>
+              )}
             </ul>
           </div>
           <div>
             <h2 style={{ fontSize: "1rem" }}>{t("links")}</h2>
             <ul>
-              <li><a href={href(site, "/imoveis")}>{tn("listings")}</a></li>
+              <li>
+                <a href={href(site, "/imoveis")}>{tn("listings")}</a>
+              </li>
               {links.map((l, i) => {
                 const to = menuHref(site, l.href);
-                return to ? <li key={i}><a href={to}>{l.label}</a></li> : null;
+                return to ? (
+                  <li key={i}>
+                    <a href={to}>{l.label}</a>
+                  </li>
+                ) : null;
               })}
             </ul>
           </div>
         </div>
-        <small>© {new Date().getFullYear()} {site.name}. {t("rights")}</small>
+        <small>
+          © {new Date().getFullYear()} {site.name}. {t("rights")}
+        </small>
       </div>
     </footer>
   );

@@ -8,20 +8,44 @@ import { MetaPixelEvent } from "./meta-pixel";
  * comes back as `?lead=` on the page. `path` is the page's site path, sent as the landing page.
  */
 export async function LeadForm({
-  site, path, outcome, title, listing,
-}: { site: SiteView; path: string; outcome?: string; title?: string; listing?: { id: string; code: string } }) {
+  site,
+  path,
+  outcome,
+  title,
+  listing,
+}: {
+  site: SiteView;
+  path: string;
+  outcome?: string;
+  title?: string;
+  listing?: { id: string; code: string };
+}) {
   const t = await getTranslations("lead");
   const id = listing ? "lead" : "contact";
   return (
     <section className="box" id="lead" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{title ?? (listing ? t("title") : t("contactTitle"))}</h2>
       {outcome === "sent" && (
-        <p className="notice" role="status">{t("sent")}</p>
+        <p className="notice" role="status">
+          {t("sent")}
+        </p>
       )}
       {outcome === "sent" && <MetaPixelEvent site={site} event="lead" />}
-      {outcome === "invalid" && <p className="notice err" role="alert">{t("error", { reason: t("required") })}</p>}
-      {outcome === "unavailable" && <p className="notice err" role="alert">{t("unavailable")}</p>}
-      {outcome === "limited" && <p className="notice err" role="alert">{t("limited")}</p>}
+      {outcome === "invalid" && (
+        <p className="notice err" role="alert">
+          {t("error", { reason: t("required") })}
+        </p>
+      )}
+      {outcome === "unavailable" && (
+        <p className="notice err" role="alert">
+          {t("unavailable")}
+        </p>
+      )}
+      {outcome === "limited" && (
+        <p className="notice err" role="alert">
+          {t("limited")}
+        </p>
+      )}
       <form className="form" method="post" action={href(site, "/lead")}>
         <input type="hidden" name="landingPage" value={localPath(site, path)} />
         {listing && <input type="hidden" name="listingId" value={listing.id} />}
@@ -47,8 +71,12 @@ export async function LeadForm({
             <input name="website" tabIndex={-1} autoComplete="off" />
           </label>
         </div>
-        <button className="btn" type="submit">{t("send")}</button>
-        <p className="muted" style={{ fontSize: ".85rem", margin: 0 }}>{t("privacy")}</p>
+        <button className="btn" type="submit">
+          {t("send")}
+        </button>
+        <p className="muted" style={{ fontSize: ".85rem", margin: 0 }}>
+          {t("privacy")}
+        </p>
       </form>
     </section>
   );

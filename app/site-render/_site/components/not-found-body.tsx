@@ -11,7 +11,9 @@ export async function NotFoundBody({ site }: { site: SiteView }) {
       <h1>{t("title")}</h1>
       <p className="muted">{t("text")}</p>
       <p className="actions">
-        <a className="btn" href={href(site, "/imoveis")}>{th("seeAll")}</a>
+        <a className="btn" href={href(site, "/imoveis")}>
+          {th("seeAll")}
+        </a>
         <a href={href(site, "/")}>{t("home")}</a>
       </p>
     </div>

@@ -4,7 +4,19 @@ import { puckConfig, BLOCK_TYPES, blockContexts } from "../puck/config";
 import { renderablePage } from "../puck/page-data";
 
 /** A page of `puck_data` rendered on the server with the site's blocks. */
-export function PuckPage({ site, data, page, path, query }: { site: SiteView; data: unknown; page: string; path: string; query: Record<string, string | string[] | undefined> }) {
+export function PuckPage({
+  site,
+  data,
+  page,
+  path,
+  query,
+}: {
+  site: SiteView;
+  data: unknown;
+  page: string;
+  path: string;
+  query: Record<string, string | string[] | undefined>;
+}) {
   const { data: clean, firstId } = renderablePage(data, BLOCK_TYPES, { siteId: site.row.id, page, locale: site.locale });
   // Puck copies `metadata` into every block's props: it carries a key, the context stays in a
   // per-request store (the site view holds the database handle, which must not be walked).
@@ -24,4 +36,5 @@ export const DEFAULT_HOME = {
   ],
 };
 
-export const hasContent = (d: unknown) => Boolean(d && typeof d === "object" && Array.isArray((d as { content?: unknown }).content) && (d as { content: unknown[] }).content.length);
+export const hasContent = (d: unknown) =>
+  Boolean(d && typeof d === "object" && Array.isArray((d as { content?: unknown }).content) && (d as { content: unknown[] }).content.length);

@@ -9,14 +9,16 @@ export async function SearchBar({ site }: { site: SiteView }) {
   const types = await propertyTypeOptions(site);
   return (
     <search>
-    <form className="searchbar" method="get" action={href(site, "/imoveis")}>
-      <TypeSelects types={types} />
-      <label className="grow">
-        {t("keywords")}
-        <input name="q" type="search" placeholder={t("placeholder")} />
-      </label>
-      <button className="btn" type="submit">{t("submit")}</button>
-    </form>
+      <form className="searchbar" method="get" action={href(site, "/imoveis")}>
+        <TypeSelects types={types} />
+        <label className="grow">
+          {t("keywords")}
+          <input name="q" type="search" placeholder={t("placeholder")} />
+        </label>
+        <button className="btn" type="submit">
+          {t("submit")}
+        </button>
+      </form>
     </search>
   );
 }

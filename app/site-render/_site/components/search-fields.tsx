@@ -35,7 +35,9 @@ export async function TypeSelects({ types, type, propertyType }: { types: Proper
         <select name="propertyType" defaultValue={propertyType ?? ""}>
           <option value="">{tp("any")}</option>
           {types.map((p) => (
-            <option key={p.id} value={p.id}>{p.label}</option>
+            <option key={p.id} value={p.id}>
+              {p.label}
+            </option>
           ))}
         </select>
       </label>

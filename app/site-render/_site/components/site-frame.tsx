@@ -19,7 +19,9 @@ export async function SiteFrame({ site, path, children }: { site: SiteView; path
   const palette = brandPalette(site.config.configuration.siteConfiguration.brand.primaryColor, SITE_DEFAULT_COLOR);
   return (
     <div className="site" style={brandVariables(palette) as CSSProperties}>
-      <a className="skip" href="#main">{t("skip")}</a>
+      <a className="skip" href="#main">
+        {t("skip")}
+      </a>
       {site.preview && <p className="preview-banner">{tp("banner")}</p>}
       <SiteHeader site={site} path={path} />
       <main id="main">{children}</main>

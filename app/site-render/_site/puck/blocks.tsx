@@ -58,7 +58,11 @@ export async function ListingGridBlock({ p, ctx, featured }: { p: P; ctx: BlockC
   if (p.businessType === "sale" || p.businessType === "rental") f.push(`listingType:=${p.businessType}`);
   if (s(p.propertyType, 60)) f.push(`propertyType:=${quote(s(p.propertyType, 60))}`);
   if (s(p.city, 120)) f.push(`location_city:=${quote(s(p.city, 120))}`);
-  const codes = s(p.listingCodes, 1000).split(",").map((c) => c.trim()).filter((c) => /^[A-Za-z0-9._-]{1,40}$/.test(c)).slice(0, 24);
+  const codes = s(p.listingCodes, 1000)
+    .split(",")
+    .map((c) => c.trim())
+    .filter((c) => /^[A-Za-z0-9._-]{1,40}$/.test(c))
+    .slice(0, 24);
   if (codes.length) f.push(`listingCode:=[${codes.map(quote).join(",")}]`);
   if (featured && !codes.length) f.push("hasPhotos:=true");
   // Featured listings default to the most valuable ones; grids to the newest.
@@ -164,7 +168,11 @@ export function CtaBlock({ p, ctx }: { p: P; ctx: BlockCtx }) {
             <h2>{s(p.title, 200)}</h2>
             {s(p.text) && <p>{s(p.text, 600)}</p>}
           </div>
-          {link && s(p.buttonLabel, 80) && <a className="btn" href={link}>{s(p.buttonLabel, 80)}</a>}
+          {link && s(p.buttonLabel, 80) && (
+            <a className="btn" href={link}>
+              {s(p.buttonLabel, 80)}
+            </a>
+          )}
         </div>
       </div>
     </section>

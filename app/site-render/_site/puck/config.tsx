@@ -21,15 +21,41 @@ const num = { type: "number" } as const;
 
 export const siteBlocks = {
   Hero: {
-    fields: { title: text, subtitle: textarea, showSearch: { type: "radio", options: [{ label: "Yes", value: true }, { label: "No", value: false }] } },
+    fields: {
+      title: text,
+      subtitle: textarea,
+      showSearch: {
+        type: "radio",
+        options: [
+          { label: "Yes", value: true },
+          { label: "No", value: false },
+        ],
+      },
+    },
     render: (p: Any) => guarded("Hero", ctxOf(p).site, async () => <HeroBlock p={p} ctx={ctxOf(p)} first={firstId(p) === p.id} />),
   },
   ListingGrid: {
     fields: {
       title: text,
-      businessType: { type: "select", options: [{ label: "Any", value: "" }, { label: "Sale", value: "sale" }, { label: "Rental", value: "rental" }] },
-      propertyType: text, city: text, limit: num,
-      sort: { type: "select", options: [{ label: "Newest", value: "newest" }, { label: "Price ascending", value: "price_asc" }, { label: "Price descending", value: "price_desc" }] },
+      businessType: {
+        type: "select",
+        options: [
+          { label: "Any", value: "" },
+          { label: "Sale", value: "sale" },
+          { label: "Rental", value: "rental" },
+        ],
+      },
+      propertyType: text,
+      city: text,
+      limit: num,
+      sort: {
+        type: "select",
+        options: [
+          { label: "Newest", value: "newest" },
+          { label: "Price ascending", value: "price_asc" },
+          { label: "Price descending", value: "price_desc" },
+        ],
+      },
     },
     render: (p: Any) => guarded("ListingGrid", ctxOf(p).site, async () => <ListingGridBlock p={p} ctx={ctxOf(p)} featured={false} />),
   },

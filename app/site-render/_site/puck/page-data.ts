@@ -10,7 +10,11 @@ type Item = { type: string; props: Record<string, unknown> };
  * and left out, never a 500), props always an object with an id, legacy `zones` kept as they are,
  * text props in the page's language where the tenant translated them (`title_en`, `subtitle_es`...).
  */
-export function renderablePage(raw: unknown, known: ReadonlySet<string>, where: { siteId: string; page: string; locale: SiteLocale }): { data: Data; firstId: string | null } {
+export function renderablePage(
+  raw: unknown,
+  known: ReadonlySet<string>,
+  where: { siteId: string; page: string; locale: SiteLocale },
+): { data: Data; firstId: string | null } {
   const d = (raw && typeof raw === "object" ? raw : {}) as { root?: unknown; content?: unknown; zones?: unknown };
   const unknown = new Set<string>();
   const clean = (list: unknown): Item[] =>
@@ -27,7 +31,8 @@ export function renderablePage(raw: unknown, known: ReadonlySet<string>, where: 
   const content = clean(d.content);
   const zones: Record<string, Item[]> = {};
   if (d.zones && typeof d.zones === "object") for (const [k, v] of Object.entries(d.zones as Record<string, unknown>)) zones[k] = clean(v);
-  if (unknown.size) logger().warn({ site: where.siteId, page: where.page, types: [...unknown] }, "puck_data has component types this site cannot render; left out");
+  if (unknown.size)
+    logger().warn({ site: where.siteId, page: where.page, types: [...unknown] }, "puck_data has component types this site cannot render; left out");
   const root = d.root && typeof d.root === "object" ? (d.root as Record<string, unknown>) : {};
   const rootProps = root.props && typeof root.props === "object" ? translatedFields(root.props as Record<string, unknown>, where.locale) : {};
   return { data: { root: { props: rootProps }, content, zones } as unknown as Data, firstId: (content[0]?.props.id as string) ?? null };

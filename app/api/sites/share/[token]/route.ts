@@ -7,7 +7,9 @@ import { optionalJson, shareRoute, visitOf } from "@/lib/http/share-route";
 
 type P = { token: string };
 
-export const GET = shareRoute<P>("content", async ({ req, db, params }) => json(await resolveShare(await shareVisitor(db, params.token), { visit: visitOf(req) })));
+export const GET = shareRoute<P>("content", async ({ req, db, params }) =>
+  json(await resolveShare(await shareVisitor(db, params.token), { visit: visitOf(req) })),
+);
 
 /** `{password}` opens a protected link (spec 2 §5.2). */
 export const POST = shareRoute<P>("content", async ({ req, db, params }) =>

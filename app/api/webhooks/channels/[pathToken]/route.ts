@@ -2,7 +2,6 @@ import { postLead } from "@/lib/inbound/lead-webhook";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import type { Segment } from "@/lib/http/run";
 
-
 /**
  * A marketing channel posts a lead here (spec 2 §4): stored before any 2xx, processed in the
  * background. Under `next start` (`npm start`, `npm run demo`) posts reach this route only while

@@ -26,7 +26,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const site = await loadSiteView(s, locale);
   const r = await resolve(site, collection);
   if (!r) return {};
-  if (r.kind === "page") return pageMetadata(site, { title: `${r.page.title || site.name} | ${site.name}`, description: r.page.description || site.name, path: r.page.path });
+  if (r.kind === "page")
+    return pageMetadata(site, { title: `${r.page.title || site.name} | ${site.name}`, description: r.page.description || site.name, path: r.page.path });
   return pageMetadata(site, { title: `${r.collection.name} | ${site.name}`, description: `${r.collection.name} — ${site.name}`, path: `/${collection}` });
 }
 
@@ -58,7 +59,9 @@ export default async function CollectionPage({ params, searchParams }: Props) {
               <li key={e.id}>
                 <article className="card">
                   <div className="card-body">
-                    <h2 className="card-title"><a href={href(site, `/${collection}/${e.slug}`)}>{title}</a></h2>
+                    <h2 className="card-title">
+                      <a href={href(site, `/${collection}/${e.slug}`)}>{title}</a>
+                    </h2>
                     {e.publishedAt && <p className="card-place">{t("published", { date: formatDate(site.locale, e.publishedAt) })}</p>}
                     {excerpt && <p style={{ margin: 0 }}>{excerpt}</p>}
                   </div>

@@ -9,7 +9,9 @@ import { pricingVisitor } from "@/lib/share/share-visitor";
 type P = { token: string };
 
 /** The pricing tool's valuation of a flat property profile (point, range, confidence, explanation). */
-export const POST = shareRoute<P>("pricing_estimate", async ({ req, db, params }) => json(await priceEstimate(await pricingVisitor(db, params.token), await readJson(req))));
+export const POST = shareRoute<P>("pricing_estimate", async ({ req, db, params }) =>
+  json(await priceEstimate(await pricingVisitor(db, params.token), await readJson(req))),
+);
 
 export const OPTIONS = publicPreflight;
 

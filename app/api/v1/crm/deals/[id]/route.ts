@@ -8,9 +8,7 @@ type P = { id: string };
 
 export const GET = apiRoute<P>(async ({ params, ctx }) => json(await getDeal(ctx, pathId(params.id, "deal"))));
 
-export const PATCH = apiRoute<P>(async ({ req, params, ctx }) =>
-  json(await updateDeal(ctx, { id: pathId(params.id, "deal"), body: await readJson(req) })),
-);
+export const PATCH = apiRoute<P>(async ({ req, params, ctx }) => json(await updateDeal(ctx, { id: pathId(params.id, "deal"), body: await readJson(req) })));
 
 export const DELETE = apiRoute<P>(async ({ params, ctx }) => json(await deleteDeal(ctx, pathId(params.id, "deal"))));
 

@@ -8,9 +8,7 @@ type P = { id: string };
 
 export const GET = apiRoute<P>(async ({ params, ctx }) => json(await getTask(ctx, pathId(params.id, "task"))));
 
-export const PATCH = apiRoute<P>(async ({ req, params, ctx }) =>
-  json(await updateTask(ctx, { id: pathId(params.id, "task"), body: await readJson(req) })),
-);
+export const PATCH = apiRoute<P>(async ({ req, params, ctx }) => json(await updateTask(ctx, { id: pathId(params.id, "task"), body: await readJson(req) })));
 
 export const DELETE = apiRoute<P>(async ({ params, ctx }) => json(await deleteTask(ctx, pathId(params.id, "task"))));
 

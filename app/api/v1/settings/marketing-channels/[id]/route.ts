@@ -4,8 +4,8 @@ import { apiRoute, json } from "@/lib/http/route";
 import { updateChannel } from "@/lib/leads/marketing-channels";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
-export const PATCH = apiRoute<{ id: string }>(async ({ req, params, ctx }) =>
-  json(await updateChannel(ctx, { id: pathId(params.id, "marketing channel"), body: await readJson(req) })),
+export const PATCH = apiRoute<{ id: string }>(
+  async ({ req, params, ctx }) => json(await updateChannel(ctx, { id: pathId(params.id, "marketing channel"), body: await readJson(req) })),
   { permission: "tenant.admin" },
 );
 

@@ -4,8 +4,8 @@ import { pathId } from "@/lib/http/path-id";
 import { updateMember } from "@/lib/admin/update-member";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
-export const PATCH = apiRoute<{ id: string }>(async ({ req, params, ctx }) =>
-  json(await updateMember(ctx, { id: pathId(params.id, "member"), body: await readJson(req) })),
+export const PATCH = apiRoute<{ id: string }>(
+  async ({ req, params, ctx }) => json(await updateMember(ctx, { id: pathId(params.id, "member"), body: await readJson(req) })),
   { permission: "tenant.admin" },
 );
 

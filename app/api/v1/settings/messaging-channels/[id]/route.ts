@@ -6,7 +6,9 @@ import { deleteMessagingChannel, getMessagingChannelSettings, updateMessagingCha
 
 const id = (p: { id: string }) => pathId(p.id, "messaging channel");
 
-export const GET = apiRoute<{ id: string }>(async ({ params, ctx }) => json(await getMessagingChannelSettings(ctx, id(params))), { permission: "tenant.admin" });
+export const GET = apiRoute<{ id: string }>(async ({ params, ctx }) => json(await getMessagingChannelSettings(ctx, id(params))), {
+  permission: "tenant.admin",
+});
 
 export const PATCH = apiRoute<{ id: string }>(
   async ({ req, params, ctx }) => json(await updateMessagingChannel(ctx, { id: id(params), body: await readJson(req) })),

@@ -4,7 +4,6 @@ import { json, noStore, run, type Segment } from "@/lib/http/run";
 import { verifyFeedToken } from "@/lib/leads/channel-auth";
 import { channelByToken } from "@/lib/leads/inbound/channel-caller";
 
-
 /** The tenant's developments for the channel's system (feed token as Bearer). */
 export function GET(req: Request, segment: Segment<{ pathToken: string }>): Promise<Response> {
   return run(req, segment, noStore, async ({ db, params }) => {

@@ -6,7 +6,6 @@ import { FeedQuery, listingsFeed } from "@/lib/leads/feeds/listings-feed";
 import { toVrsync } from "@/lib/leads/feeds/vrsync";
 import { channelByToken } from "@/lib/leads/inbound/channel-caller";
 
-
 /** The channel's listings feed (feed token as Bearer): JSON pages by cursor, or `?format=vrsync` XML. */
 export function GET(req: Request, segment: Segment<{ pathToken: string }>): Promise<Response> {
   return run(req, segment, noStore, async ({ db, params }) => {
@@ -16,7 +15,10 @@ export function GET(req: Request, segment: Segment<{ pathToken: string }>): Prom
     const page = await listingsFeed(db, channel, q);
     if (q.format === "vrsync") {
       return new Response(toVrsync(page.items, { name: channel.name }), {
-        headers: { "content-type": "application/xml; charset=utf-8", ...(page.nextCursor ? { link: `<?format=vrsync&limit=${q.limit}&cursor=${page.nextCursor}>; rel="next"` } : {}) },
+        headers: {
+          "content-type": "application/xml; charset=utf-8",
+          ...(page.nextCursor ? { link: `<?format=vrsync&limit=${q.limit}&cursor=${page.nextCursor}>; rel="next"` } : {}),
+        },
       });
     }
     return json(page);

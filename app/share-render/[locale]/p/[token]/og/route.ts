@@ -41,7 +41,10 @@ export async function GET(req: Request, { params }: Segment) {
     });
   } catch (err) {
     if (isConnectionError(err)) {
-      return new Response("preview unavailable, retry soon", { status: 503, headers: { "content-type": "text/plain", "cache-control": "no-store", "retry-after": String(DB_RETRY_AFTER_SECONDS) } });
+      return new Response("preview unavailable, retry soon", {
+        status: 503,
+        headers: { "content-type": "text/plain", "cache-control": "no-store", "retry-after": String(DB_RETRY_AFTER_SECONDS) },
+      });
     }
     logger().error({ err }, "share preview image failed");
     return new Response("preview unavailable", { status: 500, headers: { "content-type": "text/plain" } });

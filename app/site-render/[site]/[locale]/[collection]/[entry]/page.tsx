@@ -14,7 +14,10 @@ import { isSitePath } from "@/lib/util/site-path";
 import { Paragraphs, RichText } from "@/app/_ui/rich-text";
 import { publicCollection, publicEntry } from "@/lib/cms/public-cms";
 
-type Props = { params: Promise<{ site: string; locale: string; collection: string; entry: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = {
+  params: Promise<{ site: string; locale: string; collection: string; entry: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 const load = cache(async (site: SiteView, collection: string, entry: string) => {
   const c = await orNull(publicCollection(site.db, site.row, collection));
@@ -54,7 +57,13 @@ export default async function EntryPage({ params, searchParams }: Props) {
   return (
     <>
       <div className="wrap">
-        <Breadcrumb site={site} crumbs={[{ name: r.collection.name, path: `/${collection}` }, { name: title, path }]} />
+        <Breadcrumb
+          site={site}
+          crumbs={[
+            { name: r.collection.name, path: `/${collection}` },
+            { name: title, path },
+          ]}
+        />
         <article className="section rich">
           <h1>{title}</h1>
           {r.entry.publishedAt && <p className="muted">{t("published", { date: formatDate(site.locale, r.entry.publishedAt) })}</p>}
@@ -67,14 +76,30 @@ export default async function EntryPage({ params, searchParams }: Props) {
                 // eslint-disable-next-line @next/next/no-img-element
                 return <img key={d.id} src={v} alt="" width={1200} height={800} loading="lazy" />;
               }
-              if (typeof v === "string" || typeof v === "number") return <div key={d.id} className={d.id === "excerpt" ? "muted" : undefined}><Paragraphs text={String(v)} /></div>;
+              if (typeof v === "string" || typeof v === "number")
+                return (
+                  <div key={d.id} className={d.id === "excerpt" ? "muted" : undefined}>
+                    <Paragraphs text={String(v)} />
+                  </div>
+                );
               return null;
             })}
-          <p><a href={href(site, `/${collection}`)}>{t("back")}</a></p>
+          <p>
+            <a href={href(site, `/${collection}`)}>{t("back")}</a>
+          </p>
         </article>
       </div>
       {template && <PuckPage site={site} data={template.data} page={template.id} path={path} query={await searchParams} />}
-      <JsonLd data={{ "@context": "https://schema.org", "@type": "BlogPosting", headline: title, datePublished: r.entry.publishedAt, dateModified: r.entry.updatedAt, publisher: { "@type": "Organization", name: site.name } }} />
+      <JsonLd
+        data={{
+          "@context": "https://schema.org",
+          "@type": "BlogPosting",
+          headline: title,
+          datePublished: r.entry.publishedAt,
+          dateModified: r.entry.updatedAt,
+          publisher: { "@type": "Organization", name: site.name },
+        }}
+      />
     </>
   );
 }

@@ -34,7 +34,11 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const site = await loadSiteView(s, locale);
   const d = await load(site, buildingId);
   if (!d) return {};
-  return pageMetadata(site, { title: `${d.building.name} | ${site.name}`, description: (d.building.description ?? d.building.name).slice(0, 300), path: `/empreendimento/${d.building.id}` });
+  return pageMetadata(site, {
+    title: `${d.building.name} | ${site.name}`,
+    description: (d.building.description ?? d.building.name).slice(0, 300),
+    path: `/empreendimento/${d.building.id}`,
+  });
 }
 
 /** The building, its typologies (floor plans) with unit availability, and each typology's listings. */
@@ -53,14 +57,25 @@ export default async function DevelopmentPage({ params, searchParams }: Props) {
       <Breadcrumb site={site} crumbs={[{ name: d.building.name, path }]} />
       <div className="listing-head">
         <div>
-          <p className="muted" style={{ margin: 0 }}>{t("title")}{d.building.developer ? ` · ${d.building.developer}` : ""}</p>
+          <p className="muted" style={{ margin: 0 }}>
+            {t("title")}
+            {d.building.developer ? ` · ${d.building.developer}` : ""}
+          </p>
           <h1>{d.building.name}</h1>
-          {d.building.openingDate && <p className="muted" style={{ margin: 0 }}>{tl("delivery", { date: String(d.building.openingDate) })}</p>}
+          {d.building.openingDate && (
+            <p className="muted" style={{ margin: 0 }}>
+              {tl("delivery", { date: String(d.building.openingDate) })}
+            </p>
+          )}
         </div>
       </div>
       <div className="listing-body">
         <div>
-          {d.building.description && <div className="rich"><Paragraphs text={d.building.description} /></div>}
+          {d.building.description && (
+            <div className="rich">
+              <Paragraphs text={d.building.description} />
+            </div>
+          )}
           <h2>{t("typologies")}</h2>
           {d.typologies.map((ty) => (
             <section key={ty.id} className="box" style={{ marginBottom: 20 }} aria-labelledby={`ty-${ty.id}`}>
@@ -71,13 +86,22 @@ export default async function DevelopmentPage({ params, searchParams }: Props) {
                 {ty.suites ? <li>{tl("suites", { count: ty.suites })}</li> : null}
                 {ty.parkingSpaces ? <li>{tl("parking", { count: ty.parkingSpaces })}</li> : null}
               </ul>
-              {num(ty.basePrice) !== null && <p className="price" style={{ margin: "8px 0" }}>{t("from", { price: formatMoney(site.locale, num(ty.basePrice)!) })}</p>}
+              {num(ty.basePrice) !== null && (
+                <p className="price" style={{ margin: "8px 0" }}>
+                  {t("from", { price: formatMoney(site.locale, num(ty.basePrice)!) })}
+                </p>
+              )}
               <table className="units">
-                <caption className="sr-only">{t("units")} — {ty.name}</caption>
+                <caption className="sr-only">
+                  {t("units")} — {ty.name}
+                </caption>
                 {/* One row per status: five counts side by side broke their headers mid-word on phones. */}
                 <tbody>
                   {statuses.map((k) => (
-                    <tr key={k}><th scope="row">{t(k)}</th><td>{"unitStats" in ty ? ty.unitStats[k] : 0}</td></tr>
+                    <tr key={k}>
+                      <th scope="row">{t(k)}</th>
+                      <td>{"unitStats" in ty ? ty.unitStats[k] : 0}</td>
+                    </tr>
                   ))}
                 </tbody>
               </table>
@@ -85,7 +109,10 @@ export default async function DevelopmentPage({ params, searchParams }: Props) {
                 <p style={{ margin: "10px 0 0" }}>
                   {t("listings")}:{" "}
                   {ty.listings.map((l, i) => (
-                    <span key={l.id}>{i > 0 && ", "}<a href={href(site, `/imovel/${encodeURIComponent(l.listingCode)}`)}>{l.listingCode}</a></span>
+                    <span key={l.id}>
+                      {i > 0 && ", "}
+                      <a href={href(site, `/imovel/${encodeURIComponent(l.listingCode)}`)}>{l.listingCode}</a>
+                    </span>
                   ))}
                 </p>
               )}

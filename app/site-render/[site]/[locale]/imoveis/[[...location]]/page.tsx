@@ -11,7 +11,7 @@ import { MetaPixelEvent } from "@/app/site-render/_site/components/meta-pixel";
 import { searchSite } from "@/lib/sites/public-search";
 import { slugify } from "@/lib/sites/locations";
 import { locationPageOf, type Crumb } from "@/lib/sites/render/location-page";
-import { isFiltered, parseCatalogue, PER_PAGE, searchBody, stateParams, type CatalogueState, } from "@/lib/sites/render/catalogue-query";
+import { isFiltered, parseCatalogue, PER_PAGE, searchBody, stateParams, type CatalogueState } from "@/lib/sites/render/catalogue-query";
 import { cache } from "react";
 
 type Params = { site: string; locale: string; location?: string[] };
@@ -19,7 +19,12 @@ type Props = { params: Promise<Params>; searchParams: Promise<Record<string, str
 /** The location of a location page, validated by the sites' locations logic (invalid: 404). */
 const placeOf = cache((site: SiteView, segments: string[]) => locationPageOf(site.db, site.row, segments));
 
-const placeName = (crumbs: Crumb[]) => [...crumbs].reverse().slice(0, 2).map((c) => c.name).join(", ");
+const placeName = (crumbs: Crumb[]) =>
+  [...crumbs]
+    .reverse()
+    .slice(0, 2)
+    .map((c) => c.name)
+    .join(", ");
 
 const search = cache(async (site: SiteView, segments: string[], raw: string) => {
   const loc = await placeOf(site, segments);
@@ -83,36 +88,54 @@ export default async function CataloguePage({ params, searchParams }: Props) {
       <div className="results-head" style={{ marginTop: 20, marginBottom: 0 }}>
         <div>
           <h1 id="results-title">{place ? t("locationTitle", { place }) : t("catalogueTitle")}</h1>
-          <p className="muted" style={{ margin: 0 }}>{t("found", { count: result.found })}</p>
+          <p className="muted" style={{ margin: 0 }}>
+            {t("found", { count: result.found })}
+          </p>
         </div>
       </div>
       <div className="catalogue">
         <aside aria-labelledby="filters-title">
           <form className="filters" method="get" action={href(site, base)}>
-            <h2 id="filters-title" style={{ fontSize: "1.1rem", margin: 0 }}>{t("filters")}</h2>
+            <h2 id="filters-title" style={{ fontSize: "1.1rem", margin: 0 }}>
+              {t("filters")}
+            </h2>
             <label>
               {t("keywords")}
               <input type="search" name="q" defaultValue={state.q ?? ""} placeholder={t("placeholder")} />
             </label>
             <TypeSelects types={types} type={state.type} propertyType={state.propertyType} />
-            <NumberRange fields={[["minPrice", t("minPrice"), state.minPrice], ["maxPrice", t("maxPrice"), state.maxPrice]]} />
+            <NumberRange
+              fields={[
+                ["minPrice", t("minPrice"), state.minPrice],
+                ["maxPrice", t("maxPrice"), state.maxPrice],
+              ]}
+            />
             <label>
               {t("bedrooms")}
               <select name="bedrooms" defaultValue={state.bedrooms ?? ""}>
                 <option value="">{t("any")}</option>
                 {[1, 2, 3, 4].map((b) => (
-                  <option key={b} value={b}>{t("bedroomsAtLeast", { count: b })}</option>
+                  <option key={b} value={b}>
+                    {t("bedroomsAtLeast", { count: b })}
+                  </option>
                 ))}
               </select>
             </label>
-            <NumberRange fields={[["minArea", t("minArea"), state.minArea], ["maxArea", t("maxArea"), state.maxArea]]} />
+            <NumberRange
+              fields={[
+                ["minArea", t("minArea"), state.minArea],
+                ["maxArea", t("maxArea"), state.maxArea],
+              ]}
+            />
             {!location.length && (
               <label>
                 {t("city")}
                 <select name="city" defaultValue={state.city ?? ""}>
                   <option value="">{t("any")}</option>
                   {facet("location_city").map((c) => (
-                    <option key={c.value} value={c.value}>{c.value} ({c.count})</option>
+                    <option key={c.value} value={c.value}>
+                      {c.value} ({c.count})
+                    </option>
                   ))}
                 </select>
               </label>
@@ -126,14 +149,26 @@ export default async function CataloguePage({ params, searchParams }: Props) {
                 <option value="area_desc">{t("sortAreaDesc")}</option>
               </select>
             </label>
-            <button className="btn" type="submit">{t("apply")}</button>
+            <button className="btn" type="submit">
+              {t("apply")}
+            </button>
             {isFiltered(state) && <a href={href(site, base)}>{t("clear")}</a>}
           </form>
           <div className="filters" style={{ marginTop: 16 }}>
             <h2 style={{ fontSize: "1.1rem", margin: 0 }}>{t("refine")}</h2>
-            <Facet title={t("type")} counts={facet("listingType")} label={(v) => (v === "rental" ? tb("rental") : tb("sale"))} to={(v) => link({ type: v as "sale" | "rental" })} />
+            <Facet
+              title={t("type")}
+              counts={facet("listingType")}
+              label={(v) => (v === "rental" ? tb("rental") : tb("sale"))}
+              to={(v) => link({ type: v as "sale" | "rental" })}
+            />
             <Facet title={t("propertyType")} counts={facet("propertyType")} label={(v) => typeName.get(v) ?? v} to={(v) => link({ propertyType: v })} />
-            <Facet title={t("bedrooms")} counts={atLeast(facet("bedrooms"))} label={(v) => t("bedroomsAtLeast", { count: Number(v) })} to={(v) => link({ bedrooms: Number(v) })} />
+            <Facet
+              title={t("bedrooms")}
+              counts={atLeast(facet("bedrooms"))}
+              label={(v) => t("bedroomsAtLeast", { count: Number(v) })}
+              to={(v) => link({ bedrooms: Number(v) })}
+            />
             {children.length > 0 ? (
               <Facet title={t("locations")} counts={children} label={(v) => v} to={(v) => href(site, `${base}/${slugify(v)}`)} />
             ) : !location.length ? (
@@ -142,16 +177,20 @@ export default async function CataloguePage({ params, searchParams }: Props) {
           </div>
         </aside>
         <section aria-labelledby="results-title">
-          {result.hits.length ? (
-            <ListingGrid site={site} docs={result.hits.map((h) => h.document)} eagerFirst={2} />
-          ) : (
-            <p className="empty">{t("none")}</p>
-          )}
+          {result.hits.length ? <ListingGrid site={site} docs={result.hits.map((h) => h.document)} eagerFirst={2} /> : <p className="empty">{t("none")}</p>}
           {pages > 1 && (
             <nav className="pager" aria-label={t("pagination")}>
-              {state.page > 1 && <a href={link({ page: state.page - 1 })} rel="prev">{t("previous")}</a>}
+              {state.page > 1 && (
+                <a href={link({ page: state.page - 1 })} rel="prev">
+                  {t("previous")}
+                </a>
+              )}
               <span>{t("page", { page: state.page, pages })}</span>
-              {state.page < pages && <a href={link({ page: state.page + 1 })} rel="next">{t("next")}</a>}
+              {state.page < pages && (
+                <a href={link({ page: state.page + 1 })} rel="next">
+                  {t("next")}
+                </a>
+              )}
             </nav>
           )}
         </section>
@@ -164,9 +203,7 @@ export default async function CataloguePage({ params, searchParams }: Props) {
 /** Bedroom facet as "N or more" (what the filter means), from the exact counts. */
 function atLeast(counts: { value: string; count: number }[]) {
   const exact = counts.map((c) => ({ n: Number(c.value), count: c.count })).filter((c) => Number.isInteger(c.n) && c.n > 0);
-  return [1, 2, 3, 4]
-    .map((n) => ({ value: String(n), count: exact.filter((c) => c.n >= n).reduce((a, c) => a + c.count, 0) }))
-    .filter((c) => c.count > 0);
+  return [1, 2, 3, 4].map((n) => ({ value: String(n), count: exact.filter((c) => c.n >= n).reduce((a, c) => a + c.count, 0) })).filter((c) => c.count > 0);
 }
 
 /** A range filter: its two numeric inputs side by side, each as [name, label, current value]. */
@@ -183,7 +220,17 @@ function NumberRange({ fields }: { fields: [name: string, label: string, value: 
   );
 }
 
-function Facet({ title, counts, label, to }: { title: string; counts: { value: string; count: number }[]; label: (v: string) => string; to: (v: string) => string }) {
+function Facet({
+  title,
+  counts,
+  label,
+  to,
+}: {
+  title: string;
+  counts: { value: string; count: number }[];
+  label: (v: string) => string;
+  to: (v: string) => string;
+}) {
   if (!counts.length) return null;
   return (
     <div className="facet">

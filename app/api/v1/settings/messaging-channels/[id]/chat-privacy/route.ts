@@ -4,7 +4,9 @@ import { readJson } from "@/lib/http/read-json";
 import { apiRoute, json } from "@/lib/http/route";
 import { listChatPrivacy, setChatPrivacy } from "@/lib/messaging/chat-privacy";
 
-export const GET = apiRoute<{ id: string }>(async ({ params, ctx }) => json(await listChatPrivacy(ctx, pathId(params.id, "messaging channel"))), { permission: "tenant.admin" });
+export const GET = apiRoute<{ id: string }>(async ({ params, ctx }) => json(await listChatPrivacy(ctx, pathId(params.id, "messaging channel"))), {
+  permission: "tenant.admin",
+});
 
 export const PUT = apiRoute<{ id: string }>(
   async ({ req, params, ctx }) => json(await setChatPrivacy(ctx, { id: pathId(params.id, "messaging channel"), body: await readJson(req) })),

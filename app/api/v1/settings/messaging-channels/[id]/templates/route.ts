@@ -4,7 +4,9 @@ import { readJson } from "@/lib/http/read-json";
 import { apiRoute, json } from "@/lib/http/route";
 import { createTemplate, listTemplates } from "@/lib/messaging/templates";
 
-export const GET = apiRoute<{ id: string }>(async ({ params, ctx }) => json(await listTemplates(ctx, pathId(params.id, "messaging channel"))), { permission: "tenant.admin" });
+export const GET = apiRoute<{ id: string }>(async ({ params, ctx }) => json(await listTemplates(ctx, pathId(params.id, "messaging channel"))), {
+  permission: "tenant.admin",
+});
 
 export const POST = apiRoute<{ id: string }>(
   async ({ req, params, ctx }) => json(await createTemplate(ctx, { id: pathId(params.id, "messaging channel"), body: await readJson(req) }), 201),

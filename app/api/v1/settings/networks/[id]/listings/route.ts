@@ -4,8 +4,8 @@ import { apiRoute, json } from "@/lib/http/route";
 import { shareListings } from "@/lib/networks/networks";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
-export const PUT = apiRoute<{ id: string }>(async ({ req, params, ctx }) =>
-  json(await shareListings(ctx, { id: pathId(params.id, "network"), body: await readJson(req) })),
+export const PUT = apiRoute<{ id: string }>(
+  async ({ req, params, ctx }) => json(await shareListings(ctx, { id: pathId(params.id, "network"), body: await readJson(req) })),
   { permission: "tenant.admin" },
 );
 

@@ -110,12 +110,24 @@ export default async function ListingPage({ params, searchParams }: Props) {
     { name: title, path: canonical },
   ];
   // The public card's fields (its allow-list and price masking), plus the translated titles.
-  const similarDocs: Doc[] = similar.map((d) => ({ d, c: toListingCard(d) })).map(({ d, c }) => ({
-    title_en: str(d.title_en), title_es: str(d.title_es),
-    id: c.id, listingCode: c.listingCode, title: c.title, listingType: c.businessType, price: c.price,
-    primaryImageUrl: c.coverImage?.src ?? null, location_neighborhood: c.location.neighborhood, location_city: c.location.city,
-    bedrooms: c.property.bedrooms, bathrooms: c.property.bathrooms, parkingSpots: c.property.parkingSpaces, totalArea: c.property.totalArea,
-  }));
+  const similarDocs: Doc[] = similar
+    .map((d) => ({ d, c: toListingCard(d) }))
+    .map(({ d, c }) => ({
+      title_en: str(d.title_en),
+      title_es: str(d.title_es),
+      id: c.id,
+      listingCode: c.listingCode,
+      title: c.title,
+      listingType: c.businessType,
+      price: c.price,
+      primaryImageUrl: c.coverImage?.src ?? null,
+      location_neighborhood: c.location.neighborhood,
+      location_city: c.location.city,
+      bedrooms: c.property.bedrooms,
+      bathrooms: c.property.bathrooms,
+      parkingSpots: c.property.parkingSpaces,
+      totalArea: c.property.totalArea,
+    }));
   const url = `${site.origin}${href(site, canonical)}`;
   return (
     <div className="wrap">
@@ -126,7 +138,9 @@ export default async function ListingPage({ params, searchParams }: Props) {
             {kind} · {businessText(doc, tr)} · {t("code", { code: str(doc.listingCode) })}
           </p>
           <h1 lang={fallbackLang(doc, "title", site.locale)}>{title}</h1>
-          <p className="muted" style={{ margin: 0 }}>{place}</p>
+          <p className="muted" style={{ margin: 0 }}>
+            {place}
+          </p>
         </div>
         <p className="price">{priceText(doc, site.locale, tr)}</p>
       </div>
@@ -136,9 +150,16 @@ export default async function ListingPage({ params, searchParams }: Props) {
             {images.slice(0, 3).map((src, i) => (
               <figure key={src + i}>
                 {/* eslint-disable-next-line @next/next/no-img-element */}
-                <img src={src} alt={t("photo", { n: i + 1, total: images.length })} width={1200} height={800}
+                <img
+                  src={src}
+                  alt={t("photo", { n: i + 1, total: images.length })}
+                  width={1200}
+                  height={800}
                   sizes={i === 0 ? "(max-width: 900px) 100vw, 780px" : "(max-width: 900px) 50vw, 390px"}
-                  loading={i === 0 ? "eager" : "lazy"} fetchPriority={i === 0 ? "high" : undefined} decoding="async" />
+                  loading={i === 0 ? "eager" : "lazy"}
+                  fetchPriority={i === 0 ? "high" : undefined}
+                  decoding="async"
+                />
               </figure>
             ))}
           </div>
@@ -146,7 +167,17 @@ export default async function ListingPage({ params, searchParams }: Props) {
             <div className="gallery-more">
               {images.slice(3).map((src, i) => (
                 // eslint-disable-next-line @next/next/no-img-element
-                <img key={src + i} src={src} alt={t("photo", { n: i + 4, total: images.length })} width={1200} height={800} sizes="180px" loading="lazy" decoding="async" style={{ borderRadius: 8 }} />
+                <img
+                  key={src + i}
+                  src={src}
+                  alt={t("photo", { n: i + 4, total: images.length })}
+                  width={1200}
+                  height={800}
+                  sizes="180px"
+                  loading="lazy"
+                  decoding="async"
+                  style={{ borderRadius: 8 }}
+                />
               ))}
             </div>
           )}
@@ -159,18 +190,28 @@ export default async function ListingPage({ params, searchParams }: Props) {
           {description && (
             <section aria-labelledby="desc-title">
               <h2 id="desc-title">{t("description")}</h2>
-              <div className="rich" lang={fallbackLang(doc, "description", site.locale)}><Paragraphs text={description} /></div>
+              <div className="rich" lang={fallbackLang(doc, "description", site.locale)}>
+                <Paragraphs text={description} />
+              </div>
             </section>
           )}
           {features.length > 0 && (
             <section aria-labelledby="feat-title">
               <h2 id="feat-title">{t("features")}</h2>
-              <ul className="features">{features.map((f) => <li key={f}>{f}</li>)}</ul>
+              <ul className="features">
+                {features.map((f) => (
+                  <li key={f}>{f}</li>
+                ))}
+              </ul>
             </section>
           )}
           {media.length > 0 && (
             <p style={{ display: "flex", gap: 8 }}>
-              {media.map((m) => <a key={m.kind} className="btn secondary" href={m.href} rel="noopener noreferrer">{t(m.kind)}</a>)}
+              {media.map((m) => (
+                <a key={m.kind} className="btn secondary" href={m.href} rel="noopener noreferrer">
+                  {t(m.kind)}
+                </a>
+              ))}
             </p>
           )}
           {point && (
@@ -215,11 +256,20 @@ export default async function ListingPage({ params, searchParams }: Props) {
             seller: { "@type": "RealEstateAgent", name: site.name },
           },
           ...(str(doc.location_city)
-            ? { contentLocation: { "@type": "Place", address: { "@type": "PostalAddress", addressLocality: str(doc.location_city), addressRegion: str(doc.location_state), addressCountry: "BR" } } }
+            ? {
+                contentLocation: {
+                  "@type": "Place",
+                  address: { "@type": "PostalAddress", addressLocality: str(doc.location_city), addressRegion: str(doc.location_state), addressCountry: "BR" },
+                },
+              }
             : {}),
         }}
       />
-      <MetaPixelEvent site={site} event="viewContent" data={{ content_ids: [str(doc.listingCode)], content_type: "home_listing", ...(price !== null ? { value: price, currency: "BRL" } : {}) }} />
+      <MetaPixelEvent
+        site={site}
+        event="viewContent"
+        data={{ content_ids: [str(doc.listingCode)], content_type: "home_listing", ...(price !== null ? { value: price, currency: "BRL" } : {}) }}
+      />
     </div>
   );
 }
