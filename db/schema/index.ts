@@ -21,3 +21,4 @@ export * from "./messaging-scheduled";
 export * from "./transactions";
 export * from "./providers";
 export * from "./preview-sessions";
+export * from "./agents";

@@ -2,6 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-ope
 import { config } from "../config";
 import { documentJsonBodyRefusals } from "./common";
 import { registerAdminPaths } from "./paths/admin";
+import { AGENTS_TAG, registerAgentPaths } from "./paths/agents";
 import { registerApiKeyPaths } from "./paths/api-keys";
 import { registerDealPaths } from "./paths/deals";
 import { registerDealDistributionPaths } from "./paths/deal-distribution";
@@ -80,6 +81,7 @@ function register(r: OpenAPIRegistry): void {
   registerMessagingSettingsPaths(r);
   registerMessagingPaths(r);
   registerMcpPaths(r);
+  registerAgentPaths(r);
   registerNetworkPaths(r);
   registerSitePaths(r);
   registerSharePaths(r);
@@ -142,6 +144,11 @@ export function buildOpenApiDocument(): OpenApiDocument {
       { name: "Messaging", description: MESSAGING_TAG },
       { name: "Messaging channels", description: MESSAGING_CHANNELS_TAG },
       { name: "Tool interface (MCP)", description: MCP_DESCRIPTION },
+      {
+        name: AGENTS_TAG,
+        description:
+          "AI agents that answer and qualify leads in the tenant's chats through the tenant's model provider, with the same verbs and gates as a member; their executions and the messages they hold for approval.",
+      },
       { name: "Networks", description: NETWORKS_TAG },
       { name: "Sites", description: "The tenant's public websites and their CMS (owner or admin broad key)." },
       {
