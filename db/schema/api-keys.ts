@@ -1,6 +1,7 @@
 import { index, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { members } from "./members";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 export const apiKeyScope = pgEnum("api_key_scope", ["broad", "restricted"]);
 
@@ -8,12 +9,8 @@ export const apiKeys = pgTable(
   "api_keys",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    memberId: uuid("member_id")
-      .notNull()
-      .references(() => members.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    memberId: parentRef("member_id", () => members.id),
     name: text("name").notNull(),
     /** First characters of the key, shown in listings so people can tell keys apart. */
     prefix: text("prefix").notNull(),

@@ -1,6 +1,7 @@
 import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { deals } from "./deals";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 /**
  * Documents of a deal, by reference (the file lives with whoever produced it): an offer's PDF, a
@@ -11,12 +12,8 @@ export const dealDocuments = pgTable(
   "deal_documents",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    dealId: uuid("deal_id")
-      .notNull()
-      .references(() => deals.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    dealId: parentRef("deal_id", () => deals.id),
     /** `offer_pdf`, `signed_contract`, ... */
     kind: text("kind").notNull(),
     name: text("name").notNull(),

@@ -3,6 +3,7 @@ import { index, integer, jsonb, numeric, pgEnum, pgTable, primaryKey, text, time
 import { marketingChannelInstances } from "./marketing-channels";
 import { members } from "./members";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 export const dealType = pgEnum("deal_type", ["sale", "rental"]);
 export const dealStatus = pgEnum("deal_status", ["open", "won", "lost"]);
@@ -11,9 +12,7 @@ export const deals = pgTable(
   "deals",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
     title: text("title").notNull(),
     dealType: dealType("deal_type").notNull(),
     stage: text("stage").notNull(),
@@ -50,9 +49,7 @@ export const contacts = pgTable(
   "contacts",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
     name: text("name").notNull(),
     email: text("email"),
     /** E.164. */
@@ -73,15 +70,9 @@ export const contacts = pgTable(
 export const dealContacts = pgTable(
   "deal_contacts",
   {
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    dealId: uuid("deal_id")
-      .notNull()
-      .references(() => deals.id, { onDelete: "cascade" }),
-    contactId: uuid("contact_id")
-      .notNull()
-      .references(() => contacts.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    dealId: parentRef("deal_id", () => deals.id),
+    contactId: parentRef("contact_id", () => contacts.id),
     role: text("role").notNull(),
     position: integer("position").notNull().default(0),
   },

@@ -1,15 +1,14 @@
 import { sql } from "drizzle-orm";
 import { boolean, date, doublePrecision, index, integer, jsonb, numeric, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 /** A development (empreendimento): created in the CRM or imported, never through REST. */
 export const buildings = pgTable(
   "buildings",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
     name: text("name").notNull(),
     description: text("description"),
     developer: text("developer"),
@@ -49,12 +48,8 @@ export const typologies = pgTable(
   "typologies",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    buildingId: uuid("building_id")
-      .notNull()
-      .references(() => buildings.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    buildingId: parentRef("building_id", () => buildings.id),
     name: text("name").notNull(),
     code: text("code"),
     reference: text("reference"),
@@ -91,12 +86,8 @@ export const units = pgTable(
   "units",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    typologyId: uuid("typology_id")
-      .notNull()
-      .references(() => typologies.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    typologyId: parentRef("typology_id", () => typologies.id),
     unitNumber: text("unit_number").notNull(),
     blockTower: text("block_tower"),
     floor: text("floor"),

@@ -1,5 +1,6 @@
 import { bigserial, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 /**
  * Transactional outbox. A row is written in the same transaction as the change it describes,
@@ -12,9 +13,7 @@ export const events = pgTable(
     /** `eventId` of the envelope (UUID form), stable across delivery retries. */
     id: uuid("id").primaryKey().defaultRandom(),
     seq: bigserial("seq", { mode: "number" }).notNull(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
     eventName: text("event_name").notNull(),
     entityType: text("entity_type").notNull(),
     entityId: text("entity_id").notNull(),

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { marketingChannelInstances } from "./marketing-channels";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 export const inboundLeadStatus = pgEnum("inbound_lead_status", ["received", "processing", "processed", "failed"]);
 
@@ -15,12 +16,8 @@ export const inboundLeads = pgTable(
   "inbound_leads",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id")
-      .notNull()
-      .references(() => marketingChannelInstances.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    channelId: parentRef("channel_id", () => marketingChannelInstances.id),
     /** The source's own id of the lead: one lead per channel and origin id, however often it is posted. */
     originLeadId: text("origin_lead_id"),
     status: inboundLeadStatus("status").notNull().default("received"),

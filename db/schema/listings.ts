@@ -4,6 +4,7 @@ import { typologies } from "./developments";
 import { members } from "./members";
 import { properties } from "./properties";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 export const listingType = pgEnum("listing_type", ["sale", "rental"]);
 export const listingVisibility = pgEnum("listing_visibility", ["public", "private"]);
@@ -21,12 +22,8 @@ export const listings = pgTable(
   "listings",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    propertyId: uuid("property_id")
-      .notNull()
-      .references(() => properties.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    propertyId: parentRef("property_id", () => properties.id),
     title: text("title").notNull(),
     description: text("description"),
     type: listingType("type").notNull(),

@@ -2,6 +2,7 @@ import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, u
 import { listings } from "./listings";
 import { members } from "./members";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 /**
  * A tenant's instance of a marketing channel (its site, a portal, a lead-ads account). Leads that
@@ -11,9 +12,7 @@ export const marketingChannelInstances = pgTable(
   "marketing_channel_instances",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
     name: text("name").notNull(),
     /** Kind of channel, e.g. `website`, `portal`, `lead_ads`, `api`. */
     kind: text("kind").notNull().default("api"),
@@ -40,15 +39,9 @@ export const marketingChannelInstances = pgTable(
 export const distributionQueueMembers = pgTable(
   "distribution_queue_members",
   {
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    channelInstanceId: uuid("channel_instance_id")
-      .notNull()
-      .references(() => marketingChannelInstances.id, { onDelete: "cascade" }),
-    memberId: uuid("member_id")
-      .notNull()
-      .references(() => members.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    channelInstanceId: parentRef("channel_instance_id", () => marketingChannelInstances.id),
+    memberId: parentRef("member_id", () => members.id),
     position: integer("position").notNull(),
   },
   (t) => [
@@ -64,15 +57,9 @@ export type MarketingChannelInstanceRow = typeof marketingChannelInstances.$infe
 export const channelListingSlots = pgTable(
   "channel_listing_slots",
   {
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    channelInstanceId: uuid("channel_instance_id")
-      .notNull()
-      .references(() => marketingChannelInstances.id, { onDelete: "cascade" }),
-    listingId: uuid("listing_id")
-      .notNull()
-      .references(() => listings.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    channelInstanceId: parentRef("channel_instance_id", () => marketingChannelInstances.id),
+    listingId: parentRef("listing_id", () => listings.id),
     slot: text("slot").notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 export const memberRole = pgEnum("member_role", ["owner", "admin", "manager", "broker"]);
 
@@ -8,9 +9,7 @@ export const members = pgTable(
   "members",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
     name: text("name").notNull(),
     email: text("email").notNull(),
     /** E.164, normalised on the way in. */

@@ -3,6 +3,7 @@ import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } fr
 import { members } from "./members";
 import { messagingChannels } from "./messaging";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 /**
  * An outbound message to send later, made through the tool interface (`schedule_message`). It
@@ -15,12 +16,8 @@ export const messagingScheduledMessages = pgTable(
   "messaging_scheduled_messages",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id")
-      .notNull()
-      .references(() => messagingChannels.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    channelId: parentRef("channel_id", () => messagingChannels.id),
     chatId: text("chat_id").notNull(),
     /** Exactly one of `text` and `template_id`. */
     text: text("text"),

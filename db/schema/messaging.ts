@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { members } from "./members";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 /**
  * A broker's messaging account (a WhatsApp number, an inbox) reached through a provider gateway.
@@ -12,9 +13,7 @@ export const messagingChannels = pgTable(
   "messaging_channels",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
     name: text("name").notNull(),
     transport: text("transport").notNull(),
     provider: text("provider").notNull(),
@@ -38,15 +37,9 @@ export const messagingChannels = pgTable(
 export const messagingChannelGrants = pgTable(
   "messaging_channel_grants",
   {
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id")
-      .notNull()
-      .references(() => messagingChannels.id, { onDelete: "cascade" }),
-    memberId: uuid("member_id")
-      .notNull()
-      .references(() => members.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    channelId: parentRef("channel_id", () => messagingChannels.id),
+    memberId: parentRef("member_id", () => members.id),
   },
   (t) => [primaryKey({ columns: [t.channelId, t.memberId] }), index("messaging_grants_member_idx").on(t.tenantId, t.memberId)],
 );
@@ -55,12 +48,8 @@ export const messagingChannelGrants = pgTable(
 export const messagingChatPrivacy = pgTable(
   "messaging_chat_privacy",
   {
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id")
-      .notNull()
-      .references(() => messagingChannels.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    channelId: parentRef("channel_id", () => messagingChannels.id),
     chatId: text("chat_id").notNull(),
     state: text("state").notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -72,9 +61,7 @@ export const messagingChatPrivacy = pgTable(
 export const messagingOptOuts = pgTable(
   "messaging_opt_outs",
   {
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
     phone: text("phone").notNull(),
     reason: text("reason"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -90,12 +77,8 @@ export const messagingConversations = pgTable(
   "messaging_conversations",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id")
-      .notNull()
-      .references(() => messagingChannels.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    channelId: parentRef("channel_id", () => messagingChannels.id),
     chatId: text("chat_id").notNull(),
     /** The `@lid` id the chat also arrived under, when the gateway uses one. */
     lid: text("lid"),
@@ -137,12 +120,8 @@ export const messagingInboundEvents = pgTable(
   "messaging_inbound_events",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id")
-      .notNull()
-      .references(() => messagingChannels.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    channelId: parentRef("channel_id", () => messagingChannels.id),
     event: text("event").notNull(),
     body: text("body").notNull(),
     status: text("status").notNull().default("received"),
@@ -160,12 +139,8 @@ export const messagingSentMessages = pgTable(
   "messaging_sent_messages",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id")
-      .notNull()
-      .references(() => messagingChannels.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    channelId: parentRef("channel_id", () => messagingChannels.id),
     chatId: text("chat_id").notNull(),
     providerMessageId: text("provider_message_id").notNull(),
     authorId: uuid("author_id"),
@@ -179,9 +154,7 @@ export const messagingSentMessages = pgTable(
 export const messagingSeenMessages = pgTable(
   "messaging_seen_messages",
   {
-    channelId: uuid("channel_id")
-      .notNull()
-      .references(() => messagingChannels.id, { onDelete: "cascade" }),
+    channelId: parentRef("channel_id", () => messagingChannels.id),
     messageId: text("message_id").notNull(),
     seenAt: timestamp("seen_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -196,9 +169,7 @@ export const messagingSeenMessages = pgTable(
 export const messagingSendKeys = pgTable(
   "messaging_send_keys",
   {
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
     apiKeyId: uuid("api_key_id").notNull(),
     idempotencyKey: text("idempotency_key").notNull(),
     requestHash: text("request_hash"),
@@ -212,12 +183,8 @@ export const messagingSendKeys = pgTable(
 export const messagingLabels = pgTable(
   "messaging_labels",
   {
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id")
-      .notNull()
-      .references(() => messagingChannels.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    channelId: parentRef("channel_id", () => messagingChannels.id),
     labelId: text("label_id").notNull(),
     name: text("name").notNull(),
     color: text("color"),
@@ -230,12 +197,8 @@ export const messagingTemplates = pgTable(
   "messaging_templates",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id")
-      .notNull()
-      .references(() => messagingChannels.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    channelId: parentRef("channel_id", () => messagingChannels.id),
     name: text("name").notNull(),
     language: text("language").notNull(),
     status: text("status").notNull().default("approved"),

@@ -1,6 +1,7 @@
 import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { listings } from "./listings";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 /** A partner network: agencies that show each other's shared listings in their searches. */
 export const networks = pgTable(
@@ -19,12 +20,8 @@ export const networks = pgTable(
 export const networkMembers = pgTable(
   "network_members",
   {
-    networkId: uuid("network_id")
-      .notNull()
-      .references(() => networks.id, { onDelete: "cascade" }),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    networkId: parentRef("network_id", () => networks.id),
+    tenantId: parentRef("tenant_id", () => tenants.id),
     joinedAt: timestamp("joined_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.networkId, t.tenantId] }), index("network_members_tenant_idx").on(t.tenantId)],
@@ -34,15 +31,9 @@ export const networkMembers = pgTable(
 export const networkListings = pgTable(
   "network_listings",
   {
-    networkId: uuid("network_id")
-      .notNull()
-      .references(() => networks.id, { onDelete: "cascade" }),
-    listingId: uuid("listing_id")
-      .notNull()
-      .references(() => listings.id, { onDelete: "cascade" }),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    networkId: parentRef("network_id", () => networks.id),
+    listingId: parentRef("listing_id", () => listings.id),
+    tenantId: parentRef("tenant_id", () => tenants.id),
   },
   (t) => [primaryKey({ columns: [t.networkId, t.listingId] }), index("network_listings_tenant_idx").on(t.tenantId, t.listingId)],
 );

@@ -5,6 +5,7 @@ import { deals, dealType } from "./deals";
 import { listings } from "./listings";
 import { members } from "./members";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 export const offerStatus = pgEnum("offer_status", [
   "draft",
@@ -24,12 +25,8 @@ export const offers = pgTable(
   "offers",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    dealId: uuid("deal_id")
-      .notNull()
-      .references(() => deals.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    dealId: parentRef("deal_id", () => deals.id),
     listingId: uuid("listing_id").references(() => listings.id, { onDelete: "set null" }),
     brokerId: uuid("broker_id").references(() => members.id, { onDelete: "set null" }),
     dealType: dealType("deal_type").notNull(),

@@ -1,6 +1,7 @@
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { apiKeys } from "./api-keys";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 /**
  * Browser sessions of the brokers' share preview (`/preview/share`, issue #16): an API key typed
@@ -12,12 +13,8 @@ export const previewSessions = pgTable(
   "preview_sessions",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    apiKeyId: uuid("api_key_id")
-      .notNull()
-      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    apiKeyId: parentRef("api_key_id", () => apiKeys.id),
     /** SHA-256 of the cookie's token, hex. */
     tokenHash: text("token_hash").notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),

@@ -2,6 +2,7 @@ import { boolean, doublePrecision, index, integer, jsonb, numeric, pgEnum, pgTab
 import { buildings } from "./developments";
 import { members } from "./members";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 /**
  * The physical property. Owner contact fields and internal notes live here and must never be
@@ -11,9 +12,7 @@ export const properties = pgTable(
   "properties",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
     title: text("title"),
     /** Id of one of the tenant's property types (`settings.propertyTypes`). */
     type: text("type").notNull(),
@@ -59,12 +58,8 @@ export const media = pgTable(
   "media",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    propertyId: uuid("property_id")
-      .notNull()
-      .references(() => properties.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    propertyId: parentRef("property_id", () => properties.id),
     type: mediaType("type").notNull().default("photo"),
     url: text("url").notNull(),
     alt: text("alt"),

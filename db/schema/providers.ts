@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigserial, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 export const providerKind = pgEnum("provider_kind", ["payment", "esignature"]);
 
@@ -12,9 +13,7 @@ export const providerSettings = pgTable(
   "provider_settings",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
     kind: providerKind("kind").notNull(),
     name: text("name").notNull(),
     pathToken: text("path_token").notNull(),
@@ -39,12 +38,8 @@ export const providerNotifications = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     /** Arrival order: notifications are applied in it (timestamps of one burst can tie). */
     seq: bigserial("seq", { mode: "number" }).notNull(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    providerId: uuid("provider_id")
-      .notNull()
-      .references(() => providerSettings.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    providerId: parentRef("provider_id", () => providerSettings.id),
     status: text("status").notNull().default("received"),
     event: text("event"),
     subjectKey: text("subject_key"),

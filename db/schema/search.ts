@@ -17,6 +17,7 @@ import {
 import { columnOf, LAT_COLUMN, LNG_COLUMN, SEARCH_FIELDS, tokensOf, type SearchField } from "./search-fields";
 import { listings } from "./listings";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
@@ -52,9 +53,7 @@ export const searchDocuments = pgTable(
     listing_id: uuid("listing_id")
       .primaryKey()
       .references(() => listings.id, { onDelete: "cascade" }),
-    tenant_id: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenant_id: parentRef("tenant_id", () => tenants.id),
     // Access columns, never in the user's filter schema.
     assigned_to_id: uuid("assigned_to_id"),
     created_by_id: uuid("created_by_id"),
@@ -113,9 +112,7 @@ export const searchTexts = pgTable(
     listing_id: uuid("listing_id")
       .primaryKey()
       .references(() => searchDocuments.listing_id, { onDelete: "cascade" }),
-    tenant_id: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenant_id: parentRef("tenant_id", () => tenants.id),
     /** The document's fields beside its columns (photos, labels, exact decimals); null when none. */
     extras: jsonb("extras").$type<Record<string, unknown>>(),
     /** Normalized title, address and code, for trigram typo tolerance. */

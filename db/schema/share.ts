@@ -4,15 +4,14 @@ import { deals } from "./deals";
 import { listings } from "./listings";
 import { members } from "./members";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 /** A broker's selection of listings for a client, in the order the client should see them. */
 export const shortlists = pgTable(
   "shortlists",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
     name: text("name").notNull(),
     description: text("description"),
     /** Ordered; every id is a listing of the same tenant (checked when written). */
@@ -35,9 +34,7 @@ export const visitItineraries = pgTable(
   "visit_itineraries",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
     name: text("name").notNull(),
     scheduledDate: date("scheduled_date", { mode: "string" }).notNull(),
     meetingPoint: jsonb("meeting_point").$type<MeetingPoint | null>(),
@@ -63,9 +60,7 @@ export const shareLinks = pgTable(
   "share_links",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
     token: text("token").notNull(),
     entityType: shareEntityType("entity_type").notNull(),
     /** The listing, shortlist, itinerary, or (pricing tool) the tenant itself. */
@@ -95,12 +90,8 @@ export const shareLinkViews = pgTable(
   "share_link_views",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    shareLinkId: uuid("share_link_id")
-      .notNull()
-      .references(() => shareLinks.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    shareLinkId: parentRef("share_link_id", () => shareLinks.id),
     viewedAt: timestamp("viewed_at", { withTimezone: true }).notNull().defaultNow(),
     /** HMAC of the client address keyed per link: visits can be told apart, the address is not kept. */
     clientHash: text("client_hash").notNull(),
@@ -118,12 +109,8 @@ export const shareLinkViews = pgTable(
 export const listingSiteViews = pgTable(
   "listing_site_views",
   {
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    listingId: uuid("listing_id")
-      .notNull()
-      .references(() => listings.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    listingId: parentRef("listing_id", () => listings.id),
     day: date("day").notNull(),
     views: integer("views").notNull().default(0),
   },

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 export type SiteConfiguration = {
   puck_data: Record<string, unknown>;
@@ -20,9 +21,7 @@ export const sites = pgTable(
   "sites",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
     name: text("name").notNull(),
     /** Host name as stored by lib/sites/domain (lower case, ASCII, no port, no trailing dot). */
     domain: text("domain").notNull(),
@@ -58,12 +57,8 @@ export const cmsCollections = pgTable(
   "cms_collections",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    siteId: uuid("site_id")
-      .notNull()
-      .references(() => sites.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    siteId: parentRef("site_id", () => sites.id),
     name: text("name").notNull(),
     slug: text("slug").notNull(),
     templatePageId: text("template_page_id"),
@@ -80,15 +75,9 @@ export const cmsEntries = pgTable(
   "cms_entries",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    siteId: uuid("site_id")
-      .notNull()
-      .references(() => sites.id, { onDelete: "cascade" }),
-    collectionId: uuid("collection_id")
-      .notNull()
-      .references(() => cmsCollections.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    siteId: parentRef("site_id", () => sites.id),
+    collectionId: parentRef("collection_id", () => cmsCollections.id),
     slug: text("slug").notNull(),
     status: cmsEntryStatus("status").notNull().default("draft"),
     fields: jsonb("fields").$type<Record<string, unknown>>().notNull().default({}),

@@ -3,6 +3,7 @@ import { deals } from "./deals";
 import { listings } from "./listings";
 import { members } from "./members";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 /**
  * A broker's to-do: a visit, a call, a follow-up. Lead intake creates visit tasks; `lib/tasks`
@@ -12,9 +13,7 @@ export const tasks = pgTable(
   "tasks",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
     title: text("title").notNull(),
     /** `visit`, `call`, `follow_up`, ... */
     type: text("type").notNull(),

@@ -6,6 +6,7 @@ import { listings } from "./listings";
 import { members } from "./members";
 import { offers } from "./offers";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 export const transactionStatus = pgEnum("transaction_status", ["open", "closed", "cancelled"]);
 export const paymentMethod = pgEnum("payment_method", ["boleto", "invoice"]);
@@ -25,12 +26,8 @@ export const transactions = pgTable(
   "transactions",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    dealId: uuid("deal_id")
-      .notNull()
-      .references(() => deals.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    dealId: parentRef("deal_id", () => deals.id),
     listingId: uuid("listing_id").references(() => listings.id, { onDelete: "set null" }),
     offerId: uuid("offer_id").references(() => offers.id, { onDelete: "set null" }),
     dealType: dealType("deal_type").notNull(),
@@ -59,12 +56,8 @@ export const transactionPayments = pgTable(
   "transaction_payments",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    transactionId: uuid("transaction_id")
-      .notNull()
-      .references(() => transactions.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    transactionId: parentRef("transaction_id", () => transactions.id),
     method: paymentMethod("method").notNull(),
     providerId: text("provider_id").notNull(),
     amount: numeric("amount", { precision: 14, scale: 2 }).notNull(),
@@ -91,12 +84,8 @@ export const contracts = pgTable(
   "contracts",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    dealId: uuid("deal_id")
-      .notNull()
-      .references(() => deals.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    dealId: parentRef("deal_id", () => deals.id),
     transactionId: uuid("transaction_id").references(() => transactions.id, { onDelete: "cascade" }),
     listingId: uuid("listing_id").references(() => listings.id, { onDelete: "set null" }),
     documentType: text("document_type").notNull(),
@@ -121,12 +110,8 @@ export const contractDocuments = pgTable(
   "contract_documents",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    contractId: uuid("contract_id")
-      .notNull()
-      .references(() => contracts.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    contractId: parentRef("contract_id", () => contracts.id),
     key: text("key").notNull(),
     name: text("name").notNull(),
     uploadedAt: timestamp("uploaded_at", { withTimezone: true }),
@@ -139,12 +124,8 @@ export const contractSigners = pgTable(
   "contract_signers",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    contractId: uuid("contract_id")
-      .notNull()
-      .references(() => contracts.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    contractId: parentRef("contract_id", () => contracts.id),
     key: text("key").notNull(),
     name: text("name").notNull(),
     email: text("email"),

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigserial, boolean, index, integer, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { events } from "./events";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 /** A tenant's outbound webhook (developer settings). One per tenant. */
 export const webhookSettings = pgTable("webhook_settings", {
@@ -30,9 +31,7 @@ export const eventDeliveries = pgTable(
     eventId: uuid("event_id")
       .primaryKey()
       .references(() => events.id, { onDelete: "cascade" }),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
     queueSeq: bigserial("queue_seq", { mode: "number" }).notNull(),
     state: deliveryState("state").notNull().default("pending"),
     /** Failed attempts since it was (re)queued; the 8th failure drops it. */
@@ -54,12 +53,8 @@ export const deliveryAttempts = pgTable(
   "delivery_attempts",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    eventId: uuid("event_id")
-      .notNull()
-      .references(() => events.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    eventId: parentRef("event_id", () => events.id),
     at: timestamp("at", { withTimezone: true }).notNull(),
     url: text("url").notNull(),
     statusCode: integer("status_code"),
