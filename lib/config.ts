@@ -140,10 +140,35 @@ const ConfigSchema = z.object({
    */
   JOBS_RUNNER: z.enum(["embedded", "inngest", "worker", "off"]).optional(),
   /**
+   * Service-wide model provider (any OpenAI-compatible chat-completions endpoint, such as
+   * https://api.openai.com/v1 or an Ollama at http://ollama:11434/v1) for tenants without their own
+   * AI settings; unset: only tenants that configured one use models. Reached through the outbound guard.
+   */
+  AI_BASE_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:\/\//i.test(v), "must be an http(s) URL")
+    .optional(),
+  /** Bearer key of AI_BASE_URL (a local model server may need none). */
+  AI_API_KEY: z.string().min(1).optional(),
+  /** Model name at AI_BASE_URL used when a tenant names none (required with AI_BASE_URL). */
+  AI_MODEL: z.string().min(1).max(200).optional(),
+  /** Timeout of one model call (one chat-completions request). */
+  AI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+  /**
    * Web processes `npm start` runs on PostgreSQL, sharing the port (default: one per core); the
    * embedded database admits one (lib/server/cluster-plan.ts).
    */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+});
+
+/** Settings that only make sense together. */
+const CheckedConfigSchema = ConfigSchema.superRefine((c, ctx) => {
+  // A provider without a model (or a model or key without a provider) is a half-done setup: say so at start.
+  if (c.AI_BASE_URL && !c.AI_MODEL) ctx.addIssue({ code: "custom", path: ["AI_MODEL"], message: "is required when AI_BASE_URL is set" });
+  for (const name of ["AI_MODEL", "AI_API_KEY"] as const) {
+    if (c[name] && !c.AI_BASE_URL) ctx.addIssue({ code: "custom", path: [name], message: "needs AI_BASE_URL (the provider it belongs to)" });
+  }
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -154,7 +179,7 @@ export function config(): Config {
   if (cached) return cached;
   // An empty variable (`DATABASE_URL=`) means unset, as in most tools.
   const env = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== ""));
-  const parsed = ConfigSchema.safeParse(env);
+  const parsed = CheckedConfigSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid environment configuration (fix or unset these variables; see README, Configuration):\n${lines.join("\n")}`);

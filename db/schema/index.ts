@@ -22,3 +22,4 @@ export * from "./transactions";
 export * from "./providers";
 export * from "./preview-sessions";
 export * from "./agents";
+export * from "./ai";

@@ -3,6 +3,7 @@ import { config } from "../config";
 import { documentJsonBodyRefusals } from "./common";
 import { registerAdminPaths } from "./paths/admin";
 import { AGENTS_TAG, registerAgentPaths } from "./paths/agents";
+import { registerAiSettingsPaths } from "./paths/ai-settings";
 import { registerApiKeyPaths } from "./paths/api-keys";
 import { registerDealPaths } from "./paths/deals";
 import { registerDealDistributionPaths } from "./paths/deal-distribution";
@@ -74,6 +75,7 @@ function register(r: OpenAPIRegistry): void {
   registerProviderPaths(r);
   registerSettingsPaths(r);
   registerWebhookPaths(r);
+  registerAiSettingsPaths(r);
   registerMemberPaths(r);
   registerApiKeyPaths(r);
   registerMarketingChannelPaths(r);

@@ -3,10 +3,10 @@ import { guardedLookup } from "./guarded-lookup";
 import { processGlobal } from "../util/process-global";
 
 /** Who is calling out: each purpose keeps its own keep-alive pool so one cannot starve another. */
-export type OutboundPurpose = "webhook" | "gateway" | "geocoder" | "image";
+export type OutboundPurpose = "webhook" | "gateway" | "geocoder" | "image" | "model";
 
-/** Connections per origin: webhook delivery serves up to 256 tenants at once, gateways 128. */
-const CONNECTIONS: Record<OutboundPurpose, number> = { webhook: 256, gateway: 128, geocoder: 16, image: 32 };
+/** Connections per origin: webhook delivery serves up to 256 tenants at once, gateways 128, model calls 256 (agents of many tenants often share one hosted provider). */
+const CONNECTIONS: Record<OutboundPurpose, number> = { webhook: 256, gateway: 128, geocoder: 16, image: 32, model: 256 };
 
 /** The purpose's pool, created once per process; every socket it opens goes through the lookup guard. */
 export function agentFor(purpose: OutboundPurpose): Agent {
