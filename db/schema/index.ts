@@ -23,3 +23,5 @@ export * from "./providers";
 export * from "./preview-sessions";
 export * from "./agents";
 export * from "./ai";
+export * from "./messaging-messages";
+export * from "./web-chat";

@@ -14,6 +14,10 @@ export type SiteConfiguration = {
 };
 export type ListingCriteria = { propertyTypes: string[]; locations: string[]; marketType?: "primary" | "secondary" };
 export type DomainStatus = "active" | "pending" | "taken";
+/** Opening hours of a site's chat: outside them the widget shows the offline message (and still takes messages). */
+export type ChatHours = { timeZone: string; weekly: { days: number[]; from: string; to: string }[] };
+/** The web chat of a site: a web-chat messaging channel of the tenant, its greeting and offline message. */
+export type SiteChat = { channelId: string; greeting: string | null; offlineMessage: string | null; hours: ChatHours | null };
 export type MetaPixel = { pixelId: string; events: { viewContent: boolean; search: boolean; lead: boolean } };
 
 /** A tenant's public website: what `/api/sites` serves and the rendered site shows. */
@@ -40,6 +44,7 @@ export const sites = pgTable(
     listingCriteria: jsonb("listing_criteria").$type<ListingCriteria>().notNull(),
     includeNetworkListings: boolean("include_network_listings").notNull().default(false),
     metaPixel: jsonb("meta_pixel").$type<MetaPixel | null>(),
+    chat: jsonb("chat").$type<SiteChat | null>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

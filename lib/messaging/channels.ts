@@ -12,6 +12,7 @@ import { assertGatewayUrl, gatewayUrlProblem } from "./gateway-url";
 import { adapterFor, credentialsOf } from "./providers/adapter-for";
 import { CONNECTION_STATES, PROVIDERS, TRANSPORTS } from "./providers/types";
 import { seal } from "./secret-box";
+import { insertWebChatChannel, isWebChatBody, WEB_CHAT_PROVIDER } from "./web-chat/create-channel";
 
 const BaseUrlSchema = z
   .string()
@@ -42,7 +43,11 @@ const fields = {
 };
 
 /** Which transports each provider carries. */
-const PROVIDER_TRANSPORTS: Record<(typeof PROVIDERS)[number], readonly string[]> = { waha: ["whatsapp"], whatsapp_cloud: ["whatsapp_cloud"] };
+const PROVIDER_TRANSPORTS: Record<(typeof PROVIDERS)[number], readonly string[]> = {
+  waha: ["whatsapp"],
+  whatsapp_cloud: ["whatsapp_cloud"],
+  web_chat: ["web_chat"],
+};
 
 export const CreateMessagingChannelSchema = z
   .strictObject({
@@ -124,6 +129,10 @@ async function assertMember(db: DbOrTx, tenantId: string, ids: string[], field: 
 
 /** `POST /api/v1/settings/messaging-channels`: answers the webhook URL and HMAC secret this once. */
 export async function createMessagingChannel(ctx: MemberCtx, input: { body: unknown; origin: string }): Promise<MessagingChannelSettings> {
+  if (isWebChatBody(input.body)) {
+    const row = await insertWebChatChannel(ctx, input.body, (tx, ownerId) => assertMember(tx, ctx.tenantId, [ownerId], "ownerId"));
+    return present(ctx.db, row);
+  }
   const data = CreateMessagingChannelSchema.parse(input.body);
   await assertGatewayUrl(data.baseUrl);
   const ownerId = data.ownerId ?? ctx.actor.userId;
@@ -194,6 +203,8 @@ export async function updateMessagingChannel(ctx: MemberCtx, { id, body }: { id:
   if (data.baseUrl !== undefined) await assertGatewayUrl(data.baseUrl);
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
     const current = await rowInTenant(tx, ctx.tenantId, id);
+    if (current.provider === WEB_CHAT_PROVIDER && (data.baseUrl !== undefined || data.apiKey !== undefined || data.sessionName !== undefined))
+      throw invalid("A web-chat channel has no gateway: `baseUrl`, `apiKey` and `sessionName` do not apply.");
     if (data.ownerId) await assertMember(tx, ctx.tenantId, [data.ownerId], "ownerId");
     const set: Partial<MessagingChannelRow> = { updatedAt: new Date() };
     if (data.name !== undefined) set.name = data.name;

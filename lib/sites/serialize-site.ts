@@ -4,6 +4,7 @@ import { verificationRecordName } from "./domain/domain-claim";
 import { domainKind } from "./domain/domain-policy";
 import { deletedSchema, itemsSchema } from "../schemas/paging";
 import { ListingCriteriaSchema, MetaPixelSchema } from "./site-schemas";
+import { SiteChatSchema } from "./site-chat";
 
 export const SiteSchema = z
   .object({
@@ -27,6 +28,7 @@ export const SiteSchema = z
     listingCriteria: ListingCriteriaSchema,
     includeNetworkListings: z.boolean(),
     metaPixel: MetaPixelSchema.nullable(),
+    chat: SiteChatSchema.nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -56,6 +58,7 @@ export function serializeSite(s: SiteRow): Site {
     listingCriteria: s.listingCriteria,
     includeNetworkListings: s.includeNetworkListings,
     metaPixel: s.metaPixel ?? null,
+    chat: s.chat ?? null,
     createdAt: s.createdAt.toISOString(),
     updatedAt: s.updatedAt.toISOString(),
   };

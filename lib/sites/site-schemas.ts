@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { HttpUrlSchema, UrlOrPathSchema } from "../schemas/url";
 import { parseDomain } from "./domain/domain-name";
+import { SiteChatSchema } from "./site-chat";
 
 /** Largest `puck_data` accepted, as JSON text: a page tree, not a media store. */
 export const MAX_PUCK_DATA_BYTES = 512 * 1024;
@@ -91,6 +92,7 @@ export const CreateSiteSchema = z
     listingCriteria: ListingCriteriaSchema.default({ propertyTypes: [], locations: [] }),
     includeNetworkListings: z.boolean().default(false),
     metaPixel: MetaPixelSchema.nullable().default(null),
+    chat: SiteChatSchema.nullable().default(null).meta({ description: "The site's web chat; null: no chat widget." }),
   })
   .meta({ id: "CreateSite" });
 
@@ -104,6 +106,7 @@ export const UpdateSiteSchema = z
     listingCriteria: ListingCriteriaSchema.optional(),
     includeNetworkListings: z.boolean().optional(),
     metaPixel: MetaPixelSchema.nullable().optional(),
+    chat: SiteChatSchema.nullable().optional(),
   })
   .meta({ id: "UpdateSite" });
 

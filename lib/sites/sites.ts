@@ -9,6 +9,7 @@ import { loadTenant } from "../tenants/load-tenant";
 import { claimDomain, storedDomain } from "./domain/domain-claim";
 import { forgetSitesAfterCommit } from "./load-site";
 import { CreateSiteSchema, UpdateSiteSchema } from "./site-schemas";
+import { assertWebChatChannel } from "./site-chat";
 import { serializeSite, type DeletedSiteSchema, type Site, type SiteListSchema } from "./serialize-site";
 
 export async function listSites({ db, tenantId }: MemberCtx): Promise<z.infer<typeof SiteListSchema>> {
@@ -24,6 +25,7 @@ export async function getSite({ db, tenantId }: MemberCtx, id: string): Promise<
 export async function createSite(ctx: MemberCtx, input: unknown): Promise<Site> {
   const data = CreateSiteSchema.parse(input);
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
+    if (data.chat) await assertWebChatChannel(tx, ctx.tenantId, data.chat.channelId, "chat.channelId");
     const claim = await claimDomain(tx, await loadTenant(tx, ctx.tenantId), storedDomain(data.domain));
     const [row] = await tx
       .insert(sites)
@@ -38,6 +40,7 @@ export async function updateSite(ctx: MemberCtx, { id, body }: { id: string; bod
   const data = UpdateSiteSchema.parse(body);
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
     const current = await siteInTenant(tx, ctx.tenantId, id);
+    if (data.chat) await assertWebChatChannel(tx, ctx.tenantId, data.chat.channelId, "chat.channelId");
     const { domain: raw, ...rest } = data;
     const domain = raw === undefined ? undefined : storedDomain(raw);
     // Another spelling of the same name changes nothing; a new name is claimed afresh.

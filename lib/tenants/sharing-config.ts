@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "../../db/client";
-import { sites } from "../../db/schema";
+import { messagingChannels, sites } from "../../db/schema";
 import { invalid } from "../errors/domain-errors";
 
 const StageList = z.array(z.string().trim().min(1).max(48)).max(30);
@@ -70,14 +70,29 @@ export const SharingConfigSchema = z
           .meta({ description: "Extension: the valuation also uses partner networks' shared listings on air (default off, like a site's catalogue)." }),
       })
       .prefault({}),
+    chatChannelId: z
+      .uuid()
+      .transform((v) => v.toLowerCase())
+      .nullable()
+      .default(null)
+      .meta({ description: "A `web_chat` messaging channel of the tenant: share pages then carry its chat widget. Null: no chat on share pages." }),
   })
   .meta({ id: "SharingConfig" });
 
 export type SharingConfig = z.infer<typeof SharingConfigSchema>;
 export const defaultSharingConfig = (): SharingConfig => SharingConfigSchema.parse({});
 
-/** A `site` share domain must name one of the tenant's own sites. */
+/** A `site` share domain must name one of the tenant's own sites; a chat channel, one of its `web_chat` channels. */
 export async function assertSharingConfigFits(db: DbOrTx, tenantId: string, cfg: SharingConfig): Promise<void> {
+  if (cfg.chatChannelId) {
+    const [c] = await db
+      .select({ transport: messagingChannels.transport })
+      .from(messagingChannels)
+      .where(and(eq(messagingChannels.id, cfg.chatChannelId), eq(messagingChannels.tenantId, tenantId)))
+      .limit(1);
+    if (!c) throw invalid(`sharingConfig.chatChannelId: '${cfg.chatChannelId}' is not one of this tenant's messaging channels.`);
+    if (c.transport !== "web_chat") throw invalid(`sharingConfig.chatChannelId: channel '${cfg.chatChannelId}' is a '${c.transport}' channel, not 'web_chat'.`);
+  }
   const d = cfg.defaultShareDomain;
   if (d.type !== "site") return;
   const [site] = await db

@@ -7,6 +7,7 @@ import {
   MessagingChannelSettingsSchema,
   UpdateMessagingChannelSchema,
 } from "../../messaging/channels";
+import { CreateWebChatChannelSchema } from "../../messaging/web-chat/create-channel";
 import { ChatPrivacyEntrySchema, ChatPrivacyListSchema, SetChatPrivacySchema } from "../../messaging/chat-privacy";
 import { AddOptOutSchema, OptOutListSchema, OptOutSchema } from "../../messaging/opt-outs";
 import { CreateTemplateSchema, MessagingTemplateListSchema, MessagingTemplateSchema } from "../../messaging/templates";
@@ -49,9 +50,13 @@ export function registerMessagingSettingsPaths(r: OpenAPIRegistry): void {
       "accepted, and every call to the gateway is checked again.\n\n" +
       "`baseUrl` is write-only: answers carry only its host as `gatewayHost`.\n\n" +
       "The answer carries, **this once**, `webhook.url` (`/api/webhooks/messaging/{channelToken}`) and `webhook.hmacSecret` to " +
-      `configure on the gateway.\n\n${ADMIN_ONLY}`,
+      "configure on the gateway.\n\n" +
+      "A **web chat** channel (`transport` `web_chat`) has no gateway: send `{name, transport: 'web_chat', ownerId?, privacyMode?, mock?}`. " +
+      "The service is its provider (`provider` `web_chat`, `connectionState` `connected`, no `webhook` in the answer); attach it to a " +
+      "site (`chat.channelId`) or to share pages (`sharingConfig.chatChannelId`).\n\n" +
+      `${ADMIN_ONLY}`,
     security: API_KEY_SECURITY,
-    request: { body: { required: true, content: jsonContent(CreateMessagingChannelSchema) } },
+    request: { body: { required: true, content: jsonContent(z.union([CreateMessagingChannelSchema, CreateWebChatChannelSchema])) } },
     responses: {
       201: ok("The channel, with its webhook URL and HMAC secret.", MessagingChannelSettingsSchema),
       ...errors({

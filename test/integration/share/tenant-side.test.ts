@@ -33,6 +33,7 @@ describe("sharingConfig in tenant settings", () => {
       restrictions: { hideSharesForStages: [], preventCreationForStages: [], preventCreationForStatuses: [], autoHideTerminalStages: true },
       defaultShareDomain: { type: "auto" },
       pricingTool: { sellerIntentCreates: "deal", includeNetworkListings: false },
+      chatChannelId: null,
     });
   });
 
