@@ -25,3 +25,4 @@ export * from "./agents";
 export * from "./ai";
 export * from "./messaging-messages";
 export * from "./web-chat";
+export * from "./listing-translations";

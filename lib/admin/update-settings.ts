@@ -7,7 +7,7 @@ import { reindexTenant } from "../search/index-listings";
 import { loadTenant } from "../tenants/load-tenant";
 import { presentSettings, UpdateSettingsSchema, type Settings } from "../tenants/settings";
 import { assertSettingsStillFit } from "../tenants/settings-in-use";
-import { TenantSettingsSchema, type TenantSettings } from "../tenants/settings-schema";
+import { assertTranslationTargetsEnabled, TenantSettingsSchema, type TenantSettings } from "../tenants/settings-schema";
 import { assertSharingConfigFits } from "../tenants/sharing-config";
 
 /**
@@ -23,6 +23,7 @@ export async function updateSettings({ db, actor }: MemberCtx, input: unknown): 
     const merged = TenantSettingsSchema.parse({ ...tenant.settings, ...patch });
     await assertSettingsStillFit(tx, actor.tenantId, tenant.settings, merged);
     if (patch.sharingConfig) await assertSharingConfigFits(tx, actor.tenantId, merged.sharingConfig);
+    assertTranslationTargetsEnabled(merged);
     const [row] = await tx
       .update(tenants)
       .set({ settings: merged, ...(name ? { name } : {}), updatedAt: new Date() })

@@ -4,6 +4,7 @@ import { fireScheduledMessagesJob } from "../messaging/scheduled/job";
 import { processProviderNotificationsJob } from "../providers/job";
 import { pruneSearchRemovalsJob } from "../search/prune-removals";
 import { deliverEventsJob } from "../event-delivery/deliver-job";
+import { translateListingsJob } from "../listing-translation/job";
 import type { JobDefinition } from "./define-job";
 
 /**
@@ -17,4 +18,5 @@ export const jobs: readonly JobDefinition[] = [
   processProviderNotificationsJob,
   fireScheduledMessagesJob,
   pruneSearchRemovalsJob,
+  translateListingsJob,
 ];

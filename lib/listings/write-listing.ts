@@ -10,6 +10,7 @@ import { assertCodeFree, nextListingCode } from "./listing-code";
 import { assertStage, assertTypology, keepTypeSpecificKeys, mergeTranslations, validateTypeSpecific } from "./listing-rules";
 import type { CreateListingInput, UpdateListingInput } from "./schemas";
 import { serializeListing, type Listing } from "./serialize";
+import { queueTranslation } from "./translation-queue";
 
 export type WriteCtx = { tx: Tx; actor: Actor; tenant: TenantRow };
 
@@ -53,6 +54,7 @@ export async function insertListing(c: WriteCtx, property: PropertyRow, input: C
     })
     .returning();
   await recordEvent(c.tx, listingEvent(c, "listing.created", row, { listing: serializeListing(row) }));
+  await queueTranslation(c.tx, s, row, null);
   return row;
 }
 
@@ -110,6 +112,7 @@ export async function patchListing(c: WriteCtx, property: PropertyRow, current: 
     .returning();
   const after = serializeListing(row);
   await recordEvent(c.tx, listingEvent(c, "listing.updated", row, { listing: after }, before));
+  await queueTranslation(c.tx, s, row, current);
   if (row.stage !== current.stage || row.status !== current.status) {
     await recordEvent(
       c.tx,

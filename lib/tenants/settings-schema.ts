@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { invalid } from "../errors/domain-errors";
 import { UrlOrPathSchema } from "../schemas/url";
 import { defaultDealWorkflow } from "./default-deal-workflow";
 import { SharingConfigSchema } from "./sharing-config";
@@ -108,6 +109,20 @@ const CustomFieldsSchema = z
  */
 const LeadDistributionSchema = z.strictObject({ preferListingBroker: z.boolean() });
 
+/**
+ * Automatic translation of listings' Portuguese title and description into `targets` (each must
+ * also be enabled in `listingLanguages`), by the tenant's model in the background.
+ */
+export const ListingTranslationSchema = z.strictObject({
+  enabled: z.boolean(),
+  targets: z
+    .array(z.enum(["en", "es"]))
+    .max(2)
+    .refine((l) => new Set(l).size === l.length, "must not repeat a language"),
+});
+
+export const defaultListingTranslation = () => ({ enabled: false, targets: ["en", "es"] as ("en" | "es")[] });
+
 /** Every setting, each required: the shape a PATCH sends parts of (no defaults to sneak in). */
 export const SettingsShapeSchema = z.strictObject({
   listingLanguages: z
@@ -130,6 +145,8 @@ export const SettingsShapeSchema = z.strictObject({
   leadDistribution: LeadDistributionSchema,
   /** What share links show and when they may be made (spec 2 §2.8). */
   sharingConfig: SharingConfigSchema,
+  /** Automatic listing translation (off by default). */
+  listingTranslation: ListingTranslationSchema,
 });
 
 /** Stored settings: keys added after a tenant was created read as their defaults. */
@@ -138,8 +155,16 @@ export const TenantSettingsSchema = SettingsShapeSchema.extend({
   customFields: CustomFieldsSchema.default([]),
   leadDistribution: LeadDistributionSchema.default({ preferListingBroker: false }),
   sharingConfig: SharingConfigSchema.prefault({}),
+  listingTranslation: ListingTranslationSchema.default(defaultListingTranslation),
 });
 
 export type TenantSettings = z.infer<typeof TenantSettingsSchema>;
 export type DealWorkflow = z.infer<typeof DealWorkflowSchema>;
 export type ListingWorkflow = z.infer<typeof ListingWorkflowSchema>;
+
+/** Spec 1 §2.2 rule 1: a language is written only when enabled, automatic translation included. */
+export function assertTranslationTargetsEnabled(s: TenantSettings): void {
+  if (!s.listingTranslation.enabled) return;
+  const off = s.listingTranslation.targets.find((l) => !s.listingLanguages.includes(l));
+  if (off) throw invalid(`listingTranslation.targets: '${off}' is not enabled in listingLanguages; enable it there first, or remove it from the targets.`);
+}

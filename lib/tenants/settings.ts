@@ -23,6 +23,7 @@ export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsResponseSchema = SettingsSchema.extend({
   dealWorkflow: SettingsSchema.shape.dealWorkflow.unwrap(),
   customFields: SettingsSchema.shape.customFields.unwrap(),
+  listingTranslation: SettingsSchema.shape.listingTranslation.unwrap(),
 }).meta({ id: "TenantSettings" });
 
 export function presentSettings(t: TenantRow): z.infer<typeof SettingsResponseSchema> {

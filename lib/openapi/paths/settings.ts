@@ -13,6 +13,13 @@ const DEAL_SETTINGS =
   "letters, digits or `_` (at most 48) and cannot be a search-preference key (`maxPrice`, `minPrice`, `budget`, " +
   "`locations`, `propertyTypes`, `bedrooms`, `bathrooms`, `minArea`, `maxArea`, `additionalNotes`, `leadListings`).";
 
+const TRANSLATION_SETTINGS =
+  "**Automatic translation.** `listingTranslation: {enabled, targets}` (default off, targets `en` and `es`): when a " +
+  "listing's Portuguese `title` or `description` is created or changes, a background job writes `translations.en` / " +
+  '`.es` with `source: "ai"` using the tenant\'s model (`/api/v1/settings/ai`), and the change emits `listing.updated`. ' +
+  "A `manual` translation is never replaced; an `ai` one is replaced when the Portuguese text changes. Each target must " +
+  "be enabled in `listingLanguages` while translation is on (400 otherwise). No request waits for a translation.";
+
 export function registerSettingsPaths(r: OpenAPIRegistry): void {
   r.registerPath({
     method: "get",
@@ -24,7 +31,7 @@ export function registerSettingsPaths(r: OpenAPIRegistry): void {
       "The tenant (`id`, `name`, `slug`) and its settings: enabled listing languages (`pt-BR` always, `en`/`es` opt-in), " +
       "the listing workflow (stages with their allowed statuses, active, terminal and default stage), branding, " +
       "property types, property and building features, whether primary-market listings are enabled, the deal " +
-      `workflow and the deals' custom fields.\n\n${DEAL_SETTINGS}\n\n${ADMIN_ONLY}`,
+      `workflow, the deals' custom fields and automatic listing translation.\n\n${DEAL_SETTINGS}\n\n${TRANSLATION_SETTINGS}\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY,
     responses: {
       200: ok("The tenant settings.", SettingsResponseSchema),
@@ -47,7 +54,7 @@ export function registerSettingsPaths(r: OpenAPIRegistry): void {
       "`customFields` keys must be unique.\n\n" +
       "Removing a listing stage, a deal stage or a property type that existing rows still use is refused with a 409: " +
       "move those rows first. Removing a custom field keeps the values deals already store under its key. Send at " +
-      `least one key.\n\n${DEAL_SETTINGS}\n\n${ADMIN_ONLY}`,
+      `least one key.\n\n${DEAL_SETTINGS}\n\n${TRANSLATION_SETTINGS}\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY,
     request: { body: { required: true, content: jsonContent(UpdateSettingsSchema) } },
     responses: {
