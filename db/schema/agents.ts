@@ -5,7 +5,7 @@ import { messagingChannels } from "./messaging";
 import { tenants } from "./tenants";
 
 /** What an agent may do: the tool names it may call and its limits (never leaves through events). */
-export type AgentToolPolicy = { allow: string[]; maxSteps: number; maxTokensPerExecution: number | null };
+export type AgentToolPolicy = { allow: string[]; maxSteps: number; maxTokensPerExecution: number };
 
 /**
  * An AI agent of a tenant (`/api/v1/agents`): instructions for the model, the messaging channels it

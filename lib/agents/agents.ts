@@ -1,10 +1,10 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { agents, messagingChannels, type AgentRow, type AgentToolPolicy } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
 import { eventUserId, type Actor, type MemberActor } from "../context/actor";
 import type { MemberCtx } from "../context/verb-context";
-import { invalid, notFound } from "../errors/domain-errors";
+import { conflict, invalid, notFound } from "../errors/domain-errors";
 import { accessibleChannel } from "../messaging/access";
 import { recordEvent } from "../outbox/record-event";
 import { stableJson } from "../util/stable-json";
@@ -57,6 +57,11 @@ export async function createAgent(ctx: MemberCtx, body: unknown): Promise<{ agen
   const toolPolicy = data.toolPolicy ?? tpl?.toolPolicy;
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
     await assertChannels(tx, ctx.actor, data.channelIds);
+    await assertOneVoice(tx, ctx.tenantId, null, {
+      status: data.status ?? "active",
+      triggers: (data.triggers ?? tpl?.triggers)!,
+      channelIds: data.channelIds,
+    });
     const [row] = await tx
       .insert(agents)
       .values({
@@ -94,6 +99,7 @@ export async function updateAgent(ctx: MemberCtx, { id, body }: { id: string; bo
     const changedFields = AGENT_FIELDS.filter((k) => k in next && stableJson(current[k]) !== stableJson(next[k]));
     // The same values again write nothing and notify nobody.
     if (!changedFields.length) return { agent: serializeAgent(current) };
+    await assertOneVoice(tx, ctx.tenantId, current.id, { ...current, ...next });
     const [row] = await tx
       .update(agents)
       .set({ ...next, updatedAt: new Date() })
@@ -123,6 +129,36 @@ function agentEvent(actor: Actor, eventName: "agent.created" | "agent.updated" |
     userId: eventUserId(actor),
     data: { entity: agentEventEntity(row) } as Record<string, unknown>,
   };
+}
+
+/**
+ * One voice per chat: two active agents answering the same channel's messages would both reply to
+ * each one. A second one is a 409 naming the agent already there (pause it, or use another channel).
+ */
+async function assertOneVoice(tx: DbOrTx, tenantId: string, selfId: string | null, a: { status: string; triggers: string[]; channelIds: string[] }) {
+  if (a.status !== "active" || !a.triggers.includes("inbound_message") || !a.channelIds.length) return;
+  const [other] = await tx
+    .select({ id: agents.id, name: agents.name })
+    .from(agents)
+    .where(
+      and(
+        eq(agents.tenantId, tenantId),
+        eq(agents.status, "active"),
+        selfId ? ne(agents.id, selfId) : undefined,
+        sql`${agents.triggers} @> '["inbound_message"]'::jsonb`,
+        sql`exists (select 1 from jsonb_array_elements_text(${agents.channelIds}) c where c in (${sql.join(
+          a.channelIds.map((id) => sql`${id}`),
+          sql`, `,
+        )}))`,
+      ),
+    )
+    .limit(1);
+  if (other) {
+    throw conflict(
+      `channelIds: the active agent '${other.name}' (${other.id}) already answers inbound messages on one of these channels; pause it or pick another channel.`,
+      "channel_has_agent",
+    );
+  }
 }
 
 /**

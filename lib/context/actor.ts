@@ -19,6 +19,11 @@ export type MemberActor = {
   scope: ApiKeyScope;
   keyId: string;
   access: "broad" | "restricted";
+  /**
+   * Set when an AI agent acts with this member's grants (lib/agents): the same verbs and gates as
+   * the member, but events name no user (`userId` null) and the member's own sends pause agents.
+   */
+  agentId?: string;
 };
 export type SystemActor = { kind: "system"; tenantId: string; job: string };
 export type VisitorActor = { kind: "visitor"; tenantId: string; via: { site: string } | { shareLink: string } };
@@ -38,7 +43,7 @@ export function systemActor(tenantId: string, job: string): SystemActor {
   return { kind: "system", tenantId, job };
 }
 
-/** The `userId` of an event: the member who acted; null for the system, visitors and integrations (spec 2 §2.10). */
+/** The `userId` of an event: the member who acted; null for agents, the system, visitors and integrations (spec 2 §2.10). */
 export function eventUserId(actor: Actor): string | null {
-  return actor.kind === "member" ? actor.userId : null;
+  return actor.kind === "member" && !actor.agentId ? actor.userId : null;
 }

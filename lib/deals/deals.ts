@@ -1,4 +1,5 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
+import { onDealStageChanged } from "../agents/triggers";
 import type { DbOrTx } from "../../db/client";
 import { deals, marketingChannelInstances, type DealRow } from "../../db/schema";
 import type { TenantRow } from "../tenants/tenant-row";
@@ -158,6 +159,8 @@ export async function updateDeal({ db, actor }: MemberCtx, { id: pathId, body: i
       .returning();
     if (data.contacts) await linkContacts(tx, actor.tenantId, deal.id, people);
     await recordEvent(tx, dealEvent(actor, "deal.updated", deal, { entity: dealEventEntity(deal, people) }, dealEventEntity(current, currentPeople)));
+    // Agents whose trigger is `deal_stage_changed` (not for an agent's own change: no loops).
+    if (deal.stage !== current.stage && !actor.agentId) await onDealStageChanged(tx, actor.tenantId, deal.id, deal.stage, deal.updatedAt);
     return serializeDeal(deal, people);
   });
 }

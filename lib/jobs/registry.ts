@@ -1,3 +1,4 @@
+import { runAgentExecutionsJob } from "../agents/job";
 import { processLeadsJob } from "../leads/inbound/lead-job";
 import { processMessagingEventsJob } from "../messaging/inbound/job";
 import { fireScheduledMessagesJob } from "../messaging/scheduled/job";
@@ -19,4 +20,5 @@ export const jobs: readonly JobDefinition[] = [
   fireScheduledMessagesJob,
   pruneSearchRemovalsJob,
   translateListingsJob,
+  runAgentExecutionsJob,
 ];

@@ -26,6 +26,7 @@ import { loadTenant } from "../../tenants/load-tenant";
 import { captureListing } from "./capture-listing";
 import type { ParsedLead } from "./parse-lead";
 import { errorText } from "../../errors/error-text";
+import { onLeadDeals } from "../../agents/triggers";
 
 /** A lead claimed this long ago and still `processing` belongs to a worker that died: take it over. */
 const staleClaimSeconds = () => config().LEAD_CLAIM_TIMEOUT_SECONDS;
@@ -266,8 +267,15 @@ export async function saveLeadWrites(tx: Tx, writes: LeadWrite[]): Promise<Inbou
     tx,
     writes.flatMap((w) => w.events),
   );
-  const rows = await Promise.all(writes.map((w) => tx.update(inboundLeads).set(w.set).where(eq(inboundLeads.id, w.id)).returning()));
-  return rows.map(([r]) => r);
+  const rows = (await Promise.all(writes.map((w) => tx.update(inboundLeads).set(w.set).where(eq(inboundLeads.id, w.id)).returning()))).map(([r]) => r);
+  // Agents whose trigger is `lead_created` take the new leads' conversations from here.
+  const byTenant = new Map<string, { leadId: string; dealIds: string[] }[]>();
+  for (const r of rows) {
+    if (r.status !== "processed" || !r.dealIds?.length) continue;
+    byTenant.set(r.tenantId, [...(byTenant.get(r.tenantId) ?? []), { leadId: r.id, dealIds: r.dealIds }]);
+  }
+  for (const [tenantId, leads] of byTenant) await onLeadDeals(tx, tenantId, leads);
+  return rows;
 }
 
 export async function referencedListing(tx: DbOrTx, tenantId: string, lead: ParsedLead): Promise<{ listing: ListingRow; property: PropertyRow } | null> {

@@ -11,6 +11,7 @@ import {
   type MessagingChannelRow,
 } from "../../../db/schema";
 import { inTenantTransaction } from "../../../db/transaction";
+import { onStoredMessage } from "../../agents/triggers";
 import { logger } from "../../log/logger";
 import { chatKind, maskHandle } from "../chat-id";
 import { effectivePrivacy, privacyStateOf } from "../chat-privacy";
@@ -208,6 +209,9 @@ async function applyMessage(tx: DbOrTx, channel: MessagingChannelRow, rawChatId:
     .from(messagingChatPrivacy)
     .where(and(eq(messagingChatPrivacy.channelId, channel.id), eq(messagingChatPrivacy.chatId, chatId)))
     .limit(1);
-  if (effectivePrivacy(channel.privacyMode, p?.state) !== "open") return;
+  const open = effectivePrivacy(channel.privacyMode, p?.state) === "open";
+  // Agents: an inbound message may start one; a message typed on the phone pauses them there.
+  await onStoredMessage(tx, { tenantId: channel.tenantId, channelId: channel.id, chatId, messageId: m.id, fromMe: m.fromMe, open, text: m.text, at });
+  if (!open) return;
   await recordMessageEvent(tx, channel, chatId, m, inbound ? "inbound" : "outbound");
 }

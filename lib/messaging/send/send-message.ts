@@ -26,6 +26,7 @@ import { deals } from "../../../db/schema";
 import type { MemberCtx } from "../../context/verb-context";
 import { dealAccessWhere } from "../../deals/access";
 import { invalid } from "../../errors/domain-errors";
+import { pauseOnHumanReply } from "../../agents/pauses";
 import { config } from "../../config";
 import { ChatIdSchema } from "../chat-id";
 import { adapterFor } from "../providers/adapter-for";
@@ -155,6 +156,8 @@ export async function sendMessage(ctx: MemberCtx, raw: SendInput): Promise<SendA
     } else {
       const { sent, failure } = await deliver(adapter, chatId, built);
       await recordSent(ctx.db, { channel, chatId, authorId: ctx.actor.userId, dealId: input.dealId, sent });
+      // A member answering in the chat takes it over from any agent there.
+      if (sent.length && !ctx.actor.agentId) await pauseOnHumanReply(ctx.db, ctx.tenantId, channel.id, chatId);
       if (!failure) answer = ack("sent", null, handle, sent[0]?.messageId ?? null);
       else if (sent.length) answer = ack("rejected", "partially_sent", handle, sent[0].messageId);
       else {

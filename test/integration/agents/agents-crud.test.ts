@@ -58,6 +58,12 @@ describe("agent templates", () => {
     });
     expect(res.body.agent.toolPolicy.allow).toContain("create_visit_task");
     expect(res.body.agent.instructions).toContain("agendar visitas");
+    // One voice per chat: a second active agent answering the same channel is a 409, a paused one is fine.
+    const second = await post({ templateId: "lead_qualifier", channelIds: [channel.id] });
+    expect(second.status).toBe(409);
+    expect(second.body.error.code).toBe("channel_has_agent");
+    expect((await post({ templateId: "lead_qualifier", channelIds: [channel.id], status: "paused" })).status).toBe(201);
+    expect((await patch(res.body.agent.id, { status: "paused" })).status).toBe(200);
   });
 });
 

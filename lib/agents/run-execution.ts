@@ -1,0 +1,297 @@
+import { APICallError, generateText, stepCountIs, type StepResult, type ToolSet } from "ai";
+import { and, eq, sql } from "drizzle-orm";
+import type { Logger } from "pino";
+import type { Db } from "../../db/client";
+import { rowsOf } from "../../db/rows";
+import { agentExecutions, agents, members, type AgentExecutionRow, type AgentRow } from "../../db/schema";
+import { inTenantTransaction } from "../../db/transaction";
+import { budgetState, recordTokenUsage } from "../ai/token-budget";
+import { tenantModel } from "../ai/tenant-model";
+import { config } from "../config";
+import { accessOf, type MemberActor } from "../context/actor";
+import { memberCtx, type MemberCtx } from "../context/verb-context";
+import { DetailQuery, conversationDetail } from "../messaging/conversations/detail";
+import type { QueueRound } from "../jobs/drain";
+import { recordExecutionEvent } from "./execution-events";
+import { chatPause } from "./pauses";
+import { chatMessages, systemPrompt, type HistoryLine } from "./prompt";
+import { buildTools, type RunState } from "./tools";
+import { isAgentTool } from "./tool-names";
+
+/** A claim older than this belongs to a worker that died: the execution is taken over (and fails if tried too often). */
+export const EXECUTION_LEASE_MS = 5 * 60_000;
+const MAX_ATTEMPTS = 2;
+/** Executions run side by side per job run: model calls are slow, database work is short. */
+const PARALLEL = 8;
+
+export type RunOptions = { stepTimeoutMs?: number; totalTimeoutMs?: number };
+
+/** Claims queued executions (and ones whose worker died) with SKIP LOCKED, oldest first. */
+async function claim(db: Db, limit: number): Promise<AgentExecutionRow[]> {
+  const rows = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      update agent_executions set status = 'running', claimed_at = now(), attempts = attempts + 1
+      where id in (
+        select id from agent_executions
+        where status = 'queued' or (status = 'running' and claimed_at < now() - make_interval(secs => ${EXECUTION_LEASE_MS / 1000}))
+        order by created_at
+        limit ${limit}
+        for update skip locked)
+      returning id`),
+  );
+  if (!rows.length) return [];
+  const ids = rows.map((r) => r.id);
+  return db.select().from(agentExecutions).where(sql`${agentExecutions.id} in ${ids}`);
+}
+
+/** One round of the job: claims up to `limit` executions and runs them, `PARALLEL` at a time. */
+export async function runAgentExecutions(db: Db, log: Logger, limit = 32, opts: RunOptions = {}): Promise<QueueRound> {
+  const claimed = await claim(db, limit);
+  let processed = 0;
+  let failed = 0;
+  const queue = [...claimed];
+  await Promise.all(
+    Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
+      for (let e = queue.shift(); e; e = queue.shift()) {
+        try {
+          await runExecution(db, e, log, opts);
+          processed++;
+        } catch (err) {
+          failed++;
+          log.error({ err, executionId: e.id }, "agent execution crashed; it is taken over after its lease");
+        }
+      }
+    }),
+  );
+  return { claimed: claimed.length, processed, failed };
+}
+
+/** The member whose grants the agent acts with (its creator), as the verbs' actor; null if gone or inactive. */
+async function agentActor(db: Db, agent: AgentRow): Promise<MemberActor | null> {
+  if (!agent.createdById) return null;
+  const [m] = await db
+    .select({ id: members.id, role: members.role })
+    .from(members)
+    .where(and(eq(members.id, agent.createdById), eq(members.tenantId, agent.tenantId), eq(members.active, true)))
+    .limit(1);
+  if (!m) return null;
+  return {
+    kind: "member",
+    tenantId: agent.tenantId,
+    userId: m.id,
+    role: m.role,
+    scope: "broad",
+    keyId: agent.id,
+    access: accessOf(m.role, "broad"),
+    agentId: agent.id,
+  };
+}
+
+type Finish = { status: "completed"; outcome: string } | { status: "failed"; errorMessage: string } | { status: "skipped"; outcome: string };
+
+/**
+ * Records the end of an execution once (fenced by its claim's attempt number), with its event in
+ * the same transaction. A skipped execution (the agent was paused, the chat taken over) never
+ * started: it has no events.
+ */
+async function finish(db: Db, exec: AgentExecutionRow, agent: AgentRow, f: Finish, extra: Partial<AgentExecutionRow> = {}) {
+  await inTenantTransaction(db, exec.tenantId, async (tx) => {
+    const [row] = await tx
+      .update(agentExecutions)
+      .set({
+        ...extra,
+        status: f.status,
+        outcome: f.status === "failed" ? null : f.outcome,
+        errorMessage: f.status === "failed" ? f.errorMessage : null,
+        completedAt: new Date(),
+      })
+      .where(and(eq(agentExecutions.id, exec.id), eq(agentExecutions.attempts, exec.attempts), eq(agentExecutions.status, "running")))
+      .returning();
+    if (row && f.status !== "skipped") await recordExecutionEvent(tx, row, agent.name);
+  });
+}
+
+async function start(db: Db, exec: AgentExecutionRow, agent: AgentRow): Promise<AgentExecutionRow> {
+  if (exec.startedAt) return exec; // taken over after a crash: it started once
+  return inTenantTransaction(db, exec.tenantId, async (tx) => {
+    const [row] = await tx
+      .update(agentExecutions)
+      .set({ startedAt: new Date() })
+      .where(and(eq(agentExecutions.id, exec.id), eq(agentExecutions.attempts, exec.attempts)))
+      .returning();
+    await recordExecutionEvent(tx, row, agent.name);
+    return row;
+  });
+}
+
+const tokensOf = (steps: StepResult<ToolSet>[]) => steps.reduce((n, s) => n + (s.usage.inputTokens ?? 0) + (s.usage.outputTokens ?? 0), 0);
+
+/** Why a model call failed, as a short code: the execution's `errorMessage` (no provider text leaks). */
+function modelFailure(err: unknown): string {
+  const name = (err as { name?: string })?.name ?? "";
+  const text = `${name} ${(err as Error)?.message ?? ""} ${String((err as { cause?: unknown })?.cause ?? "")}`;
+  if (/abort|timeout|timed out/i.test(text)) return "model_timeout";
+  if (APICallError.isInstance(err)) {
+    if (err.statusCode && err.statusCode >= 400) return `model_unavailable`;
+    return "model_invalid_response";
+  }
+  if (/JSON|TypeValidation|InvalidResponse|parse|NoContentGenerated|NoOutput/i.test(text)) return "model_invalid_response";
+  return "model_unavailable";
+}
+
+export async function runExecution(db: Db, claimed: AgentExecutionRow, log: Logger, opts: RunOptions = {}): Promise<void> {
+  const [agent] = await db.select().from(agents).where(eq(agents.id, claimed.agentId)).limit(1);
+  if (!agent) return; // deleted with its executions
+  if (claimed.attempts > MAX_ATTEMPTS) {
+    const exec = await start(db, claimed, agent);
+    return finish(db, exec, agent, { status: "failed", errorMessage: "interrupted" });
+  }
+  if (agent.status !== "active") return finish(db, claimed, agent, { status: "skipped", outcome: "agent_paused" });
+  if (claimed.channelId && claimed.chatId) {
+    const pause = await chatPause(db, claimed.channelId, claimed.chatId);
+    // A member asking for a run overrides a hand-over or a human reply, never an opt-out.
+    if (pause && (claimed.triggerType !== "manual" || pause === "opt_out"))
+      return finish(db, claimed, agent, { status: "skipped", outcome: `chat_paused_${pause}` });
+  }
+
+  const exec = await start(db, claimed, agent);
+  const actor = await agentActor(db, agent);
+  if (!actor) return finish(db, exec, agent, { status: "failed", errorMessage: "agent_owner_inactive" });
+  const ctx = memberCtx(db, actor);
+
+  if ((await budgetState(ctx)).exhausted) return finish(db, exec, agent, { status: "failed", errorMessage: "budget_exhausted" });
+  const tm = await tenantModel(ctx, agent.model ? { model: agent.model } : {});
+  if (!tm) return finish(db, exec, agent, { status: "failed", errorMessage: "model_not_configured" });
+
+  const conv = await readConversation(ctx, exec);
+  if ("failure" in conv) return finish(db, exec, agent, { status: "failed", errorMessage: conv.failure });
+
+  const state: RunState = {
+    ctx,
+    agent,
+    exec,
+    channelId: exec.channelId,
+    chatId: exec.chatId,
+    dealId: exec.dealId ?? conv.dealId,
+    contactName: conv.contactName,
+    hasConversation: conv.exists,
+    replies: 0,
+    sent: 0,
+    held: 0,
+    shadowed: 0,
+    blocked: [],
+    handedOver: false,
+    steps: [],
+  };
+  const policy = agent.toolPolicy;
+  const log2: Record<string, unknown>[] = [];
+  let input = 0;
+  let output = 0;
+  const toolNames: string[] = [];
+  const trigger = {
+    inbound_message: "nova mensagem do cliente",
+    lead_created: "novo lead",
+    deal_stage_changed: "o negócio mudou de etapa",
+    manual: "pedido de um corretor",
+  }[exec.triggerType as "manual"];
+  let f: Finish;
+  try {
+    const result = await generateText({
+      model: tm.model,
+      system: systemPrompt(agent.instructions, { now: new Date(), contactName: state.contactName, dealId: state.dealId, trigger }),
+      messages: chatMessages(conv.history, `[${trigger}: responda ao cliente usando as ferramentas]`),
+      tools: buildTools(state),
+      maxRetries: 0,
+      timeout: { stepMs: opts.stepTimeoutMs ?? config().AI_TIMEOUT_MS },
+      abortSignal: AbortSignal.timeout(opts.totalTimeoutMs ?? 3 * 60_000),
+      stopWhen: [stepCountIs(policy.maxSteps), () => state.handedOver, ({ steps }) => tokensOf(steps) >= policy.maxTokensPerExecution],
+      onStepFinish: (step) => {
+        input += step.usage.inputTokens ?? 0;
+        output += step.usage.outputTokens ?? 0;
+        for (const c of step.toolCalls) {
+          if (c.invalid) {
+            // Not offered to the model (outside the policy, or unknown), or its input did not parse.
+            const allowed = isAgentTool(c.toolName) && policy.allow.includes(c.toolName);
+            state.steps.push({
+              tool: c.toolName,
+              status: allowed ? "error" : "refused",
+              input: c.input,
+              output: { error: allowed ? "invalid_input" : isAgentTool(c.toolName) ? "tool_not_allowed" : "unknown_tool" },
+              at: new Date().toISOString(),
+              ms: 0,
+            });
+          } else toolNames.push(c.toolName);
+        }
+        log2.push({
+          step: log2.length + 1,
+          finishReason: step.finishReason,
+          inputTokens: step.usage.inputTokens ?? 0,
+          outputTokens: step.usage.outputTokens ?? 0,
+        });
+      },
+    });
+    const last = result.steps.at(-1);
+    if (input + output > policy.maxTokensPerExecution) f = { status: "failed", errorMessage: "token_limit_exceeded" };
+    else if (!state.handedOver && result.steps.length >= policy.maxSteps && last?.finishReason === "tool-calls")
+      f = { status: "failed", errorMessage: "max_steps_exceeded" };
+    else {
+      // A model that answered in plain text instead of calling `reply`: that text is its reply.
+      const text = result.text.trim();
+      if (text && state.replies === 0 && !state.handedOver && policy.allow.includes("reply") && state.chatId) {
+        const tools = buildTools(state) as Record<string, { execute?: (i: unknown, o: unknown) => Promise<unknown> }>;
+        await tools.reply.execute?.({ text: text.slice(0, 4096) }, { toolCallId: "final-text", messages: [] });
+        toolNames.push("reply");
+      }
+      f = { status: "completed", outcome: outcomeOf(state) };
+    }
+  } catch (err) {
+    const code = modelFailure(err);
+    if (code === "model_unavailable") log.warn({ err, executionId: exec.id }, "agent execution: the model call failed");
+    f = { status: "failed", errorMessage: code };
+  }
+  if (input || output) await recordTokenUsage(ctx, { inputTokens: input, outputTokens: output, purpose: "agent" });
+  await finish(db, exec, agent, f, {
+    inputTokens: input,
+    outputTokens: output,
+    toolNames,
+    dealId: state.dealId,
+    steps: [...log2.map((s) => ({ kind: "model", ...s })), ...state.steps.map((s) => ({ kind: "tool", ...s }))],
+  });
+}
+
+function outcomeOf(s: RunState): string {
+  if (s.handedOver) return "handed_over";
+  if (s.sent) return "replied";
+  if (s.held) return "held_for_approval";
+  if (s.shadowed) return "shadow_recorded";
+  if (s.blocked.length) return `blocked_${s.blocked[0]}`;
+  return "no_reply";
+}
+
+/** The chat through the provider feed, as the conversation detail endpoint reads it, with the agent's grants. */
+async function readConversation(
+  ctx: MemberCtx,
+  exec: AgentExecutionRow,
+): Promise<{ failure: string } | { exists: boolean; history: HistoryLine[]; contactName: string | null; dealId: string | null }> {
+  if (!exec.channelId || !exec.chatId) return { exists: false, history: [], contactName: null, dealId: null };
+  const detail = await conversationDetail(ctx, DetailQuery.parse({ channelId: exec.channelId, chatId: exec.chatId, limit: "30" }));
+  if (detail.rejection) {
+    // A new lead's chat may not exist yet: the agent opens it (a proactive send, through the gates).
+    if (detail.rejection === "not_found_or_inaccessible" && exec.triggerType !== "inbound_message") {
+      return { exists: false, history: [], contactName: null, dealId: null };
+    }
+    return { failure: detail.rejection };
+  }
+  const h = detail.history;
+  if (h?.unavailableReason) return { failure: "conversation_unavailable" };
+  const history = (h?.messages ?? [])
+    .slice()
+    .reverse()
+    .map((m) => ({ direction: m.direction, text: m.text, at: m.at }));
+  return {
+    exists: true,
+    history,
+    contactName: detail.conversation?.participant.displayName ?? null,
+    dealId: detail.conversation?.links.primaryDealId ?? null,
+  };
+}
