@@ -209,3 +209,44 @@ export const messagingTemplates = pgTable(
 
 export type MessagingChannelRow = typeof messagingChannels.$inferSelect;
 export type MessagingConversationRow = typeof messagingConversations.$inferSelect;
+
+/**
+ * E-mail messages the service itself keeps (an inbox reached by an inbound-parse webhook and SMTP
+ * has no readable history): the detail's history reads these as the channel's feed. Apart from web
+ * chat's `messaging_messages`: e-mail threads need the correspondent, subject key and references,
+ * and dedupe on the `Message-ID`. `messageId` is the provider id (for e-mail the `Message-ID` without its angle
+ * brackets): one row per channel and id, so a message delivered twice is stored once.
+ */
+export const messagingEmailMessages = pgTable(
+  "messaging_email_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    channelId: parentRef("channel_id", () => messagingChannels.id),
+    chatId: text("chat_id").notNull(),
+    messageId: text("message_id").notNull(),
+    /** The other side's address (lower case): a thread is per correspondent. */
+    correspondent: text("correspondent").notNull(),
+    fromMe: boolean("from_me").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    type: text("type").notNull(),
+    /** The new text of the message: quoted history and signature trimmed. */
+    text: text("text"),
+    senderName: text("sender_name"),
+    subject: text("subject"),
+    /** The subject without `Re:`/`Fwd:` prefixes, lower case: the fallback thread key. */
+    subjectKey: text("subject_key"),
+    /** Attachments as descriptors only (`{kind, mimeType, available}`), never bytes or URLs. */
+    media: jsonb("media").$type<{ kind: string; mimeType: string | null; available: boolean }[]>().notNull().default([]),
+    /** The `References` chain of this message (ids without brackets), for the headers of a reply. */
+    references: jsonb("references").$type<string[]>().notNull().default([]),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("messaging_email_messages_id_key").on(t.channelId, t.messageId),
+    index("messaging_email_messages_chat_idx").on(t.channelId, t.chatId, t.at.desc()),
+    index("messaging_email_messages_subject_idx").on(t.channelId, t.correspondent, t.subjectKey),
+  ],
+);
+
+export type MessagingEmailMessageRow = typeof messagingEmailMessages.$inferSelect;

@@ -1,6 +1,7 @@
 import { DomainError, unauthorized } from "../errors/domain-errors";
 import { readCappedBody } from "../http/read-json";
 import { json, noStore, run, type Segment } from "../http/run";
+import { receiveEmail, verifyEmailSecret } from "../messaging/email/receive-email";
 import { gatewayCaller } from "../messaging/inbound/gateway-caller";
 import { cloudSubscriptionChallenge, MAX_WEBHOOK_BYTES, storeGatewayEvent } from "../messaging/inbound/store-gateway-event";
 import { verifyWahaSignature } from "../messaging/providers/waha";
@@ -11,11 +12,18 @@ type P = { channelToken: string };
 /**
  * `POST /api/webhooks/messaging/{channelToken}`: the gateway's HMAC over the exact bytes is
  * verified first (WAHA `X-Webhook-Hmac`, Cloud `X-Hub-Signature-256`), the event is stored, and
- * only then do we answer 200.
+ * only then do we answer 200. E-mail channels post the message itself (raw MIME or an
+ * inbound-parse service's JSON) with the channel's secret: see lib/messaging/email/receive-email.ts.
  */
 export function postMessagingWebhook(req: Request, segment: Segment<P>): Promise<Response> {
   return run(req, segment, noStore, async ({ db, params }) => {
     const ctx = await gatewayCaller(db, params.channelToken);
+    if (ctx.actor.channel.provider === "smtp") {
+      if (!verifyEmailSecret(ctx.actor.secret, req.headers)) {
+        throw unauthorized("Invalid or missing webhook secret: send the channel's secret as X-Webhook-Secret, a Bearer token or the Basic auth password.");
+      }
+      return json(await receiveEmail(ctx, req));
+    }
     const raw = await readCappedBody(
       req,
       MAX_WEBHOOK_BYTES,

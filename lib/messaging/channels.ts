@@ -11,6 +11,7 @@ import { itemsSchema } from "../schemas/paging";
 import { assertGatewayUrl, gatewayUrlProblem } from "./gateway-url";
 import { adapterFor, credentialsOf } from "./providers/adapter-for";
 import { CONNECTION_STATES, PROVIDERS, TRANSPORTS } from "./providers/types";
+import { EmailAddressSchema, emailChannelInput, EmailSettingsSchema, presentEmailSettings, SmtpInputSchema, updatedEmailCredentials } from "./email/settings";
 import { seal } from "./secret-box";
 import { insertWebChatChannel, isWebChatBody, WEB_CHAT_PROVIDER } from "./web-chat/create-channel";
 
@@ -47,6 +48,13 @@ const PROVIDER_TRANSPORTS: Record<(typeof PROVIDERS)[number], readonly string[]>
   waha: ["whatsapp"],
   whatsapp_cloud: ["whatsapp_cloud"],
   web_chat: ["web_chat"],
+  smtp: ["email"],
+};
+
+/** Transports listed by the spec that have no adapter yet: refused at creation, with this reason. */
+const WITHOUT_ADAPTER: Record<string, string> = {
+  tiktok: "TikTok has no adapter yet",
+  voip: "VoIP has no adapter yet",
 };
 
 export const CreateMessagingChannelSchema = z
@@ -57,7 +65,9 @@ export const CreateMessagingChannelSchema = z
     mock: fields.mock.default(false),
   })
   .superRefine((v, ctx) => {
-    if (!PROVIDER_TRANSPORTS[v.provider].includes(v.transport)) {
+    if (v.provider === "smtp")
+      ctx.addIssue({ code: "custom", path: ["provider"], message: "e-mail channels send `address` and `smtp` (see CreateEmailChannel)" });
+    else if (!PROVIDER_TRANSPORTS[v.provider].includes(v.transport)) {
       ctx.addIssue({
         code: "custom",
         path: ["transport"],
@@ -76,6 +86,8 @@ export const UpdateMessagingChannelSchema = z
     ownerId: fields.ownerId,
     privacyMode: fields.privacyMode,
     mock: fields.mock,
+    address: EmailAddressSchema.meta({ description: "E-mail channels only: the channel's address." }),
+    smtp: SmtpInputSchema.meta({ description: "E-mail channels only: the SMTP settings, sent whole (leave `password` out to keep the saved one)." }),
   })
   .partial()
   .meta({ id: "UpdateMessagingChannel" });
@@ -99,10 +111,14 @@ export const MessagingChannelSettingsSchema = z
     webhook: z
       .object({
         url: z.string().meta({ description: "Configure this URL on the gateway as its webhook." }),
-        hmacSecret: z.string().meta({ description: "The HMAC key the gateway signs with (WAHA `X-Webhook-Hmac`, SHA-512; Cloud `X-Hub-Signature-256`)." }),
+        hmacSecret: z.string().meta({
+          description:
+            "The HMAC key the gateway signs with (WAHA `X-Webhook-Hmac`, SHA-512; Cloud `X-Hub-Signature-256`); for e-mail, the secret the inbound-parse service sends (`X-Webhook-Secret`, Bearer or Basic auth password).",
+        }),
       })
       .optional()
       .meta({ description: "Only in the answer that creates the channel: shown this once." }),
+    email: EmailSettingsSchema.optional(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -133,8 +149,11 @@ export async function createMessagingChannel(ctx: MemberCtx, input: { body: unkn
     const row = await insertWebChatChannel(ctx, input.body, (tx, ownerId) => assertMember(tx, ctx.tenantId, [ownerId], "ownerId"));
     return present(ctx.db, row);
   }
-  const data = CreateMessagingChannelSchema.parse(input.body);
-  await assertGatewayUrl(data.baseUrl);
+  const transport = (input.body as { transport?: unknown } | null)?.transport;
+  if (typeof transport === "string" && WITHOUT_ADAPTER[transport]) {
+    throw invalid(`body field \`transport\`: '${transport}' cannot be connected: ${WITHOUT_ADAPTER[transport]}.`, "transport_unsupported");
+  }
+  const data = transport === "email" ? await emailChannelInput(input.body) : await gatewayChannelInput(input.body);
   const ownerId = data.ownerId ?? ctx.actor.userId;
   const secret = newHmacSecret();
   const row = await inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
@@ -147,7 +166,7 @@ export async function createMessagingChannel(ctx: MemberCtx, input: { body: unkn
         transport: data.transport,
         provider: data.provider,
         baseUrl: data.baseUrl.replace(/\/+$/, ""),
-        credentials: seal(JSON.stringify({ apiKey: data.apiKey, sessionName: data.sessionName })),
+        credentials: seal(JSON.stringify(data.credentials)),
         webhookSecret: seal(secret),
         channelToken: newChannelToken(),
         ownerId,
@@ -159,6 +178,12 @@ export async function createMessagingChannel(ctx: MemberCtx, input: { body: unkn
   });
   const checked = await probeConnection(ctx.db, row);
   return { ...(await present(ctx.db, checked)), webhook: { url: `${input.origin}/api/webhooks/messaging/${row.channelToken}`, hmacSecret: secret } };
+}
+
+async function gatewayChannelInput(body: unknown) {
+  const data = CreateMessagingChannelSchema.parse(body);
+  await assertGatewayUrl(data.baseUrl);
+  return { ...data, credentials: { apiKey: data.apiKey, sessionName: data.sessionName } };
 }
 
 /**
@@ -201,6 +226,11 @@ export async function updateMessagingChannel(ctx: MemberCtx, { id, body }: { id:
   const data = UpdateMessagingChannelSchema.parse(body);
   if (Object.keys(data).length === 0) throw invalid("Send at least one field to change.");
   if (data.baseUrl !== undefined) await assertGatewayUrl(data.baseUrl);
+  const existing = await rowInTenant(ctx.db, ctx.tenantId, id);
+  const email = existing.provider === "smtp";
+  const wrong = (email ? (["baseUrl", "apiKey", "sessionName"] as const) : (["address", "smtp"] as const)).find((k) => data[k] !== undefined);
+  if (wrong) throw invalid(`body field \`${wrong}\`: not a setting of ${email ? "an e-mail" : "a gateway"} channel.`);
+  const emailParts = email && (data.address !== undefined || data.smtp !== undefined) ? await updatedEmailCredentials(credentialsOf(existing), data) : null;
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
     const current = await rowInTenant(tx, ctx.tenantId, id);
     if (current.provider === WEB_CHAT_PROVIDER && (data.baseUrl !== undefined || data.apiKey !== undefined || data.sessionName !== undefined))
@@ -212,6 +242,10 @@ export async function updateMessagingChannel(ctx: MemberCtx, { id, body }: { id:
     if (data.ownerId !== undefined) set.ownerId = data.ownerId;
     if (data.privacyMode !== undefined) set.privacyMode = data.privacyMode;
     if (data.mock !== undefined) set.mock = data.mock;
+    if (emailParts) {
+      set.baseUrl = emailParts.baseUrl;
+      set.credentials = seal(JSON.stringify(emailParts.credentials));
+    }
     if (data.apiKey !== undefined || data.sessionName !== undefined) {
       const creds = credentialsOf(current);
       set.credentials = seal(JSON.stringify({ apiKey: data.apiKey ?? creds.apiKey, sessionName: data.sessionName ?? creds.sessionName }));
@@ -281,6 +315,7 @@ async function present(db: DbOrTx, row: MessagingChannelRow): Promise<MessagingC
     mock: row.mock,
     connectionState: row.connectionState as MessagingChannelSettings["connectionState"],
     grants: grants.map((g) => g.memberId).sort(),
+    ...(row.provider === "smtp" ? { email: presentEmailSettings(row, credentialsOf(row)) } : {}),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

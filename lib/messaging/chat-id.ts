@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emailAddressOfChatId, maskAddress } from "./email/address";
 
 /**
  * Chat ids travel in queries and bodies, never in paths (they contain `@`). Any text up to 200
@@ -19,9 +20,11 @@ export function phoneDigitsOf(chatId: string): string | null {
 
 /**
  * `+55 •••• ••• 4321`: the country code, masked digits and the last four (spec 1 §2.5). Groups
- * and `@lid` ids have no phone to show: only their last four characters.
+ * and `@lid` ids have no phone to show: only their last four characters. E-mail chats: `c•••@example.com`.
  */
 export function maskHandle(chatId: string): string {
+  const address = emailAddressOfChatId(chatId);
+  if (address) return maskAddress(address);
   const digits = phoneDigitsOf(chatId);
   if (!digits) {
     const local = chatId.split("@")[0] ?? "";

@@ -44,7 +44,7 @@ export function ok(description: string, schema: z.ZodType): ResponseConfig {
   return { description, headers: REQUEST_ID_HEADER, content: jsonContent(schema) };
 }
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 503;
 
 export const UNAUTHORIZED_KEY =
   "Missing API key, malformed `Authorization` header, or a key that is unknown, revoked, or whose member is inactive (`unauthorized`).";

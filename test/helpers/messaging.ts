@@ -2,6 +2,7 @@ import * as channelsRoute from "../../app/api/v1/settings/messaging-channels/rou
 import * as grantsRoute from "../../app/api/v1/settings/messaging-channels/[id]/grants/route";
 import * as privacyRoute from "../../app/api/v1/settings/messaging-channels/[id]/chat-privacy/route";
 import type { FakeCloud } from "../fakes/cloud-gateway";
+import type { FakeSmtp } from "../fakes/smtp-server";
 import { startFakeWaha, type FakeWaha } from "../fakes/waha-gateway";
 import { checkResponse } from "./contract";
 import { makeMember, makeTenant, type TestTenant } from "./factories";
@@ -52,6 +53,17 @@ export function makeCloudChannel(t: TestTenant, cloud: FakeCloud, over: Record<s
     baseUrl: cloud.url,
     apiKey: cloud.token,
     sessionName: cloud.phoneNumberId,
+    ...over,
+  });
+}
+
+/** An e-mail channel whose SMTP server is the fake one (clear connection, as tests allow private targets). */
+export function makeEmailChannel(t: TestTenant, smtp: FakeSmtp, over: Record<string, unknown> = {}): Promise<TestChannel> {
+  return makeChannel(t, {
+    name: "E-mail Vendas",
+    transport: "email",
+    address: "vendas@imobiliaria.test",
+    smtp: { host: smtp.host, port: smtp.port, tls: "none", user: smtp.user, password: smtp.password },
     ...over,
   });
 }

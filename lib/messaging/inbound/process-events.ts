@@ -18,6 +18,7 @@ import { effectivePrivacy, privacyStateOf } from "../chat-privacy";
 import { recordMessageEvent } from "../message-events";
 import { adapterFor } from "../providers/adapter-for";
 import type { InboundEvent, ProviderMessage } from "../providers/types";
+import { parseEmailEvent } from "../email/receive-email";
 import { parseWahaWebhook } from "../providers/waha";
 import { parseCloudWebhook } from "../providers/whatsapp-cloud";
 import { errorText } from "../../errors/error-text";
@@ -77,6 +78,7 @@ function parse(channel: MessagingChannelRow, body: string): InboundEvent[] {
   // A provider's junk (a NUL in a chat id, a lone surrogate in a name) is cleaned, not fatal: the
   // event is still a message, and PostgreSQL cannot store those characters.
   const json = storableJson(JSON.parse(body) as Record<string, unknown>);
+  if (channel.provider === "smtp") return parseEmailEvent(json);
   return channel.provider === "whatsapp_cloud" ? parseCloudWebhook(json) : parseWahaWebhook(json);
 }
 

@@ -1,4 +1,5 @@
 import type { MessagingChannelRow } from "../../../db/schema";
+import { emailAdapter } from "../email/adapter";
 import { unseal } from "../secret-box";
 import { cloudAdapter } from "./whatsapp-cloud";
 import type { Credentials, ProviderAdapter } from "./types";
@@ -14,5 +15,6 @@ export function adapterFor(channel: MessagingChannelRow): ProviderAdapter {
   if (channel.provider === "web_chat") return webChatAdapter(channel);
   const creds = credentialsOf(channel);
   if (channel.provider === "whatsapp_cloud") return cloudAdapter(channel.baseUrl, creds);
+  if (channel.provider === "smtp") return emailAdapter(channel, creds);
   return wahaAdapter(channel.baseUrl, creds);
 }

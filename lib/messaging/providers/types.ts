@@ -1,3 +1,5 @@
+import type { SmtpSettings } from "../email/smtp-send";
+
 /** Connection-state enum of spec 1 §2.5. */
 export const CONNECTION_STATES = ["connected", "awaiting_auth", "disabled", "error", "expired", "draft"] as const;
 export type ConnectionState = (typeof CONNECTION_STATES)[number];
@@ -5,7 +7,7 @@ export type ConnectionState = (typeof CONNECTION_STATES)[number];
 export const TRANSPORTS = ["whatsapp", "whatsapp_cloud", "instagram", "facebook_messenger", "tiktok", "email", "web_chat", "voip"] as const;
 export type Transport = (typeof TRANSPORTS)[number];
 
-export const PROVIDERS = ["waha", "whatsapp_cloud", "web_chat"] as const;
+export const PROVIDERS = ["waha", "whatsapp_cloud", "web_chat", "smtp"] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 export type MediaDescriptor = { kind: string; mimeType: string | null; available: boolean };
@@ -31,7 +33,8 @@ export type InboundEvent =
   | { type: "label.upsert"; label: ProviderLabel; deleted?: boolean }
   | { type: "label.chat"; chatId: string; labelId: string; added: boolean };
 
-export type Credentials = { apiKey: string; sessionName: string };
+/** `apiKey`/`sessionName`: the gateway key and session (for e-mail: the SMTP password and the address, with `smtp`). */
+export type Credentials = { apiKey: string; sessionName: string; smtp?: SmtpSettings };
 
 /**
  * What the service needs from a gateway. New providers (Instagram, e-mail) implement this; the

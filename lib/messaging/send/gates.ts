@@ -3,6 +3,7 @@ import { messagingChatPrivacy, messagingConversations, type MessagingChannelRow,
 import type { MemberCtx } from "../../context/verb-context";
 import { accessibleChannelById, channelRefusal } from "../access";
 import { maskHandle, phoneDigitsOf } from "../chat-id";
+import { emailAddressOfChatId } from "../email/address";
 import { effectivePrivacy } from "../chat-privacy";
 import { isOptedOut } from "../opt-outs";
 import type { AckReason, AckStatus } from "./ack";
@@ -44,7 +45,8 @@ const refuse = (gate: string, status: GatesRefused["status"], reason: AckReason,
  *   id (`<digits>@c.us`). Else `rejected` `not_found_or_inaccessible`.
  * - outreach_safety: the chat's phone must not be on the tenant's opt-out list (`blocked`
  *   `opt_out`); a contact chat without a known phone cannot be checked (`blocked`
- *   `outreach_unverifiable`). Groups have no phone and pass.
+ *   `outreach_unverifiable`). Groups have no phone and pass. E-mail chats are checked by their
+ *   address (an e-mail channel may also open a thread to a new address).
  */
 export async function evaluateSendGates(ctx: MemberCtx, target: { channelId: string; chatId: string; mode: SendMode }): Promise<GateResult> {
   const channel = await accessibleChannelById(ctx.db, ctx.actor, target.channelId);
@@ -65,7 +67,8 @@ export async function evaluateSendGates(ctx: MemberCtx, target: { channelId: str
     )
     .orderBy(messagingConversations.createdAt)
     .limit(1);
-  const chatId = conversation?.chatId ?? target.chatId;
+  // A new e-mail thread is keyed by the address in lower case, as inbound mail is.
+  const chatId = conversation?.chatId ?? (channel.transport === "email" ? (emailAddressOfChatId(target.chatId) ?? target.chatId) : target.chatId);
 
   const [p] = await ctx.db
     .select({ state: messagingChatPrivacy.state })
@@ -77,9 +80,15 @@ export async function evaluateSendGates(ctx: MemberCtx, target: { channelId: str
   const handle = conversation?.handleMasked ?? maskHandle(chatId);
   if (privacy === "pending") return refuse("chat_privacy_mode", "blocked", "privacy_pending_approval", handle);
 
-  if (!conversation && (target.mode === "reply" || !phoneDigitsOf(chatId))) return refuse("conversation", "rejected", "not_found_or_inaccessible");
+  // An e-mail channel may open a thread to an address; the others to a phone-form id.
+  const address = channel.transport === "email" ? emailAddressOfChatId(chatId) : null;
+  const opensNew = channel.transport === "email" ? address !== null : phoneDigitsOf(chatId) !== null;
+  if (!conversation && (target.mode === "reply" || !opensNew)) return refuse("conversation", "rejected", "not_found_or_inaccessible");
 
-  if (!chatId.endsWith("@g.us")) {
+  if (channel.transport === "email") {
+    if (!address) return refuse("outreach_safety", "blocked", "outreach_unverifiable", handle);
+    if (await isOptedOut(ctx.db, ctx.tenantId, address)) return refuse("outreach_safety", "blocked", "opt_out", handle);
+  } else if (!chatId.endsWith("@g.us")) {
     const digits = phoneDigitsOf(chatId);
     if (!digits) return refuse("outreach_safety", "blocked", "outreach_unverifiable", handle);
     if (await isOptedOut(ctx.db, ctx.tenantId, `+${digits}`)) return refuse("outreach_safety", "blocked", "opt_out", handle);

@@ -8,6 +8,7 @@ import {
   UpdateMessagingChannelSchema,
 } from "../../messaging/channels";
 import { CreateWebChatChannelSchema } from "../../messaging/web-chat/create-channel";
+import { CreateEmailChannelSchema } from "../../messaging/email/settings";
 import { ChatPrivacyEntrySchema, ChatPrivacyListSchema, SetChatPrivacySchema } from "../../messaging/chat-privacy";
 import { AddOptOutSchema, OptOutListSchema, OptOutSchema } from "../../messaging/opt-outs";
 import { CreateTemplateSchema, MessagingTemplateListSchema, MessagingTemplateSchema } from "../../messaging/templates";
@@ -54,9 +55,15 @@ export function registerMessagingSettingsPaths(r: OpenAPIRegistry): void {
       "A **web chat** channel (`transport` `web_chat`) has no gateway: send `{name, transport: 'web_chat', ownerId?, privacyMode?, mock?}`. " +
       "The service is its provider (`provider` `web_chat`, `connectionState` `connected`, no `webhook` in the answer); attach it to a " +
       "site (`chat.channelId`) or to share pages (`sharingConfig.chatChannelId`).\n\n" +
-      `${ADMIN_ONLY}`,
+      '**E-mail** (`transport: "email"`, `provider: "smtp"`): `{name, transport, address, smtp: {host, port, tls, user, ' +
+      "password}, ownerId, privacyMode, mock}` (CreateEmailChannel). `smtp.host` follows the same address rules as `baseUrl`; " +
+      "the password is stored encrypted and never returned (answers carry `email: {address, smtp: {host, port, tls, user}}`). " +
+      "The SMTP login is checked once (2 s) to set `connectionState`. Point the inbound-parse service (or a mail server's " +
+      "pipe) at `webhook.url` with `webhook.hmacSecret` as its secret.\n\n" +
+      "`tiktok` and `voip` are listed transports without an adapter yet: refused (400 `transport_unsupported`).\n\n" +
+      ADMIN_ONLY,
     security: API_KEY_SECURITY,
-    request: { body: { required: true, content: jsonContent(z.union([CreateMessagingChannelSchema, CreateWebChatChannelSchema])) } },
+    request: { body: { required: true, content: jsonContent(z.union([CreateMessagingChannelSchema, CreateWebChatChannelSchema, CreateEmailChannelSchema])) } },
     responses: {
       201: ok("The channel, with its webhook URL and HMAC secret.", MessagingChannelSettingsSchema),
       ...errors({

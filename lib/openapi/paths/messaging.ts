@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ConversationDetailSchema, DetailQuery } from "../../messaging/conversations/detail";
 import { ConversationListSchema, ListConversationsQuery } from "../../messaging/conversations/list";
 import { ResyncBody, ResyncResultSchema } from "../../messaging/conversations/resync";
-import { GatewayEventStoredSchema } from "../../messaging/inbound/store-gateway-event";
+import { WebhookStoredSchema } from "../../messaging/email/receive-email";
 import { LabelAssignmentsQuery, LabelAssignmentsSchema, LabelsSchema, ListLabelsQuery } from "../../messaging/labels/read-labels";
 import { SendAckSchema } from "../../messaging/send/ack";
 import { ReplyBodySchema, SendBodySchema } from "../../messaging/send/send-message";
@@ -205,16 +205,26 @@ export function registerMessagingPaths(r: OpenAPIRegistry): void {
       "`X-Webhook-Hmac` (hex HMAC-SHA512 of the body with the channel's HMAC secret, `X-Webhook-Hmac-Algorithm: sha512`); events " +
       "`message`, `message.any`, `message.ack`, `session.status`, `label.upsert`, `label.chat.added`, `label.chat.deleted`. " +
       "WhatsApp Cloud: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256>`. The event is stored before the 200 and processed in " +
-      "the background (conversation records, `@lid` mapping, labels, connection state, `channel.message.*` events).",
+      "the background (conversation records, `@lid` mapping, labels, connection state, `channel.message.*` events).\n\n" +
+      "**E-mail channels** post the message itself, with the channel's secret as `X-Webhook-Secret`, a Bearer token or the " +
+      "password of HTTP Basic auth: `Content-Type: message/rfc822` (the raw MIME message), `application/json` or a form " +
+      "(`multipart/form-data`, `application/x-www-form-urlencoded`) in the shape of the common inbound-parse services: a field " +
+      "with the whole message (`raw`, SendGrid's `email`, Mailgun's `body-mime`, `RawEmail`) or the parsed fields (Postmark " +
+      "`FromFull`/`From`, `Subject`, `TextBody`/`HtmlBody`, `Headers`, `Attachments`; Mailgun `from`/`sender`, `subject`, " +
+      "`body-plain`/`body-html`, `message-headers`, `Message-Id`, `In-Reply-To`, `References`, `attachments`; SendGrid `from`, " +
+      "`subject`, `text`/`html`, `headers`, `attachment-info`). Up to 10,000,000 bytes. The message is parsed, threaded " +
+      "(`Message-ID`/`In-Reply-To`/`References`, then a `Re:` subject from the same correspondent) and stored before the 200; " +
+      "the same `Message-ID` again answers the first id with `duplicate: true`. Attachments are kept as descriptors only.",
     security: [],
     request: { params: z.object({ channelToken: z.string() }) },
     responses: {
-      200: ok("Stored.", GatewayEventStoredSchema),
+      200: ok("Stored.", WebhookStoredSchema),
       ...errors({
-        400: "Body is not a JSON object (`invalid_json`).",
-        401: "Missing or wrong signature (`unauthorized`).",
+        400: "Body is not a JSON object (`invalid_json`); for e-mail, not an e-mail with a valid sender (`invalid_email`).",
+        401: "Missing or wrong signature or secret (`unauthorized`).",
         404: "Unknown channel token (`not_found`).",
-        413: "Body over 1,000,000 bytes (`payload_too_large`).",
+        413: "Body over 1,000,000 bytes, or 10,000,000 for e-mail (`payload_too_large`).",
+        415: "E-mail channels: a `Content-Type` other than the ones listed (`unsupported_media_type`).",
       }),
     },
   });
