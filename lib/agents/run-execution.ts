@@ -3,11 +3,12 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Db } from "../../db/client";
 import { rowsOf } from "../../db/rows";
-import { agentExecutions, agents, members, type AgentExecutionRow, type AgentRow } from "../../db/schema";
+import { agentExecutions, agents, contacts, dealContacts, members, type AgentExecutionRow, type AgentRow } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
 import { budgetState, recordTokenUsage } from "../ai/token-budget";
 import { tenantModel } from "../ai/tenant-model";
 import { config } from "../config";
+import { OutboundError } from "../outbound-fetch/outbound-error";
 import { accessOf, type MemberActor } from "../context/actor";
 import { memberCtx, type MemberCtx } from "../context/verb-context";
 import { DetailQuery, conversationDetail } from "../messaging/conversations/detail";
@@ -128,6 +129,7 @@ const tokensOf = (steps: StepResult<ToolSet>[]) => steps.reduce((n, s) => n + (s
 
 /** Why a model call failed, as a short code: the execution's `errorMessage` (no provider text leaks). */
 function modelFailure(err: unknown): string {
+  if (err instanceof OutboundError) return err.kind === "timeout" ? "model_timeout" : "model_unavailable";
   const name = (err as { name?: string })?.name ?? "";
   const text = `${name} ${(err as Error)?.message ?? ""} ${String((err as { cause?: unknown })?.cause ?? "")}`;
   if (/abort|timeout|timed out/i.test(text)) return "model_timeout";
@@ -166,14 +168,16 @@ export async function runExecution(db: Db, claimed: AgentExecutionRow, log: Logg
   const conv = await readConversation(ctx, exec);
   if ("failure" in conv) return finish(db, exec, agent, { status: "failed", errorMessage: conv.failure });
 
+  const dealId = exec.dealId ?? conv.dealId;
+  const contactName = conv.contactName ?? (dealId ? await dealContactName(db, exec.tenantId, dealId) : null);
   const state: RunState = {
     ctx,
     agent,
     exec,
     channelId: exec.channelId,
     chatId: exec.chatId,
-    dealId: exec.dealId ?? conv.dealId,
-    contactName: conv.contactName,
+    dealId,
+    contactName,
     hasConversation: conv.exists,
     replies: 0,
     sent: 0,
@@ -294,4 +298,16 @@ async function readConversation(
     contactName: detail.conversation?.participant.displayName ?? null,
     dealId: detail.conversation?.links.primaryDealId ?? null,
   };
+}
+
+/** The deal's first contact's name (a new lead's chat has no push name yet). */
+async function dealContactName(db: Db, tenantId: string, dealId: string): Promise<string | null> {
+  const [c] = await db
+    .select({ name: contacts.name })
+    .from(dealContacts)
+    .innerJoin(contacts, eq(contacts.id, dealContacts.contactId))
+    .where(and(eq(dealContacts.dealId, dealId), eq(dealContacts.tenantId, tenantId)))
+    .orderBy(dealContacts.position)
+    .limit(1);
+  return c?.name ?? null;
 }
