@@ -139,6 +139,21 @@ const ConfigSchema = z.object({
    * NOTIFY (`worker`), or nowhere (`off`, tests).
    */
   JOBS_RUNNER: z.enum(["embedded", "inngest", "worker", "off"]).optional(),
+  /** Where resized listing photos (and the originals they came from) are cached; default `<DATA_DIR>/media-cache`. */
+  MEDIA_CACHE_DIR: z.string().min(1).optional(),
+  /** Largest listing photo fetched for resizing; a larger one shows a placeholder. */
+  MEDIA_SOURCE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .default(15 * 1024 * 1024),
+  /** Time a photo's source fetch may take (connect, answer and body); past it a placeholder shows. */
+  MEDIA_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8000),
+  /** Key (32+ characters) that signs photo addresses; unset: derived from the messaging secret key. */
+  MEDIA_URL_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Where the demo's generated photographs live (`npm run demo` writes them); default `<DATA_DIR>/demo-photos`. */
+  DEMO_PHOTOS_DIR: z.string().min(1).optional(),
   /**
    * Service-wide model provider (any OpenAI-compatible chat-completions endpoint, such as
    * https://api.openai.com/v1 or an Ollama at http://ollama:11434/v1) for tenants without their own

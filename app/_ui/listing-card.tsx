@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import type { ListingCardView } from "@/lib/listings/view/listing-card";
+import { ListingPhoto } from "./listing-photo";
 
 /**
  * A listing in a list: cover photo with its business, title, place, price and key numbers, one
@@ -10,12 +11,15 @@ export function ListingCard({
   card,
   href,
   eager = false,
+  priority = false,
   headingLevel = 3,
   children,
 }: {
   card: ListingCardView;
   href: string;
   eager?: boolean;
+  /** The page's first photo: fetched before anything else. */
+  priority?: boolean;
   headingLevel?: 2 | 3;
   children?: ReactNode;
 }) {
@@ -24,19 +28,8 @@ export function ListingCard({
     <article className="card">
       <a href={href}>
         <div className="card-media">
-          {card.cover ? (
-            // Photos keep their 3:2 frame (width/height set), so nothing shifts while they load.
-            // eslint-disable-next-line @next/next/no-img-element
-            <img
-              src={card.cover}
-              alt=""
-              width={600}
-              height={400}
-              loading={eager ? "eager" : "lazy"}
-              decoding="async"
-              fetchPriority={eager ? "high" : undefined}
-            />
-          ) : null}
+          {/* Photos keep their 3:2 frame (width/height set), so nothing shifts while they load. */}
+          {card.cover ? <ListingPhoto src={card.cover} alt="" layout="card" eager={eager} priority={priority} /> : null}
           <span className="badge">{card.business}</span>
         </div>
         <div className="card-body">

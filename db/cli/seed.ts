@@ -6,6 +6,7 @@ import { runMigrations } from "../migrate";
 import { fail } from "../seed/cli-support";
 import { demoFile } from "../seed/credentials";
 import { loadDemoData } from "../seed/demo";
+import { ensureDemoPhotos } from "../seed/generate-photos";
 import { ensurePricingTool } from "../../lib/share/pricing-tool";
 import { ensureDemoShares } from "../seed/shares";
 
@@ -19,6 +20,11 @@ try {
   await runMigrations();
   console.log(`  Migrations applied (${((Date.now() - started) / 1000).toFixed(1)} s).`);
   const demo = await loadDemoData(await getDb(), { log: (m) => console.log(`  ${m}`) });
+  // The listings' photographs: drawn once into the data folder (a few minutes the first time), then reused.
+  const photos = await ensureDemoPhotos();
+  console.log(
+    `  Photographs: ${photos.total} of 2,400 × 1,600 (${(photos.bytes / photos.total / 1e6).toFixed(2)} MB each on average; ${photos.drawn} drawn now, in ${photos.seconds.toFixed(1)} s).`,
+  );
   // Share links of every kind (issue #16): also added to a demo seeded before they existed.
   const shares = await ensureDemoShares(await getDb(), demo.tenantId);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);

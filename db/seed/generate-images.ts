@@ -4,24 +4,11 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { DEMO_AVATARS, DEMO_LOGO, DEMO_PHOTOS, type PhotoCategory } from "./image-catalog";
+import { DEMO_AVATARS, DEMO_LOGO, DEMO_PHOTOS } from "./image-catalog";
 import { createRng } from "./random";
 import { avatar, logo } from "./svg/avatar";
-import { facade, houseFacade, land, pool, type Scene } from "./svg/exteriors";
-import { bathroom, bedroom, kitchen, livingRoom, office } from "./svg/interiors";
+import { SCENES } from "./svg/scenes";
 import { svgDoc } from "./svg/primitives";
-
-const SCENES: Record<PhotoCategory, (rng: ReturnType<typeof createRng>) => Scene> = {
-  facade,
-  house_facade: houseFacade,
-  living_room: livingRoom,
-  kitchen,
-  bedroom,
-  bathroom,
-  pool,
-  office,
-  land,
-};
 
 const MAX_BYTES = 6 * 1024;
 const outDir = path.join(process.cwd(), "public", "demo");

@@ -1,5 +1,6 @@
 import type { HomeType } from "./home";
-import { photosOf, type PhotoCategory } from "./image-catalog";
+import { photographsOf, type PhotoCategory } from "./image-catalog";
+import { DEMO_PHOTO_PATH } from "../../lib/media/media-settings";
 import type { Rng } from "./random";
 
 /** Which rooms a listing of each type shows, cover first. */
@@ -16,17 +17,17 @@ const SHOTS: Record<HomeType, PhotoCategory[]> = {
 
 export type MediaInput = { url: string; alt: string; category: string; isPrimary: boolean };
 
-/** 3 to 8 photos from the generated set; a pool only when the home or its building has one. */
+/** 3 to 8 photographs from the generated set (`generate-photos.ts`); a pool only when the home or its building has one. */
 export function photosFor(rng: Rng, type: HomeType, hasPool: boolean, assetBase: string, where: string): MediaInput[] {
   const wanted = SHOTS[type].filter((c) => c !== "pool" || hasPool);
   const count = Math.min(wanted.length, Math.max(3, rng.int(3, 8)));
   const used = new Set<string>();
   return wanted.slice(0, count).map((category, i) => {
-    const options = photosOf(category).filter((p) => !used.has(p.file));
-    const photo = rng.pick(options.length ? options : photosOf(category));
+    const options = photographsOf(category).filter((p) => !used.has(p.file));
+    const photo = rng.pick(options.length ? options : photographsOf(category));
     used.add(photo.file);
     return {
-      url: `${assetBase}/demo/${photo.file}`,
+      url: `${assetBase}${DEMO_PHOTO_PATH}${photo.file}`,
       alt: `${photo.alt} ${where}`,
       category: category === "house_facade" ? "facade" : category,
       isPrimary: i === 0,

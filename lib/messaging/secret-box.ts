@@ -56,3 +56,8 @@ export function resetSecretKeyForTests(): void {
 export function mac(text: string): string {
   return createHmac("sha256", createHash("sha256").update("cursor:").update(key()).digest()).update(text).digest("base64url").slice(0, 22);
 }
+
+/** A key for another purpose (signing photo addresses), derived from the same secret under its own label. */
+export function derivedKey(label: string): Buffer {
+  return createHash("sha256").update(`${label}:`).update(key()).digest();
+}

@@ -2,6 +2,7 @@ import http from "node:http";
 import next from "next";
 import { CLIENT_ADDRESS_HEADER } from "../http/client-address";
 import { leadIntakeLane } from "../inbound/lead-intake-lane";
+import { photoLane } from "../media/photo-lane";
 
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => unknown;
 
@@ -14,7 +15,8 @@ export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => u
  *    first `X-Forwarded-For` hop the proxy in front vouches for).
  * 2. Lead posts of the marketing channels, answered here by the route's own function without
  *    Next.js's request handling (the hottest machine-to-machine route; docs/decisions.md).
- * 3. Everything else: Next.js.
+ * 3. Listing photos (`/_media/`): resized variants from their cache, the same on every host.
+ * 4. Everything else: Next.js.
  */
 export function requestListener(nextHandler: Handler): http.RequestListener {
   return (req, res) => {
@@ -23,6 +25,7 @@ export function requestListener(nextHandler: Handler): http.RequestListener {
     if (!address) return void res.destroy();
     req.headers[CLIENT_ADDRESS_HEADER] = address;
     if (leadIntakeLane(req, res)) return;
+    if (photoLane(req, res)) return;
     void nextHandler(req, res);
   };
 }

@@ -161,6 +161,7 @@ export function ItineraryView({ view }: { view: ShareView }) {
                 card={listingCardView(s.listing, locale, t, view.answer.tenantConfig?.propertyTypes)}
                 href={pageLink(view, listingHref(view.base, s.listingId))}
                 eager={i === 0}
+                priority={i === 0}
                 headingLevel={2}
               >
                 <span className="stop-meta">

@@ -1,6 +1,7 @@
 import { BrokerCard } from "@/app/_ui/broker-card";
 import { FinancingSimulator } from "@/app/_ui/financing";
 import { KeyFacts } from "@/app/_ui/key-facts";
+import { ListingPhoto } from "@/app/_ui/listing-photo";
 import { LocationMap } from "@/app/_ui/location-map";
 import { Paragraphs } from "@/app/_ui/rich-text";
 import type { Translator } from "@/lib/i18n/translator";
@@ -24,14 +25,12 @@ function Gallery({ photos, title, t }: { photos: Photo[]; title: string; t: Tran
   const n = photos.length;
   return (
     <section className="gallery" aria-label={t("share.photos")}>
-      {/* eslint-disable-next-line @next/next/no-img-element */}
-      <img className="cover" src={photos[0].src} alt={photos[0].alt || title} width={1200} height={800} fetchPriority="high" decoding="async" />
+      <ListingPhoto className="cover" src={photos[0].src} alt={photos[0].alt || title} layout="cover" priority />
       {n > 1 && (
         <ul className="strip">
           {photos.slice(1, 24).map((p, i) => (
             <li key={p.src + i}>
-              {/* eslint-disable-next-line @next/next/no-img-element */}
-              <img src={p.src} alt={p.alt || t("share.photo", { n: i + 2, total: n })} width={600} height={400} loading="lazy" decoding="async" />
+              <ListingPhoto src={p.src} alt={p.alt || t("share.photo", { n: i + 2, total: n })} layout="side" />
             </li>
           ))}
         </ul>

@@ -3,6 +3,8 @@ import path from "node:path";
 import { LRUCache } from "lru-cache";
 import { ImageResponse } from "next/og";
 import { outboundRequest } from "@/lib/outbound-fetch/outbound-request";
+import { isResizable } from "@/lib/media/photo-source";
+import { photoVariant } from "@/lib/media/photo-variant";
 import { isSitePath } from "@/lib/util/site-path";
 import { drawable, type OgContent } from "./og";
 
@@ -53,6 +55,19 @@ export async function imageData(src: string | null, timeoutMs = 1500): Promise<s
   }
 }
 
+/**
+ * The card's photo: a listing photo the service resizes is taken from its 960-wide JPEG variant
+ * (made once, cached with the others: a 3 MB original is neither fetched nor decoded per card),
+ * with the same deadline as any image here; anything else as `imageData` loads it.
+ */
+async function coverData(src: string | null, timeoutMs = 1500): Promise<string | null> {
+  if (!src || !isResizable(src)) return imageData(src, timeoutMs);
+  const made = photoVariant(src, 960, "jpeg", null).then((v) => readFile(v.file));
+  const late = new Promise<null>((ok) => setTimeout(ok, timeoutMs, null).unref());
+  const bytes = await Promise.race([made, late]).catch(() => null);
+  return bytes ? `data:image/jpeg;base64,${bytes.toString("base64")}` : null;
+}
+
 function Logo({ src, name, color, on, size }: { src: string | null; name: string; color: string; on: string; size: number }) {
   if (src)
     return (
@@ -101,7 +116,7 @@ export async function renderOgImage(key: string, c: OgContent): Promise<{ png: A
 }
 
 async function render(key: string, c: OgContent): Promise<ArrayBuffer> {
-  const [logo, cover] = await Promise.all([imageData(c.logo), c.kind === "entity" ? imageData(c.cover) : Promise.resolve(null)]);
+  const [logo, cover] = await Promise.all([imageData(c.logo), c.kind === "entity" ? coverData(c.cover) : Promise.resolve(null)]);
   const brand = drawable(c.brandName);
   // Three lines at most: about 16 characters a line beside the photo (50 px), 30 without it (64 px).
   const title = clip(drawable(c.title), c.kind === "entity" && c.cover ? 46 : 90);

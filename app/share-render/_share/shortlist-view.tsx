@@ -27,6 +27,7 @@ export function ShortlistView({ view }: { view: ShareView }) {
               card={listingCardView(d, locale, t, view.answer.tenantConfig?.propertyTypes)}
               href={pageLink(view, listingHref(view.base, str(d.id)))}
               eager={i === 0}
+              priority={i === 0}
               headingLevel={2}
             />
           </li>

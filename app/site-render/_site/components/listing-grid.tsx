@@ -13,7 +13,12 @@ export function ListingGrid({ site, docs, eagerFirst = 0 }: { site: SiteView; do
     <ul className="grid">
       {docs.map((d, i) => (
         <li key={String(d.id)}>
-          <ListingCard card={listingCardView(d, site.locale, t, types)} href={href(site, listingPath(d))} eager={i < eagerFirst} />
+          <ListingCard
+            card={listingCardView(d, site.locale, t, types)}
+            href={href(site, listingPath(d))}
+            eager={i < eagerFirst}
+            priority={i === 0 && eagerFirst > 0}
+          />
         </li>
       ))}
     </ul>

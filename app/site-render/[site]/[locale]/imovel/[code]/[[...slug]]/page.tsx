@@ -23,6 +23,8 @@ import { fallbackLang, localized } from "@/lib/listings/view/localized-text";
 import { mapPoint } from "@/lib/listings/view/map-point";
 import { mediaLinks } from "@/lib/listings/view/media-links";
 import { listingPhotos } from "@/lib/listings/view/photos";
+import { previewPhoto } from "@/lib/listings/view/responsive-photo";
+import { ListingGallery } from "@/app/site-render/_site/components/listing-gallery";
 import { businessText, priceText } from "@/lib/listings/view/price-text";
 import { typeLabel } from "@/lib/listings/view/type-label";
 import { JsonLd } from "@/app/site-render/_site/components/json-ld";
@@ -64,7 +66,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
     title: `${title} | ${site.name}`,
     description: `${priceText(doc, site.locale, translator(site.locale))} · ${placeLine(doc)}. ${desc}`.slice(0, 300),
     path: listingPath(doc),
-    image: str(doc.primaryImageUrl) || null,
+    image: str(doc.primaryImageUrl) ? previewPhoto(str(doc.primaryImageUrl), site.origin) : null,
     type: "article",
   });
 }
@@ -144,45 +146,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
         </div>
         <p className="price">{priceText(doc, site.locale, tr)}</p>
       </div>
-      {images.length > 0 && (
-        <section aria-label={t("gallery")}>
-          <div className="gallery">
-            {images.slice(0, 3).map((src, i) => (
-              <figure key={src + i}>
-                {/* eslint-disable-next-line @next/next/no-img-element */}
-                <img
-                  src={src}
-                  alt={t("photo", { n: i + 1, total: images.length })}
-                  width={1200}
-                  height={800}
-                  sizes={i === 0 ? "(max-width: 900px) 100vw, 780px" : "(max-width: 900px) 50vw, 390px"}
-                  loading={i === 0 ? "eager" : "lazy"}
-                  fetchPriority={i === 0 ? "high" : undefined}
-                  decoding="async"
-                />
-              </figure>
-            ))}
-          </div>
-          {images.length > 3 && (
-            <div className="gallery-more">
-              {images.slice(3).map((src, i) => (
-                // eslint-disable-next-line @next/next/no-img-element
-                <img
-                  key={src + i}
-                  src={src}
-                  alt={t("photo", { n: i + 4, total: images.length })}
-                  width={1200}
-                  height={800}
-                  sizes="180px"
-                  loading="lazy"
-                  decoding="async"
-                  style={{ borderRadius: 8 }}
-                />
-              ))}
-            </div>
-          )}
-        </section>
-      )}
+      <ListingGallery images={images} t={tr} />
       <div className="listing-body">
         <div>
           <h2>{t("facts")}</h2>
@@ -244,7 +208,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
           name: title,
           description: description.slice(0, 500),
           url,
-          ...(images[0] ? { image: images.slice(0, 5).map((i) => (i.startsWith("http") ? i : `${site.origin}${i}`)) } : {}),
+          ...(images[0] ? { image: images.slice(0, 5).map((i) => previewPhoto(i, site.origin)) } : {}),
           ...(doc.publishedAt ? {} : {}),
           offers: {
             "@type": "Offer",

@@ -1,0 +1,94 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import sharp from "sharp";
+import { processGlobal } from "../util/process-global";
+import { contentHash } from "./photo-address";
+import { loadPhotoSource, PhotoSourceError } from "./photo-source";
+import { heightOf, mediaCacheDir, type PhotoFormat, type PhotoWidth } from "./media-settings";
+import { knownSource, rememberSource } from "./source-index";
+
+/** A decompression bomb stops here: 50 megapixels is past any camera a listing photo comes from. */
+const MAX_PIXELS = 50_000_000;
+const ENCODE = { webp: { quality: 72, effort: 3 }, jpeg: { quality: 78, mozjpeg: true } } as const;
+
+export type Variant = { hash: string; file: string };
+
+const variantFile = (hash: string, width: number, format: PhotoFormat) => path.join(mediaCacheDir(), "variants", hash.slice(0, 2), hash, `${width}.${format}`);
+const originalFile = (hash: string) => path.join(mediaCacheDir(), "originals", hash.slice(0, 2), hash);
+const isRemote = (src: string) => /^https?:\/\//i.test(src);
+
+/** Work under way, shared by whoever asks for the same thing meanwhile: one fetch per source, one resize per variant. */
+const inFlight = () => processGlobal("media-in-flight", () => new Map<string, Promise<unknown>>());
+function once<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const map = inFlight();
+  const running = map.get(key) as Promise<T> | undefined;
+  if (running) return running;
+  const p = work().finally(() => map.delete(key));
+  map.set(key, p);
+  return p;
+}
+
+const exists = (file: string) =>
+  fs.access(file).then(
+    () => true,
+    () => false,
+  );
+
+async function writeAtomically(file: string, bytes: Buffer): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  await fs.writeFile(tmp, bytes);
+  await fs.rename(tmp, file);
+}
+
+/**
+ * The source's bytes and hash: a remote source is fetched once and its original kept beside the
+ * variants (a new width later is made from the copy, not a second fetch); a local file is read.
+ */
+async function sourceBytes(src: string): Promise<{ bytes: Buffer; hash: string }> {
+  const known = knownSource(src);
+  if (known && isRemote(src)) {
+    const copy = await fs.readFile(originalFile(known.hash)).catch(() => null);
+    if (copy) return { bytes: copy, hash: known.hash };
+  }
+  return once(`src:${src}`, async () => {
+    const bytes = await loadPhotoSource(src);
+    const hash = contentHash(bytes);
+    if (isRemote(src)) await writeAtomically(originalFile(hash), bytes);
+    rememberSource(src, hash);
+    return { bytes, hash };
+  });
+}
+
+async function resize(bytes: Buffer, width: PhotoWidth, format: PhotoFormat): Promise<Buffer> {
+  try {
+    const img = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: "error" })
+      .rotate()
+      .resize(width, heightOf(width), { fit: "cover", withoutEnlargement: false });
+    return await (format === "webp" ? img.webp(ENCODE.webp) : img.jpeg(ENCODE.jpeg)).toBuffer();
+  } catch (err) {
+    throw new PhotoSourceError("not_an_image", (err as Error).message);
+  }
+}
+
+/**
+ * The variant of `src` at `width` in `format`, from the cache or made now. `hash` (from the
+ * address) lets a cached variant be served without reading anything of its source.
+ */
+export async function photoVariant(src: string, width: PhotoWidth, format: PhotoFormat, hash: string | null): Promise<Variant> {
+  if (hash) {
+    const file = variantFile(hash, width, format);
+    if (await exists(file)) return { hash, file };
+  }
+  const known = knownSource(src)?.hash;
+  if (known && known !== hash) {
+    const file = variantFile(known, width, format);
+    if (await exists(file)) return { hash: known, file };
+  }
+  return once(`variant:${src}|${width}|${format}`, async () => {
+    const source = await sourceBytes(src);
+    const file = variantFile(source.hash, width, format);
+    if (!(await exists(file))) await writeAtomically(file, await resize(source.bytes, width, format));
+    return { hash: source.hash, file };
+  });
+}
