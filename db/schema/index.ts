@@ -26,3 +26,4 @@ export * from "./ai";
 export * from "./messaging-messages";
 export * from "./web-chat";
 export * from "./listing-translations";
+export * from "./first-contact";

@@ -29,6 +29,8 @@ export const marketingChannelInstances = pgTable(
     destinations: jsonb("destinations").$type<{ deal: boolean; listing: boolean }>().notNull().default({ deal: true, listing: false }),
     leadIntakeConfig: jsonb("lead_intake_config").$type<{ syncResponse: boolean }>().notNull().default({ syncResponse: false }),
     feedCriteria: jsonb("feed_criteria").$type<Record<string, unknown>>().notNull().default({}),
+    /** The automatic first message to a new lead (lib/leads/first-contact); null: none. */
+    firstContact: jsonb("first_contact").$type<Record<string, unknown>>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

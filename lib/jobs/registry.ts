@@ -1,4 +1,5 @@
 import { runAgentExecutionsJob } from "../agents/job";
+import { firstContactJob } from "../leads/first-contact/job";
 import { processLeadsJob } from "../leads/inbound/lead-job";
 import { processMessagingEventsJob } from "../messaging/inbound/job";
 import { fireScheduledMessagesJob } from "../messaging/scheduled/job";
@@ -21,4 +22,5 @@ export const jobs: readonly JobDefinition[] = [
   pruneSearchRemovalsJob,
   translateListingsJob,
   runAgentExecutionsJob,
+  firstContactJob,
 ];

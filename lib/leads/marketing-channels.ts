@@ -8,6 +8,7 @@ import { inTenantTransaction } from "../../db/transaction";
 import { itemsSchema } from "../schemas/paging";
 import { hashToken, newChannelSecret, newFeedToken, newPathToken } from "./channel-tokens";
 import { FeedCriteriaSchema } from "./feeds/feed-criteria";
+import { FirstContactInputSchema, FirstContactSchema, firstContactToStore, storedFirstContact } from "./first-contact/settings";
 
 const QueueSchema = z
   .array(z.uuid().transform((id) => id.toLowerCase()))
@@ -34,6 +35,7 @@ export const CreateChannelSchema = z
     destinations: DestinationsSchema.default({ deal: true, listing: false }),
     leadIntakeConfig: LeadIntakeConfigSchema.default({ syncResponse: false }),
     feedCriteria: FeedCriteriaSchema.default({}),
+    firstContact: FirstContactInputSchema.nullable().default(null).meta({ description: "The automatic first message to each new lead (`null`: none)." }),
   })
   .meta({ id: "CreateMarketingChannel" });
 
@@ -51,6 +53,7 @@ export const UpdateChannelSchema = z
     destinations: DestinationsSchema,
     leadIntakeConfig: LeadIntakeConfigSchema,
     feedCriteria: FeedCriteriaSchema,
+    firstContact: FirstContactInputSchema.nullable(),
   })
   .partial()
   .meta({ id: "UpdateMarketingChannel" });
@@ -67,6 +70,7 @@ export const ChannelSchema = z
     destinations: DestinationsSchema,
     leadIntakeConfig: LeadIntakeConfigSchema,
     feedCriteria: z.record(z.string(), z.unknown()),
+    firstContact: FirstContactSchema.nullable(),
     feedToken: z
       .string()
       .optional()
@@ -97,6 +101,7 @@ export async function createChannel({ db, actor }: MemberCtx, input: unknown): P
   const data = CreateChannelSchema.parse(input);
   const feedToken = newFeedToken();
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
+    const firstContact = data.firstContact ? await firstContactToStore(tx, actor, data.firstContact) : null;
     const [row] = await tx
       .insert(marketingChannelInstances)
       .values({
@@ -109,6 +114,7 @@ export async function createChannel({ db, actor }: MemberCtx, input: unknown): P
         destinations: data.destinations,
         leadIntakeConfig: data.leadIntakeConfig,
         feedCriteria: data.feedCriteria,
+        firstContact,
       })
       .returning();
     await setQueue(tx, actor.tenantId, row.id, data.queue);
@@ -117,12 +123,13 @@ export async function createChannel({ db, actor }: MemberCtx, input: unknown): P
 }
 
 export async function updateChannel({ db, actor }: MemberCtx, { id, body: input }: { id: string; body: unknown }): Promise<Channel> {
-  const { queue, ...data } = UpdateChannelSchema.parse(input);
-  if (queue === undefined && Object.keys(data).length === 0) throw invalid("Send at least one field to change.");
+  const { queue, firstContact: fc, ...data } = UpdateChannelSchema.parse(input);
+  if (queue === undefined && fc === undefined && Object.keys(data).length === 0) throw invalid("Send at least one field to change.");
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
+    const firstContact = fc === undefined ? {} : { firstContact: fc ? await firstContactToStore(tx, actor, fc) : null };
     const [row] = await tx
       .update(marketingChannelInstances)
-      .set({ ...data, updatedAt: new Date() })
+      .set({ ...data, ...firstContact, updatedAt: new Date() })
       .where(and(eq(marketingChannelInstances.id, id), eq(marketingChannelInstances.tenantId, actor.tenantId)))
       .returning();
     if (!row) throw notFound(`Marketing channel ${id} not found.`);
@@ -166,6 +173,7 @@ async function present(db: DbOrTx, row: MarketingChannelInstanceRow): Promise<Ch
     destinations: row.destinations,
     leadIntakeConfig: row.leadIntakeConfig,
     feedCriteria: row.feedCriteria,
+    firstContact: storedFirstContact(row.firstContact),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

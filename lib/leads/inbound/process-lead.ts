@@ -27,6 +27,8 @@ import { captureListing } from "./capture-listing";
 import type { ParsedLead } from "./parse-lead";
 import { errorText } from "../../errors/error-text";
 import { onLeadDeals } from "../../agents/triggers";
+import { queueFirstContact } from "../first-contact/queue";
+import { storedFirstContact } from "../first-contact/settings";
 
 /** A lead claimed this long ago and still `processing` belongs to a worker that died: take it over. */
 const staleClaimSeconds = () => config().LEAD_CLAIM_TIMEOUT_SECONDS;
@@ -248,6 +250,15 @@ export async function writeLead(tx: Tx, row: InboundLeadRow, known: DealInputs, 
       contact: contact.name,
     });
     decision.push(`visit task ${taskId} for ${lead.visit.date} ${lead.visit.time}`);
+  }
+  const firstContact = storedFirstContact(channel?.firstContact);
+  if (firstContact?.enabled && dealIds.length) {
+    if (!contact.phone) decision.push("no automatic first contact: the lead has no phone");
+    else {
+      const sendAt = new Date(Date.now() + firstContact.delaySeconds * 1000);
+      const queued = await queueFirstContact(tx, { tenantId: row.tenantId, leadId: row.id, marketingChannelId: row.channelId, dealId: dealIds[0], sendAt });
+      if (queued) decision.push(`automatic first contact queued for ${sendAt.toISOString()}`);
+    }
   }
   return {
     id: row.id,
