@@ -29,6 +29,7 @@ import { registerPublicSitePaths } from "./paths/public-sites";
 import { registerSettingsPaths } from "./paths/settings";
 import { registerSharePaths } from "./paths/share";
 import { registerPublicSharePaths } from "./paths/share-public";
+import { registerWebChatPublicPaths } from "./paths/web-chat-public";
 import { registerSitePaths } from "./paths/sites";
 import { OUTBOUND_EVENTS, registerWebhookPaths } from "./paths/webhooks";
 
@@ -88,6 +89,7 @@ function register(r: OpenAPIRegistry): void {
   registerSitePaths(r);
   registerSharePaths(r);
   registerPublicSharePaths(r);
+  registerWebChatPublicPaths(r);
   registerCmsPaths(r);
   registerPublicSitePaths(r);
   registerPublicCataloguePaths(r);
@@ -157,6 +159,11 @@ export function buildOpenApiDocument(): OpenApiDocument {
         name: "Public sites",
         description:
           "The unauthenticated sites interface (`/api/sites`): configuration, catalogue, developments, brokers, CMS and locations of a site, for any origin.",
+      },
+      {
+        name: "Public web chat",
+        description:
+          "A visitor's chat on a site or share page (`/api/sites/{siteId}/chat`, `/api/sites/share/{token}/chat`): a session token instead of a key, messages stored before the answer, replies live over Server-Sent Events.",
       },
       { name: "Operator", description: "Installation operator API (operator token)." },
       { name: "Health", description: "Liveness and readiness probes for container orchestrators (no credentials)." },

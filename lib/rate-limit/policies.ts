@@ -32,6 +32,11 @@ export const SITE_POLICIES = {
   pricing_lead: perMinute("pricing_lead", 10),
   // A rendered site's own lead form (`POST /lead`): a person sends a few at most; a script, many.
   site_lead: perMinute("site_lead", 10),
+  // Web chat (issue 35): a visitor opens a session or two, types a message every few seconds at
+  // most, and reads (polls, reconnects its stream) now and then; a script does each far more.
+  chat_session: perMinute("chat_session", 10),
+  chat_message: perMinute("chat_message", 30),
+  chat_read: perMinute("chat_read", 60),
 } as const satisfies Record<string, RatePolicy>;
 export type SitePolicyName = keyof typeof SITE_POLICIES;
 

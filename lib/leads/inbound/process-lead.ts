@@ -1,3 +1,4 @@
+import { linkChatLeads } from "../../messaging/web-chat/link-lead";
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "../../../db/client";
 import { jsonColumn, rowsOf } from "../../../db/rows";
@@ -286,6 +287,11 @@ export async function saveLeadWrites(tx: Tx, writes: LeadWrite[]): Promise<Inbou
     byTenant.set(r.tenantId, [...(byTenant.get(r.tenantId) ?? []), { leadId: r.id, dealIds: r.dealIds }]);
   }
   for (const [tenantId, leads] of byTenant) await onLeadDeals(tx, tenantId, leads);
+  // A web chat whose visitor left a contact is linked to the deal its lead became.
+  await linkChatLeads(
+    tx,
+    writes.map((w) => w.id),
+  );
   return rows;
 }
 

@@ -34,7 +34,7 @@ export const SiteLeadForm = z.object({
 
 export type SiteLeadResult = { status: "stored"; leadId: string } | { status: "dropped" };
 
-export async function siteChannel(db: DbOrTx, site: SiteRow): Promise<MarketingChannelInstanceRow | null> {
+export async function siteChannel(db: DbOrTx, site: { tenantId: string; id: string | null }): Promise<MarketingChannelInstanceRow | null> {
   const [row] = await db
     .select()
     .from(marketingChannelInstances)

@@ -1,19 +1,15 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import {
-  members,
-  messagingChannels,
-  messagingConversations,
-  messagingSentMessages,
-  type MessagingChannelRow,
-  type MessagingConversationRow,
-} from "../../../db/schema";
-import type { DbOrTx } from "../../../db/client";
+import { messagingChannels, messagingConversations, type MessagingChannelRow, type MessagingConversationRow } from "../../../db/schema";
 import type { MemberCtx } from "../../context/verb-context";
 import { accessibleChannelById } from "../access";
 import { ChatIdSchema } from "../chat-id";
 import { effectivePrivacy } from "../chat-privacy";
 import { readHistory, UNAVAILABLE_REASONS } from "../history/read-history";
+import { WEB_CHAT_PROVIDER } from "../web-chat/create-channel";
+import { storedHistory, webChatOrigin } from "../web-chat/member-history";
+import { WebChatOriginSchema } from "../web-chat/origin";
+import { authorsOf } from "./authors";
 import { readPolicy, ReadPolicySchema } from "./policy";
 import { ConversationSchema, presentConversation } from "./present";
 import { boolParam, LimitParam } from "./query-params";
@@ -53,7 +49,9 @@ export const HistoryMessageSchema = z
 
 export const HistorySchema = z
   .object({
-    source: z.literal("provider_feed"),
+    source: z.enum(["provider_feed", "service"]).meta({
+      description: "`provider_feed`: read live from the channel's gateway. `service`: the service is the provider (web chat) and the history is its own store.",
+    }),
     checkedAt: z.string(),
     unavailableReason: z.enum(UNAVAILABLE_REASONS).nullable(),
     retryable: z.boolean(),
@@ -71,6 +69,7 @@ export const ConversationDetailSchema = z
     conversation: ConversationSchema.nullable(),
     rejection: z.enum(REJECTIONS).nullable(),
     history: HistorySchema.nullable().meta({ description: "Null with `includeHistory=false` or a rejection." }),
+    origin: WebChatOriginSchema.nullable().meta({ description: "Where a web chat started (null for other transports and rejections)." }),
   })
   .meta({ id: "ConversationDetail" });
 
@@ -109,10 +108,17 @@ export async function conversationAccess(ctx: MemberCtx, channelId: string, chat
 export async function conversationDetail(ctx: MemberCtx, q: z.output<typeof DetailQuery>): Promise<z.infer<typeof ConversationDetailSchema>> {
   const policy = readPolicy([]);
   const access = await conversationAccess(ctx, q.channelId, q.chatId);
-  if (!access.ok) return { policy, conversation: null, rejection: access.rejection, history: null };
+  if (!access.ok) return { policy, conversation: null, rejection: access.rejection, history: null, origin: null };
   const conversation = presentConversation(access.conversation, access.channel, access.privacyState);
-  if (!q.includeHistory) return { policy, conversation, rejection: null, history: null };
   const redacted = conversation.privacy.reason === "privacy_pending_approval";
+  if (access.channel.provider === WEB_CHAT_PROVIDER) {
+    const origin = await webChatOrigin(ctx.db, access.channel.id, access.conversation.chatId);
+    const history = q.includeHistory
+      ? await storedHistory(ctx.db, access.channel.id, access.conversation.chatId, { limit: q.limit, before: q.before, redacted })
+      : null;
+    return { policy, conversation, rejection: null, history, origin };
+  }
+  if (!q.includeHistory) return { policy, conversation, rejection: null, history: null, origin: null };
   const page = await readHistory(access.channel, access.conversation.feedChatId ?? access.conversation.chatId, {
     limit: q.limit,
     before: q.before,
@@ -134,6 +140,7 @@ export async function conversationDetail(ctx: MemberCtx, q: z.output<typeof Deta
         hasMore: false,
         nextBefore: null,
       },
+      origin: null,
     };
   }
   const authors = await authorsOf(
@@ -169,18 +176,6 @@ export async function conversationDetail(ctx: MemberCtx, q: z.output<typeof Deta
       hasMore: page.hasMore,
       nextBefore: page.nextBefore,
     },
+    origin: null,
   };
-}
-
-/** Who typed our outbound messages: only sends through the service have an author, named from the directory. */
-async function authorsOf(db: DbOrTx, channelId: string, ids: string[]) {
-  const out = new Map<string, { authorId: string; name: string | null }>();
-  if (!ids.length) return out;
-  const rows = await db
-    .select({ id: messagingSentMessages.providerMessageId, authorId: messagingSentMessages.authorId, name: members.name })
-    .from(messagingSentMessages)
-    .leftJoin(members, eq(members.id, messagingSentMessages.authorId))
-    .where(and(eq(messagingSentMessages.channelId, channelId), inArray(messagingSentMessages.providerMessageId, ids)));
-  for (const r of rows) if (r.authorId) out.set(r.id, { authorId: r.authorId, name: r.name });
-  return out;
 }

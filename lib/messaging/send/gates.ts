@@ -6,6 +6,7 @@ import { maskHandle, phoneDigitsOf } from "../chat-id";
 import { emailAddressOfChatId } from "../email/address";
 import { effectivePrivacy } from "../chat-privacy";
 import { isOptedOut } from "../opt-outs";
+import { webChatVisitorPhone } from "../web-chat/visitor-phone";
 import type { AckReason, AckStatus } from "./ack";
 
 export type SendMode = "reply" | "send";
@@ -80,14 +81,19 @@ export async function evaluateSendGates(ctx: MemberCtx, target: { channelId: str
   const handle = conversation?.handleMasked ?? maskHandle(chatId);
   if (privacy === "pending") return refuse("chat_privacy_mode", "blocked", "privacy_pending_approval", handle);
 
-  // An e-mail channel may open a thread to an address; the others to a phone-form id.
+  // An e-mail channel may open a thread to an address; the others to a phone-form id; a web chat
+  // is opened by its visitor only (there is no chat id to start one with).
   const address = channel.transport === "email" ? emailAddressOfChatId(chatId) : null;
-  const opensNew = channel.transport === "email" ? address !== null : phoneDigitsOf(chatId) !== null;
+  const opensNew = channel.transport === "email" ? address !== null : channel.transport !== "web_chat" && phoneDigitsOf(chatId) !== null;
   if (!conversation && (target.mode === "reply" || !opensNew)) return refuse("conversation", "rejected", "not_found_or_inaccessible");
 
   if (channel.transport === "email") {
     if (!address) return refuse("outreach_safety", "blocked", "outreach_unverifiable", handle);
     if (await isOptedOut(ctx.db, ctx.tenantId, address)) return refuse("outreach_safety", "blocked", "opt_out", handle);
+  } else if (channel.transport === "web_chat") {
+    // The visitor wrote first, on the agency's own page; a phone they left is still checked against the opt-outs.
+    const phone = await webChatVisitorPhone(ctx.db, channel.id, chatId);
+    if (phone && (await isOptedOut(ctx.db, ctx.tenantId, phone))) return refuse("outreach_safety", "blocked", "opt_out", handle);
   } else if (!chatId.endsWith("@g.us")) {
     const digits = phoneDigitsOf(chatId);
     if (!digits) return refuse("outreach_safety", "blocked", "outreach_unverifiable", handle);

@@ -1,0 +1,35 @@
+import type { Db } from "../../db/client";
+import type { ChatPlace } from "../messaging/web-chat/place";
+import { chatSessionOf, openChatSession } from "../messaging/web-chat/sessions";
+import { chatStream } from "../messaging/web-chat/stream";
+import { ChatMessagesQuery, listVisitorMessages, postVisitorMessage } from "../messaging/web-chat/visitor-messages";
+import { UUID_PATTERN } from "../schemas/uuid";
+import { parseQuery } from "./query";
+import { readJson } from "./read-json";
+import { json } from "./run";
+
+/**
+ * The visitor's four calls, shared by the site routes (`/api/sites/{siteId}/chat/...`) and the
+ * share-page routes (`/api/sites/share/{token}/chat/...`): only how the place is found differs.
+ */
+export const visitorChat = {
+  async openSession(db: Db, place: ChatPlace, req: Request): Promise<Response> {
+    return json(await openChatSession(db, place, await readJson(req), { userAgent: req.headers.get("user-agent") }), 201);
+  },
+  async postMessage(db: Db, place: ChatPlace, req: Request): Promise<Response> {
+    const session = await chatSessionOf(db, place, req.headers.get("authorization"));
+    const { message, replayed } = await postVisitorMessage(db, place, session, await readJson(req));
+    return json({ message }, 201, replayed ? { "idempotent-replayed": "true" } : undefined);
+  },
+  async listMessages(db: Db, place: ChatPlace, req: Request): Promise<Response> {
+    const session = await chatSessionOf(db, place, req.headers.get("authorization"));
+    return json(await listVisitorMessages(db, session, parseQuery(req.url, ChatMessagesQuery)));
+  },
+  async stream(db: Db, place: ChatPlace, req: Request): Promise<Response> {
+    const session = await chatSessionOf(db, place, req.headers.get("authorization"));
+    const { after } = parseQuery(req.url, ChatMessagesQuery.pick({ after: true }));
+    // The browser's `Last-Event-ID` (a message id it received) wins over the `after` it was opened with.
+    const lastEventId = req.headers.get("last-event-id") ?? "";
+    return chatStream(db, session, { after: UUID_PATTERN.test(lastEventId) ? lastEventId.toLowerCase() : (after ?? null), signal: req.signal });
+  },
+};
