@@ -3,6 +3,7 @@ import { tenants } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
 import type { MemberCtx } from "../context/verb-context";
 import { invalid } from "../errors/domain-errors";
+import { queueCatalogueForNewTargets } from "../listings/translation-queue";
 import { reindexTenant } from "../search/index-listings";
 import { loadTenant } from "../tenants/load-tenant";
 import { presentSettings, UpdateSettingsSchema, type Settings } from "../tenants/settings";
@@ -34,6 +35,8 @@ export async function updateSettings({ db, actor }: MemberCtx, input: unknown): 
       (k) => JSON.stringify(tenant.settings[k as keyof TenantSettings]) !== JSON.stringify(merged[k as keyof TenantSettings]),
     );
     if (relabelled) await reindexTenant(tx, actor.tenantId);
+    // Translation starting for a language covers the catalogue already there, not only later changes.
+    await queueCatalogueForNewTargets(tx, actor.tenantId, tenant.settings, merged);
     return presentSettings({ ...row, settings: merged });
   });
 }

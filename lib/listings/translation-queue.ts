@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "../../db/client";
 import { listingTranslationQueue, type ListingRow } from "../../db/schema";
@@ -30,6 +31,31 @@ export async function queueTranslation(tx: Tx, s: TenantSettings, row: ListingRo
     .insert(listingTranslationQueue)
     .values({ listingId: row.id, tenantId: row.tenantId, ...values })
     .onConflictDoUpdate({ target: listingTranslationQueue.listingId, set: values });
+  afterCommit(
+    tx,
+    "listings:translation-queued",
+    () => null,
+    () => sendJobEvent(listingTextChanged, {}),
+  );
+}
+
+/**
+ * When automatic translation starts for a language (turned on, or a target added), the listings
+ * already in the catalogue are queued too, except those with a manual translation in every new
+ * language: the job then translates them in the background, as it does a changed listing.
+ */
+export async function queueCatalogueForNewTargets(tx: Tx, tenantId: string, before: TenantSettings, after: TenantSettings): Promise<void> {
+  const was = new Set(translationTargets(before));
+  const added = translationTargets(after).filter((l) => !was.has(l));
+  if (added.length === 0) return;
+  const needs = sql.join(
+    added.map((l) => sql`coalesce(translations -> ${l} ->> 'source', '') <> 'manual'`),
+    sql` or `,
+  );
+  await tx.execute(sql`
+    insert into listing_translation_queue (listing_id, tenant_id)
+    select id, tenant_id from listings where tenant_id = ${tenantId} and (${needs})
+    on conflict (listing_id) do nothing`);
   afterCommit(
     tx,
     "listings:translation-queued",

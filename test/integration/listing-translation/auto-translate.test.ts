@@ -264,4 +264,33 @@ describe("automatic listing translation", () => {
     // Only the other tenant's two languages went to the model, with its key.
     expect(fake.requests.slice(calls)).toHaveLength(2);
   });
+
+  it("queues the existing catalogue when translation starts for a language, except manual translations", async () => {
+    const late = await makeTenant();
+    await setup(late, { enabled: false, targets: ["en", "es"] });
+    const { listing: plain } = await createListing(late, { title: "Casa antiga" });
+    const { listing: manual } = await createListing(late, { title: "Casa manual", translations: { en: { title: "Hand-made" } } });
+    expect(await queued(plain.id)).toBeUndefined();
+    // English only first: the manual one needs nothing.
+    let res = await call(settingsRoute.PATCH, "PATCH", "/api/v1/settings", { key: late.key, body: { listingTranslation: { enabled: true, targets: ["en"] } } });
+    expect(res.status).toBe(200);
+    expect(await queued(plain.id)).toBeTruthy();
+    expect(await queued(manual.id)).toBeUndefined();
+    await run();
+    expect((await listingRow(plain.id)).translations.en?.title).toBe("EN: Casa antiga");
+    // Adding Spanish queues both again; the manual English stays.
+    res = await call(settingsRoute.PATCH, "PATCH", "/api/v1/settings", {
+      key: late.key,
+      body: { listingTranslation: { enabled: true, targets: ["en", "es"] } },
+    });
+    expect(res.status).toBe(200);
+    expect(await queued(manual.id)).toBeTruthy();
+    await run();
+    const m = await listingRow(manual.id);
+    expect(m.translations.en).toMatchObject({ title: "Hand-made", source: "manual" });
+    expect(m.translations.es).toMatchObject({ title: "ES: Casa manual", source: "ai" });
+    // A PATCH that changes nothing about translation queues nothing.
+    await call(settingsRoute.PATCH, "PATCH", "/api/v1/settings", { key: late.key, body: { primaryMarketEnabled: true } });
+    expect(await queued(plain.id)).toBeUndefined();
+  });
 });
