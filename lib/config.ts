@@ -150,6 +150,8 @@ const ConfigSchema = z.object({
     .default(15 * 1024 * 1024),
   /** Time a photo's source fetch may take (connect, answer and body); past it a placeholder shows. */
   MEDIA_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8000),
+  /** How old what the service knows of a remote photo may get before a page's visit asks its source again (conditionally: an unchanged photo is not downloaded again). */
+  MEDIA_SOURCE_REVALIDATE_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(86_400),
   /** Key (32+ characters) that signs photo addresses; unset: derived from the messaging secret key. */
   MEDIA_URL_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /** Where the demo's generated photographs live (`npm run demo` writes them); default `<DATA_DIR>/demo-photos`. */

@@ -5,7 +5,8 @@ import { processGlobal } from "../util/process-global";
 import { contentHash } from "./photo-address";
 import { loadPhotoSource, PhotoSourceError } from "./photo-source";
 import { heightOf, mediaCacheDir, type PhotoFormat, type PhotoWidth } from "./media-settings";
-import { knownSource, rememberSource } from "./source-index";
+import { knownSource, rememberSource, type SourceEntry, type Validators } from "./source-index";
+import { config } from "../config";
 
 /** A decompression bomb stops here: 50 megapixels is past any camera a listing photo comes from. */
 const MAX_PIXELS = 50_000_000;
@@ -57,11 +58,38 @@ async function sourceBytes(src: string): Promise<{ bytes: Buffer; hash: string }
     if (copy) return { bytes: copy, hash: known.hash };
   }
   return once(`src:${src}`, async () => {
-    const bytes = await loadPhotoSource(src);
-    const hash = contentHash(bytes);
-    if (isRemote(src)) await writeAtomically(originalFile(hash), bytes);
-    rememberSource(src, hash);
-    return { bytes, hash };
+    const loaded = await loadPhotoSource(src);
+    if ("notModified" in loaded) throw new PhotoSourceError("unreachable", "304 to a request without validators");
+    return keep(src, loaded.bytes, loaded.validators);
+  });
+}
+
+async function keep(src: string, bytes: Buffer, validators: Validators): Promise<{ bytes: Buffer; hash: string }> {
+  const hash = contentHash(bytes);
+  if (isRemote(src)) await writeAtomically(originalFile(hash), bytes);
+  rememberSource(src, hash, validators);
+  return { bytes, hash };
+}
+
+/**
+ * Asks a remote source again once what we know of it is older than `MEDIA_SOURCE_REVALIDATE_SECONDS`
+ * (a page's render starts it and does not wait): conditionally, so an unchanged photo answers 304
+ * and is not downloaded again; a changed one gets its new hash, and the pages rendered after it new
+ * addresses. Failures keep what we knew.
+ */
+export function revalidateIfStale(src: string, known: SourceEntry): void {
+  if (!isRemote(src) || Date.now() - known.at < config().MEDIA_SOURCE_REVALIDATE_SECONDS * 1000) return;
+  void revalidateSource(src, known).catch(() => {});
+}
+
+export function revalidateSource(src: string, known: SourceEntry): Promise<string> {
+  return once(`revalidate:${src}`, async () => {
+    const loaded = await loadPhotoSource(src, known);
+    if ("notModified" in loaded) {
+      rememberSource(src, known.hash, loaded.validators);
+      return known.hash;
+    }
+    return (await keep(src, loaded.bytes, loaded.validators)).hash;
   });
 }
 

@@ -10,7 +10,8 @@ import { mediaCacheDir } from "./media-settings";
  * file per source, shared by every process) and in memory, so a page can write the hash into the
  * photo's address, and a source is fetched once, not once per width or per process.
  */
-export type SourceEntry = { hash: string; at: number };
+export type SourceEntry = { hash: string; at: number; etag?: string; lastModified?: string };
+export type Validators = Pick<SourceEntry, "etag" | "lastModified">;
 
 /** How long a page trusts that a source it has not seen is still unknown (one cheap file check per source at most this often). */
 const UNKNOWN_FOR_MS = 5000;
@@ -41,8 +42,8 @@ export function knownSource(src: string): SourceEntry | null {
   return null;
 }
 
-export function rememberSource(src: string, hash: string): void {
-  const e: SourceEntry = { hash, at: Date.now() };
+export function rememberSource(src: string, hash: string, validators: Validators = {}): void {
+  const e: SourceEntry = { hash, at: Date.now(), ...validators };
   memory().set(src, e);
   const file = fileOf(src);
   fs.mkdirSync(path.dirname(file), { recursive: true });

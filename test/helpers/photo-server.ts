@@ -11,17 +11,25 @@ export async function makeJpeg(width = 1800, height = 1200, seed = 1): Promise<B
     .toBuffer();
 }
 
-export type PhotoServer = { origin: string; hits: (path: string) => number; set: (path: string, answer: Answer) => void; close: () => Promise<void> };
+export type PhotoServer = {
+  origin: string;
+  hits: (path: string) => number;
+  set: (path: string, answer: Answer) => void;
+  /** An answer decided per request (conditional requests). */
+  respond: (path: string, answer: (req: http.IncomingMessage) => Answer) => void;
+  close: () => Promise<void>;
+};
 type Answer = { status?: number; type?: string; body?: Buffer; headers?: Record<string, string>; hang?: boolean };
 
 /** Photos on 127.0.0.1 (port 0), each path answering what the test set, counting the requests per path. */
 export async function startPhotoServer(): Promise<PhotoServer> {
-  const answers = new Map<string, Answer>();
+  const answers = new Map<string, Answer | ((req: http.IncomingMessage) => Answer)>();
   const counts = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const path = req.url ?? "";
     counts.set(path, (counts.get(path) ?? 0) + 1);
-    const a = answers.get(path);
+    const given = answers.get(path);
+    const a = typeof given === "function" ? given(req) : given;
     if (!a) return void res.writeHead(404).end();
     if (a.hang) return; // never answers: the fetch's deadline must end it
     res.writeHead(a.status ?? 200, { "content-type": a.type ?? "image/jpeg", ...a.headers }).end(a.body);
@@ -31,6 +39,7 @@ export async function startPhotoServer(): Promise<PhotoServer> {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     hits: (path) => counts.get(path) ?? 0,
     set: (path, answer) => void answers.set(path, answer),
+    respond: (path, answer) => void answers.set(path, answer),
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();

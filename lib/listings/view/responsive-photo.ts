@@ -2,6 +2,7 @@ import { heightOf, PHOTO_WIDTHS } from "../../media/media-settings";
 import { canSign, photoAddress } from "../../media/photo-address";
 import { isResizable } from "../../media/photo-source";
 import { knownSource } from "../../media/source-index";
+import { revalidateIfStale } from "../../media/photo-variant";
 
 /** What an `<img>` of a listing photo carries: a fallback `src`, the widths in `srcSet`, the frame's size. */
 export type ResponsivePhoto = { src: string; srcSet?: string; width: number; height: number };
@@ -22,7 +23,9 @@ export type PhotoLayout = keyof typeof PHOTO_LAYOUTS;
  */
 export function responsivePhoto(src: string, layout: PhotoLayout): ResponsivePhoto {
   if (!isResizable(src) || !canSign(src)) return { src, width: 1200, height: 800 };
-  const hash = knownSource(src)?.hash ?? null;
+  const known = knownSource(src);
+  if (known) revalidateIfStale(src, known);
+  const hash = known?.hash ?? null;
   const widths = PHOTO_WIDTHS.filter((w) => w <= PHOTO_LAYOUTS[layout].max);
   const fallback = widths.includes(768) ? 768 : widths[widths.length - 1];
   return {

@@ -92,6 +92,40 @@ describe("resized listing photos", () => {
     expect(srv.hits("/b.jpg")).toBe(1);
   });
 
+  it("asks a source again after MEDIA_SOURCE_REVALIDATE_SECONDS: unchanged, a 304 and the same addresses; changed, new addresses", async () => {
+    const src = `${srv.origin}/r.jpg`;
+    let etag = '"v1"';
+    let body = jpeg;
+    const conditional: string[] = [];
+    srv.set("/r.jpg", { body, headers: { etag } });
+    await get(src, 320);
+    expect(knownSource(src)).toMatchObject({ hash: sha(jpeg), etag: '"v1"' });
+    vi.stubEnv("MEDIA_SOURCE_REVALIDATE_SECONDS", "1");
+    resetConfigForTests();
+    // Fresh: a render asks nothing.
+    responsivePhoto(src, "cover");
+    expect(srv.hits("/r.jpg")).toBe(1);
+    // Stale and unchanged: the server sees the validator and answers 304.
+    await new Promise((r) => setTimeout(r, 1100));
+    srv.respond("/r.jpg", (req) => {
+      conditional.push(String(req.headers["if-none-match"]));
+      return req.headers["if-none-match"] === etag ? { status: 304, headers: { etag } } : { body, headers: { etag } };
+    });
+    const { revalidateSource } = await import("../../../lib/media/photo-variant");
+    responsivePhoto(src, "cover");
+    expect(await revalidateSource(src, knownSource(src)!)).toBe(sha(jpeg));
+    expect(conditional).toEqual(['"v1"']);
+    expect(responsivePhoto(src, "cover").srcSet).toContain(`/${sha(jpeg)}-768 768w`);
+    // Stale and changed: new bytes, new hash, new addresses; the old address still answers.
+    await new Promise((r) => setTimeout(r, 1100));
+    body = await makeJpeg(1200, 800, 7);
+    etag = '"v2"';
+    responsivePhoto(src, "cover");
+    expect(await revalidateSource(src, knownSource(src)!)).toBe(sha(body));
+    expect(responsivePhoto(src, "cover").srcSet).toContain(`/${sha(body)}-768 768w`);
+    expect((await get(src, 320, WEBP, sha(jpeg))).headers["cache-control"]).toContain("immutable");
+  });
+
   it("resizes once when many ask for the same new variant at the same time", async () => {
     const src = `${srv.origin}/c.jpg`;
     const answers = await Promise.all(Array.from({ length: 8 }, () => get(src, 960)));
