@@ -52,9 +52,12 @@ export async function queueCatalogueForNewTargets(tx: Tx, tenantId: string, befo
     added.map((l) => sql`coalesce(translations -> ${l} ->> 'source', '') <> 'manual'`),
     sql` or `,
   );
+  // requested_at from JavaScript (millisecond precision), as every queue write: the job finds its
+  // row again by equality with the value it read, which PostgreSQL's microsecond now() would break.
+  const now = new Date();
   await tx.execute(sql`
-    insert into listing_translation_queue (listing_id, tenant_id)
-    select id, tenant_id from listings where tenant_id = ${tenantId} and (${needs})
+    insert into listing_translation_queue (listing_id, tenant_id, requested_at, next_attempt_at)
+    select id, tenant_id, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz from listings where tenant_id = ${tenantId} and (${needs})
     on conflict (listing_id) do nothing`);
   afterCommit(
     tx,
