@@ -29,7 +29,8 @@ export function postMessagingWebhook(req: Request, segment: Segment<P>): Promise
       MAX_WEBHOOK_BYTES,
       () => new DomainError("too_large", "payload_too_large", `The webhook is larger than ${MAX_WEBHOOK_BYTES} bytes.`),
     );
-    const cloud = ctx.actor.channel.provider === "whatsapp_cloud";
+    // Meta's Graph signs the same way for WhatsApp Cloud, Instagram and Messenger.
+    const cloud = ctx.actor.channel.provider === "whatsapp_cloud" || ctx.actor.channel.provider === "meta";
     if (!(cloud ? verifyCloudSignature(ctx.actor.secret, req.headers, raw) : verifyWahaSignature(ctx.actor.secret, req.headers, raw))) {
       throw unauthorized(
         cloud

@@ -49,6 +49,7 @@ const PROVIDER_TRANSPORTS: Record<(typeof PROVIDERS)[number], readonly string[]>
   whatsapp_cloud: ["whatsapp_cloud"],
   web_chat: ["web_chat"],
   smtp: ["email"],
+  meta: ["instagram", "facebook_messenger"],
 };
 
 /** Transports listed by the spec that have no adapter yet: refused at creation, with this reason. */
@@ -63,8 +64,14 @@ export const CreateMessagingChannelSchema = z
     ownerId: fields.ownerId.optional().meta({ description: "Member who owns the channel (default: the key's member); the owner always has access." }),
     privacyMode: fields.privacyMode.default("off"),
     mock: fields.mock.default(false),
+    appSecret: z.string().min(16).max(200).optional().meta({
+      description:
+        "Graph providers (`whatsapp_cloud`, `meta`) only: the Meta app's secret, which Meta signs webhooks with; it becomes the channel's HMAC secret (default: a generated one). Stored encrypted.",
+    }),
   })
   .superRefine((v, ctx) => {
+    if (v.appSecret !== undefined && v.provider !== "whatsapp_cloud" && v.provider !== "meta")
+      ctx.addIssue({ code: "custom", path: ["appSecret"], message: "only Graph providers (`whatsapp_cloud`, `meta`) sign with an app secret" });
     if (v.provider === "smtp")
       ctx.addIssue({ code: "custom", path: ["provider"], message: "e-mail channels send `address` and `smtp` (see CreateEmailChannel)" });
     else if (!PROVIDER_TRANSPORTS[v.provider].includes(v.transport)) {
@@ -155,7 +162,8 @@ export async function createMessagingChannel(ctx: MemberCtx, input: { body: unkn
   }
   const data = transport === "email" ? await emailChannelInput(input.body) : await gatewayChannelInput(input.body);
   const ownerId = data.ownerId ?? ctx.actor.userId;
-  const secret = newHmacSecret();
+  // Meta signs Graph webhooks with the app's secret, which we cannot choose: it is given, or generated for the others.
+  const secret = ("appSecret" in data && data.appSecret) || newHmacSecret();
   const row = await inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
     await assertMember(tx, ctx.tenantId, [ownerId], "ownerId");
     const [r] = await tx

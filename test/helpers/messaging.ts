@@ -2,6 +2,7 @@ import * as channelsRoute from "../../app/api/v1/settings/messaging-channels/rou
 import * as grantsRoute from "../../app/api/v1/settings/messaging-channels/[id]/grants/route";
 import * as privacyRoute from "../../app/api/v1/settings/messaging-channels/[id]/chat-privacy/route";
 import type { FakeCloud } from "../fakes/cloud-gateway";
+import type { FakeGraph } from "../fakes/meta-graph";
 import type { FakeSmtp } from "../fakes/smtp-server";
 import { startFakeWaha, type FakeWaha } from "../fakes/waha-gateway";
 import { checkResponse } from "./contract";
@@ -66,6 +67,16 @@ export function makeEmailChannel(t: TestTenant, smtp: FakeSmtp, over: Record<str
     smtp: { host: smtp.host, port: smtp.port, tls: "none", user: smtp.user, password: smtp.password },
     ...over,
   });
+}
+
+/** An Instagram or Messenger channel on the fake Graph server. */
+export function makeMetaChannel(
+  t: TestTenant,
+  graph: FakeGraph,
+  transport: "instagram" | "facebook_messenger",
+  over: Record<string, unknown> = {},
+): Promise<TestChannel> {
+  return makeChannel(t, { name: transport, transport, provider: "meta", baseUrl: graph.url, apiKey: graph.token, sessionName: graph.accountId, ...over });
 }
 
 export async function grant(t: TestTenant, channelId: string, memberIds: string[]) {

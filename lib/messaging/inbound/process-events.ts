@@ -19,6 +19,7 @@ import { recordMessageEvent } from "../message-events";
 import { adapterFor } from "../providers/adapter-for";
 import type { InboundEvent, ProviderMessage } from "../providers/types";
 import { parseEmailEvent } from "../email/receive-email";
+import { parseMetaWebhook } from "../providers/meta-graph";
 import { parseWahaWebhook } from "../providers/waha";
 import { parseCloudWebhook } from "../providers/whatsapp-cloud";
 import { errorText } from "../../errors/error-text";
@@ -79,6 +80,7 @@ function parse(channel: MessagingChannelRow, body: string): InboundEvent[] {
   // event is still a message, and PostgreSQL cannot store those characters.
   const json = storableJson(JSON.parse(body) as Record<string, unknown>);
   if (channel.provider === "smtp") return parseEmailEvent(json);
+  if (channel.provider === "meta") return parseMetaWebhook(json);
   return channel.provider === "whatsapp_cloud" ? parseCloudWebhook(json) : parseWahaWebhook(json);
 }
 

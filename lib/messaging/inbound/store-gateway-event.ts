@@ -24,7 +24,8 @@ export async function storeGatewayEvent(ctx: GatewayCtx, raw: Buffer): Promise<z
   }
   if (!body || typeof body !== "object" || Array.isArray(body)) throw invalid("The body must be a JSON object.", "invalid_json");
   const b = body as Record<string, unknown>;
-  const event = channel.provider === "whatsapp_cloud" ? `cloud.${String(b.object ?? "unknown")}` : String(b.event ?? "unknown");
+  const graph = channel.provider === "whatsapp_cloud" ? "cloud" : channel.provider === "meta" ? "meta" : null;
+  const event = graph ? `${graph}.${String(b.object ?? "unknown")}` : String(b.event ?? "unknown");
   const [row] = await ctx.db
     .insert(messagingInboundEvents)
     .values({ tenantId: ctx.tenantId, channelId: channel.id, event: event.slice(0, 100), body: raw.toString("utf8") })
@@ -35,7 +36,12 @@ export async function storeGatewayEvent(ctx: GatewayCtx, raw: Buffer): Promise<z
 
 /** Cloud API subscription check: `hub.verify_token` must be the channel's HMAC secret; answers `hub.challenge`. */
 export function cloudSubscriptionChallenge(ctx: GatewayCtx, q: { mode: string | null; verifyToken: string | null; challenge: string | null }): string {
-  if (ctx.actor.channel.provider !== "whatsapp_cloud" || q.mode !== "subscribe" || q.verifyToken !== ctx.actor.secret) {
+  // Graph (WhatsApp Cloud, Instagram, Messenger) subscriptions only.
+  if (
+    (ctx.actor.channel.provider !== "whatsapp_cloud" && ctx.actor.channel.provider !== "meta") ||
+    q.mode !== "subscribe" ||
+    q.verifyToken !== ctx.actor.secret
+  ) {
     throw unauthorized("Subscription check refused: hub.verify_token must be the channel's HMAC secret.");
   }
   return (q.challenge ?? "").slice(0, 200);

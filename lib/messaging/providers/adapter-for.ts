@@ -1,6 +1,7 @@
 import type { MessagingChannelRow } from "../../../db/schema";
 import { emailAdapter } from "../email/adapter";
 import { unseal } from "../secret-box";
+import { metaAdapter } from "./meta-graph";
 import { cloudAdapter } from "./whatsapp-cloud";
 import type { Credentials, ProviderAdapter } from "./types";
 import { wahaAdapter } from "./waha";
@@ -16,5 +17,6 @@ export function adapterFor(channel: MessagingChannelRow): ProviderAdapter {
   const creds = credentialsOf(channel);
   if (channel.provider === "whatsapp_cloud") return cloudAdapter(channel.baseUrl, creds);
   if (channel.provider === "smtp") return emailAdapter(channel, creds);
+  if (channel.provider === "meta") return metaAdapter(channel.baseUrl, creds);
   return wahaAdapter(channel.baseUrl, creds);
 }

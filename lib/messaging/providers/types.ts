@@ -7,7 +7,7 @@ export type ConnectionState = (typeof CONNECTION_STATES)[number];
 export const TRANSPORTS = ["whatsapp", "whatsapp_cloud", "instagram", "facebook_messenger", "tiktok", "email", "web_chat", "voip"] as const;
 export type Transport = (typeof TRANSPORTS)[number];
 
-export const PROVIDERS = ["waha", "whatsapp_cloud", "web_chat", "smtp"] as const;
+export const PROVIDERS = ["waha", "whatsapp_cloud", "web_chat", "smtp", "meta"] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 export type MediaDescriptor = { kind: string; mimeType: string | null; available: boolean };

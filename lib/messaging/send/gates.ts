@@ -94,6 +94,9 @@ export async function evaluateSendGates(ctx: MemberCtx, target: { channelId: str
     // The visitor wrote first, on the agency's own page; a phone they left is still checked against the opt-outs.
     const phone = await webChatVisitorPhone(ctx.db, channel.id, chatId);
     if (phone && (await isOptedOut(ctx.db, ctx.tenantId, phone))) return refuse("outreach_safety", "blocked", "opt_out", handle);
+  } else if (channel.provider === "meta") {
+    // Instagram/Messenger chats are page-scoped ids with no phone or address to look up; the person
+    // wrote to the page first (no proactive send opens one) and Meta enforces its reply window.
   } else if (!chatId.endsWith("@g.us")) {
     const digits = phoneDigitsOf(chatId);
     if (!digits) return refuse("outreach_safety", "blocked", "outreach_unverifiable", handle);

@@ -44,7 +44,9 @@ export function registerMessagingSettingsPaths(r: OpenAPIRegistry): void {
     summary: "Connect a messaging channel",
     description:
       "Flat body `{name, transport, provider, baseUrl, apiKey, sessionName, ownerId, privacyMode, mock}`. `provider` `waha` carries " +
-      "`transport` `whatsapp`; `whatsapp_cloud` carries `whatsapp_cloud` (`apiKey` = access token, `sessionName` = phone number id). " +
+      "`transport` `whatsapp`; `whatsapp_cloud` carries `whatsapp_cloud` (`apiKey` = access token, `sessionName` = phone number id); " +
+      "`meta` carries `instagram` and `facebook_messenger` (`baseUrl` = the Graph API base such as `https://graph.facebook.com/v21.0`, " +
+      "`apiKey` = the Page access token, `sessionName` = the Page id or the Instagram professional account id). " +
       "The gateway's session status is read once (2 s) to set `connectionState`. In production a `baseUrl` whose host is, or " +
       "resolves to, a loopback, private, link-local, carrier-grade NAT or other non-public address is refused (400, here and on " +
       "update) unless `WEBHOOKS_ALLOW_PRIVATE_URLS=true`, and plain http is refused; a host that does not resolve yet is " +

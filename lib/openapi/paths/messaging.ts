@@ -204,7 +204,9 @@ export function registerMessagingPaths(r: OpenAPIRegistry): void {
       "Configure the URL answered when the channel was created on its gateway. WAHA: `{event, session, payload}` signed with " +
       "`X-Webhook-Hmac` (hex HMAC-SHA512 of the body with the channel's HMAC secret, `X-Webhook-Hmac-Algorithm: sha512`); events " +
       "`message`, `message.any`, `message.ack`, `session.status`, `label.upsert`, `label.chat.added`, `label.chat.deleted`. " +
-      "WhatsApp Cloud: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256>`. The event is stored before the 200 and processed in " +
+      "WhatsApp Cloud, Instagram and Messenger (Graph): `X-Hub-Signature-256: sha256=<hex HMAC-SHA256>`; Instagram and Messenger " +
+      "post `{object: 'instagram'|'page', entry[].messaging[]}` (messages and echoes become conversation messages; deliveries, " +
+      "reads and postbacks are stored only). The event is stored before the 200 and processed in " +
       "the background (conversation records, `@lid` mapping, labels, connection state, `channel.message.*` events).\n\n" +
       "**E-mail channels** post the message itself, with the channel's secret as `X-Webhook-Secret`, a Bearer token or the " +
       "password of HTTP Basic auth: `Content-Type: message/rfc822` (the raw MIME message), `application/json` or a form " +
@@ -233,7 +235,7 @@ export function registerMessagingPaths(r: OpenAPIRegistry): void {
     path: "/api/webhooks/messaging/{channelToken}",
     tags: ["Messaging channels"],
     operationId: "verifyCloudSubscription",
-    summary: "WhatsApp Cloud subscription check",
+    summary: "Graph subscription check (WhatsApp Cloud, Instagram, Messenger)",
     description: "`hub.mode=subscribe&hub.verify_token=<the channel's HMAC secret>&hub.challenge=...`: echoes `hub.challenge` as text.",
     security: [],
     request: {
@@ -242,7 +244,7 @@ export function registerMessagingPaths(r: OpenAPIRegistry): void {
     },
     responses: {
       200: { description: "The challenge, as text/plain.", content: { "text/plain": { schema: z.string() } } },
-      ...errors({ 401: "Wrong verify token or not a Cloud channel.", 404: "Unknown channel token." }),
+      ...errors({ 401: "Wrong verify token or not a Graph (Cloud, Instagram, Messenger) channel.", 404: "Unknown channel token." }),
     },
   });
 }
