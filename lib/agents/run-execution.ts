@@ -13,6 +13,8 @@ import { accessOf, type MemberActor } from "../context/actor";
 import { memberCtx, type MemberCtx } from "../context/verb-context";
 import { DetailQuery, conversationDetail } from "../messaging/conversations/detail";
 import type { QueueRound } from "../jobs/drain";
+import { onJobEvent } from "../jobs/dispatch";
+import { agentRunsQueued } from "./runs-queued";
 import { recordExecutionEvent } from "./execution-events";
 import { chatPause } from "./pauses";
 import { chatMessages, systemPrompt, type HistoryLine } from "./prompt";
@@ -45,26 +47,62 @@ async function claim(db: Db, limit: number): Promise<AgentExecutionRow[]> {
   return db.select().from(agentExecutions).where(sql`${agentExecutions.id} in ${ids}`);
 }
 
-/** One round of the job: claims up to `limit` executions and runs them, `PARALLEL` at a time. */
+/**
+ * One round of the job: `PARALLEL` workers each claim one execution, run it, and claim the next.
+ * A worker that finds nothing waits while others still run, and claims again when an execution is
+ * queued in this process (`agentRunsQueued`) or another finishes: runs of a job never overlap, so
+ * without this a message arriving while an execution waits for the model would wait for the whole
+ * round. The round ends when nothing is queued and nothing runs, or `limit` were claimed.
+ */
 export async function runAgentExecutions(db: Db, log: Logger, limit = 32, opts: RunOptions = {}): Promise<QueueRound> {
-  const claimed = await claim(db, limit);
+  let claimed = 0;
   let processed = 0;
   let failed = 0;
-  const queue = [...claimed];
-  await Promise.all(
-    Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
-      for (let e = queue.shift(); e; e = queue.shift()) {
-        try {
-          await runExecution(db, e, log, opts);
-          processed++;
-        } catch (err) {
-          failed++;
-          log.error({ err, executionId: e.id }, "agent execution crashed; it is taken over after its lease");
+  let inFlight = 0;
+  let wake: () => void = () => {};
+  let woken = new Promise<void>((r) => {
+    wake = r;
+  });
+  const poke = () => {
+    const w = wake;
+    woken = new Promise<void>((r) => {
+      wake = r;
+    });
+    w();
+  };
+  const off = onJobEvent((name) => {
+    if (name === agentRunsQueued.name) poke();
+  });
+  try {
+    await Promise.all(
+      Array.from({ length: Math.min(PARALLEL, limit) }, async () => {
+        while (claimed < limit) {
+          const next = woken;
+          const [e] = await claim(db, 1);
+          if (!e) {
+            if (inFlight === 0) return;
+            await next;
+            continue;
+          }
+          claimed++;
+          inFlight++;
+          try {
+            await runExecution(db, e, log, opts);
+            processed++;
+          } catch (err) {
+            failed++;
+            log.error({ err, executionId: e.id }, "agent execution crashed; it is taken over after its lease");
+          } finally {
+            inFlight--;
+            poke();
+          }
         }
-      }
-    }),
-  );
-  return { claimed: claimed.length, processed, failed };
+      }),
+    );
+  } finally {
+    off();
+  }
+  return { claimed, processed, failed };
 }
 
 /** The member whose grants the agent acts with (its creator), as the verbs' actor; null if gone or inactive. */
