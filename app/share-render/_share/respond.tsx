@@ -15,6 +15,8 @@ import { ogCacheKey, ogContent, ogVersion } from "./og";
 import { MemberListing, memberDoc, ShareBody } from "./share-body";
 import { agentOf, type ShareView } from "./share-view";
 import { unavailablePage } from "@/app/_ui/unavailable-page";
+import { ChatLauncher } from "@/app/_ui/chat-launcher";
+import { shareChatPlace } from "@/lib/messaging/web-chat/place";
 
 const serviceHosts = serviceHostSet(process.env.SERVICE_HOSTS);
 
@@ -137,7 +139,24 @@ export async function sharePageResponse(req: Request, p: ShareParams, form?: { p
       title = listingTitle(view, doc) || title;
       body = <MemberListing view={view} listingId={p.listingId} />;
     }
-    const bar = <ContactBar t={t} agent={agentOf(e)} title={title} />;
+    // The tenant's share pages may carry its web chat: a button and a script of our own origin.
+    const chat = await shareChatPlace(db, p.token).catch(() => null);
+    const bar = (
+      <>
+        <ContactBar t={t} agent={agentOf(e)} title={title} />
+        {chat && (
+          <ChatLauncher
+            api={`/api/sites/share/${p.token}/chat`}
+            locale={locale}
+            agencyName={page.answer.branding.name}
+            greeting={null}
+            offlineMessage={null}
+            online={chat.online}
+            listingId={p.listingId ?? chat.linkListingId}
+          />
+        )}
+      </>
+    );
     return await respond(
       {
         lang: locale,
@@ -151,6 +170,7 @@ export async function sharePageResponse(req: Request, p: ShareParams, form?: { p
         langs,
       },
       200,
+      chat ? { "content-security-policy": `${HEADERS["content-security-policy"]}; script-src 'self'; connect-src 'self'` } : {},
     );
   } catch (err) {
     if (isConnectionError(err)) return unavailablePage(locale);

@@ -1,6 +1,8 @@
 import type { CSSProperties, ReactNode } from "react";
 import { getTranslations } from "@/app/site-render/_site/translations";
+import { ChatLauncher } from "@/app/_ui/chat-launcher";
 import { brandPalette, brandVariables } from "@/lib/brand/brand-colors";
+import { chatOnline } from "@/lib/sites/site-chat";
 import type { SiteView } from "../context";
 import { SiteFooter, SiteHeader } from "./chrome";
 import { MetaPixelBase } from "./meta-pixel";
@@ -27,6 +29,16 @@ export async function SiteFrame({ site, path, children }: { site: SiteView; path
       <main id="main">{children}</main>
       <SiteFooter site={site} />
       <MetaPixelBase site={site} />
+      {site.row.chat && (
+        <ChatLauncher
+          api={`/api/sites/${site.row.id}/chat`}
+          locale={site.locale}
+          agencyName={site.name}
+          greeting={site.row.chat.greeting}
+          offlineMessage={site.row.chat.offlineMessage}
+          online={chatOnline(site.row.chat.hours)}
+        />
+      )}
     </div>
   );
 }

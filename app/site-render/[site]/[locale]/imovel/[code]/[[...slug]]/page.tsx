@@ -132,7 +132,8 @@ export default async function ListingPage({ params, searchParams }: Props) {
     }));
   const url = `${site.origin}${href(site, canonical)}`;
   return (
-    <div className="wrap">
+    // The tenant's own listing: a chat opened on this page says which listing it started on.
+    <div className="wrap" data-listing-id={listingId ?? undefined}>
       <Breadcrumb site={site} crumbs={crumbs} />
       <div className="listing-head">
         <div>
