@@ -1,5 +1,5 @@
 import { dbDriver, getDb } from "../../db/client";
-import { runMigrations } from "../../db/migrate";
+import { runMigrations, schemaAheadProblem } from "../../db/migrate";
 import { ensureOperatorToken } from "../auth/operator-token";
 import { config } from "../config";
 import { startEmbeddedRunner } from "../jobs/embedded-runner";
@@ -40,6 +40,10 @@ async function doBoot(): Promise<void> {
     const started = Date.now();
     await runMigrations();
     log.info({ driver: await dbDriver(), ms: Date.now() - started }, "database migrated");
+  } else {
+    // Not migrating here (another node or `npm run db:migrate` does): still refuse a schema this code does not know.
+    const ahead = await schemaAheadProblem();
+    if (ahead) throw new Error(ahead);
   }
   // After migrations (they create the table): limits must hold across processes, or not start.
   await checkRateLimitStore(await getDb());

@@ -1,4 +1,5 @@
 import postgres from "postgres";
+import { schemaAheadProblem } from "../../db/migrate";
 import { config } from "../config";
 import { deliverJobEvent } from "../jobs/dispatch";
 import { startEmbeddedRunner } from "../jobs/embedded-runner";
@@ -21,6 +22,9 @@ export async function startJobsWorker(): Promise<{ stop: () => Promise<void> }> 
       "The jobs worker needs PostgreSQL: set DATABASE_URL. The embedded database admits one process, whose own runner does the work (JOBS_RUNNER=embedded).",
     );
   await checkDatabase();
+  // A worker older than the schema would fail every claim: one line instead.
+  const ahead = await schemaAheadProblem();
+  if (ahead) throw new Error(ahead);
   const log = logger().child({ component: "jobs-worker" });
   const listener = postgres(url, { max: 1, onnotice: () => {}, connection: { application_name: "crm-jobs-worker" } });
   let runner: { stop: () => Promise<void> } | undefined;
