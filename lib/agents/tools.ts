@@ -1,7 +1,7 @@
 import { tool, type ToolSet } from "ai";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { agentApprovals, members, messagingChannels, messagingConversations, type AgentExecutionRow, type AgentRow } from "../../db/schema";
+import { agentApprovals, listings, members, messagingChannels, messagingConversations, type AgentExecutionRow, type AgentRow } from "../../db/schema";
 import type { MemberCtx } from "../context/verb-context";
 import { createDeal, getDeal, updateDeal } from "../deals/deals";
 import { transferDeal } from "../deals/transfer";
@@ -113,6 +113,18 @@ export function buildTools(s: RunState): ToolSet {
           includeNetworks: "false",
         });
         const page = await searchListings(s.ctx, q);
+        // A price the tenant keeps private is not said to the public (nor to the model).
+        const ids = page.items.map((l) => l.id);
+        const hidden = new Set(
+          ids.length
+            ? (
+                await s.ctx.db
+                  .select({ id: listings.id })
+                  .from(listings)
+                  .where(and(eq(listings.tenantId, s.ctx.tenantId), inArray(listings.id, ids), eq(listings.priceVisibility, "private")))
+              ).map((r) => r.id)
+            : [],
+        );
         return {
           total: page.total,
           items: page.items.map((l) => ({
@@ -120,7 +132,7 @@ export function buildTools(s: RunState): ToolSet {
             listingCode: l.listingCode,
             title: l.title,
             type: l.type,
-            price: l.price,
+            price: hidden.has(l.id) ? null : l.price,
             neighborhood: l.location.neighborhood,
             city: l.location.city,
             area: l.features.area,

@@ -162,6 +162,28 @@ describe("guards", () => {
   });
 });
 
+describe("what the model is told", () => {
+  it("search results keep a private price from the model", async () => {
+    const propertiesRoute = await import("../../../app/api/v1/real-estate/properties/route");
+    const { propertyBody, saleListing } = await import("../../helpers/factories");
+    const p = await call(propertiesRoute.POST, "POST", "/x", {
+      key: c.t.key,
+      body: propertyBody({ title: "Cobertura Sigilosa" }, [saleListing({ title: "Cobertura Sigilosa", price: "9870000.00", priceVisibility: "private" })]),
+    });
+    expect(p.status, JSON.stringify(p.body)).toBe(201);
+    const { ch, agent } = await agentOn("Preço", { allow: ["reply", "search_listings"] });
+    c.model.setScript((req) => (hasTool(req) ? { text: "" } : { toolCalls: [{ name: "search_listings", arguments: { query: "Cobertura Sigilosa" } }] }));
+    const before = c.model.requests.length;
+    await receive(c.gw, ch, "5511911110008@c.us", "Quanto custa a cobertura?");
+    await runAgents();
+    const told = JSON.stringify(c.model.requests[before + 1].messages);
+    expect(told).toContain(p.body.listings[0].id);
+    expect(told).not.toContain("9870000");
+    const [e] = await executionsOf(agent.id);
+    expect(e.status).toBe("completed");
+  });
+});
+
 describe("budget", () => {
   it("an exhausted monthly budget fails new executions with budget_exhausted and no model call", async () => {
     const t2 = await makeTenant();
