@@ -5,12 +5,38 @@ import { PropertyDetailQuery } from "../../sites/property-detail";
 import { PublicListingDocumentSchema } from "../../sites/public-document";
 import { PublicSearchBody, PublicSearchResultSchema } from "../../sites/public-search";
 import { SimilarListingsSchema, SimilarQuery } from "../../sites/similar";
+import { SiteMapQuery, SiteMapSchema } from "../../sites/site-map";
 import { jsonContent } from "../common";
 import { PUBLIC_NOTES, PUBLIC_SECURITY, publicErrors, publicOk, siteIdParam } from "../public-common";
 
 const listingParams = siteIdParam.extend({ listingId: z.string().meta({ description: "Listing UUID or listing code." }) });
 
 export function registerPublicCataloguePaths(r: OpenAPIRegistry): void {
+  r.registerPath({
+    method: "get",
+    path: "/api/sites/{siteId}/map",
+    tags: ["Public sites"],
+    operationId: "siteMap",
+    summary: "The site's catalogue on a map: clusters and pins",
+    description:
+      "The listings the site's search shows (same automatic filters; `q`, `query_by` and `filter_by` as in the search) whose public point lies in " +
+      "`bbox`, gridded by `zoom` on the server: a cell with at most 4 listings answers them as pins, a fuller one as a cluster (count, mean point, " +
+      "box of its points). Points are the public ones, rounded to 3 decimals (about 100 m), for the box test too. Listings without a point are " +
+      "not on the map. Rate limit: 60 requests per minute.\n\n" +
+      PUBLIC_NOTES,
+    security: PUBLIC_SECURITY,
+    request: { params: siteIdParam, query: SiteMapQuery },
+    responses: {
+      200: publicOk("Clusters, pins and their total.", SiteMapSchema),
+      ...publicErrors(
+        {
+          400: "`bbox` missing, not 4 finite numbers, out of range, west >= east (ask a box across the antimeridian as two) or south >= north; `zoom` not an integer 0-22; a bad `filter_by`.",
+          404: "`Site not found`.",
+        },
+        60,
+      ),
+    },
+  });
   r.registerPath({
     method: "post",
     path: "/api/sites/{siteId}/search",
