@@ -231,14 +231,14 @@ export function registerMessagingSettingsPaths(r: OpenAPIRegistry): void {
     path: opt,
     tags: optTag,
     operationId: "removeOptOut",
-    summary: "Remove a phone from the opt-out list",
-    description: `\`?phone=\` (any format, normalised to E.164).\n\n${ADMIN_ONLY}`,
+    summary: "Remove a phone or e-mail address from the opt-out list",
+    description: `\`?phone=\` (any format, normalised to E.164) or \`?email=\`.\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY,
-    request: { query: z.object({ phone: z.string().meta({ example: "+5511987654321" }) }) },
+    request: { query: z.object({ phone: z.string().optional().meta({ example: "+5511987654321" }), email: z.string().optional() }) },
     responses: {
       204: { description: "Removed." },
       ...errors({
-        400: "Missing or invalid `phone` (`invalid_request`).",
+        400: "Missing or invalid `phone`/`email`, or both (`invalid_request`).",
         401: UNAUTHORIZED_KEY,
         403: NOT_ADMIN,
         404: "The phone is not on the list (`not_found`).",

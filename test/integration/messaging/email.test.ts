@@ -512,6 +512,21 @@ describe("sending e-mail", () => {
     expect(await conversationOf("outro@example.com")).toBeUndefined();
   });
 
+  it("an address on the tenant's opt-out list blocks replies and sends until it is removed", async () => {
+    const optOuts = await import("../../../app/api/v1/settings/messaging/opt-outs/route");
+    const added = await call(optOuts.POST, "POST", "/x", { key: t.key, body: { email: "Novo.Cliente@example.com", reason: "pediu" } });
+    expect(added.status).toBe(201);
+    expect(added.body).toMatchObject({ phone: null, email: "novo.cliente@example.com" });
+    const before = smtp.state.received.length;
+    const res = await reply({ channelId: ch.id, chatId: "novo.cliente@example.com", body: { kind: "text", text: "Oi" } });
+    expect(res.body).toMatchObject({ status: "blocked", reason: "opt_out" });
+    expect(smtp.state.received.length).toBe(before);
+    expect((await call(optOuts.POST, "POST", "/x", { key: t.key, body: { email: "a@b.example", phone: "+5511987654321" } })).status).toBe(400);
+    // Removing it opens the address again.
+    expect((await call(optOuts.DELETE, "DELETE", "/x", { key: t.key, query: { email: "novo.cliente@example.com" } })).status).toBe(204);
+    expect((await reply({ channelId: ch.id, chatId: "novo.cliente@example.com", body: { kind: "text", text: "Oi" } })).body).toMatchObject({ status: "sent" });
+  });
+
   it("a member without access to the channel cannot reply", async () => {
     const bruno = await makeMember(t, "broker");
     const res = await reply({ channelId: ch.id, chatId: "novo.cliente@example.com", body: { kind: "text", text: "x" } }, bruno.key);
