@@ -10,13 +10,15 @@ export type ChatLauncherProps = {
   offlineMessage: string | null;
   online: boolean;
   listingId?: string | null;
+  /** Above a bar fixed at the page's bottom (the share page's contact bar). */
+  raised?: boolean;
 };
 
 /** The launcher's own look: fixed in a corner, at least 44 px, in the page's brand colour when it has one. */
 const CSS =
   ".wc-open{position:fixed;right:16px;bottom:16px;z-index:50;min-height:48px;padding:0 18px;border:0;border-radius:24px;" +
   "background:var(--brand,#0b5cad);color:var(--on-brand,#fff);font:600 16px/1 system-ui,sans-serif;box-shadow:0 2px 8px rgba(0,0,0,.25);cursor:pointer}" +
-  ".wc-open:focus-visible{outline:3px solid #111;outline-offset:3px}";
+  ".wc-open:focus-visible{outline:3px solid #111;outline-offset:3px}#wc[data-raised] .wc-open{bottom:84px}";
 
 /**
  * The web-chat button of a site or share page: a plain button and a small deferred script
@@ -48,7 +50,15 @@ export function ChatLauncher(p: ChatLauncherProps) {
     offline: p.offlineMessage || t("offline"),
   };
   return (
-    <div id="wc" data-api={p.api} data-online={p.online ? "1" : "0"} data-locale={p.locale} data-listing={p.listingId ?? ""} data-text={JSON.stringify(texts)}>
+    <div
+      id="wc"
+      data-api={p.api}
+      data-online={p.online ? "1" : "0"}
+      data-locale={p.locale}
+      data-listing={p.listingId ?? ""}
+      data-raised={p.raised ? "" : undefined}
+      data-text={JSON.stringify(texts)}
+    >
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own constant CSS; share pages allow only inline styles */}
       <style dangerouslySetInnerHTML={{ __html: CSS }} />
       <button type="button" className="wc-open" aria-haspopup="dialog" aria-expanded="false" aria-controls="wc-panel" data-wc-open="">

@@ -48,7 +48,7 @@
     ".wc-form input[type=text],.wc-form input[type=email],.wc-form input[type=tel],.wc-form textarea{box-sizing:border-box;width:100%;min-height:40px;padding:6px 8px;border:1px solid #6b7280;border-radius:6px;font:inherit}" +
     ".wc-form summary{cursor:pointer;min-height:32px;font-size:14px}.wc-consent{display:flex;gap:6px;align-items:flex-start;font-size:13px}" +
     ".wc-send{margin-top:8px;min-height:44px;width:100%;border:0;border-radius:8px;background:var(--brand,#0b5cad);color:var(--on-brand,#fff);font:600 15px system-ui,sans-serif;cursor:pointer}" +
-    ".wc-status{min-height:1.2em;margin:4px 0 0;font-size:13px;color:#9a3412}.wc-panel :focus-visible{outline:3px solid #111;outline-offset:2px}";
+    "#wc[data-raised] .wc-panel{bottom:144px;max-height:min(560px,calc(100vh - 164px))}.wc-status{min-height:1.2em;margin:4px 0 0;font-size:13px;color:#9a3412}.wc-panel :focus-visible{outline:3px solid #111;outline-offset:2px}";
 
   function build() {
     document.head.appendChild(el("style", { text: CSS }));

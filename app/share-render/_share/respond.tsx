@@ -153,6 +153,7 @@ export async function sharePageResponse(req: Request, p: ShareParams, form?: { p
             offlineMessage={null}
             online={chat.online}
             listingId={p.listingId ?? chat.linkListingId}
+            raised
           />
         )}
       </>
