@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import os from "node:os";
 import { z } from "zod";
 
 /**
@@ -31,6 +32,14 @@ const ConfigSchema = z.object({
   PGLITE_DIR: z.string().min(1).optional(),
   /** Bearer token of the operator API (`/api/admin`). Generated into `<DATA_DIR>/operator-token` when unset. */
   OPERATOR_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  /** Bearer token that may read `GET /api/metrics` (besides the operator token), for a Prometheus scraper. */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  /** This node's name, on every log line and metric (several nodes behind a load balancer). */
+  NODE_NAME: z
+    .string()
+    .min(1)
+    .max(100)
+    .default(() => os.hostname()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Public name of the service, used in the outbound webhook User-Agent and the API description. */
   SERVICE_NAME: z.string().min(1).default("ImobiCRM"),

@@ -1,5 +1,6 @@
 import { getDb } from "../../db/client";
 import { logger } from "../log/logger";
+import { metrics } from "../metrics/registry";
 import type { JobDefinition } from "./define-job";
 import { onJobEvent } from "./dispatch";
 import { jobs } from "./registry";
@@ -45,9 +46,11 @@ function jobLoop(job: JobDefinition, parent: ReturnType<typeof logger>) {
   const queue: unknown[] = [];
 
   const runOnce = async (data: unknown) => {
+    metrics().jobRuns.inc({ job: job.id });
     try {
       await job.run(data, { db: await getDb(), log });
     } catch (err) {
+      metrics().jobFailures.inc({ job: job.id });
       log.error({ err }, "job run failed; it runs again on its schedule or next event");
     }
   };

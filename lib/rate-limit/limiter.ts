@@ -1,4 +1,5 @@
 import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { metrics } from "../metrics/registry";
 import type { Db } from "../../db/client";
 import { rateLimits } from "../../db/schema";
 import { config } from "../config";
@@ -78,6 +79,7 @@ export async function consume(db: Db, p: RatePolicy, key: string): Promise<RateD
     return { allowed: true, limit: p.points, remaining: r.remainingPoints, resetSeconds: Math.ceil(r.msBeforeNext / 1000) };
   } catch (r) {
     if (!(r instanceof RateLimiterRes)) throw r;
+    metrics().rateLimitRefusals.inc({ policy: p.name });
     return { allowed: false, limit: p.points, remaining: 0, resetSeconds: seconds(r.msBeforeNext) };
   }
 }

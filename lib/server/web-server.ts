@@ -3,6 +3,8 @@ import next from "next";
 import { CLIENT_ADDRESS_HEADER } from "../http/client-address";
 import { leadIntakeLane } from "../inbound/lead-intake-lane";
 import { photoLane } from "../media/photo-lane";
+import { metrics } from "../metrics/registry";
+import { routeGroup } from "../metrics/route-group";
 
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => unknown;
 
@@ -24,10 +26,23 @@ export function requestListener(nextHandler: Handler): http.RequestListener {
     // A socket without an address is already closed: nobody to answer.
     if (!address) return void res.destroy();
     req.headers[CLIENT_ADDRESS_HEADER] = address;
+    measure(req, res);
     if (leadIntakeLane(req, res)) return;
     if (photoLane(req, res)) return;
     void nextHandler(req, res);
   };
+}
+
+/** Every request passes here, lanes included: counted and timed by route group when answered. */
+function measure(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const started = process.hrtime.bigint();
+  res.once("finish", () => {
+    const m = metrics();
+    const group = routeGroup(req.url);
+    const method = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].includes(req.method ?? "") ? req.method! : "other";
+    m.httpRequests.inc({ group, method, status: `${Math.floor(res.statusCode / 100)}xx` });
+    m.httpDuration.observe({ group }, Number(process.hrtime.bigint() - started) / 1e9);
+  });
 }
 
 export type WebServerOptions = { dev: boolean; port: number; hostname?: string };

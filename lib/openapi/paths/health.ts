@@ -1,5 +1,6 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { LivenessSchema, ReadinessSchema } from "../../health/health-response";
+import { OPERATOR_SECURITY, errors } from "../common";
 
 const noStore = { "Cache-Control": { schema: { type: "string" as const, example: "no-store" } } };
 
@@ -31,6 +32,23 @@ export function registerHealthPaths(r: OpenAPIRegistry): void {
         headers: { ...noStore, "Retry-After": { schema: { type: "string" as const, example: "5" } } },
         content: { "application/json": { schema: ReadinessSchema } },
       },
+    },
+  });
+  r.registerPath({
+    method: "get",
+    path: "/api/metrics",
+    tags: ["Health"],
+    operationId: "metrics",
+    summary: "Metrics (Prometheus)",
+    description:
+      "This process's metrics in the Prometheus text format: requests and latency by route group, job runs and failures, " +
+      "rate-limit refusals, and (read at each scrape) inbound leads by status and the outbound event backlog with its oldest age. " +
+      "Every series carries `node` and `pid`: one scrape reaches one process of one node. " +
+      "Authentication: `Authorization: Bearer <METRICS_TOKEN>` or the operator token.",
+    security: OPERATOR_SECURITY,
+    responses: {
+      200: { description: "The metrics.", headers: noStore, content: { "text/plain": { schema: { type: "string" as const } } } },
+      ...errors({ 401: "Missing or wrong token (`unauthorized`)." }),
     },
   });
 }

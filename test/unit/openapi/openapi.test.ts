@@ -163,7 +163,7 @@ describe("OpenAPI description", () => {
       }
       expect(security.length, `${where}: security`).toBeGreaterThan(0);
       for (const req of security) for (const name of Object.keys(req)) expect(schemes, where).toContain(name);
-      const expected = p.startsWith("/api/admin/") ? "operatorToken" : "apiKey";
+      const expected = p.startsWith("/api/admin/") || p === "/api/metrics" ? "operatorToken" : "apiKey";
       expect(Object.keys(security[0]), where).toEqual([expected]);
     }
   });
