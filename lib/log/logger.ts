@@ -9,7 +9,8 @@ const slot = processGlobal("logger", () => ({ logger: undefined as Logger | unde
 export function logger(): Logger {
   slot.logger ??= pino({
     level: config().LOG_LEVEL,
-    base: { service: config().SERVICE_NAME },
+    // Several nodes write to one log store: every line says which node wrote it.
+    base: { service: config().SERVICE_NAME, node: config().NODE_NAME },
     redact: { paths: ["req.headers.authorization", "*.apiKey", "*.secret"], remove: true },
     // Query errors carry their bind parameters (secrets, personal data): keep the SQL, drop the values.
     serializers: { err: (err: Error) => withoutParams(pino.stdSerializers.err(err)) },
