@@ -62,6 +62,10 @@ const ConfigSchema = z.object({
   /** Typesense server for listing search (e.g. http://typesense:8108); unset: search runs in PostgreSQL. */
   TYPESENSE_URL: z.string().url().optional(),
   TYPESENSE_API_KEY: z.string().min(1).optional(),
+  /** Raster tiles of the catalogue's map view (`{z}/{x}/{y}`, optional `{s}`); tests serve them from 127.0.0.1. */
+  MAP_TILES_URL: z.string().max(500).default("https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
+  /** The tiles' attribution, shown on the map (HTML as Leaflet takes it). */
+  MAP_TILES_ATTRIBUTION: z.string().max(500).default('&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
   /** Longest life of a cached search result; results are reused only while no commit changed the tenant's documents (0: off). */
   SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(600_000),
   /**

@@ -13,6 +13,10 @@ import { slugify } from "@/lib/sites/locations";
 import { locationPageOf, type Crumb } from "@/lib/sites/render/location-page";
 import { isFiltered, parseCatalogue, PER_PAGE, searchBody, stateParams, type CatalogueState } from "@/lib/sites/render/catalogue-query";
 import { cache } from "react";
+import { CatalogueMap } from "@/app/site-render/_site/components/catalogue-map";
+import { config } from "@/lib/config";
+import { PRICE_ON_REQUEST } from "@/lib/sites/public-document";
+import { filterBy } from "@/lib/sites/render/catalogue-query";
 
 type Params = { site: string; locale: string; location?: string[] };
 type Props = { params: Promise<Params>; searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -69,6 +73,8 @@ export default async function CataloguePage({ params, searchParams }: Props) {
   const t = await getTranslations("search");
   const tb = await getTranslations("business");
   const { state, result, crumbs } = data;
+  const raw = await searchParams;
+  const mapView = raw.view === "map";
   const base = `/imoveis${location.length ? `/${location.join("/")}` : ""}`;
   const link = (patch: Partial<CatalogueState>) => href(site, base) + queryString(stateParams({ ...state, page: 1, ...patch }));
   const pages = Math.max(1, Math.ceil(Math.min(result.found, 400 * PER_PAGE) / PER_PAGE));
@@ -92,6 +98,7 @@ export default async function CataloguePage({ params, searchParams }: Props) {
             {t("found", { count: result.found })}
           </p>
         </div>
+        <a href={href(site, base) + queryString({ ...stateParams(state), view: mapView ? undefined : "map" })}>{mapView ? t("listView") : t("mapView")}</a>
       </div>
       <div className="catalogue">
         <aside aria-labelledby="filters-title">
@@ -177,8 +184,14 @@ export default async function CataloguePage({ params, searchParams }: Props) {
           </div>
         </aside>
         <section aria-labelledby="results-title">
-          {result.hits.length ? <ListingGrid site={site} docs={result.hits.map((h) => h.document)} eagerFirst={2} /> : <p className="empty">{t("none")}</p>}
-          {pages > 1 && (
+          {mapView ? (
+            <MapSection site={site} data={data} typeNames={Object.fromEntries(typeName)} at={typeof raw.at === "string" ? raw.at : undefined} t={t} />
+          ) : result.hits.length ? (
+            <ListingGrid site={site} docs={result.hits.map((h) => h.document)} eagerFirst={2} />
+          ) : (
+            <p className="empty">{t("none")}</p>
+          )}
+          {!mapView && pages > 1 && (
             <nav className="pager" aria-label={t("pagination")}>
               {state.page > 1 && (
                 <a href={link({ page: state.page - 1 })} rel="prev">
@@ -245,5 +258,61 @@ function Facet({
         ))}
       </ul>
     </div>
+  );
+}
+
+/** A view `lat,lng,zoom` from the URL, else the box of the page's listings (or Brazil). */
+function initialView(at: string | undefined, docs: Record<string, unknown>[]) {
+  const m = /^(-?\d{1,2}(?:\.\d+)?),(-?\d{1,3}(?:\.\d+)?),(\d{1,2})$/.exec(at ?? "");
+  if (m && Math.abs(Number(m[1])) <= 85 && Math.abs(Number(m[2])) <= 180 && Number(m[3]) <= 19)
+    return { lat: Number(m[1]), lng: Number(m[2]), zoom: Number(m[3]) };
+  const lats = docs.map((d) => d.location_latitude).filter((v): v is number => typeof v === "number");
+  const lngs = docs.map((d) => d.location_longitude).filter((v): v is number => typeof v === "number");
+  if (!lats.length || !lngs.length) return { lat: -15.78, lng: -47.93, zoom: 4 };
+  return { south: Math.min(...lats), north: Math.max(...lats), west: Math.min(...lngs), east: Math.max(...lngs) };
+}
+
+/** The map view (`?view=map`): Leaflet's stylesheet and script load only here. */
+function MapSection({
+  site,
+  data,
+  typeNames,
+  at,
+  t,
+}: {
+  site: SiteView;
+  data: NonNullable<Awaited<ReturnType<typeof search>>>;
+  typeNames: Record<string, string>;
+  at: string | undefined;
+  t: Awaited<ReturnType<typeof getTranslations<"search">>>;
+}) {
+  const c = config();
+  return (
+    <>
+      <link rel="stylesheet" href="/leaflet/leaflet-1.9.4.css" precedence="default" />
+      <CatalogueMap
+        siteId={site.row.id}
+        q={data.state.q || "*"}
+        filterBy={filterBy(data.state, data.place)}
+        tilesUrl={c.MAP_TILES_URL}
+        attribution={c.MAP_TILES_ATTRIBUTION}
+        at={initialView(
+          at,
+          data.result.hits.map((h) => h.document),
+        )}
+        listingHref={href(site, "/imovel/{id}")}
+        locale={site.locale}
+        typeNames={typeNames}
+        labels={{
+          map: t("mapLabel"),
+          list: t("mapList"),
+          cluster: t("mapCluster", { count: 0 }).replace("0", "{count}"),
+          zoomIn: t("mapZoomIn"),
+          loading: t("mapLoading"),
+          empty: t("none"),
+          priceOnRequest: PRICE_ON_REQUEST,
+        }}
+      />
+    </>
   );
 }
