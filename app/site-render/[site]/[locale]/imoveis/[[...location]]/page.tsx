@@ -100,7 +100,7 @@ export default async function CataloguePage({ params, searchParams }: Props) {
         </div>
         <a href={href(site, base) + queryString({ ...stateParams(state), view: mapView ? undefined : "map" })}>{mapView ? t("listView") : t("mapView")}</a>
       </div>
-      <div className="catalogue">
+      <div className={mapView ? "catalogue map-mode" : "catalogue"}>
         <aside aria-labelledby="filters-title">
           <form className="filters" method="get" action={href(site, base)}>
             <h2 id="filters-title" style={{ fontSize: "1.1rem", margin: 0 }}>
