@@ -15,4 +15,4 @@ export const POST = apiRoute<P>(
 );
 
 /** Other methods answer a JSON 405 with `Allow`, and OPTIONS lists the real ones. */
-export const { OPTIONS, GET, PUT, PATCH, DELETE } = otherMethods("POST");
+export const { OPTIONS, GET, HEAD, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -8,4 +8,4 @@ type P = { id: string };
 export const POST = apiRoute<P>(async ({ params, ctx }) => json(await rejectMessage(ctx, pathId(params.id, "approval"))));
 
 /** Other methods answer a JSON 405 with `Allow`, and OPTIONS lists the real ones. */
-export const { OPTIONS, GET, PUT, PATCH, DELETE } = otherMethods("POST");
+export const { OPTIONS, GET, HEAD, PUT, PATCH, DELETE } = otherMethods("POST");
