@@ -225,6 +225,14 @@ describe("resized listing photos", () => {
       expect((await fetch(`${base}/_media/p/nothing`)).status).toBe(404);
       expect((await fetch(`${base}/_media/demo/%2e%2e%2f%2e%2e%2fetc%2fpasswd.jpg`)).status).toBe(404);
       expect((await fetch(`${base}/elsewhere`)).status).toBe(418);
+      // Leaflet's stylesheet comes from the installed package, at an address naming its version.
+      const leafletVersion = JSON.parse(fs.readFileSync(path.join(process.cwd(), "node_modules/leaflet/package.json"), "utf8")).version;
+      const css = await fetch(`${base}/_media/vendor/leaflet-${leafletVersion}.css`);
+      expect(css.status).toBe(200);
+      expect(css.headers.get("content-type")).toBe("text/css; charset=utf-8");
+      expect(css.headers.get("cache-control")).toContain("immutable");
+      expect(await css.text()).toContain(".leaflet-pane");
+      expect((await fetch(`${base}/_media/vendor/leaflet-0.0.0.css`)).status).toBe(404);
     } finally {
       server.close();
     }

@@ -289,7 +289,7 @@ function MapSection({
   const c = config();
   return (
     <>
-      <link rel="stylesheet" href="/leaflet/leaflet-1.9.4.css" precedence="default" />
+      <link rel="stylesheet" href="/_media/vendor/leaflet-1.9.4.css" precedence="default" />
       <CatalogueMap
         siteId={site.row.id}
         q={data.state.q || "*"}
