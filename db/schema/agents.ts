@@ -3,6 +3,7 @@ import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueInde
 import { members } from "./members";
 import { messagingChannels } from "./messaging";
 import { tenants } from "./tenants";
+import { parentRef } from "./columns";
 
 /** What an agent may do: the tool names it may call and its limits (never leaves through events). */
 export type AgentToolPolicy = { allow: string[]; maxSteps: number; maxTokensPerExecution: number };
@@ -16,9 +17,7 @@ export const agents = pgTable(
   "agents",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
     name: text("name").notNull(),
     description: text("description"),
     templateId: text("template_id"),
@@ -49,12 +48,8 @@ export const agentExecutions = pgTable(
   "agent_executions",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    agentId: uuid("agent_id")
-      .notNull()
-      .references(() => agents.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    agentId: parentRef("agent_id", () => agents.id),
     /** `inbound_message`, `lead_created`, `deal_stage_changed` or `manual`. */
     triggerType: text("trigger_type").notNull(),
     /** The message, deal or requesting member that started it; with the type, unique per agent. */
@@ -91,18 +86,10 @@ export const agentApprovals = pgTable(
   "agent_approvals",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    agentId: uuid("agent_id")
-      .notNull()
-      .references(() => agents.id, { onDelete: "cascade" }),
-    executionId: uuid("execution_id")
-      .notNull()
-      .references(() => agentExecutions.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id")
-      .notNull()
-      .references(() => messagingChannels.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    agentId: parentRef("agent_id", () => agents.id),
+    executionId: parentRef("execution_id", () => agentExecutions.id),
+    channelId: parentRef("channel_id", () => messagingChannels.id),
     chatId: text("chat_id").notNull(),
     text: text("text").notNull(),
     /** `pending`, `approved` (sent or refused by a gate: `ack` says), `rejected`, `shadow`. */
@@ -122,12 +109,8 @@ export const agentApprovals = pgTable(
 export const agentChatPauses = pgTable(
   "agent_chat_pauses",
   {
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    channelId: uuid("channel_id")
-      .notNull()
-      .references(() => messagingChannels.id, { onDelete: "cascade" }),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    channelId: parentRef("channel_id", () => messagingChannels.id),
     chatId: text("chat_id").notNull(),
     reason: text("reason").notNull(),
     pausedAt: timestamp("paused_at", { withTimezone: true }).notNull().defaultNow(),
