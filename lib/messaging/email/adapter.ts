@@ -4,12 +4,9 @@ import { getDb } from "../../../db/client";
 import { messagingEmailMessages, type MessagingChannelRow } from "../../../db/schema";
 import { GatewayError } from "../providers/gateway-http";
 import type { Credentials, ProviderAdapter, ProviderMessage } from "../providers/types";
+import { withoutLabels } from "../providers/without-labels";
 import { emailAddressOfChatId, isReplySubject, subjectKey } from "./address";
 import { smtpSend, smtpVerify } from "./smtp-send";
-
-const noLabels = () => {
-  throw new Error("e-mail channels have no chat labels");
-};
 
 /** The subject of a message we send in a thread: the thread's subject answered, else the text's first line. */
 function subjectFor(last: { subject: string | null } | undefined, text: string): string {
@@ -114,21 +111,6 @@ export function emailAdapter(channel: MessagingChannelRow, creds: Credentials): 
     async sendTemplate() {
       throw new Error("e-mail channels cannot send templates");
     },
-    async labels() {
-      return [];
-    },
-    async chatLabels() {
-      return [];
-    },
-    async lidToPhone() {
-      return null;
-    },
-    async phoneToLid() {
-      return null;
-    },
-    supportsLabels: false,
-    setChatLabels: async () => noLabels(),
-    createLabel: async () => noLabels(),
-    deleteLabel: async () => noLabels(),
+    ...withoutLabels("e-mail"),
   };
 }

@@ -1,5 +1,6 @@
 import { GatewayError, gatewayJson } from "./gateway-http";
 import type { Credentials, InboundEvent, ProviderAdapter, ProviderMessage } from "./types";
+import { withoutLabels } from "./without-labels";
 
 /**
  * Instagram and Messenger through Meta's Graph API, one adapter for both (the Send API and the
@@ -14,9 +15,6 @@ export function metaAdapter(baseUrl: string, creds: Credentials): ProviderAdapte
   const base = baseUrl.replace(/\/+$/, "");
   const account = encodeURIComponent(creds.sessionName);
   const h = { authorization: `Bearer ${creds.apiKey}` };
-  const noLabels = () => {
-    throw new Error("Instagram and Messenger channels have no chat labels");
-  };
   return {
     supportsHistory: false,
     supportsTemplates: false,
@@ -48,22 +46,7 @@ export function metaAdapter(baseUrl: string, creds: Credentials): ProviderAdapte
     async sendTemplate() {
       throw new Error("Instagram and Messenger channels cannot send templates");
     },
-    async labels() {
-      return [];
-    },
-    async chatLabels() {
-      return [];
-    },
-    async lidToPhone() {
-      return null;
-    },
-    async phoneToLid() {
-      return null;
-    },
-    supportsLabels: false,
-    setChatLabels: async () => noLabels(),
-    createLabel: async () => noLabels(),
-    deleteLabel: async () => noLabels(),
+    ...withoutLabels("Instagram and Messenger"),
   };
 }
 

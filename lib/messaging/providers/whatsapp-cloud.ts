@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { GatewayError, gatewayJson } from "./gateway-http";
 import type { ConnectionState, Credentials, InboundEvent, ProviderAdapter, ProviderMessage } from "./types";
+import { withoutLabels } from "./without-labels";
 
 /**
  * The phone number's `status` in the Graph API as our connection state: sending works while it is
@@ -62,28 +63,7 @@ export function cloudAdapter(baseUrl: string, creds: Credentials): ProviderAdapt
     },
     sendText: (chatId, text, signal) => send({ to: to(chatId), type: "text", text: { body: text } }, signal),
     sendTemplate: (chatId, t, signal) => send({ to: to(chatId), type: "template", template: { name: t.name, language: { code: t.language } } }, signal),
-    async labels() {
-      return [];
-    },
-    async chatLabels() {
-      return [];
-    },
-    async lidToPhone() {
-      return null;
-    },
-    async phoneToLid() {
-      return null;
-    },
-    supportsLabels: false,
-    async setChatLabels() {
-      throw new Error("WhatsApp Cloud channels have no chat labels");
-    },
-    async createLabel() {
-      throw new Error("WhatsApp Cloud channels have no chat labels");
-    },
-    async deleteLabel() {
-      throw new Error("WhatsApp Cloud channels have no chat labels");
-    },
+    ...withoutLabels("WhatsApp Cloud"),
   };
 }
 
