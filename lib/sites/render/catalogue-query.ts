@@ -27,6 +27,8 @@ export type CatalogueState = {
   neighborhood?: string;
   sort: SortKey;
   page: number;
+  /** The map view (`view=map`): not a filter, but kept by every link and form of the page so changing a filter stays on the map. */
+  view?: "map";
 };
 
 /** A location page's place, from the validated path (names as stored, not slugs). */
@@ -80,6 +82,7 @@ export function parseCatalogue(raw: Raw): CatalogueState {
     // Own keys only: `constructor` or `__proto__` are "in" any object.
     sort: Object.hasOwn(SORTS, sort) ? sort : "newest",
     page: small(one(raw.page), MAX_PAGE) ?? 1,
+    view: one(raw.view) === "map" ? "map" : undefined,
   };
   if (s.minPrice && s.maxPrice && s.minPrice > s.maxPrice) [s.minPrice, s.maxPrice] = [s.maxPrice, s.minPrice];
   if (s.minArea && s.maxArea && s.minArea > s.maxArea) [s.minArea, s.maxArea] = [s.maxArea, s.minArea];
@@ -136,6 +139,7 @@ export function stateParams(s: Partial<CatalogueState>): Record<string, string |
     neighborhood: s.neighborhood,
     sort: s.sort && s.sort !== "newest" ? s.sort : undefined,
     page: s.page && s.page > 1 ? String(s.page) : undefined,
+    view: s.view,
   };
 }
 

@@ -80,4 +80,15 @@ describe("stateParams and isFiltered", () => {
     expect(isFiltered(parseCatalogue({ page: "4" }))).toBe(false);
     expect(isFiltered(parseCatalogue({ bedrooms: "2" }))).toBe(true);
   });
+  it("keep the map view in every link built from the state, without making it a filter", () => {
+    const s = parseCatalogue({ view: "map", bedrooms: "2", page: "3" });
+    expect(s.view).toBe("map");
+    // A facet or pager link: the page's state with one change.
+    expect(stateParams({ ...s, page: 1, type: "rental" })).toMatchObject({ view: "map", bedrooms: "2", type: "rental" });
+    expect(stateParams({ ...s, page: 4 })).toMatchObject({ view: "map", page: "4" });
+    expect(isFiltered(parseCatalogue({ view: "map" }))).toBe(false);
+    expect(searchBody(s)).not.toHaveProperty("view");
+    // Any other value is the list.
+    for (const v of ["list", "MAP", "mapa", ""]) expect(stateParams(parseCatalogue({ view: v })).view, v).toBeUndefined();
+  });
 });

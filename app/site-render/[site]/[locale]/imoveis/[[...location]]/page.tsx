@@ -74,7 +74,9 @@ export default async function CataloguePage({ params, searchParams }: Props) {
   const tb = await getTranslations("business");
   const { state, result, crumbs } = data;
   const raw = await searchParams;
-  const mapView = raw.view === "map";
+  const mapView = state.view === "map";
+  // Links that leave the filters (clear, a deeper place) still keep the view.
+  const viewOnly = queryString({ view: state.view });
   const base = `/imoveis${location.length ? `/${location.join("/")}` : ""}`;
   const link = (patch: Partial<CatalogueState>) => href(site, base) + queryString(stateParams({ ...state, page: 1, ...patch }));
   const pages = Math.max(1, Math.ceil(Math.min(result.found, 400 * PER_PAGE) / PER_PAGE));
@@ -98,11 +100,12 @@ export default async function CataloguePage({ params, searchParams }: Props) {
             {t("found", { count: result.found })}
           </p>
         </div>
-        <a href={href(site, base) + queryString({ ...stateParams(state), view: mapView ? undefined : "map" })}>{mapView ? t("listView") : t("mapView")}</a>
+        <a href={href(site, base) + queryString(stateParams({ ...state, view: mapView ? undefined : "map" }))}>{mapView ? t("listView") : t("mapView")}</a>
       </div>
       <div className={mapView ? "catalogue map-mode" : "catalogue"}>
         <aside aria-labelledby="filters-title">
           <form className="filters" method="get" action={href(site, base)}>
+            {mapView && <input type="hidden" name="view" value="map" />}
             <h2 id="filters-title" style={{ fontSize: "1.1rem", margin: 0 }}>
               {t("filters")}
             </h2>
@@ -159,7 +162,7 @@ export default async function CataloguePage({ params, searchParams }: Props) {
             <button className="btn" type="submit">
               {t("apply")}
             </button>
-            {isFiltered(state) && <a href={href(site, base)}>{t("clear")}</a>}
+            {isFiltered(state) && <a href={href(site, base) + viewOnly}>{t("clear")}</a>}
           </form>
           <div className="filters" style={{ marginTop: 16 }}>
             <h2 style={{ fontSize: "1.1rem", margin: 0 }}>{t("refine")}</h2>
@@ -177,7 +180,7 @@ export default async function CataloguePage({ params, searchParams }: Props) {
               to={(v) => link({ bedrooms: Number(v) })}
             />
             {children.length > 0 ? (
-              <Facet title={t("locations")} counts={children} label={(v) => v} to={(v) => href(site, `${base}/${slugify(v)}`)} />
+              <Facet title={t("locations")} counts={children} label={(v) => v} to={(v) => href(site, `${base}/${slugify(v)}`) + viewOnly} />
             ) : !location.length ? (
               <Facet title={t("city")} counts={facet("location_city")} label={(v) => v} to={(v) => link({ city: v })} />
             ) : null}
