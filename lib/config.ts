@@ -86,6 +86,18 @@ const ConfigSchema = z.object({
   TRUST_PROXY: boolString.default(false),
   /** `off` disables the public rate limits (load tests only). */
   PUBLIC_RATE_LIMITS: z.enum(["on", "off"]).default("on"),
+  /**
+   * The service's SMTP server for transactional mail of tenants without an e-mail channel (alert
+   * confirmations, alerts, visit bookings): `smtp://user:pass@host:587` (STARTTLS when offered),
+   * `smtps://…:465`; unset: only tenants with an e-mail channel send mail.
+   */
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((v) => /^smtps?:\/\//i.test(v), "must be an smtp:// or smtps:// URL")
+    .optional(),
+  /** Sender address of mail sent through SMTP_URL (the tenant's brand name is the display name); default `no-reply@` the SMTP host. */
+  MAIL_FROM: z.string().email().optional(),
   /** Key (any text of 32+ characters) that encrypts messaging gateway credentials at rest; unset: one generated into `<DATA_DIR>/messaging-secret-key`. */
   MESSAGING_SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   /** Budget of one live history read from a gateway, including its one internal retry. */

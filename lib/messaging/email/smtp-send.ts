@@ -33,7 +33,7 @@ async function guardedAddress(host: string): Promise<string> {
 }
 
 /** nodemailer's error codes as the send acks know them: only a timeout may have sent. */
-function smtpFailure(err: unknown): GatewayError {
+export function smtpFailure(err: unknown): GatewayError {
   if (err instanceof GatewayError) return err;
   const e = err as { code?: string; responseCode?: number; message?: string };
   if (e.code === "ETIMEDOUT") return new GatewayError("timeout", "the SMTP server did not answer in time");
@@ -42,7 +42,7 @@ function smtpFailure(err: unknown): GatewayError {
   return new GatewayError("unreachable", `SMTP: ${e.code ?? e.message ?? "error"}`);
 }
 
-async function transportFor(smtp: SmtpSettings, password: string, clientName: string) {
+export async function transportFor(smtp: SmtpSettings, password: string, clientName: string) {
   const address = await guardedAddress(smtp.host);
   return nodemailer.createTransport({
     host: address,
@@ -61,7 +61,7 @@ async function transportFor(smtp: SmtpSettings, password: string, clientName: st
 }
 
 /** Rejects with a timeout when the signal aborts first. */
-function withSignal<T>(p: Promise<T>, signal: AbortSignal, onAbort: () => void): Promise<T> {
+export function withSignal<T>(p: Promise<T>, signal: AbortSignal, onAbort: () => void): Promise<T> {
   if (signal.aborted) {
     onAbort();
     return Promise.reject(new GatewayError("timeout", "the SMTP server did not answer within the budget"));

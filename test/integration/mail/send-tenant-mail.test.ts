@@ -1,0 +1,96 @@
+/**
+ * The service's transactional mail: through the tenant's e-mail channel when it has one (its SMTP
+ * server, its address), else through SMTP_URL from MAIL_FROM, as the tenant's brand; real SMTP
+ * servers on 127.0.0.1 receive the messages, headers and attachments.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "../../../db/client";
+import { resetConfigForTests } from "../../../lib/config";
+import { MailNotConfiguredError, sendTenantMail } from "../../../lib/mail/send-tenant-mail";
+import { GatewayError } from "../../../lib/messaging/providers/gateway-http";
+import { startFakeSmtp, type FakeSmtp } from "../../fakes/smtp-server";
+import { makeTenant, type TestTenant } from "../../helpers/factories";
+import { makeEmailChannel } from "../../helpers/messaging";
+
+let service: FakeSmtp;
+let own: FakeSmtp;
+let plain: TestTenant;
+let withChannel: TestTenant;
+
+const setEnv = (vars: Record<string, string | undefined>) => {
+  for (const [k, v] of Object.entries(vars)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  resetConfigForTests();
+};
+
+beforeAll(async () => {
+  service = await startFakeSmtp({ user: "service", password: "service-pass" });
+  own = await startFakeSmtp();
+  plain = await makeTenant("Imobiliária Sol");
+  withChannel = await makeTenant("Imobiliária Lua");
+  await makeEmailChannel(withChannel, own, { mock: false });
+});
+afterAll(async () => {
+  setEnv({ SMTP_URL: undefined, MAIL_FROM: undefined });
+  await Promise.all([service.close(), own.close()]);
+});
+afterEach(() => {
+  service.state.switches.rejectData = false;
+});
+
+const serviceUrl = () => `smtp://service:service-pass@${service.host}:${service.port}`;
+
+describe("sendTenantMail", () => {
+  it("without a channel nor SMTP_URL, says mail is not configured", async () => {
+    setEnv({ SMTP_URL: undefined, MAIL_FROM: undefined });
+    await expect(sendTenantMail(await getDb(), plain.tenantId, { to: "ana@cliente.test", subject: "x", text: "x" })).rejects.toBeInstanceOf(
+      MailNotConfiguredError,
+    );
+  });
+
+  it("sends through SMTP_URL from MAIL_FROM with the brand's name, headers, HTML and an attachment", async () => {
+    setEnv({ SMTP_URL: serviceUrl(), MAIL_FROM: "alertas@crm.test" });
+    const before = service.state.received.length;
+    const sent = await sendTenantMail(await getDb(), plain.tenantId, {
+      to: "ana@cliente.test",
+      subject: "Visita confirmada",
+      text: "Sua visita está confirmada.",
+      html: "<p>Sua visita está <b>confirmada</b>.</p>",
+      headers: { "List-Unsubscribe": "<https://site.test/alertas/sair/abc>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+      attachments: [{ filename: "visita.ics", content: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n", contentType: "text/calendar; method=REQUEST" }],
+    });
+    expect(sent.via).toBe("service");
+    expect(service.state.received.length).toBe(before + 1);
+    const got = service.state.received.at(-1)!;
+    expect(got.to).toEqual(["ana@cliente.test"]);
+    expect(got.from).toBe("alertas@crm.test");
+    expect(got.parsed.from?.value[0]).toEqual({ name: "Imobiliária Sol", address: "alertas@crm.test" });
+    expect(got.parsed.subject).toBe("Visita confirmada");
+    expect(got.parsed.text?.trim()).toBe("Sua visita está confirmada.");
+    expect(got.parsed.html).toContain("<b>confirmada</b>");
+    expect(String(got.raw)).toContain("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+    expect(String(got.raw)).toContain("List-Unsubscribe: <https://site.test/alertas/sair/abc>");
+    expect(got.parsed.attachments.map((a) => [a.filename, a.contentType])).toEqual([["visita.ics", "text/calendar"]]);
+    expect(got.parsed.messageId).toBe(sent.messageId);
+  });
+
+  it("prefers the tenant's own e-mail channel: its server and address", async () => {
+    setEnv({ SMTP_URL: serviceUrl(), MAIL_FROM: undefined });
+    const [ownBefore, serviceBefore] = [own.state.received.length, service.state.received.length];
+    const sent = await sendTenantMail(await getDb(), withChannel.tenantId, { to: "bia@cliente.test", subject: "Olá", text: "Oi" });
+    expect(sent).toMatchObject({ via: "channel", from: "vendas@imobiliaria.test" });
+    expect(own.state.received.length).toBe(ownBefore + 1);
+    expect(service.state.received.length).toBe(serviceBefore);
+    expect(own.state.received.at(-1)!.parsed.from?.value[0]).toEqual({ name: "Imobiliária Lua", address: "vendas@imobiliaria.test" });
+  });
+
+  it("a refusal of the server is a GatewayError naming its answer", async () => {
+    setEnv({ SMTP_URL: serviceUrl() });
+    service.state.switches.rejectData = true;
+    const err = await sendTenantMail(await getDb(), plain.tenantId, { to: "ana@cliente.test", subject: "x", text: "x" }).catch((e) => e);
+    expect(err).toBeInstanceOf(GatewayError);
+    expect(err).toMatchObject({ kind: "http", status: 554 });
+  });
+});
