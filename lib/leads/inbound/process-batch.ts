@@ -6,18 +6,8 @@ import { inTenantTransaction } from "../../../db/transaction";
 import { loadTenant } from "../../tenants/load-tenant";
 import type { ParsedLead } from "./parse-lead";
 import { logger } from "../../log/logger";
-import {
-  claimLeads,
-  finishClaimed,
-  processLead,
-  referencedListing,
-  releaseClaims,
-  saveLeadWrites,
-  writeLead,
-  type Claimed,
-  type LeadOutcome,
-  type LeadWrite,
-} from "./process-lead";
+import { claimLeads, finishClaimed, processLead, releaseClaims, type Claimed, type LeadOutcome } from "./process-lead";
+import { referencedListing, saveLeadWrites, writeLead, type LeadWrite } from "./write-lead";
 
 /** Leads written in one tenant transaction: big enough to share its fixed costs, small enough to hold the tenant's lock briefly. */
 const LEADS_PER_TRANSACTION = 25;
