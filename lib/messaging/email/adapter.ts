@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, lte } from "drizzle-orm";
-import { getDb } from "../../../db/client";
+import { getDb, type Tx } from "../../../db/client";
 import { messagingEmailMessages, type MessagingChannelRow } from "../../../db/schema";
 import { GatewayError } from "../providers/gateway-http";
 import type { Credentials, ProviderAdapter, ProviderMessage } from "../providers/types";
 import { withoutLabels } from "../providers/without-labels";
 import { emailAddressOfChatId, isReplySubject, subjectKey } from "./address";
 import { smtpSend, smtpVerify } from "./smtp-send";
+
+type ThreadHead = { messageId: string; subject: string | null; references: string[] };
 
 /** The subject of a message we send in a thread: the thread's subject answered, else the text's first line. */
 function subjectFor(last: { subject: string | null } | undefined, text: string): string {
@@ -24,6 +26,16 @@ function subjectFor(last: { subject: string | null } | undefined, text: string):
 export function emailAdapter(channel: MessagingChannelRow, creds: Credentials): ProviderAdapter {
   const smtp = creds.smtp;
   const address = creds.sessionName;
+  const lastSent = new Map<string, ThreadHead>();
+  const latestOf = async (chatId: string): Promise<ThreadHead | undefined> => {
+    const [row] = await (await getDb())
+      .select({ messageId: messagingEmailMessages.messageId, subject: messagingEmailMessages.subject, references: messagingEmailMessages.references })
+      .from(messagingEmailMessages)
+      .where(and(eq(messagingEmailMessages.channelId, channel.id), eq(messagingEmailMessages.chatId, chatId)))
+      .orderBy(desc(messagingEmailMessages.at))
+      .limit(1);
+    return row;
+  };
   const requireSmtp = () => {
     if (!smtp) throw new GatewayError("unreachable", "the channel has no SMTP settings");
     return smtp;
@@ -69,14 +81,10 @@ export function emailAdapter(channel: MessagingChannelRow, creds: Credentials): 
     async sendText(chatId, text, signal) {
       const to = emailAddressOfChatId(chatId);
       if (!to) throw new GatewayError("http", "the chat id is not an e-mail address");
-      const db = await getDb();
       // The thread's latest message: the reply answers it and carries its references (RFC 5322 §3.6.4).
-      const [last] = await db
-        .select()
-        .from(messagingEmailMessages)
-        .where(and(eq(messagingEmailMessages.channelId, channel.id), eq(messagingEmailMessages.chatId, chatId)))
-        .orderBy(desc(messagingEmailMessages.at))
-        .limit(1);
+      // A part sent earlier in this same send is not stored yet (its row is written with the send's
+      // record, after delivery), so it is remembered here: the next part answers it.
+      const last = lastSent.get(chatId) ?? (await latestOf(chatId));
       const references = last ? [...last.references.filter((r) => r !== last.messageId), last.messageId] : [];
       // Long threads keep the root and the latest ids (as clients do), so the header stays short.
       const kept = references.length > 20 ? [references[0], ...references.slice(-19)] : references;
@@ -88,25 +96,30 @@ export function emailAdapter(channel: MessagingChannelRow, creds: Credentials): 
         { from: { address, name: channel.name }, to, subject, text, messageId, inReplyTo: last?.messageId ?? null, references: kept },
         signal,
       );
-      await db
-        .insert(messagingEmailMessages)
-        .values({
-          tenantId: channel.tenantId,
-          channelId: channel.id,
-          chatId,
-          messageId,
-          correspondent: to,
-          fromMe: true,
-          at: new Date(),
-          type: "text",
-          text,
-          senderName: null,
-          subject,
-          subjectKey: subjectKey(subject),
-          references: kept,
-        })
-        .onConflictDoNothing();
-      return { messageId };
+      const at = new Date();
+      lastSent.set(chatId, { messageId, subject, references: kept });
+      // Written by the send verb in the transaction that records the message and its event.
+      const keep = async (tx: Tx) => {
+        await tx
+          .insert(messagingEmailMessages)
+          .values({
+            tenantId: channel.tenantId,
+            channelId: channel.id,
+            chatId,
+            messageId,
+            correspondent: to,
+            fromMe: true,
+            at,
+            type: "text",
+            text,
+            senderName: null,
+            subject,
+            subjectKey: subjectKey(subject),
+            references: kept,
+          })
+          .onConflictDoNothing();
+      };
+      return { messageId, keep };
     },
     async sendTemplate() {
       throw new Error("e-mail channels cannot send templates");

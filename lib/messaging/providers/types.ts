@@ -1,3 +1,4 @@
+import type { Tx } from "../../../db/client";
 import type { SmtpSettings } from "../email/smtp-send";
 
 /** Connection-state enum of spec 1 §2.5. */
@@ -33,6 +34,13 @@ export type InboundEvent =
   | { type: "label.upsert"; label: ProviderLabel; deleted?: boolean }
   | { type: "label.chat"; chatId: string; labelId: string; added: boolean };
 
+/**
+ * A message the provider accepted. `keep` writes what the service itself stores of it (e-mail's
+ * history row): the send verb runs it in the transaction that records the sent message, its
+ * conversation and event, so both are stored or neither is.
+ */
+export type SentMessage = { messageId: string; keep?: (tx: Tx) => Promise<void> };
+
 /** `apiKey`/`sessionName`: the gateway key and session (for e-mail: the SMTP password and the address, with `smtp`). */
 export type Credentials = { apiKey: string; sessionName: string; smtp?: SmtpSettings };
 
@@ -46,8 +54,8 @@ export interface ProviderAdapter {
   status(signal: AbortSignal): Promise<ConnectionState>;
   /** Newest first; `lteSeconds` keeps messages at or before that second (inclusive, as WAHA's filter). */
   history(chatId: string, opts: { limit: number; lteSeconds?: number }, signal: AbortSignal): Promise<ProviderMessage[]>;
-  sendText(chatId: string, text: string, signal: AbortSignal): Promise<{ messageId: string }>;
-  sendTemplate(chatId: string, template: { name: string; language: string }, signal: AbortSignal): Promise<{ messageId: string }>;
+  sendText(chatId: string, text: string, signal: AbortSignal): Promise<SentMessage>;
+  sendTemplate(chatId: string, template: { name: string; language: string }, signal: AbortSignal): Promise<SentMessage>;
   labels(signal: AbortSignal): Promise<ProviderLabel[]>;
   chatLabels(chatId: string, signal: AbortSignal): Promise<string[]>;
   /** The phone form (`<digits>@c.us`) of an `@lid` id, or null while the gateway does not know it. */

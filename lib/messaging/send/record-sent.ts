@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { DbOrTx } from "../../../db/client";
+import type { DbOrTx, Tx } from "../../../db/client";
 import { messagingConversations, messagingSeenMessages, messagingSentMessages, type MessagingChannelRow } from "../../../db/schema";
 import { inTenantTransaction } from "../../../db/transaction";
 import { chatKind, maskHandle } from "../chat-id";
@@ -7,7 +7,8 @@ import { privacyStateOf } from "../chat-privacy";
 import { recordMessageEvent } from "../message-events";
 import type { OutboundPart } from "./render";
 
-export type SentPart = { messageId: string; part: OutboundPart; at: Date };
+/** `keep`: the adapter's own record of the message (e-mail history), written in this transaction. */
+export type SentPart = { messageId: string; part: OutboundPart; at: Date; keep?: (tx: Tx) => Promise<void> };
 
 const PREVIEW_CHARS = 200;
 const textOf = (p: OutboundPart) => (p.kind === "text" ? p.text : `[template ${p.name}]`);
@@ -16,7 +17,8 @@ const textOf = (p: OutboundPart) => (p.kind === "text" ? p.text : `[template ${p
  * What a send through the service leaves behind, in one tenant transaction: who typed each
  * message (`authorId`, read back by the detail's author rules), the conversation's last activity
  * (created on a first proactive send; answered, so not awaiting a reply and read), the deal link,
- * and one `channel.message.sent` per message. The gateway echoes our messages as `message.any`
+ * and one `channel.message.sent` per message, with what the adapter keeps of each (an e-mail's
+ * history row: never a history row without its record, nor a record without it). The gateway echoes our messages as `message.any`
  * webhooks: the seen-message row written here makes the inbound processing skip them, and if the
  * echo was processed first, this skips the event instead: one event per message either way.
  */
@@ -28,6 +30,7 @@ export async function recordSent(
   if (!sent.length) return;
   const last = sent[sent.length - 1];
   await inTenantTransaction(db, channel.tenantId, async (tx) => {
+    for (const s of sent) await s.keep?.(tx);
     await tx
       .insert(messagingSentMessages)
       .values(

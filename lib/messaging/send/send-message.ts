@@ -190,7 +190,7 @@ async function deliver(adapter: ProviderAdapter, chatId: string, parts: Outbound
         part.kind === "text"
           ? await adapter.sendText(chatId, part.text, signal)
           : await adapter.sendTemplate(chatId, { name: part.name, language: part.language }, signal);
-      sent.push({ messageId: r.messageId, part, at: new Date() });
+      sent.push({ messageId: r.messageId, part, at: new Date(), keep: r.keep });
     } catch (err) {
       const surelyNotSent = err instanceof GatewayError && err.kind !== "timeout";
       return { sent, failure: surelyNotSent ? "channel_unreachable" : "channel_timeout" };

@@ -5,7 +5,7 @@
  * conversation per correspondent and thread, and replies and sends delivered to a real SMTP server
  * on 127.0.0.1 with the headers that thread them in the client.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as listRoute from "../../../app/api/v1/messaging/conversations/route";
 import * as detailRoute from "../../../app/api/v1/messaging/conversations/detail/route";
@@ -15,10 +15,14 @@ import * as channelsRoute from "../../../app/api/v1/settings/messaging-channels/
 import * as channelRoute from "../../../app/api/v1/settings/messaging-channels/[id]/route";
 import { getDb } from "../../../db/client";
 import { events, messagingChannels, messagingConversations, messagingEmailMessages } from "../../../db/schema";
+import { authenticateApiKey } from "../../../lib/auth/authenticate-key";
 import { resetConfigForTests } from "../../../lib/config";
+import { memberCtx } from "../../../lib/context/verb-context";
+import { sendMessage } from "../../../lib/messaging/send/send-message";
 import { startFakeSmtp, type FakeSmtp } from "../../fakes/smtp-server";
 import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
+import { makeListing } from "../../helpers/share";
 import { makeEmailChannel, postWebhook, processNow, type TestChannel, type TestMember } from "../../helpers/messaging";
 
 let smtp: FakeSmtp;
@@ -525,6 +529,56 @@ describe("sending e-mail", () => {
     // Removing it opens the address again.
     expect((await call(optOuts.DELETE, "DELETE", "/x", { key: t.key, query: { email: "novo.cliente@example.com" } })).status).toBe(204);
     expect((await reply({ channelId: ch.id, chatId: "novo.cliente@example.com", body: { kind: "text", text: "Oi" } })).body).toMatchObject({ status: "sent" });
+  });
+
+  it("listing cards are one e-mail each, the second answering the first; each is kept in the history", async () => {
+    const root = `<cards.${Date.now()}@cliente.example>`;
+    await postEmail(mime({ id: root, from: "rita@cliente.example", subject: "Opções", body: "Tem casas?" }));
+    await processNow();
+    const chatId = (await storedOf(root.slice(1, -1))).chatId;
+    const a = await makeListing(t, { title: "Casa com quintal", price: "750000.00" });
+    const b = await makeListing(t, { title: "Sobrado na Lapa", price: "980000.00" });
+    const before = smtp.state.received.length;
+    const res = await reply({ channelId: ch.id, chatId, body: { kind: "listing_cards", listingIds: [a.id, b.id] } });
+    expect(res.body).toMatchObject({ status: "sent" });
+    const [first, second] = smtp.state.received.slice(before);
+    expect(first.parsed.inReplyTo).toBe(root);
+    expect(second.parsed.inReplyTo).toBe(first.parsed.messageId);
+    expect(second.parsed.references).toEqual([root, first.parsed.messageId]);
+    expect(second.parsed.subject).toBe("Re: Opções");
+    for (const m of [first, second]) expect(await storedOf(m.parsed.messageId!.slice(1, -1))).toMatchObject({ chatId, fromMe: true });
+  });
+
+  it("a sent e-mail's history row is written with its record: when the record fails, no orphan row is left", async () => {
+    const db = await getDb();
+    // A database refusal after SMTP took the message: the sent record's insert fails for this chat.
+    await db.execute(
+      sql.raw(`create function refuse_sent() returns trigger language plpgsql as $$
+        begin if new.chat_id = 'falha@cliente.example' then raise exception 'refused by the test'; end if; return new; end $$`),
+    );
+    await db.execute(sql.raw("create trigger refuse_sent before insert on messaging_sent_messages for each row execute function refuse_sent()"));
+    try {
+      const ctx = memberCtx(db, await authenticateApiKey(db, ana.key));
+      const before = smtp.state.received.length;
+      await expect(
+        sendMessage(ctx, { mode: "send", channelId: ch.id, chatId: "falha@cliente.example", content: { kind: "text", text: "Olá" } }),
+      ).rejects.toThrow(/messaging_sent_messages/);
+      expect(smtp.state.received.length).toBe(before + 1);
+      const id = smtp.state.received.at(-1)!.parsed.messageId!.slice(1, -1);
+      expect(await storedOf(id)).toBeUndefined();
+      expect(await conversationOf("falha@cliente.example")).toBeUndefined();
+    } finally {
+      await db.execute(sql.raw("drop trigger refuse_sent on messaging_sent_messages"));
+      await db.execute(sql.raw("drop function refuse_sent()"));
+    }
+    // The same send once the record can be written: row and record together.
+    const ok = await call(sendRoute.POST, "POST", "/x", {
+      key: ana.key,
+      body: { channelId: ch.id, chatId: "falha@cliente.example", text: "Olá de novo", idempotencyKey: "email-record-ok" },
+    });
+    expect(ok.body).toMatchObject({ status: "sent" });
+    expect(await storedOf(ok.body.messageId)).toMatchObject({ fromMe: true, text: "Olá de novo" });
+    expect(await conversationOf("falha@cliente.example")).toMatchObject({ lastMessageId: ok.body.messageId });
   });
 
   it("a member without access to the channel cannot reply", async () => {
