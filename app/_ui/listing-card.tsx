@@ -8,6 +8,7 @@ import { ListingPhoto } from "./listing-photo";
  * stop's time and notes). Synchronous, so Next.js and `renderToStaticMarkup` render it alike.
  */
 export function ListingCard({
+  tenantId,
   card,
   href,
   eager = false,
@@ -15,6 +16,7 @@ export function ListingCard({
   headingLevel = 3,
   children,
 }: {
+  tenantId: string;
   card: ListingCardView;
   href: string;
   eager?: boolean;
@@ -29,7 +31,7 @@ export function ListingCard({
       <a href={href}>
         <div className="card-media">
           {/* Photos keep their 3:2 frame (width/height set), so nothing shifts while they load. */}
-          {card.cover ? <ListingPhoto src={card.cover} alt="" layout="card" eager={eager} priority={priority} /> : null}
+          {card.cover ? <ListingPhoto tenantId={tenantId} src={card.cover} alt="" layout="card" eager={eager} priority={priority} /> : null}
           <span className="badge">{card.business}</span>
         </div>
         <div className="card-body">

@@ -8,6 +8,7 @@ import { PHOTO_LAYOUTS, responsivePhoto, type PhotoLayout } from "@/lib/listings
  * lazy. The same markup on site pages and in `renderToStaticMarkup` (share pages, previews).
  */
 export function ListingPhoto({
+  tenantId,
   src,
   alt,
   layout,
@@ -16,6 +17,8 @@ export function ListingPhoto({
   className,
   style,
 }: {
+  /** The tenant whose page shows it: its address is served on that tenant's hosts only. */
+  tenantId: string;
   src: string;
   alt: string;
   layout: PhotoLayout;
@@ -24,7 +27,7 @@ export function ListingPhoto({
   className?: string;
   style?: CSSProperties;
 }) {
-  const p = responsivePhoto(src, layout);
+  const p = responsivePhoto(tenantId, src, layout);
   return (
     // eslint-disable-next-line @next/next/no-img-element
     <img

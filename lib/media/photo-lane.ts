@@ -35,7 +35,7 @@ export function photoLane(req: http.IncomingMessage, res: http.ServerResponse): 
   res.once("close", done);
   if (pathname.startsWith(PHOTO_PREFIX)) {
     const ifNoneMatch = req.headers["if-none-match"];
-    servePhoto(pathname, { accept: req.headers.accept, ifNoneMatch: typeof ifNoneMatch === "string" ? ifNoneMatch : undefined })
+    servePhoto(pathname, { accept: req.headers.accept, ifNoneMatch: typeof ifNoneMatch === "string" ? ifNoneMatch : undefined, host: req.headers.host })
       .then((a) => {
         res.writeHead(a.status, { ...a.headers, "content-length": String(a.body.length) });
         res.end(req.method === "HEAD" ? undefined : a.body);

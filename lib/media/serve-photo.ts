@@ -3,6 +3,7 @@ import { LRUCache } from "lru-cache";
 import { logger } from "../log/logger";
 import { processGlobal } from "../util/process-global";
 import { parsePhotoAddress } from "./photo-address";
+import { hostServesTenantPhotos } from "./photo-host";
 import { PhotoSourceError } from "./photo-source";
 import { photoVariant } from "./photo-variant";
 import type { PhotoFormat } from "./media-settings";
@@ -29,11 +30,13 @@ const notFound = (): PhotoAnswer => ({
 /**
  * The answer to `GET /_media/p/...`: the resized photo, from the cache or made now; a placeholder
  * (200, short cache, `x-photo-placeholder` says why) when its source cannot give one, so a page
- * never waits on a 500; 404 for an address the service did not write.
+ * never waits on a 500; 404 for an address the service did not write, or asked on a host that
+ * does not serve its tenant (another agency's site). No `host`: the service's own.
  */
-export async function servePhoto(pathname: string, reqHeaders: { accept?: string; ifNoneMatch?: string }): Promise<PhotoAnswer> {
+export async function servePhoto(pathname: string, reqHeaders: { accept?: string; ifNoneMatch?: string; host?: string }): Promise<PhotoAnswer> {
   const req = parsePhotoAddress(pathname);
   if (!req) return notFound();
+  if (!(await hostServesTenantPhotos(reqHeaders.host, req.tenantId))) return notFound();
   const format = formatFor(reqHeaders.accept);
   try {
     const v = await photoVariant(req.src, req.width, format, req.hash);

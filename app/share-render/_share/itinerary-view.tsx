@@ -158,6 +158,7 @@ export function ItineraryView({ view }: { view: ShareView }) {
                 {i + 1}
               </span>
               <ListingCard
+                tenantId={view.answer.tenantId}
                 card={listingCardView(s.listing, locale, t, view.answer.tenantConfig?.propertyTypes)}
                 href={pageLink(view, listingHref(view.base, s.listingId))}
                 eager={i === 0}

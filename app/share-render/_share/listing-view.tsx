@@ -20,17 +20,17 @@ import { whatsappLink } from "@/lib/listings/view/whatsapp-link";
 import { whatsappText, type ShareView } from "./share-view";
 
 /** The cover photo (the page's largest paint: high priority) and the rest in a swipeable strip. */
-function Gallery({ photos, title, t }: { photos: Photo[]; title: string; t: Translator }) {
+function Gallery({ tenantId, photos, title, t }: { tenantId: string; photos: Photo[]; title: string; t: Translator }) {
   if (!photos.length) return null;
   const n = photos.length;
   return (
     <section className="gallery" aria-label={t("share.photos")}>
-      <ListingPhoto className="cover" src={photos[0].src} alt={photos[0].alt || title} layout="cover" priority />
+      <ListingPhoto tenantId={tenantId} className="cover" src={photos[0].src} alt={photos[0].alt || title} layout="cover" priority />
       {n > 1 && (
         <ul className="strip">
           {photos.slice(1, 24).map((p, i) => (
             <li key={p.src + i}>
-              <ListingPhoto src={p.src} alt={p.alt || t("share.photo", { n: i + 2, total: n })} layout="side" />
+              <ListingPhoto tenantId={tenantId} src={p.src} alt={p.alt || t("share.photo", { n: i + 2, total: n })} layout="side" />
             </li>
           ))}
         </ul>
@@ -74,7 +74,7 @@ export function ListingView({
   const media = mediaLinks(doc);
   return (
     <>
-      <Gallery photos={listingPhotos(doc, medias)} title={title} t={t} />
+      <Gallery tenantId={view.answer.tenantId} photos={listingPhotos(doc, medias)} title={title} t={t} />
       <div className="pad">
         <p className="eyebrow">{[kind, businessText(doc, t), code ? t("share.code", { code }) : ""].filter(Boolean).join(" · ")}</p>
         {!hideTitle && (

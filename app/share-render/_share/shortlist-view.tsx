@@ -24,6 +24,7 @@ export function ShortlistView({ view }: { view: ShareView }) {
         {docs.map((d, i) => (
           <li key={str(d.id)}>
             <ListingCard
+              tenantId={view.answer.tenantId}
               card={listingCardView(d, locale, t, view.answer.tenantConfig?.propertyTypes)}
               href={pageLink(view, listingHref(view.base, str(d.id)))}
               eager={i === 0}

@@ -18,10 +18,11 @@ export type PhotoLayout = keyof typeof PHOTO_LAYOUTS;
 
 /**
  * A listing photo served resized (lib/media): every width up to the layout's widest, addressed
- * with the hash of the source's bytes when the service has seen them. An SVG or any address the
- * service does not resize is kept as it is, in the same 3:2 frame.
+ * with the hash of the source's bytes when the service has seen them, for the tenant whose page
+ * shows it (served only on that tenant's hosts). An SVG or any address the service does not
+ * resize is kept as it is, in the same 3:2 frame.
  */
-export function responsivePhoto(src: string, layout: PhotoLayout): ResponsivePhoto {
+export function responsivePhoto(tenantId: string, src: string, layout: PhotoLayout): ResponsivePhoto {
   if (!isResizable(src) || !canSign(src)) return { src, width: 1200, height: 800 };
   const known = knownSource(src);
   if (known) revalidateIfStale(src, known);
@@ -29,15 +30,15 @@ export function responsivePhoto(src: string, layout: PhotoLayout): ResponsivePho
   const widths = PHOTO_WIDTHS.filter((w) => w <= PHOTO_LAYOUTS[layout].max);
   const fallback = widths.includes(768) ? 768 : widths[widths.length - 1];
   return {
-    src: photoAddress(src, fallback, hash),
-    srcSet: widths.map((w) => `${photoAddress(src, w, hash)} ${w}w`).join(", "),
+    src: photoAddress(tenantId, src, fallback, hash),
+    srcSet: widths.map((w) => `${photoAddress(tenantId, src, w, hash)} ${w}w`).join(", "),
     width: fallback,
     height: heightOf(fallback),
   };
 }
 
 /** The photo a link preview (`og:image`) shows: one JPEG-compatible address at 1280 wide, absolute. */
-export function previewPhoto(src: string, origin: string): string {
-  const url = isResizable(src) && canSign(src) ? photoAddress(src, 1280, knownSource(src)?.hash ?? null) : src;
+export function previewPhoto(tenantId: string, src: string, origin: string): string {
+  const url = isResizable(src) && canSign(src) ? photoAddress(tenantId, src, 1280, knownSource(src)?.hash ?? null) : src;
   return /^https?:\/\//i.test(url) ? url : `${origin}${url}`;
 }

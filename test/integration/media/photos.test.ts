@@ -18,6 +18,8 @@ import { translator } from "../../../lib/i18n/translator";
 import { production } from "../../helpers/outbound";
 import { makeJpeg, startPhotoServer, type PhotoServer } from "../../helpers/photo-server";
 
+/** The tenant whose pages sign the addresses (no host is given: the service's own, which serves every tenant). */
+const TENANT = "0b0e7c1e-4a1f-4c55-9d0e-1b2c3d4e5f60";
 const WEBP = "image/avif,image/webp,image/apng,image/*,*/*;q=0.8";
 let srv: PhotoServer;
 let jpeg: Buffer;
@@ -25,7 +27,7 @@ let cacheDir: string;
 
 const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex").slice(0, 20);
 const get = (src: string, width: 320 | 480 | 640 | 768 | 960 | 1280 | 1600, accept = WEBP, hash: string | null = null) =>
-  servePhoto(new URL(photoAddress(src, width, hash), "http://x").pathname, { accept });
+  servePhoto(new URL(photoAddress(TENANT, src, width, hash), "http://x").pathname, { accept });
 
 beforeAll(async () => {
   cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "media-cache-"));
@@ -63,7 +65,7 @@ describe("resized listing photos", () => {
     const src = `${srv.origin}/a.jpg`;
     await get(src, 640);
     expect(knownSource(src)?.hash).toBe(sha(jpeg));
-    const r = responsivePhoto(src, "cover");
+    const r = responsivePhoto(TENANT, src, "cover");
     expect(r.srcSet).toContain(`/${sha(jpeg)}-1600 1600w`);
     expect(r.srcSet?.split(", ")).toHaveLength(7);
     expect(r).toMatchObject({ width: 768, height: 512 });
@@ -76,7 +78,7 @@ describe("resized listing photos", () => {
     const other = await makeJpeg(1200, 800, 3);
     srv.set("/other.jpg", { body: other });
     await get(`${srv.origin}/other.jpg`, 320);
-    expect(responsivePhoto(`${srv.origin}/other.jpg`, "thumb").srcSet).toContain(`/${sha(other)}-480 480w`);
+    expect(responsivePhoto(TENANT, `${srv.origin}/other.jpg`, "thumb").srcSet).toContain(`/${sha(other)}-480 480w`);
     expect(sha(other)).not.toBe(sha(jpeg));
   });
 
@@ -103,7 +105,7 @@ describe("resized listing photos", () => {
     vi.stubEnv("MEDIA_SOURCE_REVALIDATE_SECONDS", "1");
     resetConfigForTests();
     // Fresh: a render asks nothing.
-    responsivePhoto(src, "cover");
+    responsivePhoto(TENANT, src, "cover");
     expect(srv.hits("/r.jpg")).toBe(1);
     // Stale and unchanged: the server sees the validator and answers 304.
     await new Promise((r) => setTimeout(r, 1100));
@@ -112,17 +114,17 @@ describe("resized listing photos", () => {
       return req.headers["if-none-match"] === etag ? { status: 304, headers: { etag } } : { body, headers: { etag } };
     });
     const { revalidateSource } = await import("../../../lib/media/photo-variant");
-    responsivePhoto(src, "cover");
+    responsivePhoto(TENANT, src, "cover");
     expect(await revalidateSource(src, knownSource(src)!)).toBe(sha(jpeg));
     expect(conditional).toEqual(['"v1"']);
-    expect(responsivePhoto(src, "cover").srcSet).toContain(`/${sha(jpeg)}-768 768w`);
+    expect(responsivePhoto(TENANT, src, "cover").srcSet).toContain(`/${sha(jpeg)}-768 768w`);
     // Stale and changed: new bytes, new hash, new addresses; the old address still answers.
     await new Promise((r) => setTimeout(r, 1100));
     body = await makeJpeg(1200, 800, 7);
     etag = '"v2"';
-    responsivePhoto(src, "cover");
+    responsivePhoto(TENANT, src, "cover");
     expect(await revalidateSource(src, knownSource(src)!)).toBe(sha(body));
-    expect(responsivePhoto(src, "cover").srcSet).toContain(`/${sha(body)}-768 768w`);
+    expect(responsivePhoto(TENANT, src, "cover").srcSet).toContain(`/${sha(body)}-768 768w`);
     expect((await get(src, 320, WEBP, sha(jpeg))).headers["cache-control"]).toContain("immutable");
   });
 
@@ -181,15 +183,18 @@ describe("resized listing photos", () => {
 
   it("is no open proxy: an address the service did not sign, or a width it does not make, is a 404 and fetches nothing", async () => {
     srv.set("/secret.jpg", { body: jpeg });
-    const good = new URL(photoAddress(`${srv.origin}/secret.jpg`, 640, null), "http://x").pathname;
-    const [, , , token, last] = good.split("/");
+    const good = new URL(photoAddress(TENANT, `${srv.origin}/secret.jpg`, 640, null), "http://x").pathname;
+    const [, , , tenant, token, last] = good.split("/");
     const [b64] = token.split(".");
     const forged = [
-      `/_media/p/${b64}.AAAAAAAAAAAAAAAA/${last}`,
-      `/_media/p/${Buffer.from(`${srv.origin}/other-secret.jpg`).toString("base64url")}.${token.split(".")[1]}/${last}`,
+      `/_media/p/${tenant}/${b64}.AAAAAAAAAAAAAAAA/${last}`,
+      `/_media/p/${tenant}/${Buffer.from(`${srv.origin}/other-secret.jpg`).toString("base64url")}.${token.split(".")[1]}/${last}`,
+      // The tenant is signed: the same address under another tenant's id is not ours.
+      `/_media/p/${tenant.replace(/^0/, "1")}/${token}/${last}`,
+      `/_media/p/${token}/${last}`,
       good.replace(/-640$/, "-641"),
       good.replace(/-640$/, "-5000"),
-      `/_media/p/${b64}/0-640`,
+      `/_media/p/${tenant}/${b64}/0-640`,
     ];
     for (const p of forged) {
       expect(parsePhotoAddress(p)).toBeNull();
@@ -199,8 +204,8 @@ describe("resized listing photos", () => {
     expect(srv.hits("/secret.jpg")).toBe(0);
     expect(srv.hits("/other-secret.jpg")).toBe(0);
     // SVG and addresses that are not photos are left as they are.
-    expect(responsivePhoto("/demo/living-room-01.svg", "cover")).toEqual({ src: "/demo/living-room-01.svg", width: 1200, height: 800 });
-    expect(previewPhoto("/demo/a.svg", "https://site.example")).toBe("https://site.example/demo/a.svg");
+    expect(responsivePhoto(TENANT, "/demo/living-room-01.svg", "cover")).toEqual({ src: "/demo/living-room-01.svg", width: 1200, height: 800 });
+    expect(previewPhoto(TENANT, "/demo/a.svg", "https://site.example")).toBe("https://site.example/demo/a.svg");
   });
 
   it("serves on the server's own lane with its length and cache headers, 304 on a matching ETag, 405 for a POST", async () => {
@@ -212,7 +217,7 @@ describe("resized listing photos", () => {
     try {
       const src = `${srv.origin}/lane.jpg`;
       await get(src, 320);
-      const url = base + photoAddress(src, 480, sha(jpeg));
+      const url = base + photoAddress(TENANT, src, 480, sha(jpeg));
       const res = await fetch(url, { headers: { accept: WEBP } });
       const body = Buffer.from(await res.arrayBuffer());
       expect(res.status).toBe(200);
@@ -241,7 +246,7 @@ describe("resized listing photos", () => {
   it("a listing page's gallery: srcset and sizes on every photo, the first eager with high priority, the rest lazy, sizes set", async () => {
     const src = `${srv.origin}/a.jpg`;
     const images = [src, `${srv.origin}/b.jpg`, `${srv.origin}/c.jpg`, `${srv.origin}/lane.jpg`];
-    const html = renderToStaticMarkup(ListingGallery({ images, t: translator("en") }));
+    const html = renderToStaticMarkup(ListingGallery({ tenantId: TENANT, images, t: translator("en") }));
     const imgs = html.match(/<img [^>]+>/g) ?? [];
     expect(imgs).toHaveLength(4);
     expect(imgs[0]).toMatch(/fetchPriority="high"/i);

@@ -1,14 +1,18 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as pageRoute from "../../../app/share-render/[locale]/p/[token]/route";
 import { resetConfigForTests } from "../../../lib/config";
-import { parsePhotoAddress } from "../../../lib/media/photo-address";
+import { parsePhotoAddress, photoAddress } from "../../../lib/media/photo-address";
 import { servePhoto } from "../../../lib/media/serve-photo";
 import { CLIENT_ADDRESS_HEADER } from "../../../lib/http/client-address";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
 import { makeListing, makeShareLink } from "../../helpers/share";
+import { makeSite } from "../../helpers/sites";
+import { photoLane } from "../../../lib/media/photo-lane";
 import { makeJpeg, startPhotoServer, type PhotoServer } from "../../helpers/photo-server";
 
 let srv: PhotoServer;
@@ -84,5 +88,49 @@ describe("photos on a share page", () => {
     expect(html).not.toContain("/_media/p/");
     // And a share link for this tenant's listing cannot be made with the other tenant's key.
     await expect(makeShareLink(other, { entityType: "listing", entityId: mine.id })).rejects.toThrow(/404|400/);
+  });
+
+  it("a photo address is served only on its tenant's hosts: another tenant's site answers 404 and fetches nothing", async () => {
+    const l = await makeListing(t, {}, { media: [{ url: `${srv.origin}/cover.jpg`, isPrimary: true }] });
+    const link = await makeShareLink(t, { entityType: "listing", entityId: l.id });
+    const onPage = /<img [^>]*src="([^"]+)"/.exec((await sharePage(link.token)).html)![1];
+    expect(parsePhotoAddress(onPage)?.tenantId).toBe(t.tenantId);
+    // The same kind of address for a photo no page has asked for yet (a share page also warms its link preview's cover).
+    srv.set("/tenant-only.jpg", { body: await makeJpeg(1200, 800, 5) });
+    const cover = photoAddress(t.tenantId, `${srv.origin}/tenant-only.jpg`, 768, null);
+    const mine = await makeSite(t);
+    const theirs = await makeSite(other);
+    // Through the server's lane, as a browser asks: the Host header decides.
+    const server = http.createServer((req, res) => {
+      if (!photoLane(req, res)) res.writeHead(418).end();
+    });
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+    const port = (server.address() as AddressInfo).port;
+    // node:http, not fetch: fetch does not send a Host header of its own choosing.
+    const on = (host: string) =>
+      new Promise<{ status: number; type: string }>((ok, fail) => {
+        http
+          .get({ host: "127.0.0.1", port, path: cover, headers: { host, accept: "image/webp" } }, (res) => {
+            res.resume();
+            res.on("end", () => ok({ status: res.statusCode!, type: String(res.headers["content-type"]) }));
+          })
+          .on("error", fail);
+      });
+    try {
+      const refused = await on(theirs.domain);
+      expect(refused.status).toBe(404);
+      expect(refused.type).not.toMatch(/^image\//);
+      expect((await on("unknown-agency.localhost:3000")).status).toBe(404);
+      expect(srv.hits("/tenant-only.jpg")).toBe(0);
+      // Its own site and the service's host (where share links of every tenant open) serve it.
+      const own = await on(`${mine.domain}:3000`);
+      expect([own.status, own.type]).toEqual([200, "image/webp"]);
+      expect((await on("localhost:3000")).status).toBe(200);
+      // Once made, the variant is still refused on the other tenant's site.
+      expect((await on(theirs.domain)).status).toBe(404);
+      expect(srv.hits("/tenant-only.jpg")).toBe(1);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -92,7 +92,7 @@ describe("preview image inputs (ogContent)", () => {
 describe("markup", () => {
   it("escapes every value and keeps only safe links", () => {
     const card = listingCardView({ ...doc, title: '<script>alert("x")</script>', primaryImageUrl: "javascript:alert(1)" }, "pt-BR", t);
-    const out = renderToStaticMarkup(createElement(ListingCard, { card, href: "/p/tok/l/l1" }));
+    const out = renderToStaticMarkup(createElement(ListingCard, { tenantId: "00000000-0000-4000-8000-000000000001", card, href: "/p/tok/l/l1" }));
     expect(out).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
     expect(out).not.toContain("<script");
     expect(out).not.toContain("javascript:");

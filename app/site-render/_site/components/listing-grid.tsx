@@ -14,6 +14,7 @@ export function ListingGrid({ site, docs, eagerFirst = 0 }: { site: SiteView; do
       {docs.map((d, i) => (
         <li key={String(d.id)}>
           <ListingCard
+            tenantId={site.row.tenantId}
             card={listingCardView(d, site.locale, t, types)}
             href={href(site, listingPath(d))}
             eager={i < eagerFirst}

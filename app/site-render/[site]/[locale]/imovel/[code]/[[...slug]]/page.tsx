@@ -66,7 +66,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
     title: `${title} | ${site.name}`,
     description: `${priceText(doc, site.locale, translator(site.locale))} · ${placeLine(doc)}. ${desc}`.slice(0, 300),
     path: listingPath(doc),
-    image: str(doc.primaryImageUrl) ? previewPhoto(str(doc.primaryImageUrl), site.origin) : null,
+    image: str(doc.primaryImageUrl) ? previewPhoto(site.row.tenantId, str(doc.primaryImageUrl), site.origin) : null,
     type: "article",
   });
 }
@@ -147,7 +147,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
         </div>
         <p className="price">{priceText(doc, site.locale, tr)}</p>
       </div>
-      <ListingGallery images={images} t={tr} />
+      <ListingGallery tenantId={site.row.tenantId} images={images} t={tr} />
       <div className="listing-body">
         <div>
           <h2>{t("facts")}</h2>
@@ -209,7 +209,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
           name: title,
           description: description.slice(0, 500),
           url,
-          ...(images[0] ? { image: images.slice(0, 5).map((i) => previewPhoto(i, site.origin)) } : {}),
+          ...(images[0] ? { image: images.slice(0, 5).map((i) => previewPhoto(site.row.tenantId, i, site.origin)) } : {}),
           ...(doc.publishedAt ? {} : {}),
           offers: {
             "@type": "Offer",
