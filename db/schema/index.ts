@@ -27,3 +27,4 @@ export * from "./messaging-messages";
 export * from "./web-chat";
 export * from "./listing-translations";
 export * from "./first-contact";
+export * from "./visitors";

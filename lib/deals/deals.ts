@@ -17,7 +17,16 @@ import { validateCustom } from "./custom-data";
 import { nextInQueue } from "../leads/distribution";
 import type { ListDealsQueryInput } from "./list-query";
 import { CreateDealSchema, UpdateDealSchema, type CreateDealInput, type DealDataInput } from "./schemas";
-import { dealEventEntity, serializeDeal, type ContactWithRole, type Deal, type DealPageSchema, type DeletedDealSchema } from "./serialize";
+import {
+  dealEventEntity,
+  serializeDeal,
+  type ContactWithRole,
+  type Deal,
+  type DealDetailSchema,
+  type DealPageSchema,
+  type DeletedDealSchema,
+} from "./serialize";
+import { interestsOfDeal } from "../visitors/deal-interests";
 import { inTenantTransaction } from "../../db/transaction";
 import { dealAccessWhere } from "./access";
 
@@ -63,9 +72,9 @@ export async function loadDeal(db: DbOrTx, actor: MemberActor, id: string, forUp
   return { deal, people: (await contactsOfDeals(db, actor.tenantId, [id])).get(id)! };
 }
 
-export async function getDeal({ db, actor }: MemberCtx, id: string): Promise<Deal> {
+export async function getDeal({ db, actor }: MemberCtx, id: string): Promise<z.infer<typeof DealDetailSchema>> {
   const { deal, people } = await loadDeal(db, actor, id);
-  return serializeDeal(deal, people);
+  return { ...serializeDeal(deal, people), interests: await interestsOfDeal(db, actor.tenantId, deal.id) };
 }
 
 export async function createDeal({ db, actor }: MemberCtx, input: unknown): Promise<Deal> {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ContactRow, DealRow } from "../../db/schema";
 import { deletedSchema, pageSchema } from "../schemas/paging";
+import { DealInterestSchema } from "../visitors/deal-interests";
 
 export const DealContactSchema = z.object({
   id: z.uuid(),
@@ -48,6 +49,13 @@ export const CreatedDealSchema = DealSchema.pick({
 }).meta({ id: "CreatedDeal" });
 
 export type Deal = z.infer<typeof DealSchema>;
+
+/** `getDeal`: the deal and what its person showed interest in on the site (issue 37). */
+export const DealDetailSchema = DealSchema.extend({
+  interests: z.array(DealInterestSchema).meta({
+    description: "Listings the deal's person favoured, compared or viewed on the agency's site (anonymous visits attached when they identified), oldest first.",
+  }),
+}).meta({ id: "DealDetail" });
 
 /** `listDeals`: one page of deals. */
 export const DealPageSchema = pageSchema(DealSchema, "DealPage", "Deals matching the filters, over all pages.");

@@ -26,6 +26,7 @@ import { registerSearchPaths } from "./paths/search";
 import { registerPublicCataloguePaths } from "./paths/public-catalogue";
 import { registerPublicDevelopmentPaths, registerPublicLocationPaths } from "./paths/public-developments";
 import { registerPublicSitePaths } from "./paths/public-sites";
+import { registerPublicVisitorPaths } from "./paths/public-visitors";
 import { registerSettingsPaths } from "./paths/settings";
 import { registerSharePaths } from "./paths/share";
 import { registerPublicSharePaths } from "./paths/share-public";
@@ -92,6 +93,7 @@ function register(r: OpenAPIRegistry): void {
   registerWebChatPublicPaths(r);
   registerCmsPaths(r);
   registerPublicSitePaths(r);
+  registerPublicVisitorPaths(r);
   registerPublicCataloguePaths(r);
   registerPublicDevelopmentPaths(r);
   registerPublicLocationPaths(r);

@@ -37,6 +37,9 @@ export const SITE_POLICIES = {
   chat_session: perMinute("chat_session", 10),
   chat_message: perMinute("chat_message", 30),
   chat_read: perMinute("chat_read", 60),
+  // Favourites (issue 37): the browser syncs after a heart is toggled (debounced), on the compare
+  // view and on listing pages once identified; a person does a few a minute, a script far more.
+  visitor_favourites: perMinute("visitor_favourites", 30),
 } as const satisfies Record<string, RatePolicy>;
 export type SitePolicyName = keyof typeof SITE_POLICIES;
 

@@ -46,3 +46,31 @@ export async function findSiteListing(db: DbOrTx, site: SiteRow, ref: string, ca
   if (!row) return null;
   return { document: documentFromRow(row), highlights: [], highlight: {}, isNetworkListing: row.tenant_id !== site.tenantId };
 }
+
+/**
+ * The listings among `ids` (UUIDs) that the site's visitors may see, with the same predicates as
+ * `findSiteListing`, in one statement; `ownOnly` leaves out partners' network listings.
+ */
+export async function findSiteListings(
+  db: DbOrTx,
+  site: SiteRow,
+  ids: string[],
+  opts: { ownOnly?: boolean; catalogue?: SiteCatalogue } = {},
+): Promise<SearchHit[]> {
+  const wanted = [...new Set(ids.filter((id) => UUID_PATTERN.test(id)).map((id) => id.toLowerCase()))];
+  if (!wanted.length) return [];
+  const { scope, criteria } = opts.catalogue ?? (await siteCatalogue(db, site));
+  const where = [
+    sql`d.listing_id = any(${`{${wanted.join(",")}}`}::uuid[])`,
+    scopeSql(scope),
+    ...criteria.map((c) => compileFilter(c, FILTER_SCHEMA)),
+    ...(opts.ownOnly ? [sql`d.tenant_id = ${site.tenantId}::uuid`] : []),
+  ];
+  const res = await db.execute(sql`select d.tenant_id, ${docColumns("d")} from search_index d where ${sql.join(where, sql` AND `)}`);
+  return rowsOf<Record<string, unknown>>(res).map((row) => ({
+    document: documentFromRow(row),
+    highlights: [],
+    highlight: {},
+    isNetworkListing: row.tenant_id !== site.tenantId,
+  }));
+}

@@ -35,6 +35,11 @@ export type ParsedLead = {
    * seller, and `captureProperty` also captures the property as a draft listing linked to the deal.
    */
   pricing?: { intent: "sell" | "value"; estimate: { value: number; low: number; high: number } | null; captureProperty: boolean };
+  /**
+   * Set only on leads of a site's own forms (lead form, web chat, saved search, booking) that sent
+   * the browser's `visitorId`: the deal gets the visitor's favourites (lib/visitors/attach-interests.ts).
+   */
+  visitor?: { siteId: string; visitorId: string };
 };
 
 type Body = Record<string, unknown>;

@@ -8,6 +8,7 @@ import { leadReceived } from "./lead-job";
 import { parseLead } from "./parse-lead";
 import { sitePathOr } from "../../util/site-path";
 import { storableJson } from "../../util/storable-text";
+import { VisitorIdSchema } from "../../visitors/visitor-id";
 
 /**
  * The lead form of a rendered site (issue #15). A site posts to its own address (`/lead`), and
@@ -28,6 +29,11 @@ export const SiteLeadForm = z.object({
   /** The page the form was sent from (a path of the site). */
   landingPage: z.string().trim().max(2000).optional().default("/"),
   locale: z.string().max(10).optional().default("pt-BR"),
+  /** The browser's random visitor id (filled in by the favourites script): the deal gets the visitor's favourites. */
+  visitorId: z
+    .union([z.literal(""), VisitorIdSchema])
+    .optional()
+    .default(""),
   /** A field people never see: bots fill it. A filled one is dropped quietly. */
   website: z.string().max(500).optional().default(""),
 });
@@ -69,7 +75,7 @@ export async function receiveSiteLead(db: DbOrTx, site: SiteRow, input: unknown,
     siteDomain: site.domain,
   };
   const raw = JSON.stringify(body);
-  const lead = parseLead(body, null);
+  const lead = { ...parseLead(body, null), ...(form.visitorId ? { visitor: { siteId: site.id, visitorId: form.visitorId } } : {}) };
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (meta.userAgent) headers["user-agent"] = meta.userAgent.slice(0, 500);
   const [stored] = await db

@@ -1,4 +1,7 @@
 import { linkChatLeads } from "../../messaging/web-chat/link-lead";
+import { attachVisitorInterests } from "../../visitors/attach-interests";
+import { DomainError } from "../../errors/domain-errors";
+import { jsonColumn } from "../../../db/rows";
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "../../../db/client";
 import {
@@ -184,6 +187,16 @@ export async function saveLeadWrites(tx: Tx, writes: LeadWrite[]): Promise<Inbou
     byTenant.set(r.tenantId, [...(byTenant.get(r.tenantId) ?? []), { leadId: r.id, dealIds: r.dealIds }]);
   }
   for (const [tenantId, leads] of byTenant) await onLeadDeals(tx, tenantId, leads);
+  // A site visitor who identified: its favourites (and what it compared) become the deal's interests.
+  for (const r of rows) {
+    const visitor = jsonColumn<ParsedLead>(r.lead).visitor;
+    // A site deleted since the form was sent links nothing (no SQL failed); the lead goes through.
+    if (r.status === "processed" && r.dealIds?.length && visitor)
+      await attachVisitorInterests(tx, { tenantId: r.tenantId, ...visitor, dealId: r.dealIds[0] }).catch((e) => {
+        if (e instanceof DomainError) return 0;
+        throw e;
+      });
+  }
   // A web chat whose visitor left a contact is linked to the deal its lead became.
   await linkChatLeads(
     tx,

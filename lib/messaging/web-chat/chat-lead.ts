@@ -9,7 +9,7 @@ import { siteChannel } from "../../leads/inbound/site-lead";
 import { sitePathOr } from "../../util/site-path";
 import type { ChatPlace } from "./place";
 
-type Contact = { name?: string; phone?: string; email?: string; pageUrl?: string; listingId?: string; locale?: string };
+type Contact = { name?: string; phone?: string; email?: string; pageUrl?: string; listingId?: string; locale?: string; visitorId?: string };
 
 /** The path of a page URL (or the path itself), for the lead's landing page; else the site's root. */
 function landingOf(pageUrl: string | undefined): string {
@@ -54,7 +54,11 @@ export async function storeChatLead(tx: Tx, place: ChatPlace, c: Contact, meta: 
       destination: "deal",
       rawBody: JSON.stringify(body),
       headers,
-      lead: parseLead(body, null) as unknown as Record<string, unknown>,
+      // Only a site's visitor has favourites (a share page belongs to no site).
+      lead: {
+        ...parseLead(body, null),
+        ...(c.visitorId && place.site ? { visitor: { siteId: place.site.id, visitorId: c.visitorId } } : {}),
+      } as unknown as Record<string, unknown>,
     })
     .returning({ id: inboundLeads.id });
   afterCommit(

@@ -12,6 +12,7 @@ import { privacyStateOf } from "../chat-privacy";
 import { storeChatLead } from "./chat-lead";
 import type { ChatPlace } from "./place";
 import { SESSION_DAYS } from "./store";
+import { VisitorIdSchema } from "../../visitors/visitor-id";
 
 /** What the participant is called when the visitor gave no name. */
 export const VISITOR_NAME = "Visitante";
@@ -29,6 +30,9 @@ export const OpenChatSessionSchema = z
       .optional()
       .meta({ description: "The listing the page shows." }),
     locale: z.enum(["pt-BR", "en", "es"]).optional(),
+    visitorId: VisitorIdSchema.optional().meta({
+      description: "The random id the site visitor's browser keeps: when the chat becomes a lead on a site, the deal gets the visitor's favourites.",
+    }),
   })
   .meta({ id: "OpenWebChatSession" });
 

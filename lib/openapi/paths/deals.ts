@@ -1,7 +1,7 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { ListDealsQuery } from "../../deals/list-query";
 import { CreateDealSchema, UpdateDealSchema } from "../../deals/schemas";
-import { CreatedDealSchema, DealPageSchema, DealSchema, DeletedDealSchema } from "../../deals/serialize";
+import { CreatedDealSchema, DealDetailSchema, DealPageSchema, DealSchema, DeletedDealSchema } from "../../deals/serialize";
 import { API_KEY_SECURITY, TOO_LARGE, UNAUTHORIZED_KEY, errors, ok, uuidParam } from "../common";
 import { TOO_MANY_PAGES } from "./listing-texts";
 
@@ -177,11 +177,14 @@ export function registerDealPaths(r: OpenAPIRegistry): void {
     summary: "Read one deal",
     description:
       "The deal with its contacts (each with its `id`), `custom` and attribution fields. The responsible member is " +
-      `returned as \`assignedToId\` only, with no broker name, photo or phone.\n\n${ACCESS}`,
+      "returned as `assignedToId` only, with no broker name, photo or phone. `interests` lists the listings the deal's " +
+      "person favoured, compared or viewed on the agency's site: what a visitor did anonymously is attached when they " +
+      "identify (lead form or web chat with the browser's `visitorId`), and later favourites of the same browser are added." +
+      `\n\n${ACCESS}`,
     security: API_KEY_SECURITY,
     request: { params: dealId },
     responses: {
-      200: ok("The deal.", DealSchema),
+      200: ok("The deal.", DealDetailSchema),
       ...errors({ 401: UNAUTHORIZED_KEY, 404: NOT_FOUND }),
     },
   });
