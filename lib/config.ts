@@ -166,6 +166,12 @@ const ConfigSchema = z.object({
   JOBS_RUNNER: z.enum(["embedded", "inngest", "worker", "off"]).optional(),
   /** Where resized listing photos (and the originals they came from) are cached; default `<DATA_DIR>/media-cache`. */
   MEDIA_CACHE_DIR: z.string().min(1).optional(),
+  /**
+   * Most the photo cache (`MEDIA_CACHE_DIR`'s variants and originals) may hold, in megabytes (a
+   * fraction is allowed); past it the least recently used files are removed in the background down to
+   * 80 % of it. They are made again on demand.
+   */
+  MEDIA_CACHE_MAX_MB: z.coerce.number().positive().max(10_000_000).default(2048),
   /** Largest listing photo fetched for resizing; a larger one shows a placeholder. */
   MEDIA_SOURCE_MAX_BYTES: z.coerce
     .number()

@@ -7,6 +7,7 @@ import { loadPhotoSource, PhotoSourceError } from "./photo-source";
 import { heightOf, mediaCacheDir, type PhotoFormat, type PhotoWidth } from "./media-settings";
 import { knownSource, rememberSource, type SourceEntry, type Validators } from "./source-index";
 import { config } from "../config";
+import { noteCacheWrite } from "./cache-prune";
 
 /** A decompression bomb stops here: 50 megapixels is past any camera a listing photo comes from. */
 const MAX_PIXELS = 50_000_000;
@@ -45,6 +46,7 @@ async function writeAtomically(file: string, bytes: Buffer): Promise<void> {
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   await fs.writeFile(tmp, bytes);
   await fs.rename(tmp, file);
+  noteCacheWrite(bytes.length);
 }
 
 /**

@@ -6,6 +6,7 @@ import { parsePhotoAddress } from "./photo-address";
 import { hostServesTenantPhotos } from "./photo-host";
 import { PhotoSourceError } from "./photo-source";
 import { photoVariant } from "./photo-variant";
+import { noteCacheUse } from "./cache-prune";
 import type { PhotoFormat } from "./media-settings";
 import { placeholderSvg } from "./placeholder";
 
@@ -40,6 +41,7 @@ export async function servePhoto(pathname: string, reqHeaders: { accept?: string
   const format = formatFor(reqHeaders.accept);
   try {
     const v = await photoVariant(req.src, req.width, format, req.hash);
+    noteCacheUse(v.file);
     const etag = `"${v.hash}-${req.width}.${format}"`;
     // The address named these bytes: cached for good. An old or hash-less address: briefly, as its bytes may change.
     const cache = req.hash === v.hash ? IMMUTABLE : "public, max-age=300";
