@@ -28,3 +28,4 @@ export * from "./web-chat";
 export * from "./listing-translations";
 export * from "./first-contact";
 export * from "./visitors";
+export * from "./availability";

@@ -40,6 +40,7 @@ export function translateDbError(err: unknown): unknown {
   const pg = findPgError(err);
   if (pg?.code === "23505") {
     const name = pg.constraint_name ?? pg.constraint ?? "unique key";
+    if (name === "tasks_booked_slot_key") return conflict("dueAt: the broker already has a visit booked at this time; choose another.", "slot_taken");
     if (name === "sites_domain_held_key") return conflict("domain: another site holds this domain; choose another domain.", "domain_taken");
     return conflict(`A record with the same value already exists (${name}); retry with another value.`);
   }

@@ -25,7 +25,7 @@ export function publicOk(description: string, schema: z.ZodType): ResponseConfig
 export const UNKNOWN_PARAMETER = "An unknown query parameter (`invalid_request`).";
 
 /** Error answers of a public operation, plus the 429, 500 and 503 every one of them can give. */
-export function publicErrors(described: Partial<Record<400 | 403 | 404, string>>, perMinute: number): Record<string, ResponseConfig> {
+export function publicErrors(described: Partial<Record<400 | 403 | 404 | 409, string>>, perMinute: number): Record<string, ResponseConfig> {
   const out: Record<string, ResponseConfig> = {};
   for (const [status, description] of Object.entries(described)) out[status] = { description, headers: PUBLIC_HEADERS, content: jsonContent(ErrorSchema) };
   out["429"] = {

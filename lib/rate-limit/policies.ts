@@ -40,6 +40,10 @@ export const SITE_POLICIES = {
   // Favourites (issue 37): the browser syncs after a heart is toggled (debounced), on the compare
   // view and on listing pages once identified; a person does a few a minute, a script far more.
   visitor_favourites: perMinute("visitor_favourites", 30),
+  // Visit booking (issue 37): the slots are read as a listing page opens and after each booking;
+  // a person books a visit or two, a script would try to fill a broker's week.
+  visit_slots: perMinute("visit_slots", 60),
+  visit_booking: perMinute("visit_booking", 5),
 } as const satisfies Record<string, RatePolicy>;
 export type SitePolicyName = keyof typeof SITE_POLICIES;
 

@@ -144,7 +144,7 @@ export async function deleteTask({ db, actor }: MemberCtx, id: string): Promise<
   });
 }
 
-function taskEvent(actor: Actor, eventName: "task.created" | "task.updated" | "task.deleted", row: TaskRow) {
+export function taskEvent(actor: Actor, eventName: "task.created" | "task.updated" | "task.deleted", row: TaskRow) {
   return { tenantId: actor.tenantId, eventName, entityType: "task", entityId: row.id, userId: eventUserId(actor), data: taskEventData(row) };
 }
 

@@ -110,6 +110,7 @@ export function registerTaskPaths(r: OpenAPIRegistry): void {
         401: UNAUTHORIZED_KEY,
         403: "A restricted key assigning the task to another member.",
         404: NOT_FOUND,
+        409: "A visit booked on a site moved (`dueAt`, `assigneeId`) or reopened onto a time its member already has booked (`slot_taken`).",
         413: TOO_LARGE,
       }),
     },
