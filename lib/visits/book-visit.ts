@@ -14,6 +14,8 @@ import { PhoneSchema } from "../schemas/phone";
 import { findSiteListing, propertyNotFound } from "../sites/find-site-listing";
 import { taskEvent } from "../tasks/tasks";
 import { storableJson } from "../util/storable-text";
+import { attachVisitorInterests } from "../visitors/attach-interests";
+import { VisitorIdSchema } from "../visitors/visitor-id";
 import { freeSlots, visitHosts, type FreeSlot } from "./visit-slots";
 
 export const BookVisitInput = z
@@ -26,11 +28,7 @@ export const BookVisitInput = z
     }),
     consent: z.literal(true, { error: "must be true: the visitor agrees to be contacted about this visit (LGPD)" }),
     note: z.string().trim().max(1000).optional(),
-    visitorId: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8 to 64 of A-Z a-z 0-9 _ -")
-      .optional()
-      .meta({ description: "The random id the browser keeps for its favourites; links them to the deal." }),
+    visitorId: VisitorIdSchema.optional(),
     locale: z.enum(["pt-BR", "en", "es"]).default("pt-BR").meta({ description: "Language of the confirmation." }),
   })
   .meta({ id: "VisitBooking" });
@@ -112,6 +110,8 @@ export async function bookVisit(db: DbOrTx, site: SiteRow, ref: string, input: u
         .returning();
       if (!row) continue;
       await recordEvent(tx, taskEvent(actor, "task.created", row));
+      // The visitor's favourites and views so far become the deal's interests (once).
+      if (data.visitorId) await attachVisitorInterests(tx, { tenantId: site.tenantId, siteId: site.id, visitorId: data.visitorId, dealId });
       const host = hosts.find((h) => h.memberId === memberId)!;
       return {
         task: row,

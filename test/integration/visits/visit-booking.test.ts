@@ -8,6 +8,8 @@ import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as bookRoute from "../../../app/api/sites/[siteId]/listings/[listingId]/visits/route";
 import * as slotsRoute from "../../../app/api/sites/[siteId]/listings/[listingId]/visit-slots/route";
+import { randomUUID } from "node:crypto";
+import * as favouritesRoute from "../../../app/api/sites/[siteId]/visitors/[visitorId]/favourites/route";
 import * as availabilityRoute from "../../../app/api/v1/members/[id]/availability/route";
 import * as dealRoute from "../../../app/api/v1/crm/deals/[id]/route";
 import * as taskRoute from "../../../app/api/v1/crm/tasks/[id]/route";
@@ -145,6 +147,18 @@ describe("visit slots and booking", () => {
     expect(second.status).toBe(201);
     const t2 = await call(taskRoute.GET, "GET", "/x", { key: a.key, params: { id: second.body.id } });
     expect(t2.body.dealId).toBe(task.body.dealId);
+  });
+
+  it("attaches the visitor's favourites to the deal when the booking carries its visitorId", async () => {
+    const visitorId = randomUUID();
+    const fav = await call(favouritesRoute.POST, "POST", "/x", { params: { siteId: siteA.id, visitorId }, body: { listingIds: [listingA] }, headers: from() });
+    expect(fav.status, JSON.stringify(fav.body)).toBe(200);
+    const open = await slots(siteA, listingA, { days: "3" });
+    const booked = await book(siteA, listingA, { ...visitor(open.body.slots[1].start, "+5511987654999"), visitorId });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    const task = await call(taskRoute.GET, "GET", "/x", { key: a.key, params: { id: booked.body.id } });
+    const deal = await call(dealRoute.GET, "GET", "/x", { key: a.key, params: { id: task.body.dealId } });
+    expect(deal.body.interests).toEqual([expect.objectContaining({ listingId: listingA, kind: "favourite" })]);
   });
 
   it("exactly one of 20 concurrent bookings of one slot wins; the rest are 409 slot_taken", async () => {
