@@ -3,7 +3,6 @@ import type { DbOrTx } from "../../db/client";
 import { agentExecutions, agents, contacts, dealContacts, deals, messagingConversations, messagingOptOuts, type AgentRow } from "../../db/schema";
 import { afterCommit } from "../../db/transaction";
 import { sendJobEvent } from "../jobs/dispatch";
-import { phoneDigitsOf } from "../messaging/chat-id";
 import { isAfterHours, isOptOutWord } from "./audience";
 import { chatPause, pauseChat, pauseOnHumanReply } from "./pauses";
 import { agentRunsQueued } from "./runs-queued";
@@ -109,23 +108,31 @@ async function fitsAudience(tx: DbOrTx, agent: AgentRow, at: Date, target: { cha
  * A message stored by the inbound processing (lib/messaging/inbound), in its transaction. A
  * message of ours typed on the phone pauses agents in the chat; an inbound one in an open chat
  * starts the agents watching the channel, unless the chat is paused, and an opt-out word puts the
- * number on the opt-out list and stops agents there instead.
+ * chat's handle (its number, address, or the Instagram/Messenger chat) on the opt-out list and
+ * stops agents there instead.
  */
 export async function onStoredMessage(
   tx: DbOrTx,
-  m: { tenantId: string; channelId: string; chatId: string; messageId: string; fromMe: boolean; open: boolean; text: string | null; at: Date },
+  m: {
+    tenantId: string;
+    channelId: string;
+    chatId: string;
+    /** What an opt-out word puts on the list (`optOutHandleOfChat`): a phone, an address, an Instagram/Messenger chat. */
+    optOutHandle: string | null;
+    messageId: string;
+    fromMe: boolean;
+    open: boolean;
+    text: string | null;
+    at: Date;
+  },
 ): Promise<void> {
   if (m.fromMe) return pauseOnHumanReply(tx, m.tenantId, m.channelId, m.chatId);
   if (!m.open) return;
   const watching = await agentsFor(tx, m.tenantId, "inbound_message", m.channelId);
   if (!watching.length) return;
   if (isOptOutWord(m.text)) {
-    const digits = phoneDigitsOf(m.chatId);
-    if (digits && !m.chatId.endsWith("@g.us")) {
-      await tx
-        .insert(messagingOptOuts)
-        .values({ tenantId: m.tenantId, phone: `+${digits}`, reason: "opt-out word sent to an agent" })
-        .onConflictDoNothing();
+    if (m.optOutHandle) {
+      await tx.insert(messagingOptOuts).values({ tenantId: m.tenantId, phone: m.optOutHandle, reason: "opt-out word sent to an agent" }).onConflictDoNothing();
     }
     await pauseChat(tx, { tenantId: m.tenantId, channelId: m.channelId, chatId: m.chatId, reason: "opt_out" });
     return;

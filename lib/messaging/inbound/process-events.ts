@@ -12,6 +12,7 @@ import {
 } from "../../../db/schema";
 import { inTenantTransaction } from "../../../db/transaction";
 import { onStoredMessage } from "../../agents/triggers";
+import { optOutHandleOfChat } from "../opt-outs";
 import { logger } from "../../log/logger";
 import { chatKind, maskHandle } from "../chat-id";
 import { effectivePrivacy, privacyStateOf } from "../chat-privacy";
@@ -215,7 +216,17 @@ async function applyMessage(tx: DbOrTx, channel: MessagingChannelRow, rawChatId:
     .limit(1);
   const open = effectivePrivacy(channel.privacyMode, p?.state) === "open";
   // Agents: an inbound message may start one; a message typed on the phone pauses them there.
-  await onStoredMessage(tx, { tenantId: channel.tenantId, channelId: channel.id, chatId, messageId: m.id, fromMe: m.fromMe, open, text: m.text, at });
+  await onStoredMessage(tx, {
+    tenantId: channel.tenantId,
+    channelId: channel.id,
+    chatId,
+    optOutHandle: optOutHandleOfChat(channel, chatId),
+    messageId: m.id,
+    fromMe: m.fromMe,
+    open,
+    text: m.text,
+    at,
+  });
   if (!open) return;
   await recordMessageEvent(tx, channel, chatId, m, inbound ? "inbound" : "outbound");
 }

@@ -5,7 +5,7 @@ import { accessibleChannelById, channelRefusal } from "../access";
 import { maskHandle, phoneDigitsOf } from "../chat-id";
 import { emailAddressOfChatId } from "../email/address";
 import { effectivePrivacy } from "../chat-privacy";
-import { isOptedOut } from "../opt-outs";
+import { chatOptOutHandle, dealContactOptedOut, isOptedOut } from "../opt-outs";
 import { webChatVisitorPhone } from "../web-chat/visitor-phone";
 import type { AckReason, AckStatus } from "./ack";
 
@@ -47,7 +47,8 @@ const refuse = (gate: string, status: GatesRefused["status"], reason: AckReason,
  * - outreach_safety: the chat's phone must not be on the tenant's opt-out list (`blocked`
  *   `opt_out`); a contact chat without a known phone cannot be checked (`blocked`
  *   `outreach_unverifiable`). Groups have no phone and pass. E-mail chats are checked by their
- *   address (an e-mail channel may also open a thread to a new address).
+ *   address (an e-mail channel may also open a thread to a new address), Instagram/Messenger chats
+ *   by the chat itself and by the contacts of the deal they are linked to.
  */
 export async function evaluateSendGates(ctx: MemberCtx, target: { channelId: string; chatId: string; mode: SendMode }): Promise<GateResult> {
   const channel = await accessibleChannelById(ctx.db, ctx.actor, target.channelId);
@@ -95,8 +96,13 @@ export async function evaluateSendGates(ctx: MemberCtx, target: { channelId: str
     const phone = await webChatVisitorPhone(ctx.db, channel.id, chatId);
     if (phone && (await isOptedOut(ctx.db, ctx.tenantId, phone))) return refuse("outreach_safety", "blocked", "opt_out", handle);
   } else if (channel.provider === "meta") {
-    // Instagram/Messenger chats are page-scoped ids with no phone or address to look up; the person
-    // wrote to the page first (no proactive send opens one) and Meta enforces its reply window.
+    // Instagram/Messenger chats are page-scoped ids with no phone or address: the list holds the
+    // chat itself (added by a member, or by an opt-out word), and a chat linked to a deal is its
+    // contact's, whose phone or address may be on the list. The person wrote to the page first (no
+    // proactive send opens one) and Meta enforces its reply window.
+    if (await isOptedOut(ctx.db, ctx.tenantId, chatOptOutHandle(channel.id, chatId))) return refuse("outreach_safety", "blocked", "opt_out", handle);
+    if (conversation?.primaryDealId && (await dealContactOptedOut(ctx.db, ctx.tenantId, conversation.primaryDealId)))
+      return refuse("outreach_safety", "blocked", "opt_out", handle);
   } else if (!chatId.endsWith("@g.us")) {
     const digits = phoneDigitsOf(chatId);
     if (!digits) return refuse("outreach_safety", "blocked", "outreach_unverifiable", handle);

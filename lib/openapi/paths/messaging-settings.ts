@@ -208,7 +208,7 @@ export function registerMessagingSettingsPaths(r: OpenAPIRegistry): void {
     tags: optTag,
     operationId: "listOptOuts",
     summary: "List the tenant's messaging opt-outs",
-    description: `Phones (E.164) that must not be contacted: replies and sends to them are \`blocked\` with reason \`opt_out\` by the \`outreach_safety\` gate.\n\n${ADMIN_ONLY}`,
+    description: `Phones (E.164), e-mail addresses and Instagram/Messenger chats that must not be contacted: replies and sends to them are \`blocked\` with reason \`opt_out\` by the \`outreach_safety\` gate (an Instagram/Messenger chat linked to a deal is also blocked when a contact of the deal is on the list by phone or e-mail).\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY,
     responses: { 200: ok("The opt-outs, oldest first.", OptOutListSchema), ...errors({ 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN }) },
   });
@@ -217,13 +217,18 @@ export function registerMessagingSettingsPaths(r: OpenAPIRegistry): void {
     path: opt,
     tags: optTag,
     operationId: "addOptOut",
-    summary: "Add a phone to the opt-out list",
-    description: `\`{phone, reason?}\`; the phone in any format is normalised to E.164 (Brazil assumed). Adding one twice keeps the first entry.\n\n${ADMIN_ONLY}`,
+    summary: "Add a phone, e-mail address or Instagram/Messenger chat to the opt-out list",
+    description: `Exactly one of \`{phone}\` (any format, normalised to E.164, Brazil assumed), \`{email}\`, or \`{channelId, chatId}\` (a page-scoped id on an Instagram or Messenger channel of the tenant), with \`reason?\`. Adding one twice keeps the first entry.\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY,
     request: { body: { required: true, content: jsonContent(AddOptOutSchema) } },
     responses: {
       201: ok("The entry.", OptOutSchema),
-      ...errors({ 400: `${BAD} A phone that is not a valid number.`, 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 413: TOO_LARGE }),
+      ...errors({
+        400: `${BAD} A phone that is not a valid number, or a \`channelId\` that is not an Instagram or Messenger channel of the tenant.`,
+        401: UNAUTHORIZED_KEY,
+        403: NOT_ADMIN,
+        413: TOO_LARGE,
+      }),
     },
   });
   r.registerPath({
@@ -231,17 +236,24 @@ export function registerMessagingSettingsPaths(r: OpenAPIRegistry): void {
     path: opt,
     tags: optTag,
     operationId: "removeOptOut",
-    summary: "Remove a phone or e-mail address from the opt-out list",
-    description: `\`?phone=\` (any format, normalised to E.164) or \`?email=\`.\n\n${ADMIN_ONLY}`,
+    summary: "Remove a phone, e-mail address or Instagram/Messenger chat from the opt-out list",
+    description: `\`?phone=\` (any format, normalised to E.164), \`?email=\` or \`?channelId=&chatId=\`.\n\n${ADMIN_ONLY}`,
     security: API_KEY_SECURITY,
-    request: { query: z.object({ phone: z.string().optional().meta({ example: "+5511987654321" }), email: z.string().optional() }) },
+    request: {
+      query: z.object({
+        phone: z.string().optional().meta({ example: "+5511987654321" }),
+        email: z.string().optional(),
+        channelId: z.string().optional(),
+        chatId: z.string().optional(),
+      }),
+    },
     responses: {
       204: { description: "Removed." },
       ...errors({
-        400: "Missing or invalid `phone`/`email`, or both (`invalid_request`).",
+        400: "Missing or invalid `phone`/`email`/`channelId` with `chatId`, or more than one (`invalid_request`).",
         401: UNAUTHORIZED_KEY,
         403: NOT_ADMIN,
-        404: "The phone is not on the list (`not_found`).",
+        404: "The entry is not on the list (`not_found`).",
       }),
     },
   });

@@ -10,14 +10,20 @@ import * as listRoute from "../../../app/api/v1/messaging/conversations/route";
 import * as detailRoute from "../../../app/api/v1/messaging/conversations/detail/route";
 import * as replyRoute from "../../../app/api/v1/messaging/reply/route";
 import * as sendRoute from "../../../app/api/v1/messaging/send/route";
+import * as agentRoute from "../../../app/api/v1/agents/[id]/route";
+import * as dealsRoute from "../../../app/api/v1/crm/deals/route";
+import * as optOuts from "../../../app/api/v1/settings/messaging/opt-outs/route";
 import * as channelRoute from "../../../app/api/v1/settings/messaging-channels/[id]/route";
 import * as webhookRoute from "../../../app/api/webhooks/messaging/[channelToken]/route";
 import { getDb } from "../../../db/client";
 import { events, messagingConversations, messagingInboundEvents } from "../../../db/schema";
 import { startFakeGraph, type FakeGraph } from "../../fakes/meta-graph";
+import { startFakeModel } from "../../fakes/model-server";
+import { startFakeWaha, type FakeWaha } from "../../fakes/waha-gateway";
+import { createAgent, executionsOf, setAi } from "../../helpers/agents";
 import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories";
 import { call, send } from "../../helpers/http";
-import { makeMetaChannel, postWebhook, processNow, setPrivacy, type TestChannel, type TestMember } from "../../helpers/messaging";
+import { grant, makeMetaChannel, makeWahaChannel, postWebhook, processNow, setPrivacy, type TestChannel, type TestMember } from "../../helpers/messaging";
 
 let ig: FakeGraph;
 let fb: FakeGraph;
@@ -26,10 +32,12 @@ let other: TestTenant;
 let ana: TestMember;
 let igCh: TestChannel;
 let fbCh: TestChannel;
+let gw: FakeWaha;
 
 beforeAll(async () => {
   ig = await startFakeGraph({ object: "instagram", accountId: "17841400000000001" });
   fb = await startFakeGraph({ object: "page", accountId: "104000000000001", token: "page-token-fb" });
+  gw = await startFakeWaha();
   t = await makeTenant();
   other = await makeTenant();
   ana = await makeMember(t, "broker");
@@ -39,6 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ig.close();
   await fb.close();
+  await gw.close();
 });
 
 const conv = async (channelId: string, chatId: string) =>
@@ -154,6 +163,105 @@ describe("Instagram and Messenger channels", () => {
       expect((await reply(fbCh.id, psid, "x")).body).toMatchObject({ status: "rejected", reason: "channel_unreachable" });
     } finally {
       fb.state.switches.failStatus = 0;
+    }
+  });
+
+  it("a chat on the opt-out list is blocked like an opted-out WhatsApp number, until it is removed", async () => {
+    const psid = "7700000000000303";
+    await postWebhook(igCh.token, ig.inbound(igCh.secret, psid, { text: "Quero saber do apartamento" }));
+    await processNow();
+    const add = await call(optOuts.POST, "POST", "/x", { key: t.key, body: { channelId: igCh.id, chatId: psid, reason: "pediu no direct" } });
+    expect(add.status).toBe(201);
+    expect(add.body).toMatchObject({ phone: null, email: null, channelId: igCh.id, chatId: psid, reason: "pediu no direct" });
+    const before = ig.state.sent.length;
+    expect((await reply(igCh.id, psid, "Oi")).body).toMatchObject({ status: "blocked", reason: "opt_out", handle: "•••0303", messageId: null });
+    expect(ig.state.sent.length).toBe(before);
+    // The same page-scoped id on the other page's channel is another person.
+    await postWebhook(fbCh.token, fb.inbound(fbCh.secret, psid, { text: "Oi" }));
+    await processNow();
+    expect((await reply(fbCh.id, psid, "Olá")).body).toMatchObject({ status: "sent" });
+
+    // Bad entries are 400s naming what is wrong, and store nothing.
+    const whatsApp = await makeWahaChannel(t, gw);
+    for (const body of [
+      { channelId: igCh.id },
+      { chatId: psid },
+      { channelId: igCh.id, chatId: psid, phone: "+5511987654321" },
+      { channelId: igCh.id, chatId: "abc@c.us" },
+      { channelId: whatsApp.id, chatId: psid },
+      { channelId: crypto.randomUUID(), chatId: psid },
+    ]) {
+      const res = await call(optOuts.POST, "POST", "/x", { key: t.key, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+    // Another tenant cannot name our channel.
+    expect((await call(optOuts.POST, "POST", "/x", { key: other.key, body: { channelId: igCh.id, chatId: psid } })).status).toBe(400);
+    const list = await call(optOuts.GET, "GET", "/x", { key: t.key });
+    expect(list.body.items.filter((i: any) => i.chatId !== null)).toEqual([expect.objectContaining({ channelId: igCh.id, chatId: psid })]);
+    expect((await call(optOuts.GET, "GET", "/x", { key: other.key })).body.items).toEqual([]);
+
+    expect((await call(optOuts.DELETE, "DELETE", "/x", { key: t.key, query: { channelId: igCh.id, chatId: psid } })).status).toBe(204);
+    expect((await call(optOuts.DELETE, "DELETE", "/x", { key: t.key, query: { channelId: igCh.id, chatId: psid } })).status).toBe(404);
+    expect((await reply(igCh.id, psid, "Oi")).body).toMatchObject({ status: "sent" });
+  });
+
+  it("a chat linked to a deal whose contact opted out by phone or e-mail is blocked", async () => {
+    const psid = "2500000000000404";
+    await postWebhook(fbCh.token, fb.inbound(fbCh.secret, psid, { text: "Bom dia" }));
+    await processNow();
+    const deal = await call(dealsRoute.POST, "POST", "/x", {
+      key: t.key,
+      body: {
+        title: "Compra via Messenger",
+        dealType: "sale",
+        contacts: [{ name: "Rui Prado", phone: "+5511955554444", email: "Rui@Example.com", role: "buyer" }],
+      },
+    });
+    expect(deal.status).toBe(201);
+    await (await getDb())
+      .update(messagingConversations)
+      .set({ primaryDealId: deal.body.id })
+      .where(and(eq(messagingConversations.channelId, fbCh.id), eq(messagingConversations.chatId, psid)));
+    expect((await reply(fbCh.id, psid, "Olá, Rui")).body).toMatchObject({ status: "sent" });
+    for (const entry of [{ phone: "(11) 95555-4444" }, { email: "rui@example.com" }]) {
+      expect((await call(optOuts.POST, "POST", "/x", { key: t.key, body: entry })).status).toBe(201);
+      const before = fb.state.sent.length;
+      expect((await reply(fbCh.id, psid, "Olá, Rui")).body).toMatchObject({ status: "blocked", reason: "opt_out" });
+      expect(fb.state.sent.length).toBe(before);
+      const q: Record<string, string> = "phone" in entry ? { phone: "+5511955554444" } : { email: "rui@example.com" };
+      expect((await call(optOuts.DELETE, "DELETE", "/x", { key: t.key, query: q })).status).toBe(204);
+    }
+    expect((await reply(fbCh.id, psid, "Olá, Rui")).body).toMatchObject({ status: "sent" });
+  });
+
+  it("an opt-out word sent to an agent on Instagram puts the chat on the list and blocks members' replies too", async () => {
+    const model = await startFakeModel();
+    try {
+      await setAi(t, model.url, null);
+      await grant(t, igCh.id, [t.ownerId]);
+      const agent = await createAgent(t, {
+        name: "Direct",
+        executionMode: "autonomous",
+        audience: "all",
+        instructions: "Atenda o cliente.",
+        channelIds: [igCh.id],
+        triggers: ["inbound_message"],
+        toolPolicy: { allow: ["reply"] },
+      });
+      const psid = "7700000000000505";
+      await postWebhook(igCh.token, ig.inbound(igCh.secret, psid, { text: "  Stop! " }));
+      await processNow();
+      expect(await executionsOf(agent.id)).toEqual([]);
+      const list = await call(optOuts.GET, "GET", "/x", { key: t.key });
+      expect(list.body.items.find((i: any) => i.chatId === psid)).toMatchObject({ channelId: igCh.id, reason: "opt-out word sent to an agent" });
+      expect((await reply(igCh.id, psid, "Tudo bem?")).body).toMatchObject({ status: "blocked", reason: "opt_out" });
+      // Another message in the chat is not an opt-out word: the chat stays on the list.
+      await postWebhook(igCh.token, ig.inbound(igCh.secret, psid, { text: "Parar com o quê?" }));
+      await processNow();
+      expect((await reply(igCh.id, psid, "Tudo bem?")).body).toMatchObject({ status: "blocked", reason: "opt_out" });
+      await call(agentRoute.DELETE, "DELETE", "/x", { key: t.key, params: { id: agent.id } });
+    } finally {
+      await model.close();
     }
   });
 

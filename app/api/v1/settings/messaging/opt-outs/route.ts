@@ -8,11 +8,10 @@ export const GET = apiRoute(async ({ ctx }) => json(await listOptOuts(ctx)), { p
 
 export const POST = apiRoute(async ({ req, ctx }) => json(await addOptOut(ctx, await readJson(req)), 201), { permission: "tenant.admin" });
 
-/** `DELETE ?phone=+5511...` or `?email=`: handles go in the query, never in the path. */
+/** `DELETE ?phone=+5511...`, `?email=` or `?channelId=&chatId=`: handles go in the query, never in the path. */
 export const DELETE = apiRoute(
   async ({ req, ctx }) => {
-    const q = parseQuery(req.url, RemoveOptOutQuery);
-    await removeOptOut(ctx, (q.phone ?? q.email) as string);
+    await removeOptOut(ctx, parseQuery(req.url, RemoveOptOutQuery));
     return new Response(null, { status: 204 });
   },
   { permission: "tenant.admin" },
