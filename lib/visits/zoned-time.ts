@@ -57,6 +57,8 @@ export function offsetMinutes(timeZone: string, ms: number): number {
  */
 export function zonedToUtc(timeZone: string, w: WallTime): number | null {
   const wall = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute);
+  const steady = steadyOffset(timeZone, wall - (((wall % DAY) + DAY) % DAY));
+  if (steady !== null) return wall - steady * 60_000;
   // Zones change offset at most once within a day either side, so the offsets a day before and a
   // day after are the only candidates.
   const candidates = [...new Set([offsetMinutes(timeZone, wall - 86_400_000), offsetMinutes(timeZone, wall + 86_400_000)])]
@@ -64,6 +66,26 @@ export function zonedToUtc(timeZone: string, w: WallTime): number | null {
     .filter((ms) => offsetMinutes(timeZone, ms) * 60_000 + ms === wall)
     .sort((a, b) => a - b);
   return candidates[0] ?? null;
+}
+
+const DAY = 86_400_000;
+const steadyDays = new Map<string, number | null>();
+
+/**
+ * The zone's offset on a local date when it is the same all day (almost every day), else null. Any
+ * local day lies within 14 hours either side of its UTC day, so equal offsets at both ends of that
+ * span mean no change inside. Cached per zone and date: slot lists ask the same days again and again.
+ */
+function steadyOffset(timeZone: string, day0: number): number | null {
+  const key = `${timeZone}|${day0}`;
+  let v = steadyDays.get(key);
+  if (v === undefined) {
+    const a = offsetMinutes(timeZone, day0 - 14 * 3_600_000);
+    v = a === offsetMinutes(timeZone, day0 + DAY + 14 * 3_600_000) ? a : null;
+    if (steadyDays.size > 20_000) steadyDays.clear();
+    steadyDays.set(key, v);
+  }
+  return v;
 }
 
 /** `YYYY-MM-DD` of a local date (calendar arithmetic in UTC, where every day has 24 hours). */
