@@ -91,6 +91,25 @@ export function postgresClient(url: string, max: number): postgres.Sql {
   return prepare ? preparing(client) : client;
 }
 
+/**
+ * A small client for what needs a real session (session advisory locks, LISTEN), on
+ * DATABASE_DIRECT_URL when the pool goes through a transaction-mode pooler, else on DATABASE_URL.
+ * Never prepared: these connections run a handful of statements. The caller ends it.
+ */
+export function sessionClient(name: string, max = 1): postgres.Sql {
+  const c = config();
+  const url = c.DATABASE_DIRECT_URL ?? c.DATABASE_URL;
+  if (!url) throw new Error("a session connection needs PostgreSQL: set DATABASE_URL");
+  return postgres(url, {
+    max,
+    connect_timeout: c.DATABASE_CONNECT_TIMEOUT_SECONDS,
+    onnotice: (n) => {
+      if (n.severity === "WARNING") logger().warn({ notice: n.message }, "database warning");
+    },
+    connection: { application_name: name },
+  });
+}
+
 /** Overrides drizzle's per-query `prepare: false` on the client and the clients of its transactions. */
 function preparing<S extends postgres.Sql | postgres.TransactionSql>(sql: S): S {
   const s = sql as unknown as Record<string, (...a: unknown[]) => unknown>;

@@ -3,7 +3,8 @@ import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { readMigrationFiles, type MigrationMeta } from "drizzle-orm/migrator";
 import type postgres from "postgres";
-import { dbDriver, getDb, type Db } from "./client";
+import { config } from "../lib/config";
+import { dbDriver, getDb, sessionClient, type Db } from "./client";
 
 export const migrationsFolder = path.join(process.cwd(), "db", "migrations");
 
@@ -20,8 +21,8 @@ type Run = (query: string, params?: unknown[]) => Promise<Record<string, unknown
 /**
  * Applies pending migrations; safe to call on every start, by several nodes at once. On PostgreSQL
  * everything runs on one reserved connection holding `pg_advisory_lock` (a session lock: it needs a
- * real session, so run migrations with a direct DATABASE_URL, not through a transaction-mode
- * pooler). PGlite is one process and needs no lock. Refuses (throws, changing nothing) when the
+ * real session: with DATABASE_DIRECT_URL set, behind a transaction-mode pooler, they run on a
+ * connection of their own to PostgreSQL itself). PGlite is one process and needs no lock. Refuses (throws, changing nothing) when the
  * database holds migrations this code does not know: such a node would fail queries instead.
  */
 export async function runMigrations(db?: Db, driver?: "postgres" | "pglite"): Promise<void> {
@@ -33,7 +34,10 @@ export async function runMigrations(db?: Db, driver?: "postgres" | "pglite"): Pr
     await migrateOn(pgliteRun(client), migrations);
     return;
   }
-  const client = (target as unknown as { $client: postgres.Sql }).$client;
+  // The lock needs a session: through PgBouncer in transaction mode it would be taken on one server
+  // connection and released (or not) on another.
+  const direct = !db && config().DATABASE_DIRECT_URL ? sessionClient("crm-migrations") : undefined;
+  const client = direct ?? (target as unknown as { $client: postgres.Sql }).$client;
   const conn = await client.reserve();
   const run: Run = (q, p) => conn.unsafe(q, (p ?? []) as postgres.ParameterOrJSON<never>[]) as unknown as Promise<Record<string, unknown>[]>;
   try {
@@ -45,6 +49,7 @@ export async function runMigrations(db?: Db, driver?: "postgres" | "pglite"): Pr
     }
   } finally {
     conn.release();
+    await direct?.end({ timeout: 5 });
   }
 }
 

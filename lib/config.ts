@@ -20,6 +20,12 @@ const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** PostgreSQL connection string; when unset the embedded PGlite database is used. */
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * PostgreSQL itself when DATABASE_URL goes through a transaction-mode pooler (PgBouncer): what
+   * needs a session (migrations under their advisory lock, LISTEN of the jobs worker and of chat
+   * streams) connects here. Unset: DATABASE_URL serves both.
+   */
+  DATABASE_DIRECT_URL: z.string().url().optional(),
   /** Pool size of the postgres.js client. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   /** Seconds a connection to PostgreSQL may take (TCP and handshake) before the query fails; start-up gives up after this plus a margin. */

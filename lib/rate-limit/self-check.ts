@@ -20,7 +20,7 @@ export async function checkRateLimitStore(db: Db): Promise<void> {
     if (row?.points !== 1) throw new Error(`the row it wrote reads back as ${row ? `${row.points} points` : "missing"}`);
   } catch (err) {
     throw new Error(
-      `The rate limit store does not work (${(err as Error).message}): limits would not hold across processes. Check that the build keeps rate-limiter-flexible external (next.config.mjs serverExternalPackages).`,
+      `The rate limit store does not work (${(err as Error).message}${(err as Error).cause ? `: ${((err as Error).cause as Error).message}` : ""}): limits would not hold across processes. Check that the build keeps rate-limiter-flexible external (next.config.mjs serverExternalPackages).`,
     );
   } finally {
     await db

@@ -1,4 +1,4 @@
-import postgres from "postgres";
+import { sessionClient } from "../../db/client";
 import { schemaAheadProblem } from "../../db/migrate";
 import { config } from "../config";
 import { deliverJobEvent } from "../jobs/dispatch";
@@ -13,7 +13,7 @@ import { checkDatabase } from "./database-check";
  * NOTIFYs of web processes started with `JOBS_RUNNER=worker`. Lead processing and event delivery
  * then get a CPU and an event loop that a burst of requests cannot take from them. Every job claims
  * its work from PostgreSQL, so a worker that was down finds what waited when it starts again.
- * LISTEN needs a session: point `DATABASE_URL` at PostgreSQL itself, not a transaction-mode pooler.
+ * LISTEN needs a session: behind a transaction-mode pooler it listens on DATABASE_DIRECT_URL.
  */
 export async function startJobsWorker(): Promise<{ stop: () => Promise<void> }> {
   const url = config().DATABASE_URL;
@@ -26,7 +26,7 @@ export async function startJobsWorker(): Promise<{ stop: () => Promise<void> }> 
   const ahead = await schemaAheadProblem();
   if (ahead) throw new Error(ahead);
   const log = logger().child({ component: "jobs-worker" });
-  const listener = postgres(url, { max: 1, onnotice: () => {}, connection: { application_name: "crm-jobs-worker" } });
+  const listener = sessionClient("crm-jobs-worker");
   let runner: { stop: () => Promise<void> } | undefined;
   const sweep = () => {
     for (const job of jobs) if (job.trigger) deliverJobEvent(job.trigger.event.name, undefined);

@@ -1,7 +1,8 @@
 import { EventEmitter } from "node:events";
 import { sql } from "drizzle-orm";
 import type postgres from "postgres";
-import { dbDriver, getDb } from "../../../db/client";
+import { dbDriver, getDb, sessionClient } from "../../../db/client";
+import { config } from "../../config";
 import { logger } from "../../log/logger";
 import { processGlobal } from "../../util/process-global";
 
@@ -24,7 +25,8 @@ export const conversationTopic = (channelId: string, chatId: string) => `${chann
 function ensureListening(): Promise<void> {
   g.listening ??= (async () => {
     if ((await dbDriver()) !== "postgres") return;
-    const client = ((await getDb()) as unknown as { $client: postgres.Sql }).$client;
+    // Behind a transaction-mode pooler LISTEN needs PostgreSQL itself (DATABASE_DIRECT_URL).
+    const client = config().DATABASE_DIRECT_URL ? sessionClient("crm-web-chat") : ((await getDb()) as unknown as { $client: postgres.Sql }).$client;
     let first = true;
     await client.listen(
       WEB_CHAT_CHANNEL,
