@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { logger } from "../lib/log/logger";
+import { withLogContext } from "../lib/log/log-context";
 import type { DbOrTx, Tx } from "./client";
 import { processGlobal } from "../lib/util/process-global";
 
@@ -48,6 +49,11 @@ export async function inTransaction<T>(db: DbOrTx, fn: (tx: Tx) => Promise<T>): 
  * one, which keeps them from deadlocking. Writes are short; tenants do not wait for each other.
  */
 export function inTenantTransaction<T>(db: DbOrTx, tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  // Every log line of the work (jobs included) and of its after-commit hooks names the tenant.
+  return withLogContext({ tenantId }, () => inTenantWork(db, tenantId, fn));
+}
+
+function inTenantWork<T>(db: DbOrTx, tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return inTransaction(db, async (tx) => {
     const state = open.get(tx)!;
     if (!state.lockedTenants.has(tenantId)) {

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import { noteLogContext } from "../log/log-context";
 import { authenticateApiKey, readApiKey } from "../auth/authenticate-key";
 import { memberCtx } from "../context/verb-context";
 import { consume as consumePoint, rateLimitHeaders } from "../rate-limit/limiter";
@@ -41,11 +42,12 @@ export function messagingRoute<P = Record<string, never>>(handler: (c: KeyCtx<P>
     };
     return run(req, segment, finish, async (c) => {
       const actor = await authenticateApiKey(c.db, readApiKey(req.headers, true));
+      noteLogContext({ tenantId: actor.tenantId });
       decision = await consume(c.db, actor.keyId);
       if (decision && !decision.allowed) {
         return json(rateLimitedBody(decision), 429);
       }
-      return handler({ ...c, actor, ctx: memberCtx(c.db, actor), log: c.log.child({ tenantId: actor.tenantId, userId: actor.userId }) });
+      return handler({ ...c, actor, ctx: memberCtx(c.db, actor), log: c.log.child({ userId: actor.userId }) });
     });
   };
 }

@@ -1,4 +1,5 @@
 import { authenticateApiKey, readApiKey } from "../auth/authenticate-key";
+import { noteLogContext } from "../log/log-context";
 import { verifyOperator } from "../auth/operator-token";
 import type { MemberActor } from "../context/actor";
 import { requirePermission, type Permission } from "../context/permissions";
@@ -24,7 +25,8 @@ export function apiRoute<P = Record<string, never>>(
     run(req, segment, withPrivateHeaders, async (c) => {
       const actor = await authenticateApiKey(c.db, readApiKey(req.headers, opts.allowXApiKey));
       if (opts.permission) requirePermission(actor, opts.permission);
-      const log = c.log.child({ tenantId: actor.tenantId, userId: actor.userId });
+      noteLogContext({ tenantId: actor.tenantId });
+      const log = c.log.child({ userId: actor.userId });
       return handler({ ...c, actor, ctx: memberCtx(c.db, actor), log });
     });
 }

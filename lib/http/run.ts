@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { getDb, type Db } from "../../db/client";
 import { logger } from "../log/logger";
+import { withLogContext } from "../log/log-context";
 import { isDraining, trackRequest } from "../server/lifecycle";
 import { DB_RETRY_AFTER_SECONDS, translateDbError } from "./db-errors";
 import { toErrorResponse } from "./errors";
@@ -25,14 +26,25 @@ export function json(body: unknown, status = 200, headers?: HeadersInit): Respon
  * write must do after it commits (wake event delivery, push search documents) belongs to its
  * transaction (`db/transaction.ts`), so it happens however the write was made.
  */
-export async function run<P>(
+export function run<P>(
   req: Request,
   segment: Segment<P> | undefined,
   finish: (req: Request, res: Response) => Response,
   handler: (c: RouteCtx<P>) => Promise<Response>,
 ): Promise<Response> {
   const requestId = requestIdFrom(req.headers);
-  const log = logger().child({ reqId: requestId });
+  // Every line written while answering carries the request id (and the tenant, once known).
+  return withLogContext({ reqId: requestId }, () => answer(req, requestId, segment, finish, handler));
+}
+
+async function answer<P>(
+  req: Request,
+  requestId: string,
+  segment: Segment<P> | undefined,
+  finish: (req: Request, res: Response) => Response,
+  handler: (c: RouteCtx<P>) => Promise<Response>,
+): Promise<Response> {
+  const log = logger();
   const started = performance.now();
   if (isDraining()) {
     const res = json({ error: { code: "unavailable", message: "The server is shutting down; retry the request." } }, 503, {

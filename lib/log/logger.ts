@@ -2,6 +2,7 @@ import pino, { type Logger } from "pino";
 import { config } from "../config";
 import { withoutQueryParams } from "../errors/error-text";
 import { processGlobal } from "../util/process-global";
+import { logContext } from "./log-context";
 
 const slot = processGlobal("logger", () => ({ logger: undefined as Logger | undefined }));
 
@@ -11,6 +12,8 @@ export function logger(): Logger {
     level: config().LOG_LEVEL,
     // Several nodes write to one log store: every line says which node wrote it.
     base: { service: config().SERVICE_NAME, node: config().NODE_NAME },
+    // …and which request and tenant it was about, wherever the line is written (lib/log/log-context.ts).
+    mixin: logContext,
     redact: { paths: ["req.headers.authorization", "*.apiKey", "*.secret"], remove: true },
     // Query errors carry their bind parameters (secrets, personal data): keep the SQL, drop the values.
     serializers: { err: (err: Error) => withoutParams(pino.stdSerializers.err(err)) },

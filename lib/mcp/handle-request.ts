@@ -1,4 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { noteLogContext } from "../log/log-context";
 import { authenticateApiKey, readApiKey } from "../auth/authenticate-key";
 import { memberCtx } from "../context/verb-context";
 import { requestIdFrom } from "../http/request-id";
@@ -34,7 +35,8 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
     // The same budget as the messaging REST endpoints: 1000 requests per hour per key.
     decision = await consume(c.db, actor.keyId);
     if (decision && !decision.allowed) return json(rateLimitedBody(decision), 429);
-    const log = c.log.child({ tenantId: actor.tenantId, userId: actor.userId, surface: "mcp" });
+    noteLogContext({ tenantId: actor.tenantId });
+    const log = c.log.child({ userId: actor.userId, surface: "mcp" });
     const server = createMcpServer({ ctx: memberCtx(c.db, actor), log, requestId: c.requestId });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
