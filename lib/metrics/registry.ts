@@ -56,6 +56,13 @@ function create() {
       labelNames: ["tenant"] as const,
       registers: r,
     }),
+    searchDuration: new client.Histogram({
+      name: "crm_search_duration_seconds",
+      help: "Time to answer a listing search (the result cache included), by engine",
+      labelNames: ["engine"] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: r,
+    }),
     dbPoolMax: new client.Gauge({ name: "crm_db_pool_max_connections", help: "Connections this process's PostgreSQL pool may open", registers: r }),
   };
 }

@@ -1,5 +1,6 @@
 import { getDb } from "../../db/client";
 import type { SearchEngine } from "./engine";
+import { TimedSearchEngine } from "./timed-engine";
 import { CachedSearchEngine } from "./cached-engine";
 import { scopeVersion } from "./index-version";
 import { PostgresSearchEngine } from "./postgres/postgres-engine";
@@ -30,5 +31,6 @@ export async function searchEngine(): Promise<SearchEngine> {
   if (c.SEARCH_CACHE_TTL_MS > 0) {
     g.engine = new CachedSearchEngine(g.engine, async (scope) => scopeVersion(await getDb(), scope), c.SEARCH_CACHE_TTL_MS);
   }
+  g.engine = new TimedSearchEngine(g.engine);
   return g.engine!;
 }

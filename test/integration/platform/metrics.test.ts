@@ -9,6 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../../db/client";
 import { consume } from "../../../lib/rate-limit/limiter";
 import { requestListener } from "../../../lib/server/web-server";
+import * as searchRoute from "../../../app/api/v1/real-estate/listings/search/route";
+import { makeTenant } from "../../helpers/factories";
+import { call } from "../../helpers/http";
 
 process.env.METRICS_TOKEN = "metrics-token-for-the-scraper-0123";
 process.env.NODE_NAME = "node-a";
@@ -76,5 +79,22 @@ describe("GET /api/metrics", () => {
     expect(value(after, `crm_event_deliveries_pending{node="node-a",pid="${process.pid}"}`)).toBe(0);
     expect(after).toContain(`crm_inbound_leads{status="received",node="node-a",pid="${process.pid}"} 0`);
     expect(after).toContain("# TYPE crm_job_runs_total counter");
+  });
+
+  it("times every listing search, labelled by the engine that answered", async () => {
+    const t = await makeTenant();
+    const count = (text: string) =>
+      text
+        .split("\n")
+        .filter((l) => l.startsWith("crm_search_duration_seconds_count{"))
+        .reduce((sum, l) => sum + Number(l.split(" ")[1]), 0);
+    const before = await scrape();
+    for (let i = 0; i < 3; i++) {
+      const res = await call(searchRoute.GET, "GET", "/api/v1/real-estate/listings/search", { key: t.key, query: { query: "casa" } });
+      expect(res.status).toBe(200);
+    }
+    const after = await scrape();
+    expect(count(after) - count(before)).toBe(3);
+    expect(after).toMatch(/^crm_search_duration_seconds_bucket\{[^}]*node="node-a"[^}]*engine="(postgres|typesense)"/m);
   });
 });
