@@ -2,7 +2,7 @@
  * Issue #38's layout, as `npm run cluster:local` brings it up: two independent nodes (`npm start`
  * each) behind nginx (round-robin, X-Forwarded-For, TRUST_PROXY=true), on PostgreSQL through
  * PgBouncer in transaction mode. What one node writes, the other serves at once (search, site
- * page, share page, chat stream); limits hold across nodes; migrations ran once; a node killed
+ * page, share page, chat stream, idempotency keys); limits hold across nodes; migrations ran once; a node killed
  * with SIGKILL mid-load loses no acknowledged write and nginx keeps serving from the other.
  */
 import { randomBytes } from "node:crypto";
@@ -113,6 +113,68 @@ describe.skipIf(skip)("two nodes behind nginx, on PostgreSQL through PgBouncer (
     const share = (await send(nodePort(a), "GET", `/p/${link.json.token}`)).body;
     expect(share).toContain("799.000");
     expect(share).not.toContain("812.345");
+  }, 60_000);
+
+  it("a chat stream on one node gets a reply made on the other at once; the reply's idempotency key holds on both", async () => {
+    const channel = await json(nodePort(a), "POST", "/api/v1/settings/messaging-channels", tenant.key, { name: "Chat do site", transport: "web_chat" });
+    expect(channel.status).toBe(201);
+    const site = await json(nodePort(a), "POST", "/api/v1/sites", tenant.key, {
+      name: "Site com chat",
+      domain: `chat-${randomBytes(3).toString("hex")}.localhost`,
+      published: true,
+      chat: { channelId: channel.json.id },
+    });
+    expect(site.status).toBe(201);
+    const siteId = site.json.id as string;
+    const session = await json(nodePort(b), "POST", `/api/sites/${siteId}/chat/sessions`, null, { name: "Paulo" });
+    expect(session.status).toBe(201);
+    const token = session.json.sessionToken as string;
+    const key = session.json.conversationKey as { channelId: string; chatId: string };
+    const first = await json(
+      nodePort(b),
+      "POST",
+      `/api/sites/${siteId}/chat/messages`,
+      null,
+      { text: "Bom dia", clientMessageId: "p1" },
+      { authorization: `Bearer ${token}` },
+    );
+    expect(first.status).toBe(201);
+
+    const abort = new AbortController();
+    const res = await fetch(`http://127.0.0.1:${nodePort(b)}/api/sites/${siteId}/chat/stream`, {
+      headers: { authorization: `Bearer ${token}` },
+      signal: abort.signal,
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let seen = "";
+    const until = async (text: string, ms: number) => {
+      const deadline = Date.now() + ms;
+      while (!seen.includes(text) && Date.now() < deadline) {
+        const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now())))]);
+        if (!chunk || chunk.done) break;
+        seen += decoder.decode(chunk.value, { stream: true });
+      }
+      return seen.includes(text);
+    };
+    try {
+      expect(await until("Bom dia", 5000)).toBe(true);
+      const started = Date.now();
+      const body = { ...key, body: { kind: "text", text: "Bom dia, Paulo! Está disponível." }, idempotencyKey: "cluster-reply-1" };
+      const reply = await json(nodePort(a), "POST", "/api/v1/messaging/reply", tenant.key, body);
+      expect(reply.json).toMatchObject({ status: "sent" });
+      expect(await until("Bom dia, Paulo!", 3000)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(3000);
+      // The same key on the other node answers the same message and sends nothing new.
+      const again = await json(nodePort(b), "POST", "/api/v1/messaging/reply", tenant.key, body);
+      expect(again.json.messageId).toBe(reply.json.messageId);
+      const history = await json(nodePort(b), "GET", `/api/sites/${siteId}/chat/messages`, null, undefined, { authorization: `Bearer ${token}` });
+      expect(history.json.messages.map((m: { direction: string }) => m.direction)).toEqual(["inbound", "outbound"]);
+    } finally {
+      abort.abort();
+      await reader.cancel().catch(() => {});
+    }
   }, 60_000);
 
   it("limits hold across nodes: through nginx, 150 resolves from one address give exactly 100 answers", async () => {
