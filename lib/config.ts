@@ -104,6 +104,20 @@ const ConfigSchema = z.object({
     .optional(),
   /** Sender address of mail sent through SMTP_URL (the tenant's brand name is the display name); default `no-reply@` the SMTP host. */
   MAIL_FROM: z.string().email().optional(),
+  /** Local hour (0-23) at which daily saved-search digests go out, in SAVED_SEARCH_TIMEZONE. */
+  SAVED_SEARCH_DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(8),
+  /** Time zone of the daily digest hour (IANA name). */
+  SAVED_SEARCH_TIMEZONE: z
+    .string()
+    .refine((v) => {
+      try {
+        new Intl.DateTimeFormat("en", { timeZone: v });
+        return true;
+      } catch {
+        return false;
+      }
+    }, "must be an IANA time zone such as America/Sao_Paulo")
+    .default("America/Sao_Paulo"),
   /** Key (any text of 32+ characters) that encrypts messaging gateway credentials at rest; unset: one generated into `<DATA_DIR>/messaging-secret-key`. */
   MESSAGING_SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   /** Budget of one live history read from a gateway, including its one internal retry. */

@@ -29,3 +29,4 @@ export * from "./listing-translations";
 export * from "./first-contact";
 export * from "./visitors";
 export * from "./availability";
+export * from "./saved-searches";

@@ -7,6 +7,7 @@ import { processProviderNotificationsJob } from "../providers/job";
 import { pruneSearchRemovalsJob } from "../search/prune-removals";
 import { deliverEventsJob } from "../event-delivery/deliver-job";
 import { translateListingsJob } from "../listing-translation/job";
+import { matchSavedSearchesJob, sendSavedSearchMessagesJob } from "../saved-searches/job";
 import type { JobDefinition } from "./define-job";
 
 /**
@@ -23,4 +24,6 @@ export const jobs: readonly JobDefinition[] = [
   translateListingsJob,
   runAgentExecutionsJob,
   firstContactJob,
+  matchSavedSearchesJob,
+  sendSavedSearchMessagesJob,
 ];

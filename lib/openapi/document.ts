@@ -34,6 +34,7 @@ import { registerSharePaths } from "./paths/share";
 import { registerPublicSharePaths } from "./paths/share-public";
 import { registerWebChatPublicPaths } from "./paths/web-chat-public";
 import { registerSitePaths } from "./paths/sites";
+import { registerSavedSearchPaths } from "./paths/saved-searches";
 import { OUTBOUND_EVENTS, registerWebhookPaths } from "./paths/webhooks";
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
@@ -99,6 +100,7 @@ function register(r: OpenAPIRegistry): void {
   registerPublicVisitorPaths(r);
   registerPublicVisitPaths(r);
   registerPublicCataloguePaths(r);
+  registerSavedSearchPaths(r);
   registerPublicDevelopmentPaths(r);
   registerPublicLocationPaths(r);
   registerAdminPaths(r);

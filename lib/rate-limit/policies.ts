@@ -44,6 +44,8 @@ export const SITE_POLICIES = {
   // a person books a visit or two, a script would try to fill a broker's week.
   visit_slots: perMinute("visit_slots", 60),
   visit_booking: perMinute("visit_booking", 5),
+  // Saved searches (issue 37): a visitor saves one or two; each one sends a confirmation message.
+  saved_search: perMinute("saved_search", 5),
 } as const satisfies Record<string, RatePolicy>;
 export type SitePolicyName = keyof typeof SITE_POLICIES;
 

@@ -48,6 +48,8 @@ async function otherPageExists({ db, row, config }: ResolvedSite, rest: string):
   if (parts[0] === "empreendimento" && parts.length === 2) {
     return config.tenantConfig.primaryMarketEnabled && (await orNull(siteBuilding(db, row, parts[1]))) !== null;
   }
+  // Saved-search alerts: the catalogue form's endpoint and the links of its messages.
+  if (parts[0] === "alertas") return parts.length === 1 || (parts.length === 3 && (parts[1] === "confirmar" || parts[1] === "sair"));
   // Deeper than any route (the catalogue's and listings' addresses never come here): no page.
   if (parts.length > 2) return false;
   if (!parts.length) return true;

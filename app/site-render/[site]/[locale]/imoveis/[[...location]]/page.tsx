@@ -17,6 +17,7 @@ import { CatalogueMap } from "@/app/site-render/_site/components/catalogue-map";
 import { config } from "@/lib/config";
 import { PRICE_ON_REQUEST } from "@/lib/sites/public-document";
 import { filterBy } from "@/lib/sites/render/catalogue-query";
+import { SavedSearchForm } from "@/app/site-render/_site/components/saved-search-form";
 
 type Params = { site: string; locale: string; location?: string[] };
 type Props = { params: Promise<Params>; searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -185,6 +186,7 @@ export default async function CataloguePage({ params, searchParams }: Props) {
               <Facet title={t("city")} counts={facet("location_city")} label={(v) => v} to={(v) => link({ city: v })} />
             ) : null}
           </div>
+          <SavedSearchForm site={site} path={base} state={state} place={data.place} outcome={typeof raw.alerta === "string" ? raw.alerta : undefined} />
         </aside>
         <section aria-labelledby="results-title">
           {mapView ? (

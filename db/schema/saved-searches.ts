@@ -1,0 +1,87 @@
+import { sql } from "drizzle-orm";
+import { bigint, index, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { listings } from "./listings";
+import { sites } from "./sites";
+import { tenants } from "./tenants";
+import { parentRef } from "./columns";
+
+/**
+ * A site visitor's saved search ("Avise-me"): the catalogue filters, how to reach them and their
+ * LGPD consent (time and source). `pending` until the double opt-in link is followed, `active`
+ * while alerts go out, `unsubscribed` for good. The selective filters are copied into columns
+ * (`''` for "any") so the matcher finds a changed listing's candidate searches with one index
+ * scan; the whole filter (`filters`) is checked in code (lib/saved-searches/match-filters.ts).
+ */
+export const savedSearches = pgTable(
+  "saved_searches",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    siteId: parentRef("site_id", () => sites.id),
+    status: text("status").$type<"pending" | "active" | "unsubscribed">().notNull().default("pending"),
+    channel: text("channel").$type<"email" | "whatsapp">().notNull(),
+    frequency: text("frequency").$type<"instant" | "daily">().notNull(),
+    filters: jsonb("filters").$type<Record<string, unknown>>().notNull(),
+    contactName: text("contact_name"),
+    email: text("email"),
+    phone: text("phone"),
+    locale: text("locale").notNull().default("pt-BR"),
+    /** The site's address the visitor used (`https://imobiliaria.com.br`, a preview's `…/s/{id}`): links in messages start here. */
+    linkBase: text("link_base").notNull(),
+    /** The browser's random visitor id (favourites), when the site sent it. */
+    visitorId: text("visitor_id"),
+    // Candidate columns: '' means the search does not narrow on it.
+    listingType: text("listing_type").notNull().default(""),
+    cityKey: text("city_key").notNull().default(""),
+    propertyType: text("property_type").notNull().default(""),
+    minPrice: bigint("min_price", { mode: "number" }),
+    maxPrice: bigint("max_price", { mode: "number" }),
+    consentAt: timestamp("consent_at", { withTimezone: true }).notNull(),
+    /** Where consent was given: the site's host and page, the client address and user agent. */
+    consentSource: jsonb("consent_source").$type<Record<string, string>>().notNull(),
+    confirmationSentAt: timestamp("confirmation_sent_at", { withTimezone: true }),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
+    /** When the last alert went out: instant alerts wait an hour after it, daily ones a day. */
+    lastAlertAt: timestamp("last_alert_at", { withTimezone: true }),
+    /** The inbound lead the confirmed search became (its deal is the lead's). */
+    inboundLeadId: uuid("inbound_lead_id"),
+    /** Attempts of the pending message that failed; reset by a success. */
+    failures: bigint("failures", { mode: "number" }).notNull().default(0),
+    lastError: text("last_error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("saved_searches_candidates_idx").on(t.tenantId, t.listingType, t.cityKey, t.propertyType, t.maxPrice).where(sql`status = 'active'`),
+    index("saved_searches_tenant_created_idx").on(t.tenantId, t.createdAt),
+    index("saved_searches_unconfirmed_idx").on(t.createdAt).where(sql`status = 'pending' and confirmation_sent_at is null`),
+  ],
+);
+
+/**
+ * A listing matched by a saved search, at the price it had: the alert's line and the dedupe key
+ * (one per search and listing; a lower price later makes it due again). `sentAt` null: waiting
+ * for the search's next alert (the hourly cap or the daily digest).
+ */
+export const savedSearchHits = pgTable(
+  "saved_search_hits",
+  {
+    savedSearchId: parentRef("saved_search_id", () => savedSearches.id),
+    listingId: parentRef("listing_id", () => listings.id),
+    tenantId: parentRef("tenant_id", () => tenants.id),
+    price: numeric("price", { precision: 14, scale: 2 }),
+    reason: text("reason").$type<"new" | "price_drop">().notNull(),
+    matchedAt: timestamp("matched_at", { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.savedSearchId, t.listingId] }), index("saved_search_hits_due_idx").on(t.matchedAt).where(sql`sent_at is null`)],
+);
+
+/** How far the matcher has read a tenant's outbox (`events.seq`, in commit order within a tenant). */
+export const savedSearchCursors = pgTable("saved_search_cursors", {
+  tenantId: parentRef("tenant_id", () => tenants.id).primaryKey(),
+  lastSeq: bigint("last_seq", { mode: "number" }).notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type SavedSearchRow = typeof savedSearches.$inferSelect;

@@ -1,0 +1,135 @@
+import { and, eq } from "drizzle-orm";
+import type { DbOrTx, Tx } from "../../db/client";
+import { inboundLeads, savedSearches, type SavedSearchRow } from "../../db/schema";
+import { afterCommit, inTenantTransaction } from "../../db/transaction";
+import { sendJobEvent } from "../jobs/dispatch";
+import { leadReceived } from "../leads/inbound/lead-job";
+import { parseLead } from "../leads/inbound/parse-lead";
+import { siteChannel } from "../leads/inbound/site-lead";
+import { logger } from "../log/logger";
+import { describeFilters } from "./describe";
+import type { SavedFilters } from "./filters";
+import { alertTexts } from "./texts";
+import { idOfToken, linkToken } from "./tokens";
+
+/** The address of a saved search's page (`confirmar`, `sair`), in the visitor's language. */
+export function alertLink(row: Pick<SavedSearchRow, "id" | "linkBase" | "locale">, action: "confirm" | "unsubscribe"): string {
+  const prefix = row.locale === "en" ? "/en" : row.locale === "es" ? "/es" : "";
+  const path = action === "confirm" ? "confirmar" : "sair";
+  return `${row.linkBase}${prefix}/alertas/${path}/${linkToken(row.id, action)}`;
+}
+
+async function rowOf(tx: DbOrTx, id: string, tenantId: string): Promise<SavedSearchRow | null> {
+  const [row] = await tx
+    .select()
+    .from(savedSearches)
+    .where(and(eq(savedSearches.id, id), eq(savedSearches.tenantId, tenantId)))
+    .limit(1)
+    .for("update");
+  return row ?? null;
+}
+
+/**
+ * The confirmed search becomes a lead of the site's marketing channel, processed like the site's
+ * lead form (contact, deal, broker, events), with its filters as the lead's interest and message.
+ * No channel: the search still works; the broker just has no deal for it (logged).
+ */
+async function storeLead(tx: Tx, row: SavedSearchRow): Promise<string | null> {
+  const channel = await siteChannel(tx, { tenantId: row.tenantId, id: row.siteId });
+  if (!channel?.destinations.deal) {
+    logger().warn({ savedSearch: row.id, tenant: row.tenantId }, "saved search confirmed without a website channel: no lead");
+    return null;
+  }
+  const f = row.filters as SavedFilters;
+  const body = {
+    contactName: row.contactName ?? row.email ?? row.phone,
+    ...(row.email ? { contactEmail: row.email } : {}),
+    ...(row.phone ? { contactPhone: row.phone } : {}),
+    businessType: f.type === "rental" ? "rental" : "sale",
+    ...(f.propertyType ? { propertyType: f.propertyType } : {}),
+    ...(f.bedrooms ? { bedrooms: f.bedrooms } : {}),
+    ...(f.maxPrice ? { price: f.maxPrice } : {}),
+    address: { ...(f.city ? { city: f.city } : {}), ...(f.neighborhood ? { neighborhood: f.neighborhood } : {}) },
+    message: `Alerta de imóveis (${row.channel === "email" ? "e-mail" : "WhatsApp"}, ${row.frequency === "daily" ? "resumo diário" : "imediato"}): ${describeFilters(f, alertTexts("pt-BR"))}`,
+    leadType: "contact",
+    source: "saved_search",
+    destination: "deal",
+    landingPage: row.consentSource.page ?? "/imoveis",
+    siteDomain: row.consentSource.site,
+  };
+  const [stored] = await tx
+    .insert(inboundLeads)
+    .values({
+      tenantId: row.tenantId,
+      channelId: channel.id,
+      originLeadId: `saved-search:${row.id}`,
+      destination: "deal",
+      rawBody: JSON.stringify(body),
+      headers: { "content-type": "application/json" },
+      lead: parseLead(body, null) as unknown as Record<string, unknown>,
+    })
+    .onConflictDoNothing()
+    .returning({ id: inboundLeads.id });
+  if (!stored) return null;
+  afterCommit(
+    tx,
+    `saved-search-lead:${stored.id}`,
+    () => stored.id,
+    (leadId) => sendJobEvent(leadReceived, { leadId }),
+  );
+  return stored.id;
+}
+
+export type LinkOutcome = { row: SavedSearchRow; changed: boolean } | null;
+
+/**
+ * `/alertas/confirmar/{token}`: the double opt-in. A pending search becomes active (alerts start
+ * with the next matching change) and a lead; following the link again changes nothing. An
+ * unsubscribed search stays unsubscribed: consent withdrawn is not given back by an old link.
+ * Only a search of `tenantId` (the site's, whose page the link opened) is touched.
+ */
+export async function confirmSavedSearch(db: DbOrTx, token: string, tenantId: string): Promise<LinkOutcome> {
+  const id = idOfToken(token, "confirm");
+  if (!id) return null;
+  const [peek] = await db
+    .select({ tenantId: savedSearches.tenantId })
+    .from(savedSearches)
+    .where(and(eq(savedSearches.id, id), eq(savedSearches.tenantId, tenantId)))
+    .limit(1);
+  if (!peek) return null;
+  return inTenantTransaction(db, peek.tenantId, async (tx) => {
+    const row = await rowOf(tx, id, peek.tenantId);
+    if (!row) return null;
+    if (row.status !== "pending") return { row, changed: false };
+    const leadId = await storeLead(tx, row);
+    const [updated] = await tx
+      .update(savedSearches)
+      .set({ status: "active", confirmedAt: new Date(), inboundLeadId: leadId })
+      .where(and(eq(savedSearches.id, id), eq(savedSearches.tenantId, row.tenantId)))
+      .returning();
+    return { row: updated, changed: true };
+  });
+}
+
+/** `/alertas/sair/{token}` (GET from the message, POST from a mail client's one-click): no alert is sent from now on. */
+export async function unsubscribeSavedSearch(db: DbOrTx, token: string, tenantId: string): Promise<LinkOutcome> {
+  const id = idOfToken(token, "unsubscribe");
+  if (!id) return null;
+  const [peek] = await db
+    .select({ tenantId: savedSearches.tenantId })
+    .from(savedSearches)
+    .where(and(eq(savedSearches.id, id), eq(savedSearches.tenantId, tenantId)))
+    .limit(1);
+  if (!peek) return null;
+  return inTenantTransaction(db, peek.tenantId, async (tx) => {
+    const row = await rowOf(tx, id, peek.tenantId);
+    if (!row) return null;
+    if (row.status === "unsubscribed") return { row, changed: false };
+    const [updated] = await tx
+      .update(savedSearches)
+      .set({ status: "unsubscribed", unsubscribedAt: new Date() })
+      .where(and(eq(savedSearches.id, id), eq(savedSearches.tenantId, row.tenantId)))
+      .returning();
+    return { row: updated, changed: true };
+  });
+}

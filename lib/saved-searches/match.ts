@@ -1,0 +1,176 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Db, DbOrTx, Tx } from "../../db/client";
+import { rowsOf } from "../../db/rows";
+import { events, savedSearchCursors, sites, type SiteRow } from "../../db/schema";
+import { afterCommit, inTransaction } from "../../db/transaction";
+import { sendJobEvent } from "../jobs/dispatch";
+import { siteCatalogue } from "../sites/site-catalogue";
+import { findSiteListing } from "../sites/find-site-listing";
+import { loadTenant } from "../tenants/load-tenant";
+import { foldText, matchesFilters, type MatchDoc, type SavedFilters } from "./filters";
+import { savedSearchMessagesDue } from "./queue";
+
+/** What a listing's events since the cursor say: it appeared (created, published, back on air) and/or its price fell. */
+type Change = { appeared: boolean; priceFell: boolean };
+
+type ListingPayload = { stage?: string; visibility?: string; price?: string | null };
+
+const priceOf = (l: ListingPayload | null | undefined) => (l?.price == null ? null : Number(l.price));
+const onAir = (l: ListingPayload | null | undefined, activeStage: string) => l?.visibility === "public" && l?.stage === activeStage;
+
+/**
+ * A tenant's listing events in commit order, folded per listing. A change that neither brought the
+ * listing on air nor lowered its price (a new description, photos) alerts nobody: a search is told
+ * about listings that are new to it, not about every edit of a listing it may already know.
+ */
+export function changesOf(
+  rows: { eventName: string; entityId: string; data: Record<string, unknown>; old: Record<string, unknown> | null }[],
+  activeStage: string,
+) {
+  const out = new Map<string, Change>();
+  for (const e of rows) {
+    if (e.eventName !== "listing.created" && e.eventName !== "listing.updated") continue;
+    const now = (e.data as { listing?: ListingPayload }).listing;
+    const before = e.old as ListingPayload | null;
+    const c = out.get(e.entityId) ?? { appeared: false, priceFell: false };
+    if (e.eventName === "listing.created" || (!onAir(before, activeStage) && onAir(now, activeStage))) c.appeared = true;
+    const [p0, p1] = [priceOf(before), priceOf(now)];
+    if (e.eventName === "listing.updated" && p0 !== null && p1 !== null && p1 < p0) c.priceFell = true;
+    if (c.appeared || c.priceFell) out.set(e.entityId, c);
+  }
+  return out;
+}
+
+type Candidate = { id: string; site_id: string; filters: SavedFilters };
+
+/**
+ * The active searches whose selective columns admit the listing (one scan of
+ * `saved_searches_candidates_idx`: 2 × 2 × 2 equality ranges of the tenant, price bounds checked on
+ * the rows found); the full filters are checked in code by the caller.
+ */
+export async function candidateSearches(db: DbOrTx, tenantId: string, doc: MatchDoc): Promise<Candidate[]> {
+  const type = typeof doc.listingType === "string" ? doc.listingType : "";
+  const city = typeof doc.location_city === "string" ? foldText(doc.location_city) : "";
+  const ptype = typeof doc.propertyType === "string" ? doc.propertyType : "";
+  const price = typeof doc.price === "number" && Number.isFinite(doc.price) ? Math.round(doc.price) : null;
+  const priceOk =
+    price === null
+      ? sql`min_price is null and max_price is null`
+      : sql`(min_price is null or min_price <= ${price}) and (max_price is null or max_price >= ${price})`;
+  const res = await db.execute(sql`
+    select id, site_id, filters from saved_searches
+    where tenant_id = ${tenantId}::uuid and status = 'active'
+      and listing_type in ('', ${type}) and city_key in ('', ${city}) and property_type in ('', ${ptype})
+      and ${priceOk}`);
+  return rowsOf<Candidate>(res);
+}
+
+/**
+ * Records the listing as a hit of every search it matches now: a first hit (the listing is new to
+ * the search), or a lower price than the one last recorded (a price that fell again). A hit at the
+ * same or a higher price changes nothing, so a listing is never sent twice to a search unless its
+ * price fell. Returns how many hits became due.
+ */
+async function recordHits(tx: Tx, tenantId: string, listingId: string, change: Change, docs: Map<string, MatchDoc | null>, cands: Candidate[]) {
+  let due = 0;
+  for (const c of cands) {
+    const doc = docs.get(c.site_id);
+    if (!doc || !matchesFilters(doc, c.filters)) continue;
+    const price = typeof doc.price === "number" ? doc.price.toFixed(2) : null;
+    const res = await tx.execute(sql`
+      insert into saved_search_hits (saved_search_id, listing_id, tenant_id, price, reason)
+      values (${c.id}::uuid, ${listingId}::uuid, ${tenantId}::uuid, ${price}, ${change.appeared ? "new" : "price_drop"})
+      on conflict (saved_search_id, listing_id) do update
+        set price = excluded.price, reason = 'price_drop', matched_at = now(), sent_at = null
+        where ${change.priceFell} and excluded.price < saved_search_hits.price
+      returning 1 as n`);
+    due += rowsOf(res).length;
+  }
+  return due;
+}
+
+/** The listing's document as each candidate's site shows it (null: not on that site now). */
+async function docsBySite(tx: Tx, siteIds: string[], listingId: string, siteRows: Map<string, SiteRow>) {
+  const out = new Map<string, MatchDoc | null>();
+  for (const id of siteIds) {
+    const site = siteRows.get(id);
+    const hit = site?.active ? await findSiteListing(tx, site, listingId, await siteCatalogue(tx, site)) : null;
+    out.set(id, hit && !hit.isNetworkListing ? hit.document : null);
+  }
+  return out;
+}
+
+/** The listing's current search document in its tenant, only while it is public and on air (the only state that alerts). */
+async function publicDoc(tx: Tx, tenantId: string, listingId: string, activeStage: string): Promise<MatchDoc | null> {
+  const res = await tx.execute(sql`
+    select listing_type as "listingType", property_type as "propertyType", price, location_city from search_index d
+    where d.listing_id = ${listingId}::uuid and d.tenant_id = ${tenantId}::uuid and d.visibility = 'public' and d.stage = ${activeStage}`);
+  const [row] = rowsOf<MatchDoc>(res);
+  return row ?? null;
+}
+
+/**
+ * Reads one batch of a tenant's outbox after its cursor (events of one tenant are numbered in
+ * commit order: its writes hold the tenant's row lock) and records the hits of the listing changes
+ * in it, moving the cursor in the same transaction: a crash repeats the batch, and the hits'
+ * conflict rule makes the repeat a no-op. Returns the events read (0: caught up or taken by another run).
+ */
+export async function matchTenantBatch(db: Db, tenantId: string, limit = 1000): Promise<{ read: number; due: number }> {
+  return inTransaction(db, async (tx) => {
+    const [cursor] = await tx.select().from(savedSearchCursors).where(eq(savedSearchCursors.tenantId, tenantId)).for("update", { skipLocked: true });
+    if (!cursor) return { read: 0, due: 0 };
+    const rows = await tx
+      .select({ seq: events.seq, eventName: events.eventName, entityId: events.entityId, data: events.data, old: events.old })
+      .from(events)
+      .where(and(eq(events.tenantId, tenantId), sql`${events.seq} > ${cursor.lastSeq}`))
+      .orderBy(events.seq)
+      .limit(limit);
+    if (!rows.length) return { read: 0, due: 0 };
+    const { settings } = await loadTenant(tx, tenantId);
+    const activeStage = settings.listingWorkflow.activeStageId;
+    let due = 0;
+    const siteRows = new Map<string, SiteRow>();
+    for (const [listingId, change] of changesOf(rows, activeStage)) {
+      const doc = await publicDoc(tx, tenantId, listingId, activeStage);
+      if (!doc) continue;
+      const cands = await candidateSearches(tx, tenantId, doc);
+      if (!cands.length) continue;
+      const siteIds = [...new Set(cands.map((c) => c.site_id))];
+      const missing = siteIds.filter((id) => !siteRows.has(id));
+      if (missing.length)
+        for (const s of await tx
+          .select()
+          .from(sites)
+          .where(and(eq(sites.tenantId, tenantId), inArray(sites.id, missing))))
+          siteRows.set(s.id, s);
+      due += await recordHits(tx, tenantId, listingId, change, await docsBySite(tx, siteIds, listingId, siteRows), cands);
+    }
+    await tx
+      .update(savedSearchCursors)
+      .set({ lastSeq: rows.at(-1)!.seq, updatedAt: new Date() })
+      .where(eq(savedSearchCursors.tenantId, tenantId));
+    if (due)
+      afterCommit(
+        tx,
+        "saved-searches:messages-due",
+        () => null,
+        () => sendJobEvent(savedSearchMessagesDue, {}),
+      );
+    return { read: rows.length, due };
+  });
+}
+
+/** Tenants whose outbox moved past their cursor. */
+export async function tenantsBehind(db: DbOrTx): Promise<string[]> {
+  const res = await db.execute(sql`
+    select c.tenant_id from saved_search_cursors c
+    where exists (select 1 from events e where e.tenant_id = c.tenant_id and e.seq > c.last_seq)`);
+  return rowsOf<{ tenant_id: string }>(res).map((r) => r.tenant_id);
+}
+
+/** One pass of the matcher: every tenant behind, one batch each. Returns the events read. */
+export async function matchSavedSearches(db: Db): Promise<number> {
+  let read = 0;
+  for (const tenantId of await tenantsBehind(db)) read += (await matchTenantBatch(db, tenantId)).read;
+  return read;
+}
