@@ -9,6 +9,7 @@ import { normalAddress } from "../messaging/email/address";
 import { toE164 } from "../schemas/phone";
 import { loadTenant } from "../tenants/load-tenant";
 import { storableJson } from "../util/storable-text";
+import { VisitorIdSchema } from "../visitors/visitor-id";
 import { candidateColumns, SavedFiltersSchema } from "./filters";
 import { savedSearchMessagesDue } from "./queue";
 
@@ -45,10 +46,7 @@ export const CreateSavedSearchBody = z
     frequency: z.enum(["instant", "daily"]).default("instant"),
     consent: z.literal(true, { error: "must be true: the visitor agreed to receive alerts (LGPD consent)" }),
     locale: z.enum(["pt-BR", "en", "es"]).default("pt-BR").meta({ description: "Language of the messages and pages (the page the visitor was on)." }),
-    visitorId: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{8,64}$/, "must be the browser's random visitor id (8 to 64 letters, digits, '-' or '_')")
-      .optional(),
+    visitorId: VisitorIdSchema.optional(),
   })
   .superRefine((b, ctx) => {
     if (b.channel === "email" && !b.contact.email) ctx.addIssue({ code: "custom", path: ["contact", "email"], message: "is required for the e-mail channel" });

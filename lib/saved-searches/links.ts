@@ -66,7 +66,11 @@ async function storeLead(tx: Tx, row: SavedSearchRow): Promise<string | null> {
       destination: "deal",
       rawBody: JSON.stringify(body),
       headers: { "content-type": "application/json" },
-      lead: parseLead(body, null) as unknown as Record<string, unknown>,
+      // The browser's visitor id: the lead job attaches the visitor's favourites to the deal (lib/visitors).
+      lead: { ...parseLead(body, null), ...(row.visitorId ? { visitor: { siteId: row.siteId, visitorId: row.visitorId } } : {}) } as unknown as Record<
+        string,
+        unknown
+      >,
     })
     .onConflictDoNothing()
     .returning({ id: inboundLeads.id });

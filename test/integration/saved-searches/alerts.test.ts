@@ -3,6 +3,7 @@
  * consent, double opt-in, alerts from committed listing changes (new, published, price drop),
  * dedupe, the hourly cap, one-click unsubscribe, the lead and the members' list, tenant isolation.
  */
+import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as createRoute from "../../../app/api/sites/[siteId]/saved-searches/route";
@@ -117,6 +118,7 @@ describe("saving a search", () => {
       [valid({ channel: "whatsapp", contact: { email: "a@b.test" } }), /phone/],
       [valid({ channel: "pigeon" }), /channel/],
       [valid({ frequency: "weekly" }), /frequency/],
+      [valid({ visitorId: "not-a-uuid" }), /visitorId/],
     ];
     for (const [body, field] of cases) {
       const res = await save(siteA.id, body);
@@ -254,14 +256,15 @@ describe("alerts", () => {
 
 describe("for members", () => {
   it("the confirmed search is a lead of the site's channel with a deal; members list it, another tenant sees nothing", async () => {
-    const { id } = await confirmedSearch();
+    const visitorId = randomUUID();
+    const { id } = await confirmedSearch(valid({ visitorId }));
     const db = await getDb();
     const [row] = await db.select().from(savedSearches).where(eq(savedSearches.id, id));
     expect(row.inboundLeadId).toBeTruthy();
     await processLeads(db, [row.inboundLeadId!]);
     const [lead] = await db.select().from(inboundLeads).where(eq(inboundLeads.id, row.inboundLeadId!));
     expect(lead.status).toBe("processed");
-    expect(lead.lead).toMatchObject({ source: "saved_search", businessType: "sale" });
+    expect(lead.lead).toMatchObject({ source: "saved_search", businessType: "sale", visitor: { siteId: siteA.id, visitorId } });
     const dealId = lead.dealIds[0];
 
     const res = await call(listRoute.GET, "GET", "/api/v1/crm/saved-searches", { key: a.key, query: { dealId } });
