@@ -2,8 +2,8 @@
    conversation as a polite live region, an optional contact (with consent it becomes a lead), and
    a message box; messages go to the page's chat API, replies arrive over Server-Sent Events read
    with fetch (EventSource cannot send the session token). The session token stays in this
-   browser's localStorage, per chat. Keyboard: Escape closes and gives focus back to the button;
-   Enter sends, Shift+Enter adds a line. */
+   browser's localStorage, per chat. Keyboard: the open panel keeps Tab inside it (a modal dialog),
+   Escape closes it and gives focus back to the button; Enter sends, Shift+Enter adds a line. */
 (function () {
   var root = document.getElementById("wc");
   if (!root || window.__wcOpen) return;
@@ -42,8 +42,8 @@
     "background:var(--brand,#0b5cad);color:var(--on-brand,#fff);border-radius:12px 12px 0 0}.wc-head h2{margin:0;font-size:16px}" +
     ".wc-x{min-width:44px;min-height:44px;border:0;background:transparent;color:inherit;font-size:24px;cursor:pointer}" +
     ".wc-note{margin:0;padding:8px 12px;background:#f3f4f6;font-size:14px}.wc-log{list-style:none;margin:0;padding:8px 12px;overflow-y:auto;flex:1;min-height:96px}" +
-    ".wc-log li{margin:6px 0;max-width:85%;padding:6px 10px;border-radius:10px;background:#eef2f7;white-space:pre-wrap;overflow-wrap:anywhere}" +
-    ".wc-log li.me{margin-left:auto;background:#dbeafe}.wc-who{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}" +
+    ".wc-log>p{margin:6px 0;max-width:85%;padding:6px 10px;border-radius:10px;background:#eef2f7;white-space:pre-wrap;overflow-wrap:anywhere}" +
+    ".wc-log>p.me{margin-left:auto;background:#dbeafe}.wc-who{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}" +
     ".wc-form{padding:8px 12px 12px;border-top:1px solid #e5e7eb}.wc-form label{display:block;font-size:14px;margin:6px 0 2px}" +
     ".wc-form input[type=text],.wc-form input[type=email],.wc-form input[type=tel],.wc-form textarea{box-sizing:border-box;width:100%;min-height:40px;padding:6px 8px;border:1px solid #6b7280;border-radius:6px;font:inherit}" +
     ".wc-form summary{cursor:pointer;min-height:32px;font-size:14px}.wc-consent{display:flex;gap:6px;align-items:flex-start;font-size:13px}" +
@@ -54,7 +54,7 @@
     document.head.appendChild(el("style", { text: CSS }));
     var close = el("button", { type: "button", class: "wc-x", "aria-label": T.close, text: "×" });
     close.addEventListener("click", hide);
-    log = el("ol", { class: "wc-log", role: "log", "aria-live": "polite", "aria-label": T.log, tabindex: "0" });
+    log = el("div", { class: "wc-log", role: "log", "aria-live": "polite", "aria-label": T.log, tabindex: "0" });
     text = el("textarea", { id: "wc-text", rows: "2", maxlength: "2000", required: "" });
     status = el("p", { class: "wc-status", role: "status", "aria-live": "polite" });
     contact = el("details", { class: "wc-contact" }, [
@@ -74,13 +74,26 @@
     text.addEventListener("keydown", function (e) {
       if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); submit(); }
     });
-    panel = el("div", { id: "wc-panel", class: "wc-panel", role: "dialog", "aria-modal": "false", "aria-labelledby": "wc-title", hidden: "" }, [
+    panel = el("div", { id: "wc-panel", class: "wc-panel", role: "dialog", "aria-modal": "true", "aria-labelledby": "wc-title", hidden: "" }, [
       el("div", { class: "wc-head" }, [el("h2", { id: "wc-title", text: T.title }), close]),
       el("p", { class: "wc-note", text: online ? T.greeting : T.offline }),
       log, form,
     ]);
-    panel.addEventListener("keydown", function (e) { if (e.key === "Escape") hide(); });
+    panel.addEventListener("keydown", function (e) {
+      if (e.key === "Escape") return hide();
+      if (e.key === "Tab") trap(e);
+    });
     root.appendChild(panel);
+  }
+
+  /* The open panel is a modal dialog: Tab and Shift+Tab cycle through its own controls. */
+  function trap(e) {
+    var all = panel.querySelectorAll("button,summary,input,textarea,[tabindex='0']"), live = [];
+    for (var i = 0; i < all.length; i++) if (!all[i].disabled && all[i].getClientRects().length) live.push(all[i]);
+    if (!live.length) return;
+    var first = live[0], last = live[live.length - 1];
+    if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
+    else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
   }
 
   function show() {
@@ -100,7 +113,7 @@
     if (seen[m.id]) return;
     seen[m.id] = true;
     var mine = m.direction === "inbound";
-    var li = el("li", { class: mine ? "me" : "" }, [el("span", { class: "wc-who", text: (mine ? T.you : T.agency) + ": " }), document.createTextNode(m.text || "")]);
+    var li = el("p", { class: mine ? "me" : "" }, [el("span", { class: "wc-who", text: (mine ? T.you : T.agency) + ": " }), document.createTextNode(m.text || "")]);
     log.appendChild(li);
     log.scrollTop = log.scrollHeight;
     state.last = m.id;
