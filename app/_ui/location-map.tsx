@@ -1,15 +1,29 @@
+import { config } from "@/lib/config";
 import type { Translator } from "@/lib/i18n/translator";
 import { mapsLink, type MapPoint } from "@/lib/listings/view/map-point";
 
 /**
- * A listing's place as a static drawing (no tiles, no scripts: third-party tiles would cost the
- * page its speed and are unreachable offline), with the area around the point when it is
- * approximate, what the point means (`note`), and a link that opens it in the visitor's maps app.
- * The brand colour comes from the page's stylesheet (`.bf` fill, `.bs` stroke: `var(--brand)`).
+ * A listing's place: a drawing of it (no tiles, no script: what shows without JavaScript and
+ * until the map nears the screen), with the area around the point when it is approximate, what the
+ * point means (`note`), and a link that opens it in the visitor's maps app. `/listing-map.js`
+ * then draws the same point on a Leaflet map with tiles from `MAP_TILES_URL` (the catalogue's
+ * map view uses the same tiles), the circle included. The brand colour comes from the page's
+ * stylesheet (`.bf` fill, `.bs` stroke: `var(--brand)`). Synchronous, so site pages (Next.js) and
+ * share pages (`renderToStaticMarkup`) render it alike.
  */
 export function LocationMap({ point, label, note, t }: { point: MapPoint; label: string; note: string; t: Translator }) {
+  const c = config();
   return (
-    <figure className="map">
+    <figure
+      className="map"
+      data-map=""
+      data-lat={point.lat}
+      data-lng={point.lng}
+      data-radius={point.radiusM}
+      data-label={label || t("listing.location")}
+      data-tiles={c.MAP_TILES_URL}
+      data-attribution={c.MAP_TILES_ATTRIBUTION}
+    >
       <svg viewBox="0 0 600 240" role="img" aria-label={label || t("listing.location")}>
         <rect width="600" height="240" fill="#e9eef2" />
         <path d="M0 60H600M0 180H600M150 0V240M330 0V240M480 0V240" stroke="#fff" strokeWidth="14" />
@@ -24,6 +38,7 @@ export function LocationMap({ point, label, note, t }: { point: MapPoint; label:
           {t("listing.openMap")}
         </a>
       </figcaption>
+      <script src="/listing-map.js" defer />
     </figure>
   );
 }

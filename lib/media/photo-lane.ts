@@ -16,6 +16,8 @@ const DEMO_FILE = /^\/_media\/demo\/([a-z0-9-]{1,80}\.jpg)$/;
  */
 export const VENDOR_FILES: Record<string, { file: string; type: string }> = {
   "/_media/vendor/leaflet-1.9.4.css": { file: "node_modules/leaflet/dist/leaflet.css", type: "text/css; charset=utf-8" },
+  // The listing and share pages' map (public/listing-map.js) loads it when the map nears the screen.
+  "/_media/vendor/leaflet-1.9.4.js": { file: "node_modules/leaflet/dist/leaflet.js", type: "text/javascript; charset=utf-8" },
 };
 
 /**

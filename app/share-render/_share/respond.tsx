@@ -58,7 +58,21 @@ type Page = {
 async function respond(p: Page, status: number, extra: Record<string, string> = {}): Promise<Response> {
   const { body, ...doc } = p;
   const html = await renderDocument(<ShareDocument {...doc}>{body}</ShareDocument>);
-  return new Response(html, { status, headers: { ...HEADERS, ...extra } });
+  return new Response(html, { status, headers: { ...HEADERS, ...withMap(html, extra) } });
+}
+
+/** What LocationMap writes (an attribute of ours: listing text in the page is escaped and cannot forge it). */
+const MAP_MARK = '<figure class="map" data-map=""';
+
+/**
+ * A page with a listing's map also runs `/listing-map.js`, which loads Leaflet's script and
+ * stylesheet from our origin; the tiles are images (`img-src` has them already).
+ */
+function withMap(html: string, extra: Record<string, string>): Record<string, string> {
+  if (!html.includes(MAP_MARK)) return extra;
+  let csp = (extra["content-security-policy"] ?? HEADERS["content-security-policy"]).replace("style-src 'unsafe-inline'", "style-src 'self' 'unsafe-inline'");
+  if (!csp.includes("script-src")) csp += "; script-src 'self'";
+  return { ...extra, "content-security-policy": csp };
 }
 
 const message = (lang: Locale, t: Translator, title: string, text: string, status: number) =>

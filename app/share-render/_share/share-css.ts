@@ -44,6 +44,7 @@ h1{font-size:1.55rem}h2{font-size:1.2rem}
 .tags li{border:1px solid #dfe4ea;border-radius:999px;padding:4px 12px;font-size:.9rem}
 .map{margin:0;border-radius:12px;overflow:hidden;border:1px solid #dfe4ea}
 .map svg{display:block;width:100%;height:auto}
+.map-live{width:100%;aspect-ratio:5/2;background:#e9eef2}
 .map figcaption{padding:10px 14px;font-size:.9rem}
 .bf{fill:var(--brand)}.bs{stroke:var(--brand)}.of{fill:var(--on-brand)}.ink{fill:#111418}.wf{fill:#fff}
 .btn{display:inline-flex;align-items:center;justify-content:center;min-height:48px;padding:12px 20px;border-radius:10px;border:0;background:var(--brand);color:var(--on-brand);font:inherit;font-weight:700;text-decoration:none;cursor:pointer}

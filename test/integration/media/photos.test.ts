@@ -238,6 +238,10 @@ describe("resized listing photos", () => {
       expect(css.headers.get("cache-control")).toContain("immutable");
       expect(await css.text()).toContain(".leaflet-pane");
       expect((await fetch(`${base}/_media/vendor/leaflet-0.0.0.css`)).status).toBe(404);
+      // And its script, which the listing and share pages' map loads (public/listing-map.js names this address).
+      const js = await fetch(`${base}/_media/vendor/leaflet-${leafletVersion}.js`);
+      expect([js.status, js.headers.get("content-type")]).toEqual([200, "text/javascript; charset=utf-8"]);
+      expect(fs.readFileSync(path.join(process.cwd(), "public/listing-map.js"), "utf8")).toContain(`/_media/vendor/leaflet-${leafletVersion}.js`);
     } finally {
       server.close();
     }

@@ -32,12 +32,14 @@ beforeAll(async () => {
 });
 
 describe("share page chat button", () => {
-  it("is absent, with no script allowed, while share pages carry no chat", async () => {
+  it("is absent, with no chat script and no connections allowed, while share pages carry no chat", async () => {
     const p = await page();
     expect(p.status).toBe(200);
     expect(p.html).not.toContain('id="wc"');
-    expect(p.html).not.toContain("<script");
-    expect(p.csp).not.toContain("script-src");
+    // The listing's map is the page's only script (public/listing-map.js); nothing of the chat, no connections.
+    expect(p.html).not.toContain("/chat/launcher.js");
+    expect(p.html.match(/<script[^>]*>/g) ?? []).toEqual(['<script src="/listing-map.js" defer="">']);
+    expect(p.csp).not.toContain("connect-src");
   });
 
   it("is a labelled button with a deferred launcher once a web_chat channel is attached, in the page's language", async () => {
