@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { E2E_OPERATOR_TOKEN } from "./e2e/constants";
+import { E2E_OPERATOR_TOKEN, E2E_TILES_PORT } from "./e2e/constants";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 
@@ -40,6 +40,9 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       // The e2e receiver listens on 127.0.0.1, a private address a production server refuses by default.
       WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
+      // Map tiles from the fake tile server e2e/maps.spec.ts starts (nothing answers there otherwise: blank tiles, no third party).
+      MAP_TILES_URL: `http://127.0.0.1:${E2E_TILES_PORT}/tiles/{z}/{x}/{y}.png`,
+      MAP_TILES_ATTRIBUTION: "Tiles: e2e",
     },
   },
 });

@@ -1,1 +1,7 @@
 export const E2E_OPERATOR_TOKEN = "e2e-operator-token-0123456789";
+
+/**
+ * The e2e server's MAP_TILES_URL points here (playwright.config.ts): a test that looks at the maps
+ * starts its fake tile server on this port of 127.0.0.1; other tests never reach a real tile server.
+ */
+export const E2E_TILES_PORT = Number(process.env.E2E_PORT ?? 3100) + 1000;
