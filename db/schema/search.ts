@@ -80,6 +80,7 @@ export const searchDocuments = pgTable(
     // them for 16 bytes a listing less.
     index("search_tenant_created_idx").on(t.tenant_id, sql`created_at desc nulls last`),
     index("search_networks_idx").using("gin", t.network_ids),
+    // search_map_point_idx (migration 0045, hand-written for its INCLUDE): the map's points at public precision.
     // The pricing tool's comparables: one city's priced sale listings of a tenant, by latitude band.
     index("search_valuation_idx")
       .on(t.tenant_id, sql`location_city`, sql`location_latitude`)

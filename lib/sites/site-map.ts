@@ -85,24 +85,30 @@ export async function siteMap(db: DbOrTx, site: SiteRow, input: z.infer<typeof S
   const tsq = textQuery(req);
   if (tsq) where.push(sql`d.tsv @@ ${tsq}`);
   const cell = cellSize(view);
+  // One pass over the box's points makes the cells (aggregated as they are read: the whole city is
+  // 40,000 points, none kept); the scope and box tests read only the columns of
+  // search_map_point_idx, so it is an index-only scan. A sparse cell's pins are read afterwards
+  // within its own small box (its points' bounds), by the same index.
+  const inScope = sql`${sql.join(where, sql` AND `)} AND d.location_latitude IS NOT NULL AND d.location_longitude IS NOT NULL`;
+  const lat = rounded("location_latitude");
+  const lng = rounded("location_longitude");
   const res = await db.execute(sql`
-    with p as (
-      select d.listing_id as id, ${rounded("location_latitude")} as lat, ${rounded("location_longitude")} as lng,
-             d.price::float8 as price, ${hidden ?? sql`false`} as price_hidden, d.property_type as type
-      from search_index d
-      where ${sql.join(where, sql` AND `)} AND d.location_latitude IS NOT NULL AND d.location_longitude IS NOT NULL
-    ), b as (
-      select p.*, floor((p.lng + 180) / ${cell}::float8) as cx, floor((p.lat + 90) / ${cell}::float8) as cy from p
-      where p.lat between ${view.south}::float8 and ${view.north}::float8 and p.lng between ${view.west}::float8 and ${view.east}::float8
-    ), c as (
-      select cx, cy, count(*) as n, avg(lat) as lat, avg(lng) as lng, min(lat) as s, max(lat) as nn, min(lng) as w, max(lng) as e from b group by cx, cy
+    with c as (
+      select floor((p.lng + 180) / ${cell}::float8) as cx, floor((p.lat + 90) / ${cell}::float8) as cy,
+             count(*) as n, avg(p.lat) as lat, avg(p.lng) as lng, min(p.lat) as s, max(p.lat) as nn, min(p.lng) as w, max(p.lng) as e
+      from (
+        select ${lat} as lat, ${lng} as lng from search_index d
+        where ${inScope} AND ${lat} between ${view.south}::float8 and ${view.north}::float8 AND ${lng} between ${view.west}::float8 and ${view.east}::float8
+      ) p
+      group by 1, 2
     )
     select null::text as id, c.lat, c.lng, c.n, c.s, c.w, c.nn, c.e, null::float8 as price, null::text as type from c where c.n > ${MAX_PINS_PER_CELL}
     union all
     -- A price above 2^24 is kept exactly in the extras (the column is real).
-    select b.id::text, b.lat, b.lng, 1, b.lat, b.lng, b.lat, b.lng,
-           case when b.price_hidden then null else coalesce((x.extras->>'price')::float8, b.price) end, b.type
-    from b join c on c.cx = b.cx and c.cy = b.cy left join search_texts x on x.listing_id = b.id
+    select d.listing_id::text, ${lat}, ${lng}, 1, ${lat}, ${lng}, ${lat}, ${lng},
+           case when ${hidden ?? sql`false`} then null else coalesce((x.extras->>'price')::float8, d.price::float8) end, d.property_type
+    from c join search_index d on ${inScope} AND ${lat} between c.s and c.nn AND ${lng} between c.w and c.e
+      left join search_texts x on x.listing_id = d.listing_id
     where c.n <= ${MAX_PINS_PER_CELL}`);
   const out: SiteMap = { clusters: [], pins: [], total: 0 };
   for (const r of rowsOf<Row>(res)) {
