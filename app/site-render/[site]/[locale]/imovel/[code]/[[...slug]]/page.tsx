@@ -10,6 +10,7 @@ import { ListingGrid } from "@/app/site-render/_site/components/listing-grid";
 import { Breadcrumb } from "@/app/site-render/_site/components/breadcrumb";
 import { BrokerCard } from "@/app/_ui/broker-card";
 import { LeadForm } from "@/app/site-render/_site/components/lead-form";
+import { VisitBooking, type VisitBookingLabels } from "@/app/site-render/_site/components/visit-booking";
 import { FinancingSimulator } from "@/app/_ui/financing";
 import { KeyFacts } from "@/app/_ui/key-facts";
 import { LocationMap } from "@/app/_ui/location-map";
@@ -90,6 +91,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
   if (listingId && !site.preview) recordSiteView(site.db, site.row.tenantId, listingId);
   const t = await getTranslations("listing");
   const ts = await getTranslations("search");
+  const tv = await getTranslations("visit");
   const tr = translator(site.locale);
   const id = String(doc.id);
   // The listing found once serves the broker card and the similar listings (no second lookup).
@@ -193,6 +195,9 @@ export default async function ListingPage({ params, searchParams }: Props) {
         </div>
         <div className="aside">
           {broker && !("suppressed" in broker) && <BrokerCard broker={brokerCard(broker)} t={tr} />}
+          {listingId && hit && !hit.isNetworkListing && (
+            <VisitBooking siteId={site.row.id} listingId={listingId} locale={site.locale} labels={visitLabels(tv)} />
+          )}
           <LeadForm site={site} path={canonical} outcome={outcome} listing={{ id, code: str(doc.listingCode) }} />
         </div>
       </div>
@@ -237,4 +242,30 @@ export default async function ListingPage({ params, searchParams }: Props) {
       />
     </div>
   );
+}
+
+const VISIT_KEYS = [
+  "title",
+  "intro",
+  "loading",
+  "none",
+  "chooseTime",
+  "more",
+  "name",
+  "phone",
+  "email",
+  "note",
+  "consent",
+  "book",
+  "booking",
+  "taken",
+  "invalid",
+  "limited",
+  "failed",
+] as const;
+
+/** The booking island's texts in the page's language; `{when}` is left for the island to fill. */
+function visitLabels(t: Awaited<ReturnType<typeof getTranslations<"visit">>>): VisitBookingLabels {
+  const out = Object.fromEntries(VISIT_KEYS.map((k) => [k, t(k)])) as Omit<VisitBookingLabels, "booked">;
+  return { ...out, booked: t("booked", { when: "{when}" }) };
 }
