@@ -10,6 +10,8 @@ import { E2E_OPERATOR_TOKEN } from "./constants";
  * carry marker strings that no HTML may contain.
  */
 const PORT = Number(process.env.E2E_PORT ?? 3100);
+/** Run through nginx to two nodes (npm run test:e2e:cluster), not against a server of its own. */
+const BEHIND_NGINX = Boolean(process.env.E2E_EXTERNAL);
 const HOST = "sites-e2e.localhost";
 const ORIGIN = `http://${HOST}:${PORT}`;
 const MONO_HOST = "mono-e2e.localhost";
@@ -252,8 +254,9 @@ test("an unknown site, listing or language answers a 404 rendered on the server,
     // A place the site has no listings in, and a place in another spelling than its canonical one.
     [`${ORIGIN}/imoveis/sp/campinas`, "pt-BR", "Página não encontrada", "/"],
     [`${ORIGIN}/es/imoveis/SP`, "es", "Página no encontrada", "/es"],
-    // Not valid percent-encoding: no such listing (it used to be a 500).
-    [`${ORIGIN}/imovel/%E0%A4%A`, "pt-BR", "Página não encontrada", "/"],
+    // Not valid percent-encoding: no such listing (it used to be a 500). Behind nginx
+    // (test:e2e:cluster) nginx itself refuses such an address with its 400: no node sees it.
+    ...(BEHIND_NGINX ? [] : ([[`${ORIGIN}/imovel/%E0%A4%A`, "pt-BR", "Página não encontrada", "/"]] as const)),
     // A language the tenant has not enabled: the site's own language.
     [`http://${MONO_HOST}:${PORT}/en/imovel/X1`, "pt-BR", "Página não encontrada", "/"],
   ] as const;
@@ -280,7 +283,10 @@ test("an unknown site, listing or language answers a 404 rendered on the server,
       url,
     ).toEqual([]);
   }
+  // A valid escape on the API still reaches its route (here: no key, 401).
+  expect((await page.request.get(`http://localhost:${PORT}/api/v1/real-estate/listings/AP%201`)).status()).toBe(401);
   // Undecodable addresses are a 404 page too, and a JSON 400 on the API, not Next.js's bare 500.
+  if (BEHIND_NGINX) return;
   for (const path of ["/imoveis/%E0%A4%A", "/blog/%E0%A4%A", "/%E0%A4%A", "/c/%E0%A4%A", "/p/abc%ZZ", "/en/p/abc%ZZ/l/x"])
     expect((await page.goto(`${ORIGIN}${path}`))?.status(), path).toBe(404);
   for (const path of ["/api/v1/real-estate/listings/%E0%A4%A", "/api/sites/%E0%A4%A/config"]) {
@@ -288,8 +294,6 @@ test("an unknown site, listing or language answers a 404 rendered on the server,
     expect(res.status(), path).toBe(400);
     expect((await res.json()).error.code, path).toBe("invalid_request");
   }
-  // A valid escape on the API still reaches its route (here: no key, 401).
-  expect((await page.request.get(`http://localhost:${PORT}/api/v1/real-estate/listings/AP%201`)).status()).toBe(401);
 });
 
 test("the proxy's own headers count for nothing when a client sends them", async ({ browser }) => {

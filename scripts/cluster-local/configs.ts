@@ -89,7 +89,9 @@ ${servers}
   }
 
   server {
+    # Both loopbacks: "localhost" may resolve to ::1 first (browsers, Node's fetch).
     listen 127.0.0.1:${s.port};
+    listen [::1]:${s.port};
 
     location / {
       proxy_pass http://crm_nodes;
