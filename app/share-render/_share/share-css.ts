@@ -43,7 +43,7 @@ h1{font-size:1.55rem}h2{font-size:1.2rem}
 .tags{display:flex;flex-wrap:wrap;gap:6px;list-style:none;margin:0;padding:0}
 .tags li{border:1px solid #dfe4ea;border-radius:999px;padding:4px 12px;font-size:.9rem}
 .map{margin:0;border-radius:12px;overflow:hidden;border:1px solid #dfe4ea}
-.map svg{display:block;width:100%;height:auto}
+.map>svg{display:block;width:100%;height:auto}
 .map-live{width:100%;aspect-ratio:5/2;background:#e9eef2}
 .map figcaption{padding:10px 14px;font-size:.9rem}
 .bf{fill:var(--brand)}.bs{stroke:var(--brand)}.of{fill:var(--on-brand)}.ink{fill:#111418}.wf{fill:#fff}
