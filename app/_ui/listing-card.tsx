@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import type { ListingCardView } from "@/lib/listings/view/listing-card";
+import { FavouriteButton } from "./favourites/favourite-button";
 import { ListingPhoto } from "./listing-photo";
 
 /**
@@ -14,6 +15,7 @@ export function ListingCard({
   eager = false,
   priority = false,
   headingLevel = 3,
+  favourite,
   children,
 }: {
   tenantId: string;
@@ -23,6 +25,8 @@ export function ListingCard({
   /** The page's first photo: fetched before anything else. */
   priority?: boolean;
   headingLevel?: 2 | 3;
+  /** A heart on the photo (site pages): outside the link, since a button cannot sit in one. */
+  favourite?: { siteId: string; id: string; label: string };
   children?: ReactNode;
 }) {
   const Title = headingLevel === 2 ? "h2" : "h3";
@@ -50,6 +54,7 @@ export function ListingCard({
           {children}
         </div>
       </a>
+      {favourite && <FavouriteButton siteId={favourite.siteId} id={favourite.id} label={favourite.label} />}
     </article>
   );
 }

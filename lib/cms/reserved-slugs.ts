@@ -11,6 +11,7 @@ const RESERVED: Record<string, string> = {
   imovel: "the listing pages",
   empreendimento: "the development pages",
   contato: "the contact page",
+  comparar: "the compare view of favourites",
   lead: "the lead form",
   c: "the pricing tool",
   s: "site previews",

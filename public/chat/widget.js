@@ -133,10 +133,22 @@
     return own || (marked && marked.getAttribute("data-listing-id")) || undefined;
   }
 
+  /* On a site (not a share page), the browser's visitor id (the favourites island keeps it): the deal gets the visitor's favourites. */
+  function visitorOfSite() {
+    if (!/^\/api\/sites\/[0-9a-f-]{36}\/chat$/i.test(api)) return undefined;
+    var id = null;
+    try { id = localStorage.getItem("crm-visitor"); } catch (e) { return undefined; }
+    if (!/^[0-9a-f-]{36}$/i.test(id || "") && window.crypto && crypto.randomUUID) {
+      id = crypto.randomUUID();
+      try { localStorage.setItem("crm-visitor", id); } catch (e) { return undefined; }
+    }
+    return id || undefined;
+  }
+
   function openSession() {
     var v = function (id) { var n = document.getElementById(id); return n && n.value.trim() ? n.value.trim() : undefined; };
     var body = { name: v("wc-name"), email: v("wc-email"), phone: v("wc-phone"), consent: document.getElementById("wc-consent").checked,
-      pageUrl: location.href.slice(0, 2000), locale: root.getAttribute("data-locale") || undefined, listingId: listingOfPage() };
+      pageUrl: location.href.slice(0, 2000), locale: root.getAttribute("data-locale") || undefined, listingId: listingOfPage(), visitorId: visitorOfSite() };
     state = {};
     return call("POST", "/sessions", body).then(function (r) {
       return r.json().then(function (j) {

@@ -45,7 +45,7 @@ export function registerCmsPaths(r: OpenAPIRegistry): void {
     path: "/api/v1/sites/{siteId}/cms/collections",
     operationId: "createCmsCollection",
     summary: "Add a CMS collection",
-    description: `\`slug\` is unique per site (409 \`slug_taken\`) and is the collection's address on the site (\`/{slug}\`), so the site's own routes are refused (400): \`imoveis\`, \`imovel\`, \`empreendimento\`, \`contato\`, \`lead\`, \`p\`, \`c\`, \`s\`, \`api\`, \`site\`, \`en\`, \`es\`, \`pt-br\` and the internal \`*-render\` routes (also on rename). Field ids are unique within the collection.\n\n${ADMIN_ONLY}`,
+    description: `\`slug\` is unique per site (409 \`slug_taken\`) and is the collection's address on the site (\`/{slug}\`), so the site's own routes are refused (400): \`imoveis\`, \`imovel\`, \`empreendimento\`, \`contato\`, \`comparar\`, \`lead\`, \`p\`, \`c\`, \`s\`, \`api\`, \`site\`, \`en\`, \`es\`, \`pt-br\` and the internal \`*-render\` routes (also on rename). Field ids are unique within the collection.\n\n${ADMIN_ONLY}`,
     request: { params: site, body: { required: true, content: jsonContent(CreateCollectionSchema) } },
     responses: {
       201: ok("The collection.", CmsCollectionSchema),

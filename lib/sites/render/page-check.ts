@@ -35,8 +35,8 @@ export async function checkSitePage(key: SiteKey, locale: string, rest: string):
 }
 
 /** Addresses with a page of their own (the `[collection]` route never sees them). */
-const OWN_ROUTES = new Set(["imoveis", "imovel", "contato", "lead", "empreendimento"]);
-const ONE_SEGMENT_ROUTES = new Set(["contato", "lead"]);
+const OWN_ROUTES = new Set(["imoveis", "imovel", "contato", "lead", "empreendimento", "comparar"]);
+const ONE_SEGMENT_ROUTES = new Set(["contato", "lead", "comparar"]);
 
 /**
  * The site's other pages, asked as their pages ask: a development (where the tenant shows them), a
@@ -53,7 +53,7 @@ async function otherPageExists({ db, row, config }: ResolvedSite, rest: string):
   // Deeper than any route (the catalogue's and listings' addresses never come here): no page.
   if (parts.length > 2) return false;
   if (!parts.length) return true;
-  // The contact page and the lead form's endpoint have one segment; `/imovel` and
+  // The contact page, the compare view and the lead form's endpoint have one segment; `/imovel` and
   // `/empreendimento` need a code or an id (handled above), and none takes a second segment.
   if (OWN_ROUTES.has(parts[0])) return parts.length === 1 && ONE_SEGMENT_ROUTES.has(parts[0]);
   // An extra page of the site at its `path`, in every language, as its page finds it (app/site-render/_site/pages.ts).

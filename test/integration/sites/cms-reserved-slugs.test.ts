@@ -19,6 +19,7 @@ const ROUTES = [
   "imovel",
   "empreendimento",
   "contato",
+  "comparar",
   "lead",
   "p",
   "c",

@@ -2,6 +2,7 @@ import { getTranslations } from "@/app/site-render/_site/translations";
 import type { SiteView } from "../context";
 import { href, localPath } from "../links";
 import { MetaPixelEvent } from "./meta-pixel";
+import { VisitorIdField } from "@/app/_ui/favourites/visitor-signals";
 
 /**
  * A plain HTML form posting to the site's own `/lead` (works without JavaScript); the outcome
@@ -13,12 +14,15 @@ export async function LeadForm({
   outcome,
   title,
   listing,
+  message,
 }: {
   site: SiteView;
   path: string;
   outcome?: string;
   title?: string;
   listing?: { id: string; code: string };
+  /** The message's first words, when the page knows them (the compare view names its listings). */
+  message?: string;
 }) {
   const t = await getTranslations("lead");
   const id = listing ? "lead" : "contact";
@@ -49,6 +53,8 @@ export async function LeadForm({
       <form className="form" method="post" action={href(site, "/lead")}>
         <input type="hidden" name="landingPage" value={localPath(site, path)} />
         {listing && <input type="hidden" name="listingId" value={listing.id} />}
+        {/* The browser's visitor id (empty without JavaScript): the deal gets the visitor's favourites. */}
+        <VisitorIdField siteId={site.row.id} />
         <label>
           {t("name")}
           <input name="name" autoComplete="name" required maxLength={200} />
@@ -63,7 +69,7 @@ export async function LeadForm({
         </label>
         <label>
           {t("message")}
-          <textarea name="message" rows={4} maxLength={4000} defaultValue={listing ? t("defaultMessage", { code: listing.code }) : ""} />
+          <textarea name="message" rows={4} maxLength={4000} defaultValue={message ?? (listing ? t("defaultMessage", { code: listing.code }) : "")} />
         </label>
         <div className="hp" aria-hidden="true">
           <label>

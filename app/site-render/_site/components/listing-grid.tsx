@@ -11,17 +11,21 @@ export function ListingGrid({ site, docs, eagerFirst = 0 }: { site: SiteView; do
   const types = site.config.tenantConfig.propertyTypes;
   return (
     <ul className="grid">
-      {docs.map((d, i) => (
-        <li key={String(d.id)}>
-          <ListingCard
-            tenantId={site.row.tenantId}
-            card={listingCardView(d, site.locale, t, types)}
-            href={href(site, listingPath(d))}
-            eager={i < eagerFirst}
-            priority={i === 0 && eagerFirst > 0}
-          />
-        </li>
-      ))}
+      {docs.map((d, i) => {
+        const card = listingCardView(d, site.locale, t, types);
+        return (
+          <li key={String(d.id)}>
+            <ListingCard
+              tenantId={site.row.tenantId}
+              card={card}
+              favourite={{ siteId: site.row.id, id: String(d.id), label: t("favourites.save", { title: card.title }) }}
+              href={href(site, listingPath(d))}
+              eager={i < eagerFirst}
+              priority={i === 0 && eagerFirst > 0}
+            />
+          </li>
+        );
+      })}
     </ul>
   );
 }

@@ -5,6 +5,7 @@ import { brandPalette, brandVariables } from "@/lib/brand/brand-colors";
 import { chatOnline } from "@/lib/sites/site-chat";
 import type { SiteView } from "../context";
 import { SiteFooter, SiteHeader } from "./chrome";
+import { FavouritesIsland } from "./favourites";
 import { MetaPixelBase } from "./meta-pixel";
 import "@/app/site-render/_site/site.css";
 
@@ -29,6 +30,7 @@ export async function SiteFrame({ site, path, children }: { site: SiteView; path
       <main id="main">{children}</main>
       <SiteFooter site={site} />
       <MetaPixelBase site={site} />
+      <FavouritesIsland site={site} />
       {site.row.chat && (
         <ChatLauncher
           api={`/api/sites/${site.row.id}/chat`}

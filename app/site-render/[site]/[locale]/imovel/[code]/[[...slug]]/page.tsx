@@ -13,6 +13,8 @@ import { LeadForm } from "@/app/site-render/_site/components/lead-form";
 import { VisitBooking, type VisitBookingLabels } from "@/app/site-render/_site/components/visit-booking";
 import { FinancingSimulator } from "@/app/_ui/financing";
 import { KeyFacts } from "@/app/_ui/key-facts";
+import { FavouriteButton } from "@/app/_ui/favourites/favourite-button";
+import { VisitorSignal } from "@/app/_ui/favourites/visitor-signals";
 import { LocationMap } from "@/app/_ui/location-map";
 import { translator } from "@/lib/i18n/translator";
 import { addressLine, placeLine } from "@/lib/listings/view/address-line";
@@ -137,6 +139,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
     // The tenant's own listing: a chat opened on this page says which listing it started on.
     <div className="wrap" data-listing-id={listingId ?? undefined}>
       <Breadcrumb site={site} crumbs={crumbs} />
+      {listingId && <VisitorSignal siteId={site.row.id} viewed={listingId} />}
       <div className="listing-head">
         <div>
           <p className="muted" style={{ margin: 0 }}>
@@ -147,7 +150,11 @@ export default async function ListingPage({ params, searchParams }: Props) {
             {place}
           </p>
         </div>
-        <p className="price">{priceText(doc, site.locale, tr)}</p>
+        <div style={{ display: "flex", alignItems: "center", gap: 12 }}>
+          <p className="price">{priceText(doc, site.locale, tr)}</p>
+          {/* Only the tenant's own listings: a partner's cannot be kept on this site's list. */}
+          {listingId && <FavouriteButton siteId={site.row.id} id={listingId} label={tr("favourites.save", { title })} className="fav inline" />}
+        </div>
       </div>
       <ListingGallery tenantId={site.row.tenantId} images={images} t={tr} />
       <div className="listing-body">
