@@ -69,24 +69,30 @@ export async function candidateSearches(db: DbOrTx, tenantId: string, doc: Match
  * Records the listing as a hit of every search it matches now: a first hit (the listing is new to
  * the search), or a lower price than the one last recorded (a price that fell again). A hit at the
  * same or a higher price changes nothing, so a listing is never sent twice to a search unless its
- * price fell. Returns how many hits became due.
+ * price fell. The full filters are checked in code; the matches are written by one set-based
+ * statement per change (a listing matching thousands of searches is one round trip, not one each).
+ * Returns how many hits became due.
  */
 async function recordHits(tx: Tx, tenantId: string, listingId: string, change: Change, docs: Map<string, MatchDoc | null>, cands: Candidate[]) {
-  let due = 0;
+  const ids: string[] = [];
+  const prices: string[] = [];
   for (const c of cands) {
     const doc = docs.get(c.site_id);
     if (!doc || !matchesFilters(doc, c.filters)) continue;
-    const price = typeof doc.price === "number" ? doc.price.toFixed(2) : null;
-    const res = await tx.execute(sql`
-      insert into saved_search_hits (saved_search_id, listing_id, tenant_id, price, reason)
-      values (${c.id}::uuid, ${listingId}::uuid, ${tenantId}::uuid, ${price}, ${change.appeared ? "new" : "price_drop"})
-      on conflict (saved_search_id, listing_id) do update
-        set price = excluded.price, reason = 'price_drop', matched_at = now(), sent_at = null
-        where ${change.priceFell} and excluded.price < saved_search_hits.price
-      returning 1 as n`);
-    due += rowsOf(res).length;
+    ids.push(c.id);
+    prices.push(typeof doc.price === "number" && Number.isFinite(doc.price) ? doc.price.toFixed(2) : "NULL");
   }
-  return due;
+  if (!ids.length) return 0;
+  // Array literals of values we produced (uuids read from the database, fixed-point numbers), one parameter each.
+  const res = await tx.execute(sql`
+    insert into saved_search_hits (saved_search_id, listing_id, tenant_id, price, reason)
+    select m.id, ${listingId}::uuid, ${tenantId}::uuid, m.price, ${change.appeared ? "new" : "price_drop"}
+    from unnest(${`{${ids.join(",")}}`}::uuid[], ${`{${prices.join(",")}}`}::numeric[]) as m(id, price)
+    on conflict (saved_search_id, listing_id) do update
+      set price = excluded.price, reason = 'price_drop', matched_at = now(), sent_at = null
+      where ${change.priceFell} and excluded.price < saved_search_hits.price
+    returning 1 as n`);
+  return rowsOf(res).length;
 }
 
 /** The listing's document as each candidate's site shows it (null: not on that site now). */

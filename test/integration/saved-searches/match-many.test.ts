@@ -1,0 +1,118 @@
+/**
+ * One listing change against hundreds of saved searches: every search the full filters admit gets
+ * its hit, the others none, and a later price fall makes all of them due again, in one pass of the
+ * matcher (the hits are written set-based, one statement per change).
+ */
+import { eq, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import * as propertiesRoute from "../../../app/api/v1/real-estate/properties/route";
+import * as listingRoute from "../../../app/api/v1/real-estate/listings/[id]/route";
+import { getDb } from "../../../db/client";
+import { rowsOf } from "../../../db/rows";
+import { savedSearchCursors, savedSearchHits, savedSearches } from "../../../db/schema";
+import { candidateColumns, type SavedFilters } from "../../../lib/saved-searches/filters";
+import { matchSavedSearches } from "../../../lib/saved-searches/match";
+import { makeTenant, type TestTenant } from "../../helpers/factories";
+import { call } from "../../helpers/http";
+import { makeSite } from "../../helpers/sites";
+
+let t: TestTenant;
+let other: TestTenant;
+const MATCHING = 250;
+const NOT_MATCHING = 50;
+
+beforeAll(async () => {
+  t = await makeTenant("Imobiliária Muitas Buscas");
+  other = await makeTenant("Imobiliária Outra");
+  const db = await getDb();
+  for (const tenant of [t, other]) {
+    const site = await makeSite(tenant);
+    // Matching searches ask for 2+ bedrooms; the others for 4+ (the listing has 3): same candidate columns, so only the full filters tell them apart.
+    const rows = Array.from({ length: tenant === t ? MATCHING + NOT_MATCHING : 20 }, (_, i) => {
+      const filters: SavedFilters = { type: "sale", city: "Sao Paulo", bedrooms: i < MATCHING ? 2 : 4, maxPrice: 900000 };
+      return {
+        tenantId: tenant.tenantId,
+        siteId: site.id,
+        status: "active" as const,
+        channel: "email" as const,
+        frequency: "instant" as const,
+        filters,
+        email: `buscador-${i}@cliente.test`,
+        linkBase: `http://${site.domain}:3000`,
+        consentAt: new Date(),
+        consentSource: { via: "test" },
+        confirmedAt: new Date(),
+        ...candidateColumns(filters),
+      };
+    });
+    await db.insert(savedSearches).values(rows);
+    await db
+      .insert(savedSearchCursors)
+      .values({ tenantId: tenant.tenantId, lastSeq: sql`(select coalesce(max(seq), 0) from events where tenant_id = ${tenant.tenantId}::uuid)` })
+      .onConflictDoNothing();
+  }
+});
+
+async function listing(price: string) {
+  const res = await call(propertiesRoute.POST, "POST", "/x", {
+    key: t.key,
+    body: {
+      property: { type: "apartment", bedrooms: 3, totalArea: "80" },
+      location: { city: "São Paulo", neighborhood: "Pinheiros", state: "SP" },
+      listings: [{ title: "Apartamento em Pinheiros", type: "sale", price, stage: "active" }],
+    },
+  });
+  expect(res.status).toBe(201);
+  return res.body.listings[0] as { id: string };
+}
+const patch = (id: string, body: Record<string, unknown>) =>
+  call(listingRoute.PATCH, "PATCH", "/x", { key: t.key, params: { id }, body }).then((r) => expect(r.status).toBe(200));
+
+async function hitsOf(listingId: string) {
+  const res = await (await getDb()).execute(sql`
+    select h.reason, h.price::text as price, h.sent_at, s.filters->>'bedrooms' as bedrooms, h.tenant_id::text as tenant
+    from saved_search_hits h join saved_searches s on s.id = h.saved_search_id where h.listing_id = ${listingId}::uuid`);
+  return rowsOf<{ reason: string; price: string; sent_at: Date | null; bedrooms: string; tenant: string }>(res);
+}
+
+async function timedMatch() {
+  const db = await getDb();
+  const started = performance.now();
+  let passes = 0;
+  while (await matchSavedSearches(db)) passes++;
+  return { ms: Math.round(performance.now() - started), passes };
+}
+
+describe("matching one listing against many saved searches", () => {
+  it("records a hit for every search the full filters admit, in this tenant only; a price fall makes them all due again", async () => {
+    const hit = await listing("850000");
+    const first = await timedMatch();
+    console.info(`saved-search matching: 1 listing x ${MATCHING + NOT_MATCHING} candidate searches in ${first.ms} ms`);
+    let hits = await hitsOf(hit.id);
+    expect(hits).toHaveLength(MATCHING);
+    expect(new Set(hits.map((h) => h.bedrooms))).toEqual(new Set(["2"]));
+    expect(new Set(hits.map((h) => `${h.reason} ${h.price} ${h.tenant}`))).toEqual(new Set([`new 850000.00 ${t.tenantId}`]));
+
+    // As if every alert went out; an edit that does not lower the price makes nothing due.
+    const db = await getDb();
+    await db.update(savedSearchHits).set({ sentAt: new Date() }).where(eq(savedSearchHits.listingId, hit.id));
+    await patch(hit.id, { title: "Apartamento reformado em Pinheiros" });
+    await timedMatch();
+    expect((await hitsOf(hit.id)).filter((h) => h.sent_at === null)).toHaveLength(0);
+
+    // The price falls: every hit is due again at the new price, as a price drop.
+    await patch(hit.id, { price: "800000" });
+    await timedMatch();
+    hits = await hitsOf(hit.id);
+    expect(hits).toHaveLength(MATCHING);
+    expect(new Set(hits.map((h) => `${h.reason} ${h.price} ${h.sent_at}`))).toEqual(new Set(["price_drop 800000.00 null"]));
+
+    // A rise is no news, and leaves the recorded (lower) price alone.
+    await db.update(savedSearchHits).set({ sentAt: new Date() }).where(eq(savedSearchHits.listingId, hit.id));
+    await patch(hit.id, { price: "820000" });
+    await timedMatch();
+    hits = await hitsOf(hit.id);
+    expect(hits.filter((h) => h.sent_at === null)).toHaveLength(0);
+    expect(new Set(hits.map((h) => h.price))).toEqual(new Set(["800000.00"]));
+  });
+});
