@@ -41,7 +41,9 @@ export const BookedVisitSchema = z
     start: z.string(),
     end: z.string(),
     broker: z.object({ name: z.string() }).nullable(),
-    confirmation: z.enum(["whatsapp", "email", "none"]).meta({ description: "How the confirmation is being sent (after the answer)." }),
+    confirmation: z
+      .enum(["whatsapp", "email", "both", "none"])
+      .meta({ description: "How the confirmation was sent: WhatsApp, e-mail with an `.ics` calendar file (when the contact gave an address), both, or none." }),
   })
   .meta({ id: "BookedVisit" });
 export type BookedVisit = z.infer<typeof BookedVisitSchema>;
@@ -57,6 +59,10 @@ export type Booking = {
   timeZone: string;
   listingTitle: string;
   listingCode: string;
+  /** What the listing page shows of the place (street name, neighbourhood, city, state): never the number, complement or postal code. */
+  place: string;
+  /** The listing page on the site, for the calendar entry. */
+  url: string;
 };
 
 /**
@@ -122,10 +128,20 @@ export async function bookVisit(db: DbOrTx, site: SiteRow, ref: string, input: u
         timeZone: host.rules.timezone,
         listingTitle: listing.title,
         listingCode: listing.code,
+        place: publicPlace(hit.document),
+        url: `https://${site.domain}/imovel/${encodeURIComponent(listing.code)}`,
       };
     }
     throw slotTaken();
   });
+}
+
+/** The place as the public document has it (its allow-list holds no street number, complement or postal code). */
+function publicPlace(doc: Record<string, unknown>): string {
+  return ["location_street", "location_neighborhood", "location_city", "location_state"]
+    .map((k) => doc[k])
+    .filter((v): v is string => typeof v === "string" && v.trim() !== "")
+    .join(", ");
 }
 
 function prevDay(date: string): string {

@@ -4,7 +4,7 @@ import { members, messagingChannelGrants, messagingChannels } from "../../db/sch
 import { accessOf, type MemberActor } from "../context/actor";
 import { logger } from "../log/logger";
 import { sendMessage } from "../messaging/send/send-message";
-import type { Booking, BookedVisit } from "./book-visit";
+import type { Booking } from "./book-visit";
 
 const TEXT = {
   "pt-BR": (b: Vars) => `Olá, ${b.name}! Sua visita ao imóvel ${b.listing} (${b.code}) está marcada para ${b.when}${b.broker ? ` com ${b.broker}` : ""}.`,
@@ -25,7 +25,7 @@ export function confirmationText(b: Booking, timeZone: string): string {
  * member's send (access, chat privacy, opt-outs), keyed by the visit so a retry cannot send twice.
  * A refusal or an unreachable gateway leaves the booking as it is; the answer says `none`.
  */
-export async function sendVisitConfirmation(db: DbOrTx, b: Booking): Promise<BookedVisit["confirmation"]> {
+export async function sendVisitConfirmation(db: DbOrTx, b: Booking): Promise<"whatsapp" | "none"> {
   const memberId = b.task.assigneeId;
   if (!memberId) return "none";
   const [member] = await db

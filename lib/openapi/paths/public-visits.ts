@@ -45,7 +45,8 @@ export function registerPublicVisitPaths(r: OpenAPIRegistry): void {
       "deal (a contact with this phone or e-mail) or on a new deal of the site's marketing channel assigned to that broker. The " +
       "database lets exactly one visitor hold a broker's slot: of concurrent bookings one gets 201 and the others 409 `slot_taken`. " +
       "Cancelling, deleting or moving the task frees the slot. A confirmation then goes to the visitor by WhatsApp through a channel " +
-      "the broker may use, with the gates of any send (`confirmation` says which; `none` when no channel could send it). " +
+      "the broker may use, with the gates of any send, and, when the contact gave an e-mail address, by e-mail with the visit as an " +
+      "`.ics` calendar file (`confirmation` says which: `whatsapp`, `email`, `both`, or `none` when nothing could be sent). " +
       `Rate limit: 5 requests per minute.\n\n${WHO}\n\n${PUBLIC_NOTES}`,
     security: PUBLIC_SECURITY,
     request: {

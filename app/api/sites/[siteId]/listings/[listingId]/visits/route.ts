@@ -5,12 +5,16 @@ import { json } from "@/lib/http/run";
 import { loadPublicSite } from "@/lib/sites/load-site";
 import { bookVisit } from "@/lib/visits/book-visit";
 import { sendVisitConfirmation } from "@/lib/visits/confirmation";
+import { sendVisitEmail } from "@/lib/visits/email-confirmation";
 
 /** Books a visit; the confirmation is sent once the booking is committed (its failure does not undo it). */
 export const POST = publicRoute<{ siteId: string; listingId: string }>("visit_booking", async ({ req, db, params }) => {
   const site = await loadPublicSite(db, params.siteId);
   const booking = await bookVisit(db, site, params.listingId, await readJson(req));
-  const confirmation = await sendVisitConfirmation(db, booking);
+  // One after the other: the WhatsApp send writes through the database handle the mail reads from.
+  const whatsapp = await sendVisitConfirmation(db, booking);
+  const email = await sendVisitEmail(db, booking);
+  const confirmation = whatsapp === "whatsapp" ? (email ? "both" : "whatsapp") : email ? "email" : "none";
   return json(
     {
       id: booking.task.id,
