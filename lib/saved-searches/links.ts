@@ -87,7 +87,22 @@ async function storeLead(tx: Tx, row: SavedSearchRow): Promise<string | null> {
 export type LinkOutcome = { row: SavedSearchRow; changed: boolean } | null;
 
 /**
- * `/alertas/confirmar/{token}`: the double opt-in. A pending search becomes active (alerts start
+ * The search a confirmation link names, read only: what `GET /alertas/confirmar/{token}` shows
+ * before the visitor presses the button (mail scanners open links; opening one must not confirm).
+ */
+export async function peekConfirmation(db: DbOrTx, token: string, tenantId: string): Promise<SavedSearchRow | null> {
+  const id = idOfToken(token, "confirm");
+  if (!id) return null;
+  const [row] = await db
+    .select()
+    .from(savedSearches)
+    .where(and(eq(savedSearches.id, id), eq(savedSearches.tenantId, tenantId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * `POST /alertas/confirmar/{token}` (the page's button): the double opt-in. A pending search becomes active (alerts start
  * with the next matching change) and a lead; following the link again changes nothing. An
  * unsubscribed search stays unsubscribed: consent withdrawn is not given back by an old link.
  * Only a search of `tenantId` (the site's, whose page the link opened) is touched.

@@ -5,23 +5,27 @@
  */
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as createRoute from "../../../app/api/sites/[siteId]/saved-searches/route";
 import * as listRoute from "../../../app/api/v1/crm/saved-searches/route";
 import * as channelsRoute from "../../../app/api/v1/settings/marketing-channels/route";
 import * as propertiesRoute from "../../../app/api/v1/real-estate/properties/route";
 import * as listingRoute from "../../../app/api/v1/real-estate/listings/[id]/route";
+import * as linkRoute from "../../../app/site-render/[site]/[locale]/alertas/[action]/[token]/route";
 import { getDb } from "../../../db/client";
 import { inboundLeads, savedSearches } from "../../../db/schema";
 import { resetConfigForTests } from "../../../lib/config";
 import { processLeads } from "../../../lib/leads/inbound/process-batch";
 import { sendSavedSearchMessages } from "../../../lib/saved-searches/deliver";
-import { confirmSavedSearch, unsubscribeSavedSearch } from "../../../lib/saved-searches/links";
+import { alertLink, confirmSavedSearch, unsubscribeSavedSearch } from "../../../lib/saved-searches/links";
 import { matchSavedSearches } from "../../../lib/saved-searches/match";
 import { startFakeSmtp, type FakeSmtp } from "../../fakes/smtp-server";
 import { makeMember, makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
 import { makeSite } from "../../helpers/sites";
+
+// The link pages read the request's host through next/headers, which has no request scope here.
+vi.mock("next/headers", () => ({ headers: async () => new Headers({ host: "localhost", "x-forwarded-proto": "https" }) }));
 
 let smtp: FakeSmtp;
 let a: TestTenant;
@@ -251,6 +255,83 @@ describe("alerts", () => {
         .map((m) => m.parsed.text)
         .join(),
     ).not.toContain("Depois de sair");
+  });
+});
+
+describe("the links' pages", () => {
+  const open = (method: "GET" | "POST", action: string, token: string, body?: string) =>
+    linkRoute[method](new Request(`http://${siteA.domain}/alertas/${action}/${token}`, { method, body }), {
+      params: Promise.resolve({ site: `d~${siteA.domain}`, locale: "pt-BR", action, token }),
+    });
+  const statusOf = async (id: string) => (await (await getDb()).select().from(savedSearches).where(eq(savedSearches.id, id)))[0].status;
+
+  it("opening the confirmation link only asks (a mail scanner confirms nothing); its button's POST confirms", async () => {
+    const body = valid();
+    const res = await save(siteA.id, body, { origin: `http://${siteA.domain}:3000` });
+    expect(res.status).toBe(201);
+    await runJobs();
+    const token = tokenOf(mailsTo(body.contact.email)[0].parsed.text ?? "", "confirmar");
+    for (let i = 0; i < 3; i++) {
+      const page = await open("GET", "confirmar", token);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain("Confirme seu alerta");
+      expect(html).toMatch(/<form [^>]*method="post"[^>]*>\s*<button class="btn" type="submit">Confirmar alerta<\/button>/);
+      expect(page.headers.get("content-security-policy")).toContain("form-action 'self'");
+    }
+    expect(await statusOf(res.body.id)).toBe("pending");
+    expect(
+      (
+        await (
+          await getDb()
+        )
+          .select()
+          .from(inboundLeads)
+          .where(eq(inboundLeads.originLeadId, `saved-search:${res.body.id}`))
+      ).length,
+    ).toBe(0);
+    expect((await open("GET", "confirmar", token.replace(/\.[^.]+$/, ".x"))).status).toBe(404);
+
+    const done = await open("POST", "confirmar", token);
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain("Alerta confirmado");
+    expect(await statusOf(res.body.id)).toBe("active");
+    expect(
+      (
+        await (
+          await getDb()
+        )
+          .select()
+          .from(inboundLeads)
+          .where(eq(inboundLeads.originLeadId, `saved-search:${res.body.id}`))
+      ).length,
+    ).toBe(1);
+    // Opened again later: it says so, with no button.
+    const again = await (await open("GET", "confirmar", token)).text();
+    expect(again).toContain("Alerta confirmado");
+    expect(again).not.toContain("<form");
+  });
+
+  it("the unsubscribe link takes effect when opened; the mail client's one-click POST answers 204", async () => {
+    const one = await confirmedSearch();
+    const two = await confirmedSearch();
+    const tokenFor = (id: string, purpose: "confirm" | "unsubscribe" = "unsubscribe") =>
+      alertLink({ id, linkBase: "", locale: "pt-BR" }, purpose).split("/").at(-1)!;
+    const page = await open("GET", "sair", tokenFor(one.id));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Alerta cancelado");
+    expect(await statusOf(one.id)).toBe("unsubscribed");
+    const click = await open("POST", "sair", tokenFor(two.id), "List-Unsubscribe=One-Click");
+    expect(click.status).toBe(204);
+    expect(await statusOf(two.id)).toBe("unsubscribed");
+    expect((await open("POST", "sair", `${two.id}.x`)).status).toBe(404);
+    // A confirmation token does not unsubscribe, and an unsubscribed search is not confirmed again by its old link.
+    const three = await confirmedSearch();
+    expect((await open("POST", "sair", tokenFor(three.id, "confirm"))).status).toBe(404);
+    expect(await statusOf(three.id)).toBe("active");
+    const back = await open("POST", "confirmar", tokenFor(one.id, "confirm"));
+    expect(await back.text()).toContain("Alerta cancelado");
+    expect(await statusOf(one.id)).toBe("unsubscribed");
   });
 });
 

@@ -5,35 +5,46 @@ import { href } from "@/app/site-render/_site/links";
 import { translator } from "@/lib/i18n/translator";
 import { describeFilters } from "@/lib/saved-searches/describe";
 import type { SavedFilters } from "@/lib/saved-searches/filters";
-import { confirmSavedSearch, unsubscribeSavedSearch, type LinkOutcome } from "@/lib/saved-searches/links";
+import { confirmSavedSearch, peekConfirmation, unsubscribeSavedSearch, type LinkOutcome } from "@/lib/saved-searches/links";
 import { alertTexts } from "@/lib/saved-searches/texts";
 
 type Params = { site: string; locale: string; action: string; token: string };
 const ACTIONS = { confirmar: confirmSavedSearch, sair: unsubscribeSavedSearch } as const;
 
 /**
- * The links of saved-search messages: `/alertas/confirmar/{token}` (the double opt-in) and
- * `/alertas/sair/{token}` (unsubscribe), on the site, in the visitor's language. A GET takes
- * effect at once (the link is the click); a POST is the one-click unsubscribe of mail clients
- * (RFC 8058, body `List-Unsubscribe=One-Click`). The token is checked before any lookup, and only
- * a search of this site's tenant is touched.
+ * The links of saved-search messages, on the site, in the visitor's language.
+ * `/alertas/confirmar/{token}` (the double opt-in): a GET only shows the search and a "Confirm"
+ * button, whose POST confirms. Mail scanners and link previews open links, and a link they open
+ * must not give consent on the visitor's behalf.
+ * `/alertas/sair/{token}` (unsubscribe): a GET takes effect at once, as the issue asks of the link
+ * in every alert (a scanner can only withdraw consent, never give it); a POST is the one-click
+ * unsubscribe of mail clients (RFC 8058, body `List-Unsubscribe=One-Click`) and answers 204.
+ * The token is checked before any lookup, and only a search of this site's tenant is touched.
  */
 async function handle(req: Request, ctx: { params: Promise<Params> }): Promise<Response> {
   const { site: siteSegment, locale, action, token } = await ctx.params;
   const site = await findSiteView(siteSegment, locale);
   if (!site || !Object.hasOwn(ACTIONS, action)) return new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+  if (action === "confirmar" && req.method === "GET") {
+    const row = await peekConfirmation(site.db, token, site.row.tenantId);
+    return page(site, "confirmar", row ? { row, changed: false } : null, row?.status === "pending");
+  }
   const verb = ACTIONS[action as keyof typeof ACTIONS];
   const outcome = await verb(site.db, token, site.row.tenantId);
-  if (req.method === "POST") return new Response(null, { status: outcome ? 204 : 404, headers: { "cache-control": "no-store" } });
-  return page(site, action as keyof typeof ACTIONS, outcome);
+  if (req.method === "POST" && action === "sair") return new Response(null, { status: outcome ? 204 : 404, headers: { "cache-control": "no-store" } });
+  return page(site, action as keyof typeof ACTIONS, outcome, false);
 }
 
-async function page(site: SiteView, action: keyof typeof ACTIONS, outcome: LinkOutcome): Promise<Response> {
+/** The link's page; `ask`: a pending search's confirmation, still to be given with the button. */
+async function page(site: SiteView, action: keyof typeof ACTIONS, outcome: LinkOutcome, ask: boolean): Promise<Response> {
   const t = alertTexts(site.locale);
   const brand = site.config.configuration.siteConfiguration.brand;
   let title = t("invalidLinkTitle");
   let text = t("invalidLinkText");
-  if (outcome && action === "confirmar" && outcome.row.status === "active") {
+  if (outcome && ask) {
+    title = t("confirmPageTitle");
+    text = t("confirmPageText", { filters: describeFilters(outcome.row.filters as SavedFilters, t) });
+  } else if (outcome && action === "confirmar" && outcome.row.status === "active") {
     title = t("confirmedTitle");
     text = t("confirmedText", { filters: describeFilters(outcome.row.filters as SavedFilters, t) });
   } else if (outcome && (action === "sair" || outcome.row.status === "unsubscribed")) {
@@ -49,11 +60,20 @@ async function page(site: SiteView, action: keyof typeof ACTIONS, outcome: LinkO
       t={translator(site.locale)}
     >
       <Message title={title} text={text} />
-      <p style={{ textAlign: "center", marginTop: 24 }}>
-        <a className="button" href={href(site, "/imoveis")}>
-          {t("backToCatalogue")}
-        </a>
-      </p>
+      {ask ? (
+        // No action attribute: the form posts to this very address (the token's), with nothing else to send.
+        <form method="post" style={{ textAlign: "center", marginTop: 24 }}>
+          <button className="btn" type="submit">
+            {t("confirmButton")}
+          </button>
+        </form>
+      ) : (
+        <p style={{ textAlign: "center", marginTop: 24 }}>
+          <a className="btn secondary" href={href(site, "/imoveis")}>
+            {t("backToCatalogue")}
+          </a>
+        </p>
+      )}
     </ShareDocument>,
   );
   return new Response(html, {
@@ -63,7 +83,7 @@ async function page(site: SiteView, action: keyof typeof ACTIONS, outcome: LinkO
       "cache-control": "no-store",
       "x-robots-tag": "noindex",
       "referrer-policy": "no-referrer",
-      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src * data:; base-uri 'none'",
+      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src * data:; base-uri 'none'; form-action 'self'",
     },
   });
 }
