@@ -42,6 +42,11 @@ export type VisitSlotsQueryInput = z.infer<typeof VisitSlotsQuery>;
 export const VisitSlotsSchema = z
   .object({
     slots: z.array(z.object({ start: z.string().meta({ example: "2026-12-01T13:00:00.000Z" }), end: z.string() })),
+    timezone: z.string().nullable().meta({
+      description:
+        "IANA zone of the broker's availability (the first member's of a visit queue), for showing the times as the broker means them; null when nobody shows the listing.",
+      example: "America/Sao_Paulo",
+    }),
   })
   .meta({ id: "VisitSlots" });
 
@@ -136,6 +141,10 @@ export async function freeSlots(
 export async function listingVisitSlots(db: DbOrTx, site: SiteRow, ref: string, q: VisitSlotsQueryInput): Promise<z.infer<typeof VisitSlotsSchema>> {
   const hit = await findSiteListing(db, site, ref);
   if (!hit) throw propertyNotFound();
-  const slots = await freeSlots(db, site.tenantId, await visitHosts(db, site, hit), q);
-  return { slots: slots.map((s) => ({ start: new Date(s.start).toISOString(), end: new Date(s.end).toISOString() })) };
+  const hosts = await visitHosts(db, site, hit);
+  const slots = await freeSlots(db, site.tenantId, hosts, q);
+  return {
+    slots: slots.map((s) => ({ start: new Date(s.start).toISOString(), end: new Date(s.end).toISOString() })),
+    timezone: hosts[0]?.rules.timezone ?? null,
+  };
 }

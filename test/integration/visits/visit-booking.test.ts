@@ -116,6 +116,7 @@ describe("visit slots and booking", () => {
     const res = await slots(siteA, listingA, { days: "3" });
     expect(res.status).toBe(200);
     expect(res.body.slots.length).toBeGreaterThan(10);
+    expect(res.body.timezone).toBe("America/Sao_Paulo");
     const first = res.body.slots[0];
     expect(Date.parse(first.start)).toBeGreaterThan(Date.now() + 59 * 60_000);
     expect(Date.parse(first.end) - Date.parse(first.start)).toBe(3_600_000);

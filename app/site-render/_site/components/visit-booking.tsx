@@ -9,7 +9,9 @@ export type VisitBookingLabels = {
   loading: string;
   none: string;
   chooseTime: string;
-  more: string;
+  day: string;
+  /** `{zone}` (the zone's localized name) and `{city}` (from its IANA name) filled here. */
+  zone: string;
   name: string;
   phone: string;
   email: string;
@@ -24,14 +26,23 @@ export type VisitBookingLabels = {
   failed: string;
 };
 
+/** `Sexta-feira, 28 de novembro`: only the first letter raised (CSS `capitalize` would raise every word). */
+const firstUpper = (s: string, locale: string) => s.charAt(0).toLocaleUpperCase(locale) + s.slice(1);
+
+/** The city of an IANA zone name (`America/Sao_Paulo` → `Sao Paulo`). */
+const cityOf = (zone: string) => (zone.split("/").at(-1) ?? zone).replace(/_/g, " ");
+
 /**
  * The listing page's visit booking: a client island that asks the listing's free slots
- * (`visit-slots`, 14 days), lets the visitor pick one (radio buttons grouped by day, in the
- * visitor's own clock) and books it (`visits`). A slot taken meanwhile says so and reloads the list.
+ * (`visit-slots`, 14 days), lets the visitor pick a day (a compact row of day buttons, so the
+ * section stays short on a phone) and one of its times (radio buttons), and books it (`visits`).
+ * Times are shown in the broker's availability zone, named, not the browser's: a visitor abroad
+ * books the time the broker means. A slot taken meanwhile says so and reloads the list.
  */
 export function VisitBooking({ siteId, listingId, locale, labels }: { siteId: string; listingId: string; locale: string; labels: VisitBookingLabels }) {
   const [slots, setSlots] = useState<Slot[] | null>(null);
-  const [days, setDays] = useState(3);
+  const [zone, setZone] = useState<string | undefined>(undefined);
+  const [day, setDay] = useState("");
   const [chosen, setChosen] = useState("");
   const [state, setState] = useState<{ kind: "idle" | "sending" | "booked" | "error"; text?: string }>({ kind: "idle" });
   const base = `/api/sites/${siteId}/listings/${encodeURIComponent(listingId)}`;
@@ -40,7 +51,9 @@ export function VisitBooking({ siteId, listingId, locale, labels }: { siteId: st
     try {
       // A fresh list each time (the public cache would keep a just-taken slot for a minute).
       const res = await fetch(`${base}/visit-slots?days=14`, { cache: "no-store" });
-      setSlots(res.ok ? ((await res.json()) as { slots: Slot[] }).slots : []);
+      const body = res.ok ? ((await res.json()) as { slots: Slot[]; timezone?: string | null }) : { slots: [] };
+      setZone(body.timezone ?? undefined);
+      setSlots(body.slots);
     } catch {
       setSlots([]);
     }
@@ -49,14 +62,20 @@ export function VisitBooking({ siteId, listingId, locale, labels }: { siteId: st
     void load();
   }, [load]);
 
-  const dayFmt = new Intl.DateTimeFormat(locale, { weekday: "long", day: "numeric", month: "long" });
-  const timeFmt = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit" });
+  const timeZone = zone;
+  const dayFmt = new Intl.DateTimeFormat(locale, { weekday: "long", day: "numeric", month: "long", timeZone });
+  const chipFmt = new Intl.DateTimeFormat(locale, { weekday: "short", day: "numeric", timeZone });
+  const timeFmt = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", timeZone });
   const byDay = new Map<string, Slot[]>();
   for (const s of slots ?? []) {
     const key = dayFmt.format(new Date(s.start));
     byDay.set(key, [...(byDay.get(key) ?? []), s]);
   }
-  const shownDays = [...byDay.entries()].slice(0, days);
+  const current = byDay.has(day) ? day : ([...byDay.keys()][0] ?? "");
+  const zoneName = timeZone
+    ? (new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: "longGeneric" }).formatToParts(new Date()).find((p) => p.type === "timeZoneName")?.value ??
+      timeZone)
+    : "";
 
   async function submit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -80,7 +99,7 @@ export function VisitBooking({ siteId, listingId, locale, labels }: { siteId: st
     try {
       const res = await fetch(`${base}/visits`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
       if (res.status === 201) {
-        const when = `${dayFmt.format(new Date(chosen))}, ${timeFmt.format(new Date(chosen))}`;
+        const when = `${dayFmt.format(new Date(chosen))}, ${timeFmt.format(new Date(chosen))}${zoneName ? ` (${zoneName})` : ""}`;
         setState({ kind: "booked", text: labels.booked.replace("{when}", when) });
         return;
       }
@@ -116,26 +135,36 @@ export function VisitBooking({ siteId, listingId, locale, labels }: { siteId: st
           <p className="muted" style={{ margin: 0 }}>
             {labels.intro}
           </p>
+          {timeZone && (
+            <p className="muted small" style={{ margin: 0 }}>
+              {labels.zone.replace("{zone}", zoneName).replace("{city}", cityOf(timeZone))}
+            </p>
+          )}
+          <fieldset className="slot-days" aria-label={labels.day}>
+            {[...byDay.entries()].map(([key, list]) => (
+              <button
+                key={key}
+                type="button"
+                className={key === current ? "slot-daybtn on" : "slot-daybtn"}
+                aria-pressed={key === current}
+                aria-label={firstUpper(key, locale)}
+                onClick={() => setDay(key)}
+              >
+                {firstUpper(chipFmt.format(new Date(list[0].start)), locale)}
+              </button>
+            ))}
+          </fieldset>
           <fieldset className="slots">
             <legend>{labels.chooseTime}</legend>
-            {shownDays.map(([day, list]) => (
-              <fieldset key={day} className="slot-group">
-                <legend className="slot-day">{day}</legend>
-                <div className="slot-times">
-                  {list.map((s) => (
-                    <label key={s.start} className={chosen === s.start ? "slot on" : "slot"}>
-                      <input type="radio" name="slot" value={s.start} checked={chosen === s.start} onChange={() => setChosen(s.start)} />
-                      {timeFmt.format(new Date(s.start))}
-                    </label>
-                  ))}
-                </div>
-              </fieldset>
-            ))}
-            {byDay.size > days && (
-              <button type="button" className="btn secondary" onClick={() => setDays((d) => d + 4)}>
-                {labels.more}
-              </button>
-            )}
+            <p className="slot-day">{firstUpper(current, locale)}</p>
+            <div className="slot-times">
+              {(byDay.get(current) ?? []).map((s) => (
+                <label key={s.start} className={chosen === s.start ? "slot on" : "slot"}>
+                  <input type="radio" name="slot" value={s.start} checked={chosen === s.start} onChange={() => setChosen(s.start)} />
+                  {timeFmt.format(new Date(s.start))}
+                </label>
+              ))}
+            </div>
           </fieldset>
           <label>
             {labels.name}

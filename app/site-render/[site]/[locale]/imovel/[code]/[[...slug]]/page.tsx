@@ -257,7 +257,7 @@ const VISIT_KEYS = [
   "loading",
   "none",
   "chooseTime",
-  "more",
+  "day",
   "name",
   "phone",
   "email",
@@ -271,8 +271,8 @@ const VISIT_KEYS = [
   "failed",
 ] as const;
 
-/** The booking island's texts in the page's language; `{when}` is left for the island to fill. */
+/** The booking island's texts in the page's language; `{when}`, `{zone}` and `{city}` are left for the island to fill. */
 function visitLabels(t: Awaited<ReturnType<typeof getTranslations<"visit">>>): VisitBookingLabels {
-  const out = Object.fromEntries(VISIT_KEYS.map((k) => [k, t(k)])) as Omit<VisitBookingLabels, "booked">;
-  return { ...out, booked: t("booked", { when: "{when}" }) };
+  const out = Object.fromEntries(VISIT_KEYS.map((k) => [k, t(k)])) as Omit<VisitBookingLabels, "booked" | "zone">;
+  return { ...out, booked: t("booked", { when: "{when}" }), zone: t("zone", { zone: "{zone}", city: "{city}" }) };
 }
