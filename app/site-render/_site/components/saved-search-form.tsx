@@ -49,13 +49,15 @@ export function SavedSearchForm({
           {t("name")}
           <input name="name" autoComplete="name" maxLength={120} />
         </label>
-        <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
+        <fieldset className="choices">
           <legend>{t("channel")}</legend>
-          <label style={{ display: "inline-flex", gap: 6, marginRight: 12 }}>
-            <input type="radio" name="channel" value="email" defaultChecked /> {t("channelEmail")}
+          <label className="choice">
+            <input type="radio" name="channel" value="email" defaultChecked />
+            <span>{t("channelEmail")}</span>
           </label>
-          <label style={{ display: "inline-flex", gap: 6 }}>
-            <input type="radio" name="channel" value="whatsapp" /> {t("channelWhatsapp")}
+          <label className="choice">
+            <input type="radio" name="channel" value="whatsapp" />
+            <span>{t("channelWhatsapp")}</span>
           </label>
         </fieldset>
         <label>
@@ -73,8 +75,8 @@ export function SavedSearchForm({
             <option value="daily">{t("daily")}</option>
           </select>
         </label>
-        <label style={{ display: "flex", gap: 8, alignItems: "flex-start", fontSize: ".85rem" }}>
-          <input type="checkbox" name="consent" value="yes" required style={{ width: "auto", marginTop: 3 }} />
+        <label className="choice consent">
+          <input type="checkbox" name="consent" value="yes" required />
           <span>{t("consent")}</span>
         </label>
         <button className="btn" type="submit">
