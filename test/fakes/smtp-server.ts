@@ -8,7 +8,7 @@ import { SMTPServer } from "smtp-server";
  * keeps each message as received (raw bytes and parsed). Switches: `rejectData` answers 554 to
  * DATA, `hang` never answers it.
  */
-export async function startFakeSmtp(opts: { user?: string; password?: string } = {}) {
+export async function startFakeSmtp(opts: { user?: string; password?: string; port?: number } = {}) {
   const user = opts.user ?? "ana@imobiliaria.test";
   const password = opts.password ?? "smtp-pass";
   const state = {
@@ -46,7 +46,7 @@ export async function startFakeSmtp(opts: { user?: string; password?: string } =
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
     host: "127.0.0.1",
