@@ -260,7 +260,7 @@ describe("alerts", () => {
 
 describe("the links' pages", () => {
   const open = (method: "GET" | "POST", action: string, token: string, body?: string) =>
-    linkRoute[method](new Request(`http://${siteA.domain}/alertas/${action}/${token}`, { method, body }), {
+    (method === "GET" ? linkRoute.GET : linkRoute.POST)(new Request(`http://${siteA.domain}/alertas/${action}/${token}`, { method, body }), {
       params: Promise.resolve({ site: `d~${siteA.domain}`, locale: "pt-BR", action, token }),
     });
   const statusOf = async (id: string) => (await (await getDb()).select().from(savedSearches).where(eq(savedSearches.id, id)))[0].status;
