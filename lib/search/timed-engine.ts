@@ -5,7 +5,7 @@ import type { SearchEngine, SearchRequest, SearchResult, SearchScope } from "./e
 export class TimedSearchEngine implements SearchEngine {
   readonly name: SearchEngine["name"];
 
-  constructor(private readonly inner: SearchEngine) {
+  constructor(readonly inner: SearchEngine) {
     this.name = inner.name;
   }
 

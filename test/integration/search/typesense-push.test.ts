@@ -9,6 +9,7 @@ import { memberCtx } from "../../../lib/context/verb-context";
 import { deleteListing, updateListing } from "../../../lib/listings/listings";
 import { createProperty } from "../../../lib/listings/properties";
 import { CachedSearchEngine } from "../../../lib/search/cached-engine";
+import { TimedSearchEngine } from "../../../lib/search/timed-engine";
 import { resetSearchBackendsForTests } from "../../../lib/search/index-writer";
 import { reindexAll } from "../../../lib/search/reindex";
 import { searchEngine } from "../../../lib/search/search-engine";
@@ -38,7 +39,10 @@ const ctxOf = async (key: string) => memberCtx(await getDb(), await authenticate
 describe("Typesense push with the search cache on", () => {
   it("queries go through the cache while writes still reach Typesense after commit", async () => {
     expect(config().SEARCH_CACHE_TTL_MS).toBeGreaterThan(0);
-    expect(await searchEngine()).toBeInstanceOf(CachedSearchEngine);
+    // The timing wrapper is outermost (crm_search_duration_seconds), the cache right under it.
+    const engine = await searchEngine();
+    expect(engine).toBeInstanceOf(TimedSearchEngine);
+    expect((engine as TimedSearchEngine).inner).toBeInstanceOf(CachedSearchEngine);
 
     const t = await makeTenant();
     const ctx = await ctxOf(t.key);
