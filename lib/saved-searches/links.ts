@@ -107,48 +107,53 @@ export async function peekConfirmation(db: DbOrTx, token: string, tenantId: stri
  * unsubscribed search stays unsubscribed: consent withdrawn is not given back by an old link.
  * Only a search of `tenantId` (the site's, whose page the link opened) is touched.
  */
-export async function confirmSavedSearch(db: DbOrTx, token: string, tenantId: string): Promise<LinkOutcome> {
-  const id = idOfToken(token, "confirm");
-  if (!id) return null;
-  const [peek] = await db
-    .select({ tenantId: savedSearches.tenantId })
-    .from(savedSearches)
-    .where(and(eq(savedSearches.id, id), eq(savedSearches.tenantId, tenantId)))
-    .limit(1);
-  if (!peek) return null;
-  return inTenantTransaction(db, peek.tenantId, async (tx) => {
-    const row = await rowOf(tx, id, peek.tenantId);
-    if (!row) return null;
+export function confirmSavedSearch(db: DbOrTx, token: string, tenantId: string): Promise<LinkOutcome> {
+  return changeByToken(db, token, "confirm", tenantId, async (tx, row) => {
     if (row.status !== "pending") return { row, changed: false };
     const leadId = await storeLead(tx, row);
-    const [updated] = await tx
-      .update(savedSearches)
-      .set({ status: "active", confirmedAt: new Date(), inboundLeadId: leadId })
-      .where(and(eq(savedSearches.id, id), eq(savedSearches.tenantId, row.tenantId)))
-      .returning();
-    return { row: updated, changed: true };
+    return { row: await update(tx, row, { status: "active", confirmedAt: new Date(), inboundLeadId: leadId }), changed: true };
   });
 }
 
 /** `/alertas/sair/{token}` (GET from the message, POST from a mail client's one-click): no alert is sent from now on. */
-export async function unsubscribeSavedSearch(db: DbOrTx, token: string, tenantId: string): Promise<LinkOutcome> {
-  const id = idOfToken(token, "unsubscribe");
+export function unsubscribeSavedSearch(db: DbOrTx, token: string, tenantId: string): Promise<LinkOutcome> {
+  return changeByToken(db, token, "unsubscribe", tenantId, async (tx, row) => {
+    if (row.status === "unsubscribed") return { row, changed: false };
+    return { row: await update(tx, row, { status: "unsubscribed", unsubscribedAt: new Date() }), changed: true };
+  });
+}
+
+/**
+ * The search a link's token names, if it is `tenantId`'s (the site whose page the link opened),
+ * changed under its row lock in the tenant's transaction. A foreign or unknown id is read once
+ * and takes no lock.
+ */
+async function changeByToken(
+  db: DbOrTx,
+  token: string,
+  kind: "confirm" | "unsubscribe",
+  tenantId: string,
+  change: (tx: Tx, row: SavedSearchRow) => Promise<LinkOutcome>,
+): Promise<LinkOutcome> {
+  const id = idOfToken(token, kind);
   if (!id) return null;
-  const [peek] = await db
-    .select({ tenantId: savedSearches.tenantId })
+  const [known] = await db
+    .select({ id: savedSearches.id })
     .from(savedSearches)
     .where(and(eq(savedSearches.id, id), eq(savedSearches.tenantId, tenantId)))
     .limit(1);
-  if (!peek) return null;
-  return inTenantTransaction(db, peek.tenantId, async (tx) => {
-    const row = await rowOf(tx, id, peek.tenantId);
-    if (!row) return null;
-    if (row.status === "unsubscribed") return { row, changed: false };
-    const [updated] = await tx
-      .update(savedSearches)
-      .set({ status: "unsubscribed", unsubscribedAt: new Date() })
-      .where(and(eq(savedSearches.id, id), eq(savedSearches.tenantId, row.tenantId)))
-      .returning();
-    return { row: updated, changed: true };
+  if (!known) return null;
+  return inTenantTransaction(db, tenantId, async (tx) => {
+    const row = await rowOf(tx, id, tenantId);
+    return row ? change(tx, row) : null;
   });
+}
+
+async function update(tx: Tx, row: SavedSearchRow, set: Partial<SavedSearchRow>): Promise<SavedSearchRow> {
+  const [updated] = await tx
+    .update(savedSearches)
+    .set(set)
+    .where(and(eq(savedSearches.id, row.id), eq(savedSearches.tenantId, row.tenantId)))
+    .returning();
+  return updated;
 }
