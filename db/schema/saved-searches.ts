@@ -1,9 +1,12 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { listings } from "./listings";
 import { sites } from "./sites";
 import { tenants } from "./tenants";
 import { parentRef } from "./columns";
+
+/** A search without a price ceiling, in the candidate index (above any price a filter accepts). */
+export const NO_MAX_PRICE = 999_999_999_999;
 
 /**
  * A site visitor's saved search ("Avise-me"): the catalogue filters, how to reach them and their
@@ -34,6 +37,10 @@ export const savedSearches = pgTable(
     listingType: text("listing_type").notNull().default(""),
     cityKey: text("city_key").notNull().default(""),
     propertyType: text("property_type").notNull().default(""),
+    /** The neighbourhood, folded like `city_key`. */
+    hoodKey: text("hood_key").notNull().default(""),
+    /** At least this many bedrooms (0: any). */
+    minBedrooms: integer("min_bedrooms").notNull().default(0),
     minPrice: bigint("min_price", { mode: "number" }),
     maxPrice: bigint("max_price", { mode: "number" }),
     consentAt: timestamp("consent_at", { withTimezone: true }).notNull(),
@@ -52,7 +59,21 @@ export const savedSearches = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index("saved_searches_candidates_idx").on(t.tenantId, t.listingType, t.cityKey, t.propertyType, t.maxPrice).where(sql`status = 'active'`),
+    // Equalities first (each `IN ('', value)`), then the price bounds and bedrooms with "any" as
+    // the widest value, so every condition is checked on the index entry and only candidates that
+    // pass all of them are read from the table (lib/saved-searches/match.ts).
+    index("saved_searches_candidates_idx")
+      .on(
+        t.tenantId,
+        t.listingType,
+        t.cityKey,
+        t.hoodKey,
+        t.propertyType,
+        sql`coalesce(max_price, ${sql.raw(String(NO_MAX_PRICE))})`,
+        sql`coalesce(min_price, 0)`,
+        t.minBedrooms,
+      )
+      .where(sql`status = 'active'`),
     index("saved_searches_tenant_created_idx").on(t.tenantId, t.createdAt),
     index("saved_searches_unconfirmed_idx").on(t.createdAt).where(sql`status = 'pending' and confirmation_sent_at is null`),
   ],

@@ -53,6 +53,8 @@ export function candidateColumns(f: SavedFilters) {
     listingType: f.type ?? "",
     cityKey: f.city ? foldText(f.city) : "",
     propertyType: f.propertyType ?? "",
+    hoodKey: f.neighborhood ? foldText(f.neighborhood) : "",
+    minBedrooms: f.bedrooms ?? 0,
     minPrice: f.minPrice ?? null,
     maxPrice: f.maxPrice ?? null,
   };

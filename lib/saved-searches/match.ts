@@ -1,10 +1,10 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx, Tx } from "../../db/client";
 import { rowsOf } from "../../db/rows";
-import { events, savedSearchCursors, sites, type SiteRow } from "../../db/schema";
+import { events, NO_MAX_PRICE, savedSearchCursors, sites, type SiteRow } from "../../db/schema";
 import { afterCommit, inTransaction } from "../../db/transaction";
 import { sendJobEvent } from "../jobs/dispatch";
-import { siteCatalogue } from "../sites/site-catalogue";
+import { siteCatalogue, type SiteCatalogue } from "../sites/site-catalogue";
 import { findSiteListing } from "../sites/find-site-listing";
 import { loadTenant } from "../tenants/load-tenant";
 import { foldText, matchesFilters, type MatchDoc, type SavedFilters } from "./filters";
@@ -44,24 +44,32 @@ export function changesOf(
 type Candidate = { id: string; site_id: string; filters: SavedFilters };
 
 /**
- * The active searches whose selective columns admit the listing (one scan of
- * `saved_searches_candidates_idx`: 2 × 2 × 2 equality ranges of the tenant, price bounds checked on
- * the rows found); the full filters are checked in code by the caller.
+ * The active searches whose selective columns admit the listing: one scan of
+ * `saved_searches_candidates_idx` over its 2 × 2 × 2 × 2 equality ranges of the tenant (type, city,
+ * neighbourhood, property type: each the listing's value or '' for "any"), with the price bounds and
+ * bedrooms checked on the index entries, so only searches that pass all of them are read from the
+ * table (the candidates of a listing are about its hits, not every search of its city). The full
+ * filters (area, words) are checked in code by the caller.
  */
 export async function candidateSearches(db: DbOrTx, tenantId: string, doc: MatchDoc): Promise<Candidate[]> {
   const type = typeof doc.listingType === "string" ? doc.listingType : "";
   const city = typeof doc.location_city === "string" ? foldText(doc.location_city) : "";
+  const hood = typeof doc.location_neighborhood === "string" ? foldText(doc.location_neighborhood) : "";
   const ptype = typeof doc.propertyType === "string" ? doc.propertyType : "";
   const price = typeof doc.price === "number" && Number.isFinite(doc.price) ? Math.round(doc.price) : null;
+  const bedrooms = typeof doc.bedrooms === "number" && Number.isFinite(doc.bedrooms) ? Math.floor(doc.bedrooms) : 0;
+  // The index's own expressions (the constant inlined, so the planner recognises them). A listing
+  // without a price passes only searches without bounds.
+  const noMax = sql.raw(String(NO_MAX_PRICE));
   const priceOk =
     price === null
-      ? sql`min_price is null and max_price is null`
-      : sql`(min_price is null or min_price <= ${price}) and (max_price is null or max_price >= ${price})`;
+      ? sql`coalesce(max_price, ${noMax}) >= ${noMax} and coalesce(min_price, 0) <= 0`
+      : sql`coalesce(max_price, ${noMax}) >= ${price} and coalesce(min_price, 0) <= ${price}`;
   const res = await db.execute(sql`
     select id, site_id, filters from saved_searches
     where tenant_id = ${tenantId}::uuid and status = 'active'
-      and listing_type in ('', ${type}) and city_key in ('', ${city}) and property_type in ('', ${ptype})
-      and ${priceOk}`);
+      and listing_type in ('', ${type}) and city_key in ('', ${city}) and hood_key in ('', ${hood}) and property_type in ('', ${ptype})
+      and ${priceOk} and min_bedrooms <= ${bedrooms}`);
   return rowsOf<Candidate>(res);
 }
 
@@ -95,12 +103,15 @@ async function recordHits(tx: Tx, tenantId: string, listingId: string, change: C
   return rowsOf(res).length;
 }
 
+/** A batch's sites and their catalogue predicates, read once per batch rather than once per change. */
+type SiteCache = Map<string, { site: SiteRow; catalogue: SiteCatalogue }>;
+
 /** The listing's document as each candidate's site shows it (null: not on that site now). */
-async function docsBySite(tx: Tx, siteIds: string[], listingId: string, siteRows: Map<string, SiteRow>) {
+async function docsBySite(tx: Tx, siteIds: string[], listingId: string, siteRows: SiteCache) {
   const out = new Map<string, MatchDoc | null>();
   for (const id of siteIds) {
-    const site = siteRows.get(id);
-    const hit = site?.active ? await findSiteListing(tx, site, listingId, await siteCatalogue(tx, site)) : null;
+    const s = siteRows.get(id);
+    const hit = s?.site.active ? await findSiteListing(tx, s.site, listingId, s.catalogue) : null;
     out.set(id, hit && !hit.isNetworkListing ? hit.document : null);
   }
   return out;
@@ -109,7 +120,7 @@ async function docsBySite(tx: Tx, siteIds: string[], listingId: string, siteRows
 /** The listing's current search document in its tenant, only while it is public and on air (the only state that alerts). */
 async function publicDoc(tx: Tx, tenantId: string, listingId: string, activeStage: string): Promise<MatchDoc | null> {
   const res = await tx.execute(sql`
-    select listing_type as "listingType", property_type as "propertyType", price, location_city from search_index d
+    select listing_type as "listingType", property_type as "propertyType", price, bedrooms, location_city, location_neighborhood from search_index d
     where d.listing_id = ${listingId}::uuid and d.tenant_id = ${tenantId}::uuid and d.visibility = 'public' and d.stage = ${activeStage}`);
   const [row] = rowsOf<MatchDoc>(res);
   return row ?? null;
@@ -135,7 +146,7 @@ export async function matchTenantBatch(db: Db, tenantId: string, limit = 1000): 
     const { settings } = await loadTenant(tx, tenantId);
     const activeStage = settings.listingWorkflow.activeStageId;
     let due = 0;
-    const siteRows = new Map<string, SiteRow>();
+    const siteRows: SiteCache = new Map();
     for (const [listingId, change] of changesOf(rows, activeStage)) {
       const doc = await publicDoc(tx, tenantId, listingId, activeStage);
       if (!doc) continue;
@@ -148,7 +159,7 @@ export async function matchTenantBatch(db: Db, tenantId: string, limit = 1000): 
           .select()
           .from(sites)
           .where(and(eq(sites.tenantId, tenantId), inArray(sites.id, missing))))
-          siteRows.set(s.id, s);
+          siteRows.set(s.id, { site: s, catalogue: await siteCatalogue(tx, s) });
       due += await recordHits(tx, tenantId, listingId, change, await docsBySite(tx, siteIds, listingId, siteRows), cands);
     }
     await tx

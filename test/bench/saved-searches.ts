@@ -51,10 +51,33 @@ async function priceDrop(db: Db, tenantId: string, listingId: string) {
   await db.execute(sql`update search_documents set price = price * 0.9 where listing_id = ${listingId}::uuid`);
 }
 
+const DOMAIN = "alerts-bench.localhost";
+
+/** The tenant and site an earlier run loaded (BENCH_REUSE=1), if any. */
+async function loaded(db: Db): Promise<{ tenantId: string; siteId: string } | undefined> {
+  const [row] = rowsOf<{ tenant_id: string; id: string }>(await db.execute(sql`select tenant_id, id from sites where domain = ${DOMAIN}`));
+  return row && { tenantId: row.tenant_id, siteId: row.id };
+}
+
+/** The tenant's listings generated inside PostgreSQL, indexed for search, and its published site. */
+async function load(db: Db): Promise<{ tenantId: string; siteId: string }> {
+  const t = await createTenant({ db }, { name: "Bench Alerts", owner: { name: "O", email: "owner@alerts-bench.example.com" } });
+  const started = performance.now();
+  await db.execute(generateListingsSql(t.tenantId, t.owner.userId, LISTINGS));
+  const ids = rowsOf<{ id: string }>(await db.execute(sql`select id from listings where tenant_id = ${t.tenantId}::uuid order by id`)).map((r) => r.id);
+  for (let i = 0; i < ids.length; i += 2000) await inTransaction(db, (tx) => reindexListings(tx, t.tenantId, ids.slice(i, i + 2000)));
+  console.log(
+    `${LISTINGS} listings generated and indexed in ${((performance.now() - started) / 1000).toFixed(0)} s (BENCH_REUSE=1 keeps them for the next run)`,
+  );
+  const site = await createSite(memberCtx(db, await authenticateApiKey(db, t.apiKey)), { name: "Bench", domain: DOMAIN, published: true });
+  return { tenantId: t.tenantId, siteId: site.id };
+}
+
 async function main() {
   process.env.LOG_LEVEL ??= "warn";
   if (!process.env.DATABASE_URL) throw new Error("Set DATABASE_URL to a PostgreSQL server (e.g. postgres://postgres:postgres@localhost:5432/postgres).");
-  await scratchDatabase("crm_bench_saved_searches", false);
+  const reuse = Boolean(process.env.BENCH_REUSE);
+  await scratchDatabase(process.env.BENCH_DB ?? "crm_bench_saved_searches", reuse);
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -66,25 +89,32 @@ async function main() {
   resetConfigForTests();
   await runMigrations();
   const db = await getDb();
-  const t = await createTenant({ db }, { name: "Bench Alerts", owner: { name: "O", email: "owner@alerts-bench.example.com" } });
-  let started = performance.now();
-  await db.execute(generateListingsSql(t.tenantId, t.owner.userId, LISTINGS));
-  const ids = rowsOf<{ id: string }>(await db.execute(sql`select id from listings where tenant_id = ${t.tenantId}::uuid order by id`)).map((r) => r.id);
-  for (let i = 0; i < ids.length; i += 2000) await inTransaction(db, (tx) => reindexListings(tx, t.tenantId, ids.slice(i, i + 2000)));
-  console.log(`${LISTINGS} listings generated and indexed in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  const site = await createSite(memberCtx(db, await authenticateApiKey(db, t.apiKey)), { name: "Bench", domain: "alerts-bench.localhost", published: true });
+  const { tenantId, siteId } = (reuse && (await loaded(db))) || (await load(db));
+  if (process.env.BENCH_LOAD_ONLY) {
+    await closeDb();
+    smtp.close();
+    return console.log("Loaded (BENCH_LOAD_ONLY): run again with BENCH_REUSE=1 to measure.");
+  }
+  const ids = rowsOf<{ id: string }>(await db.execute(sql`select id from listings where tenant_id = ${tenantId}::uuid order by id`)).map((r) => r.id);
+  // Each run saves its searches afresh (a reused database keeps only the listings and the site).
+  await db.execute(sql`delete from saved_search_hits`);
+  await db.execute(sql`delete from saved_searches`);
+  await db.execute(sql`delete from saved_search_cursors`);
+  const t = { tenantId };
+  const site = { id: siteId };
 
   // Searches as visitors make them: a neighbourhood of the catalogue (or only its city), a type,
   // often a property type, a price band around what the area costs, sometimes a bedroom minimum.
-  started = performance.now();
+  const started = performance.now();
   const hoods = HOODS.map((h) => h[0]);
   const cities = HOODS.map((h) => h[1]);
   const types = ["apartment", "house", "penthouse", "studio"];
   await db.execute(sql`
     insert into saved_searches (tenant_id, site_id, status, channel, frequency, filters, email, locale, link_base, listing_type, city_key,
-      property_type, min_price, max_price, consent_at, consent_source, confirmed_at)
+      hood_key, min_bedrooms, property_type, min_price, max_price, consent_at, consent_source, confirmed_at)
     select ${t.tenantId}::uuid, ${site.id}::uuid, 'active', 'email', 'instant', f.filters, 'v' || n || '@bench.test', 'pt-BR',
       'http://alerts-bench.localhost', coalesce(f.filters->>'type', ''), lower(unaccent(coalesce(f.filters->>'city', ''))),
+      lower(unaccent(coalesce(f.filters->>'neighborhood', ''))), coalesce((f.filters->>'bedrooms')::int, 0),
       coalesce(f.filters->>'propertyType', ''), (f.filters->>'minPrice')::bigint, (f.filters->>'maxPrice')::bigint, now(), '{"via":"bench"}', now()
     from generate_series(1, ${SEARCHES}) n,
     lateral (select jsonb_strip_nulls(jsonb_build_object(

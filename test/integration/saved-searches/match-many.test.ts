@@ -27,7 +27,7 @@ beforeAll(async () => {
   const db = await getDb();
   for (const tenant of [t, other]) {
     const site = await makeSite(tenant);
-    // Matching searches ask for 2+ bedrooms; the others for 4+ (the listing has 3): same candidate columns, so only the full filters tell them apart.
+    // Matching searches ask for 2+ bedrooms; the others for 4+ (the listing has 3): the same type, city and price, told apart by bedrooms.
     const rows = Array.from({ length: tenant === t ? MATCHING + NOT_MATCHING : 20 }, (_, i) => {
       const filters: SavedFilters = { type: "sale", city: "Sao Paulo", bedrooms: i < MATCHING ? 2 : 4, maxPrice: 900000 };
       return {
