@@ -13,6 +13,7 @@ import { accessOf, type MemberActor } from "../context/actor";
 import { memberCtx, type MemberCtx } from "../context/verb-context";
 import { DetailQuery, conversationDetail } from "../messaging/conversations/detail";
 import type { QueueRound } from "../jobs/drain";
+import { claimPool } from "../jobs/claim-pool";
 import { onJobEvent } from "../jobs/dispatch";
 import { agentRunsQueued } from "./runs-queued";
 import { recordExecutionEvent } from "./execution-events";
@@ -48,61 +49,22 @@ async function claim(db: Db, limit: number): Promise<AgentExecutionRow[]> {
 }
 
 /**
- * One round of the job: `PARALLEL` workers each claim one execution, run it, and claim the next.
- * A worker that finds nothing waits while others still run, and claims again when an execution is
- * queued in this process (`agentRunsQueued`) or another finishes: runs of a job never overlap, so
- * without this a message arriving while an execution waits for the model would wait for the whole
- * round. The round ends when nothing is queued and nothing runs, or `limit` were claimed.
+ * One round of the job: up to `PARALLEL` executions side by side (see `claimPool`), woken when an
+ * execution is queued in this process (`agentRunsQueued`): runs of a job never overlap, so without
+ * this a message arriving while an execution waits for the model would wait for the whole round.
  */
-export async function runAgentExecutions(db: Db, log: Logger, limit = 32, opts: RunOptions = {}): Promise<QueueRound> {
-  let claimed = 0;
-  let processed = 0;
-  let failed = 0;
-  let inFlight = 0;
-  let wake: () => void = () => {};
-  let woken = new Promise<void>((r) => {
-    wake = r;
-  });
-  const poke = () => {
-    const w = wake;
-    woken = new Promise<void>((r) => {
-      wake = r;
-    });
-    w();
-  };
-  const off = onJobEvent((name) => {
-    if (name === agentRunsQueued.name) poke();
-  });
-  try {
-    await Promise.all(
-      Array.from({ length: Math.min(PARALLEL, limit) }, async () => {
-        while (claimed < limit) {
-          const next = woken;
-          const [e] = await claim(db, 1);
-          if (!e) {
-            if (inFlight === 0) return;
-            await next;
-            continue;
-          }
-          claimed++;
-          inFlight++;
-          try {
-            await runExecution(db, e, log, opts);
-            processed++;
-          } catch (err) {
-            failed++;
-            log.error({ err, executionId: e.id }, "agent execution crashed; it is taken over after its lease");
-          } finally {
-            inFlight--;
-            poke();
-          }
-        }
+export function runAgentExecutions(db: Db, log: Logger, limit = 32, opts: RunOptions = {}): Promise<QueueRound> {
+  return claimPool({
+    parallel: PARALLEL,
+    limit,
+    claim: async () => (await claim(db, 1))[0],
+    run: (e) => runExecution(db, e, log, opts),
+    onError: (err, e) => log.error({ err, executionId: e.id }, "agent execution crashed; it is taken over after its lease"),
+    subscribe: (wake) =>
+      onJobEvent((name) => {
+        if (name === agentRunsQueued.name) wake();
       }),
-    );
-  } finally {
-    off();
-  }
-  return { claimed, processed, failed };
+  });
 }
 
 /** The member whose grants the agent acts with (its creator), as the verbs' actor; null if gone or inactive. */
@@ -180,30 +142,29 @@ function modelFailure(err: unknown): string {
 }
 
 export async function runExecution(db: Db, claimed: AgentExecutionRow, log: Logger, opts: RunOptions = {}): Promise<void> {
-  const [agent] = await db.select().from(agents).where(eq(agents.id, claimed.agentId)).limit(1);
+  // Reads that do not depend on each other go side by side: each is a round trip, and the agent's
+  // own cost per step (issue target 50 ms) is mostly these waits, not computing.
+  const [[agent], pause] = await Promise.all([
+    db.select().from(agents).where(eq(agents.id, claimed.agentId)).limit(1),
+    claimed.channelId && claimed.chatId ? chatPause(db, claimed.channelId, claimed.chatId) : null,
+  ]);
   if (!agent) return; // deleted with its executions
   if (claimed.attempts > MAX_ATTEMPTS) {
     const exec = await start(db, claimed, agent);
     return finish(db, exec, agent, { status: "failed", errorMessage: "interrupted" });
   }
   if (agent.status !== "active") return finish(db, claimed, agent, { status: "skipped", outcome: "agent_paused" });
-  if (claimed.channelId && claimed.chatId) {
-    const pause = await chatPause(db, claimed.channelId, claimed.chatId);
-    // A member asking for a run overrides a hand-over or a human reply, never an opt-out.
-    if (pause && (claimed.triggerType !== "manual" || pause === "opt_out"))
-      return finish(db, claimed, agent, { status: "skipped", outcome: `chat_paused_${pause}` });
-  }
+  // A member asking for a run overrides a hand-over or a human reply, never an opt-out.
+  if (pause && (claimed.triggerType !== "manual" || pause === "opt_out"))
+    return finish(db, claimed, agent, { status: "skipped", outcome: `chat_paused_${pause}` });
 
-  const exec = await start(db, claimed, agent);
-  const actor = await agentActor(db, agent);
+  const [exec, actor] = await Promise.all([start(db, claimed, agent), agentActor(db, agent)]);
   if (!actor) return finish(db, exec, agent, { status: "failed", errorMessage: "agent_owner_inactive" });
   const ctx = memberCtx(db, actor);
 
-  if ((await budgetState(ctx)).exhausted) return finish(db, exec, agent, { status: "failed", errorMessage: "budget_exhausted" });
-  const tm = await tenantModel(ctx, agent.model ? { model: agent.model } : {});
+  const [budget, tm, conv] = await Promise.all([budgetState(ctx), tenantModel(ctx, agent.model ? { model: agent.model } : {}), readConversation(ctx, exec)]);
+  if (budget.exhausted) return finish(db, exec, agent, { status: "failed", errorMessage: "budget_exhausted" });
   if (!tm) return finish(db, exec, agent, { status: "failed", errorMessage: "model_not_configured" });
-
-  const conv = await readConversation(ctx, exec);
   if ("failure" in conv) return finish(db, exec, agent, { status: "failed", errorMessage: conv.failure });
 
   const dealId = exec.dealId ?? conv.dealId;
@@ -291,14 +252,16 @@ export async function runExecution(db: Db, claimed: AgentExecutionRow, log: Logg
     if (code === "model_unavailable") log.warn({ err, executionId: exec.id }, "agent execution: the model call failed");
     f = { status: "failed", errorMessage: code };
   }
-  if (input || output) await recordTokenUsage(ctx, { inputTokens: input, outputTokens: output, purpose: "agent" });
-  await finish(db, exec, agent, f, {
-    inputTokens: input,
-    outputTokens: output,
-    toolNames,
-    dealId: state.dealId,
-    steps: [...log2.map((s) => ({ kind: "model", ...s })), ...state.steps.map((s) => ({ kind: "tool", ...s }))],
-  });
+  await Promise.all([
+    input || output ? recordTokenUsage(ctx, { inputTokens: input, outputTokens: output, purpose: "agent" }) : null,
+    finish(db, exec, agent, f, {
+      inputTokens: input,
+      outputTokens: output,
+      toolNames,
+      dealId: state.dealId,
+      steps: [...log2.map((s) => ({ kind: "model", ...s })), ...state.steps.map((s) => ({ kind: "tool", ...s }))],
+    }),
+  ]);
 }
 
 function outcomeOf(s: RunState): string {
