@@ -40,6 +40,8 @@ export const inboundLeads = pgTable(
     uniqueIndex("inbound_leads_origin_key").on(t.channelId, t.originLeadId).where(sql`origin_lead_id IS NOT NULL`),
     index("inbound_leads_pending_idx").on(t.status, t.receivedAt).where(sql`status IN ('received', 'processing')`),
     index("inbound_leads_channel_idx").on(t.tenantId, t.channelId, t.receivedAt),
+    // A deal's saved searches (GET /api/v1/crm/deals/{id}): only the leads saved searches became.
+    index("inbound_leads_saved_search_deal_idx").on(t.tenantId, sql`(deal_ids ->> 0)`).where(sql`origin_lead_id LIKE 'saved-search:%'`),
   ],
 );
 

@@ -75,6 +75,7 @@ export const savedSearches = pgTable(
       )
       .where(sql`status = 'active'`),
     index("saved_searches_tenant_created_idx").on(t.tenantId, t.createdAt),
+    index("saved_searches_lead_idx").on(t.inboundLeadId).where(sql`inbound_lead_id IS NOT NULL`),
     index("saved_searches_unconfirmed_idx").on(t.createdAt).where(sql`status = 'pending' and confirmation_sent_at is null`),
   ],
 );

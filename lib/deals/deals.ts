@@ -27,6 +27,7 @@ import {
   type DeletedDealSchema,
 } from "./serialize";
 import { interestsOfDeal } from "../visitors/deal-interests";
+import { savedSearchesOfDeal } from "../saved-searches/of-deal";
 import { inTenantTransaction } from "../../db/transaction";
 import { dealAccessWhere } from "./access";
 
@@ -74,7 +75,11 @@ export async function loadDeal(db: DbOrTx, actor: MemberActor, id: string, forUp
 
 export async function getDeal({ db, actor }: MemberCtx, id: string): Promise<z.infer<typeof DealDetailSchema>> {
   const { deal, people } = await loadDeal(db, actor, id);
-  return { ...serializeDeal(deal, people), interests: await interestsOfDeal(db, actor.tenantId, deal.id) };
+  return {
+    ...serializeDeal(deal, people),
+    interests: await interestsOfDeal(db, actor.tenantId, deal.id),
+    savedSearches: await savedSearchesOfDeal(db, actor.tenantId, deal.id),
+  };
 }
 
 export async function createDeal({ db, actor }: MemberCtx, input: unknown): Promise<Deal> {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ContactRow, DealRow } from "../../db/schema";
 import { deletedSchema, pageSchema } from "../schemas/paging";
 import { DealInterestSchema } from "../visitors/deal-interests";
+import { DealSavedSearchSchema } from "../saved-searches/of-deal";
 
 export const DealContactSchema = z.object({
   id: z.uuid(),
@@ -54,6 +55,9 @@ export type Deal = z.infer<typeof DealSchema>;
 export const DealDetailSchema = DealSchema.extend({
   interests: z.array(DealInterestSchema).meta({
     description: "Listings the deal's person favoured, compared or viewed on the agency's site (anonymous visits attached when they identified), oldest first.",
+  }),
+  savedSearches: z.array(DealSavedSearchSchema).meta({
+    description: "The site's saved searches (\"Avise-me\") that became this deal's lead, oldest first: the filters say what the buyer looks for.",
   }),
 }).meta({ id: "DealDetail" });
 

@@ -179,7 +179,8 @@ export function registerDealPaths(r: OpenAPIRegistry): void {
       "The deal with its contacts (each with its `id`), `custom` and attribution fields. The responsible member is " +
       "returned as `assignedToId` only, with no broker name, photo or phone. `interests` lists the listings the deal's " +
       "person favoured, compared or viewed on the agency's site: what a visitor did anonymously is attached when they " +
-      "identify (lead form or web chat with the browser's `visitorId`), and later favourites of the same browser are added." +
+      "identify (lead form or web chat with the browser's `visitorId`), and later favourites of the same browser are added. " +
+      "`savedSearches` lists the site's saved searches that became this deal's lead, with their filters (what the buyer wants)." +
       `\n\n${ACCESS}`,
     security: API_KEY_SECURITY,
     request: { params: dealId },

@@ -8,6 +8,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as createRoute from "../../../app/api/sites/[siteId]/saved-searches/route";
 import * as listRoute from "../../../app/api/v1/crm/saved-searches/route";
+import * as dealRoute from "../../../app/api/v1/crm/deals/[id]/route";
 import * as channelsRoute from "../../../app/api/v1/settings/marketing-channels/route";
 import * as propertiesRoute from "../../../app/api/v1/real-estate/properties/route";
 import * as listingRoute from "../../../app/api/v1/real-estate/listings/[id]/route";
@@ -353,6 +354,25 @@ describe("for members", () => {
     expect(res.body.items).toHaveLength(1);
     expect(res.body.items[0]).toMatchObject({ id, status: "active", dealId, filters: { ...filters, city: "Sao Paulo" }, channel: "email" });
     expect(res.body.items[0].consent.source.site).toBe(siteA.domain);
+
+    // The deal shows what the buyer asked for; another tenant's key does not see the deal.
+    const deal = await call(dealRoute.GET, "GET", `/api/v1/crm/deals/${dealId}`, { key: a.key, params: { id: dealId } });
+    expect(deal.status, JSON.stringify(deal.body)).toBe(200);
+    expect(deal.body.savedSearches).toEqual([
+      {
+        id,
+        siteId: siteA.id,
+        filters: { ...filters, city: "Sao Paulo" },
+        channel: "email",
+        frequency: "instant",
+        status: "active",
+        createdAt: row.createdAt.toISOString(),
+      },
+    ]);
+    expect((await call(dealRoute.GET, "GET", `/api/v1/crm/deals/${dealId}`, { key: b.key, params: { id: dealId } })).status).toBe(404);
+    await unsubscribeSavedSearch(db, alertLink(row, "unsubscribe").split("/").at(-1)!, a.tenantId);
+    const after = await call(dealRoute.GET, "GET", `/api/v1/crm/deals/${dealId}`, { key: a.key, params: { id: dealId } });
+    expect(after.body.savedSearches.map((s: { status: string }) => s.status)).toEqual(["unsubscribed"]);
 
     const all = await call(listRoute.GET, "GET", "/api/v1/crm/saved-searches", { key: a.key, query: { pageSize: "100" } });
     expect(all.body.total).toBeGreaterThan(1);

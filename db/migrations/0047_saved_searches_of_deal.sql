@@ -1,0 +1,2 @@
+CREATE INDEX "inbound_leads_saved_search_deal_idx" ON "inbound_leads" USING btree ("tenant_id",(deal_ids ->> 0)) WHERE origin_lead_id LIKE 'saved-search:%';--> statement-breakpoint
+CREATE INDEX "saved_searches_lead_idx" ON "saved_searches" USING btree ("inbound_lead_id") WHERE inbound_lead_id IS NOT NULL;
