@@ -224,6 +224,11 @@ const ConfigSchema = z.object({
   /** Timeout of one model call (one chat-completions request). */
   AI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
   /**
+   * Agent executions one process runs side by side. They mostly wait for the model (no database
+   * connection held meanwhile), so this is far above the pool size; it caps memory and the model's load.
+   */
+  AGENTS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
+  /**
    * Web processes `npm start` runs on PostgreSQL, sharing the port (default: one per core); the
    * embedded database admits one (lib/server/cluster-plan.ts).
    */

@@ -1,3 +1,4 @@
+import { config } from "../config";
 import { defineJob } from "../jobs/define-job";
 import { drainQueue } from "../jobs/drain";
 import { runAgentExecutions } from "./run-execution";
@@ -19,7 +20,9 @@ export const runAgentExecutionsJob = defineJob({
   run: (_data, { db, log }) =>
     drainQueue(
       (limit) => runAgentExecutions(db, log, limit),
-      32,
+      // Several executions per slot a round: a round waits for its last execution, so a round of
+      // exactly the concurrency would run ever fewer side by side towards its end.
+      config().AGENTS_CONCURRENCY * 4,
       (failed) => log.warn({ failed }, "agent executions crashed; they are taken over after their lease"),
     ),
 });

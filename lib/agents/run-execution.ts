@@ -25,8 +25,6 @@ import { isAgentTool } from "./tool-names";
 /** A claim older than this belongs to a worker that died: the execution is taken over (and fails if tried too often). */
 export const EXECUTION_LEASE_MS = 5 * 60_000;
 const MAX_ATTEMPTS = 2;
-/** Executions run side by side per job run: model calls are slow, database work is short. */
-const PARALLEL = 8;
 
 export type RunOptions = { stepTimeoutMs?: number; totalTimeoutMs?: number };
 
@@ -49,13 +47,13 @@ async function claim(db: Db, limit: number): Promise<AgentExecutionRow[]> {
 }
 
 /**
- * One round of the job: up to `PARALLEL` executions side by side (see `claimPool`), woken when an
+ * One round of the job: up to `AGENTS_CONCURRENCY` executions side by side (see `claimPool`), woken when an
  * execution is queued in this process (`agentRunsQueued`): runs of a job never overlap, so without
  * this a message arriving while an execution waits for the model would wait for the whole round.
  */
 export function runAgentExecutions(db: Db, log: Logger, limit = 32, opts: RunOptions = {}): Promise<QueueRound> {
   return claimPool({
-    parallel: PARALLEL,
+    parallel: config().AGENTS_CONCURRENCY, // model calls are slow, database work is short
     limit,
     claim: async () => (await claim(db, 1))[0],
     run: (e) => runExecution(db, e, log, opts),
