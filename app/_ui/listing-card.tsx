@@ -26,7 +26,7 @@ export function ListingCard({
   priority?: boolean;
   headingLevel?: 2 | 3;
   /** A heart on the photo (site pages): outside the link, since a button cannot sit in one. */
-  favourite?: { siteId: string; id: string; label: string };
+  favourite?: { id: string; label: string };
   children?: ReactNode;
 }) {
   const Title = headingLevel === 2 ? "h2" : "h3";
@@ -54,7 +54,7 @@ export function ListingCard({
           {children}
         </div>
       </a>
-      {favourite && <FavouriteButton siteId={favourite.siteId} id={favourite.id} label={favourite.label} />}
+      {favourite && <FavouriteButton id={favourite.id} label={favourite.label} />}
     </article>
   );
 }

@@ -5,6 +5,7 @@ import { leadIntakeLane } from "../inbound/lead-intake-lane";
 import { photoLane } from "../media/photo-lane";
 import { metrics } from "../metrics/registry";
 import { routeGroup } from "../metrics/route-group";
+import { staticDocuments } from "./static-documents";
 
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => unknown;
 
@@ -18,7 +19,8 @@ export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => u
  * 2. Lead posts of the marketing channels, answered here by the route's own function without
  *    Next.js's request handling (the hottest machine-to-machine route; docs/decisions.md).
  * 3. Listing photos (`/_media/`): resized variants from their cache, the same on every host.
- * 4. Everything else: Next.js.
+ * 4. Everything else: Next.js; the HTML pages it renders pass through `staticDocuments`, which takes
+ *    its client runtime out of the site pages that need none (docs/decisions.md).
  */
 export function requestListener(nextHandler: Handler): http.RequestListener {
   return (req, res) => {
@@ -29,6 +31,7 @@ export function requestListener(nextHandler: Handler): http.RequestListener {
     measure(req, res);
     if (leadIntakeLane(req, res)) return;
     if (photoLane(req, res)) return;
+    staticDocuments(req, res);
     void nextHandler(req, res);
   };
 }

@@ -1,33 +1,14 @@
-"use client";
-
-import { useEffect, useState } from "react";
 import { HeartIcon } from "./favourite-button";
-import { favourites, subscribe } from "./store";
 
-/** The link to the compare view with the count of favourites; shown once there is one. `one`/`other` hold `{n}`. */
-export function FavouritesBar({
-  siteId,
-  compareHref,
-  one,
-  other,
-  compare,
-}: {
-  siteId: string;
-  compareHref: string;
-  one: string;
-  other: string;
-  compare: string;
-}) {
-  const [ids, setIds] = useState<string[]>([]);
-  useEffect(() => {
-    const read = () => setIds(favourites(siteId));
-    read();
-    return subscribe(siteId, read);
-  }, [siteId]);
+/**
+ * The link to the compare view with the count of favourites, rendered `hidden`; `/favourites.js`
+ * shows it once there is one, fills the count (`one`/`other` hold `{n}`) and the ids in its link.
+ */
+export function FavouritesBar({ compareHref, one, other, compare }: { compareHref: string; one: string; other: string; compare: string }) {
   return (
-    <a className="fav-bar" href={`${compareHref}?ids=${ids.slice(0, 4).join(",")}`} data-fav-bar="" hidden={ids.length === 0}>
+    <a className="fav-bar" href={compareHref} data-fav-bar="" data-href={compareHref} data-one={one} data-other={other} hidden>
       <HeartIcon size={20} />
-      <span>{(ids.length === 1 ? one : other).replace("{n}", String(ids.length))}</span> · {compare}
+      <span data-fav-count="">{other.replace("{n}", "0")}</span> · {compare}
     </a>
   );
 }

@@ -125,7 +125,8 @@ export function CatalogueMap(p: CatalogueMapProps) {
     );
 
   return (
-    <div className="map-view">
+    // `data-client-island`: this page keeps Next.js's client runtime (lib/sites/render/client-runtime.ts).
+    <div className="map-view" data-client-island="">
       <section ref={box} className="map-canvas" aria-label={p.labels.map} />
       <section className="map-list" aria-labelledby="map-list-title" aria-live="polite">
         <h2 id="map-list-title">{p.labels.list}</h2>

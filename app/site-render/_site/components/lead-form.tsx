@@ -54,7 +54,7 @@ export async function LeadForm({
         <input type="hidden" name="landingPage" value={localPath(site, path)} />
         {listing && <input type="hidden" name="listingId" value={listing.id} />}
         {/* The browser's visitor id (empty without JavaScript): the deal gets the visitor's favourites. */}
-        <VisitorIdField siteId={site.row.id} />
+        <VisitorIdField />
         <label>
           {t("name")}
           <input name="name" autoComplete="name" required maxLength={200} />

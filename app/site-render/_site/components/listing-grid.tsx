@@ -18,7 +18,7 @@ export function ListingGrid({ site, docs, eagerFirst = 0 }: { site: SiteView; do
             <ListingCard
               tenantId={site.row.tenantId}
               card={card}
-              favourite={{ siteId: site.row.id, id: String(d.id), label: t("favourites.save", { title: card.title }) }}
+              favourite={{ id: String(d.id), label: t("favourites.save", { title: card.title }) }}
               href={href(site, listingPath(d))}
               eager={i < eagerFirst}
               priority={i === 0 && eagerFirst > 0}

@@ -21,7 +21,8 @@ export async function SiteFrame({ site, path, children }: { site: SiteView; path
   // The tenant's colour with the text and link colours that read on it and on white (one brand module for every page).
   const palette = brandPalette(site.config.configuration.siteConfiguration.brand.primaryColor, SITE_DEFAULT_COLOR);
   return (
-    <div className="site" style={brandVariables(palette) as CSSProperties}>
+    // `data-static-page`: our server takes Next.js's client runtime out of this page (lib/sites/render/client-runtime.ts).
+    <div className="site" style={brandVariables(palette) as CSSProperties} data-static-page="" data-site-id={site.row.id}>
       <a className="skip" href="#main">
         {t("skip")}
       </a>

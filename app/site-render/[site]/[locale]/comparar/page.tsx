@@ -35,7 +35,7 @@ export default async function ComparePage({ params, searchParams }: Props) {
   const path = `/comparar${queryString({ ids: columns.map((c) => c.id).join(",") })}`;
   return (
     <div className="wrap section">
-      {columns.length > 0 && <VisitorSignal siteId={site.row.id} compared={columns.map((c) => c.id).join(",")} />}
+      {columns.length > 0 && <VisitorSignal compared={columns.map((c) => c.id).join(",")} />}
       <h1>{t("favourites.title")}</h1>
       <p className="muted">{t("favourites.intro")}</p>
       {(missing > 0 || more) && (
@@ -58,7 +58,7 @@ export default async function ComparePage({ params, searchParams }: Props) {
                     <a href={href(site, listingPath(c.doc))} lang={c.titleLang}>
                       {c.title}
                     </a>
-                    <FavouriteButton siteId={site.row.id} id={c.id} label={t("favourites.save", { title: c.title })} />
+                    <FavouriteButton id={c.id} label={t("favourites.save", { title: c.title })} />
                   </th>
                 ))}
               </tr>

@@ -139,7 +139,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
     // The tenant's own listing: a chat opened on this page says which listing it started on.
     <div className="wrap" data-listing-id={listingId ?? undefined}>
       <Breadcrumb site={site} crumbs={crumbs} />
-      {listingId && <VisitorSignal siteId={site.row.id} viewed={listingId} />}
+      {listingId && <VisitorSignal viewed={listingId} />}
       <div className="listing-head">
         <div>
           <p className="muted" style={{ margin: 0 }}>
@@ -153,7 +153,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
         <div style={{ display: "flex", alignItems: "center", gap: 12 }}>
           <p className="price">{priceText(doc, site.locale, tr)}</p>
           {/* Only the tenant's own listings: a partner's cannot be kept on this site's list. */}
-          {listingId && <FavouriteButton siteId={site.row.id} id={listingId} label={tr("favourites.save", { title })} className="fav inline" />}
+          {listingId && <FavouriteButton id={listingId} label={tr("favourites.save", { title })} className="fav inline" />}
         </div>
       </div>
       <ListingGallery tenantId={site.row.tenantId} images={images} t={tr} />
