@@ -75,6 +75,11 @@ const ConfigSchema = z.object({
   /** Longest life of a cached search result; results are reused only while no commit changed the tenant's documents (0: off). */
   SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(600_000),
   /**
+   * Rendered site pages served from a per-process cache invalidated by each commit that changes
+   * what they show (through PostgreSQL NOTIFY across processes and nodes); unset: on in production.
+   */
+  PAGE_CACHE: z.enum(["on", "off"]).optional(),
+  /**
    * Tenants with at least this many search documents are searched from an in-memory index (filters,
    * facets and sorts without text; text and partner networks stay on PostgreSQL).
    */

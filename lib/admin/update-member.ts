@@ -6,6 +6,7 @@ import { forbidden, invalid } from "../errors/domain-errors";
 import { handOverDealsOf } from "../deals/transfer";
 import { UpdateMemberSchema, serializeMember, withImageColumn, type Member } from "../tenants/member-schemas";
 import { assertAnotherOwner, assertEmailFree, getMemberInTenant } from "../tenants/members";
+import { tenantPagesChanged } from "../page-cache/invalidate";
 
 /**
  * Changes a member, and what follows from it across domains: a deactivated broker's open deals are
@@ -18,6 +19,8 @@ export async function updateMember({ db, actor }: MemberCtx, { id: memberId, bod
   if (transferDealsTo !== undefined && data.active !== false) throw invalid("transferDealsTo: only with active: false (it names who takes over the deals).");
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const current = await getMemberInTenant(tx, actor.tenantId, memberId);
+    // Listing pages show the broker's card.
+    await tenantPagesChanged(tx, [actor.tenantId]);
     const touchesOwner = current.role === "owner" || data.role === "owner";
     if (touchesOwner && actor.role !== "owner" && (data.role !== undefined || data.active !== undefined)) {
       throw forbidden("Only an owner can change an owner's role or status, or make someone an owner.");

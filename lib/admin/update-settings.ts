@@ -10,6 +10,7 @@ import { presentSettings, UpdateSettingsSchema, type Settings } from "../tenants
 import { assertSettingsStillFit } from "../tenants/settings-in-use";
 import { assertTranslationTargetsEnabled, TenantSettingsSchema, type TenantSettings } from "../tenants/settings-schema";
 import { assertSharingConfigFits } from "../tenants/sharing-config";
+import { pagesChanged, settingsTag } from "../page-cache/invalidate";
 
 /**
  * Changes the tenant's settings, and what follows from them across domains: search documents carry
@@ -21,6 +22,8 @@ export async function updateSettings({ db, actor }: MemberCtx, input: unknown): 
   if (name === undefined && Object.keys(patch).length === 0) throw invalid("Send at least one setting to change.");
   return inTenantTransaction(db, actor.tenantId, async (tx) => {
     const tenant = await loadTenant(tx, actor.tenantId);
+    // Languages, property types and labels show on every page of the tenant's sites.
+    await pagesChanged(tx, [settingsTag(actor.tenantId)]);
     const merged = TenantSettingsSchema.parse({ ...tenant.settings, ...patch });
     await assertSettingsStillFit(tx, actor.tenantId, tenant.settings, merged);
     if (patch.sharingConfig) await assertSharingConfigFits(tx, actor.tenantId, merged.sharingConfig);

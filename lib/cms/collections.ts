@@ -7,6 +7,7 @@ import type { MemberCtx } from "../context/verb-context";
 import { conflict, invalid, notFound } from "../errors/domain-errors";
 import { siteInTenant } from "../sites/sites";
 import { CreateCollectionSchema, UpdateCollectionSchema, serializeCollection, type CmsCollectionListSchema, type DeletedCmsSchema } from "./cms-schemas";
+import { tenantPagesChanged } from "../page-cache/invalidate";
 
 /** The tenant's CMS collections of one of its sites (`/api/v1/sites/{siteId}/cms/collections`). */
 export async function listCollections(ctx: MemberCtx, siteId: string): Promise<z.infer<typeof CmsCollectionListSchema>> {
@@ -22,6 +23,7 @@ export async function listCollections(ctx: MemberCtx, siteId: string): Promise<z
 export async function createCollection(ctx: MemberCtx, { siteId, body }: { siteId: string; body: unknown }) {
   const data = CreateCollectionSchema.parse(body);
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
+    await tenantPagesChanged(tx, [ctx.tenantId]);
     await siteInTenant(tx, ctx.tenantId, siteId);
     await assertSlugFree(tx, siteId, data.slug);
     const [row] = await tx
@@ -36,6 +38,7 @@ export async function updateCollection(ctx: MemberCtx, { siteId, id, body }: { s
   const data = UpdateCollectionSchema.parse(body);
   if (!Object.keys(data).length) throw invalid("Send at least one field to change.");
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
+    await tenantPagesChanged(tx, [ctx.tenantId]);
     const current = await collectionInTenant(tx, ctx.tenantId, siteId, id);
     if (data.slug && data.slug !== current.slug) await assertSlugFree(tx, siteId, data.slug, id);
     const [row] = await tx
@@ -50,6 +53,7 @@ export async function updateCollection(ctx: MemberCtx, { siteId, id, body }: { s
 /** Deletes the collection with its entries. */
 export async function deleteCollection(ctx: MemberCtx, { siteId, id }: { siteId: string; id: string }): Promise<z.infer<typeof DeletedCmsSchema>> {
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
+    await tenantPagesChanged(tx, [ctx.tenantId]);
     await collectionInTenant(tx, ctx.tenantId, siteId, id);
     await tx.delete(cmsCollections).where(and(eq(cmsCollections.id, id), eq(cmsCollections.tenantId, ctx.tenantId)));
     return { id, deleted: true as const };

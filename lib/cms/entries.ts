@@ -8,6 +8,7 @@ import { conflict, invalid, notFound } from "../errors/domain-errors";
 import { CreateEntrySchema, type TenantEntriesQuery, UpdateEntrySchema, serializeEntry, type CmsEntryPageSchema, type DeletedCmsSchema } from "./cms-schemas";
 import { collectionInTenant } from "./collections";
 import { checkEntryFields } from "./entry-fields";
+import { tenantPagesChanged } from "../page-cache/invalidate";
 
 type Where = { siteId: string; collectionId: string };
 
@@ -30,6 +31,7 @@ export async function getEntry(ctx: MemberCtx, w: Where & { id: string }) {
 export async function createEntry(ctx: MemberCtx, w: Where & { body: unknown }) {
   const data = CreateEntrySchema.parse(w.body);
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
+    await tenantPagesChanged(tx, [ctx.tenantId]);
     const collection = await collectionInTenant(tx, ctx.tenantId, w.siteId, w.collectionId);
     checkEntryFields(collection.fields, data.fields);
     await assertSlugFree(tx, w.collectionId, data.slug);
@@ -45,6 +47,7 @@ export async function updateEntry(ctx: MemberCtx, w: Where & { id: string; body:
   const data = UpdateEntrySchema.parse(w.body);
   if (!Object.keys(data).length) throw invalid("Send at least one field to change.");
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
+    await tenantPagesChanged(tx, [ctx.tenantId]);
     const collection = await collectionInTenant(tx, ctx.tenantId, w.siteId, w.collectionId);
     const current = await entryInTenant(tx, ctx.tenantId, w.collectionId, w.id);
     if (data.fields) checkEntryFields(collection.fields, data.fields);
@@ -61,6 +64,7 @@ export async function updateEntry(ctx: MemberCtx, w: Where & { id: string; body:
 
 export async function deleteEntry(ctx: MemberCtx, w: Where & { id: string }): Promise<z.infer<typeof DeletedCmsSchema>> {
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
+    await tenantPagesChanged(tx, [ctx.tenantId]);
     await collectionInTenant(tx, ctx.tenantId, w.siteId, w.collectionId);
     await entryInTenant(tx, ctx.tenantId, w.collectionId, w.id);
     await tx.delete(cmsEntries).where(and(eq(cmsEntries.id, w.id), eq(cmsEntries.tenantId, ctx.tenantId)));

@@ -3,6 +3,7 @@ import type { ZodError, z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { buildings, typologies, units } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
+import { tenantPagesChanged } from "../page-cache/invalidate";
 import { zodIssues } from "../http/errors";
 import { recordEvent } from "../outbox/record-event";
 import { reindexTypology } from "../search/index-listings";
@@ -48,6 +49,8 @@ function itemError(kind: ImportResult["kind"], path: string, raw: unknown, err: 
 
 async function upsertBuilding(tx: DbOrTx, tenantId: string, b: z.infer<typeof ImportBuildingSchema>, path: string): Promise<ImportResult[]> {
   const { typologies: rawTypologies, ...fields } = b;
+  // Development pages (and the listings of its units) show it.
+  await tenantPagesChanged(tx, [tenantId]);
   const [existing] = await tx
     .select({ id: buildings.id })
     .from(buildings)

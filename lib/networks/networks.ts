@@ -8,6 +8,7 @@ import { conflict, invalid, notFound } from "../errors/domain-errors";
 import { inTenantTransaction } from "../../db/transaction";
 import { itemsSchema } from "../schemas/paging";
 import { reindexListings } from "../search/index-listings";
+import { tenantPagesChanged } from "../page-cache/invalidate";
 
 const hashCode = (code: string) => createHash("sha256").update(code).digest("hex");
 
@@ -101,6 +102,8 @@ export async function createNetwork({ db, actor }: MemberCtx, input: unknown): P
       .returning();
     await tx.insert(networkMembers).values({ networkId: n.id, tenantId: actor.tenantId });
     membership.delete(actor.tenantId);
+    // A site that shows its network's listings now shows other partners'.
+    await tenantPagesChanged(tx, [actor.tenantId]);
     return { id: n.id, name: n.name, members: 1, sharedListings: 0, inviteCode };
   });
 }
@@ -120,6 +123,8 @@ export async function joinNetwork({ db, actor }: MemberCtx, input: unknown): Pro
     if (already) throw conflict("This tenant is already a member of the network.");
     await tx.insert(networkMembers).values({ networkId: n.id, tenantId: actor.tenantId });
     membership.delete(actor.tenantId);
+    // A site that shows its network's listings now shows other partners'.
+    await tenantPagesChanged(tx, [actor.tenantId]);
     return { id: n.id, name: n.name };
   });
 }

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { rowsOf } from "../../db/rows";
 import type { SearchScope } from "./engine";
+import { tenantPagesChanged } from "../page-cache/invalidate";
 
 /**
  * When this process last changed a tenant's search documents, so short-lived caches (such as
@@ -34,6 +35,8 @@ export async function bumpSearchVersion(tx: DbOrTx, tenantId: string): Promise<u
   const [row] = rowsOf<{ settings: unknown }>(
     await tx.execute(sql`update tenants set search_version = search_version + 1 where id = ${tenantId}::uuid returning settings`),
   );
+  // The same change is what the tenant's site pages show (and its partners' sites): their cached copies go at commit.
+  await tenantPagesChanged(tx, [tenantId]);
   return row?.settings;
 }
 

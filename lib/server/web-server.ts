@@ -2,6 +2,8 @@ import http from "node:http";
 import next from "next";
 import { CLIENT_ADDRESS_HEADER } from "../http/client-address";
 import { leadIntakeLane } from "../inbound/lead-intake-lane";
+import { pageLane, pageCacheOn } from "../page-cache/page-lane";
+import { startPageCacheListener } from "../page-cache/listener";
 import { photoLane } from "../media/photo-lane";
 import { metrics } from "../metrics/registry";
 import { routeGroup } from "../metrics/route-group";
@@ -19,7 +21,9 @@ export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => u
  * 2. Lead posts of the marketing channels, answered here by the route's own function without
  *    Next.js's request handling (the hottest machine-to-machine route; docs/decisions.md).
  * 3. Listing photos (`/_media/`): resized variants from their cache, the same on every host.
- * 4. Everything else: Next.js; the HTML pages it renders pass through `staticDocuments`, which takes
+ * 4. Site pages from the page cache (lib/page-cache/page-lane.ts): a hit is answered here; a miss
+ *    goes on to Next.js, which renders it, and is kept (as `staticDocuments` leaves it) when the page may be.
+ * 5. Everything else: Next.js; the HTML pages it renders pass through `staticDocuments`, which takes
  *    its client runtime out of the site pages that need none (docs/decisions.md).
  */
 export function requestListener(nextHandler: Handler): http.RequestListener {
@@ -31,6 +35,8 @@ export function requestListener(nextHandler: Handler): http.RequestListener {
     measure(req, res);
     if (leadIntakeLane(req, res)) return;
     if (photoLane(req, res)) return;
+    // The page cache wraps the answer first, so it keeps the page as `staticDocuments` finishes it.
+    if (pageLane(req, res)) return;
     staticDocuments(req, res);
     void nextHandler(req, res);
   };
@@ -70,6 +76,8 @@ export async function startWebServer(o: WebServerOptions): Promise<http.Server> 
     });
   });
   await assertClientAddressReachesRoutes(o.port);
+  // Listening before the first page is asked: until it is, pages are rendered uncached.
+  if (pageCacheOn()) await startPageCacheListener();
   return server;
 }
 

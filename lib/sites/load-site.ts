@@ -8,6 +8,7 @@ import { UUID_PATTERN } from "../schemas/uuid";
 import { domainOfHost } from "./domain/domain-name";
 import { servesNoSite } from "./domain/domain-policy";
 import { processGlobal } from "../util/process-global";
+import { pagesChanged, siteTag } from "../page-cache/invalidate";
 
 /**
  * Sites are read on every public request and change rarely: rows are kept a few seconds per
@@ -20,6 +21,11 @@ const cache = processGlobal("site-rows", () => new LRUCache<string, SiteRow | "m
 export function forgetSite(row: Pick<SiteRow, "id" | "domain">): void {
   cache.delete(`id:${row.id}`);
   cache.delete(`domain:${row.domain}`);
+}
+
+/** Every site this process keeps (another process changed one: lib/page-cache/invalidate.ts). */
+export function forgetAllSites(): void {
+  cache.clear();
 }
 
 async function cached(key: string, load: () => Promise<SiteRow | undefined>): Promise<SiteRow | null> {
@@ -65,12 +71,19 @@ export async function siteByDomain(db: DbOrTx, host: string): Promise<SiteRow | 
   );
 }
 
-/** Public reads cache sites for a few seconds: this process forgets changed ones once the change commits. */
-export function forgetSitesAfterCommit(tx: DbOrTx, rows: Pick<SiteRow, "id" | "domain">[]): void {
+/**
+ * Public reads cache sites for a few seconds: this process forgets changed ones once the change
+ * commits; their cached pages go everywhere (lib/page-cache), and other processes forget their rows then too.
+ */
+export async function forgetSitesAfterCommit(tx: DbOrTx, rows: Pick<SiteRow, "id" | "domain">[]): Promise<void> {
   afterCommit(
     tx,
     "sites:forget",
     () => [] as Pick<SiteRow, "id" | "domain">[],
     (all) => all.forEach(forgetSite),
   ).push(...rows);
+  await pagesChanged(
+    tx,
+    rows.map((r) => siteTag(r.id)),
+  );
 }

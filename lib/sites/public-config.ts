@@ -61,6 +61,11 @@ type PublicConfig = z.infer<typeof PublicSiteConfigSchema>;
 const CONFIG_TTL_MS = 5_000;
 const configs = processGlobal("site-configs", () => new LRUCache<string, PublicConfig>({ max: 2000, ttl: CONFIG_TTL_MS }));
 
+/** Every configuration this process keeps (the tenant's settings changed: lib/page-cache/invalidate.ts). */
+export function forgetAllSiteConfigs(): void {
+  configs.clear();
+}
+
 export async function publicConfig(db: DbOrTx, site: SiteRow): Promise<PublicConfig> {
   const key = `${site.id}:${site.updatedAt.getTime()}`;
   const hit = configs.get(key);

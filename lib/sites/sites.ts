@@ -31,7 +31,7 @@ export async function createSite(ctx: MemberCtx, input: unknown): Promise<Site> 
       .insert(sites)
       .values({ ...data, ...claim, tenantId: ctx.tenantId })
       .returning();
-    forgetSitesAfterCommit(tx, [row]);
+    await forgetSitesAfterCommit(tx, [row]);
     return serializeSite(row);
   });
 }
@@ -51,14 +51,14 @@ export async function updateSite(ctx: MemberCtx, { id, body }: { id: string; bod
       .set({ ...rest, ...claim, updatedAt: new Date() })
       .where(and(eq(sites.id, id), eq(sites.tenantId, ctx.tenantId)))
       .returning();
-    forgetSitesAfterCommit(tx, [current, row]);
+    await forgetSitesAfterCommit(tx, [current, row]);
     return serializeSite(row);
   });
 }
 
 export async function deleteSite(ctx: MemberCtx, id: string): Promise<z.infer<typeof DeletedSiteSchema>> {
   return inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
-    forgetSitesAfterCommit(tx, [await siteInTenant(tx, ctx.tenantId, id)]);
+    await forgetSitesAfterCommit(tx, [await siteInTenant(tx, ctx.tenantId, id)]);
     await tx.delete(sites).where(and(eq(sites.id, id), eq(sites.tenantId, ctx.tenantId)));
     return { id, deleted: true as const };
   });

@@ -50,7 +50,7 @@ export async function verifySiteDomain(ctx: MemberCtx, id: string): Promise<Site
       .set({ domainStatus: "active", domainVerifiedAt: custom ? new Date() : null, updatedAt: new Date() })
       .where(and(eq(sites.id, id), eq(sites.tenantId, ctx.tenantId)))
       .returning();
-    forgetSitesAfterCommit(tx, [current, ...dropped]);
+    await forgetSitesAfterCommit(tx, [current, ...dropped]);
     return serializeSite(row);
   });
 }

@@ -2,7 +2,7 @@
  * Issue #38's layout, as `npm run cluster:local` brings it up: two independent nodes (`npm start`
  * each) behind nginx (round-robin, X-Forwarded-For, TRUST_PROXY=true), on PostgreSQL through
  * PgBouncer in transaction mode. What one node writes, the other serves at once (search, site
- * page, share page, chat stream, idempotency keys); limits hold across nodes; migrations ran once; a node killed
+ * page, share page, chat stream, idempotency keys), site pages from each node's page cache included; limits hold across nodes; migrations ran once; a node killed
  * with SIGKILL mid-load loses no acknowledged write and nginx keeps serving from the other.
  */
 import { randomBytes } from "node:crypto";
@@ -113,6 +113,48 @@ describe.skipIf(skip)("two nodes behind nginx, on PostgreSQL through PgBouncer (
     const share = (await send(nodePort(a), "GET", `/p/${link.json.token}`)).body;
     expect(share).toContain("799.000");
     expect(share).not.toContain("812.345");
+  }, 60_000);
+
+  it("site pages come from each node's page cache, and a change reaches the very next page on both nodes, through nginx too", async () => {
+    const word = `Cache${randomBytes(3).toString("hex")}`;
+    const prop = await json(nginxPort, "POST", "/api/v1/real-estate/properties", tenant.key, {
+      property: { title: `Casa ${word}`, type: "house", bedrooms: 3, totalArea: "120.00" },
+      location: { street: "Rua B", number: "2", neighborhood: "Moema", city: "São Paulo", state: "SP" },
+      listings: [{ title: `Casa ${word} em Moema`, type: "sale", price: "654321.00", stage: "active" }],
+    });
+    expect(prop.status).toBe(201);
+    const listing = prop.json.listings[0];
+    const first = await send(nodePort(a), "GET", `/imovel/${listing.listingCode}`, { host: siteHost });
+    const pageUrl = first.status === 308 ? new URL(first.headers.location!, "http://x").pathname : `/imovel/${listing.listingCode}`;
+    const via = [nodePort(a), nodePort(b), nginxPort, nginxPort];
+    // Each node renders the page once and then answers it from its cache (nginx alternates between them).
+    for (const port of via) await send(port, "GET", pageUrl, { host: siteHost });
+    for (const port of [nodePort(a), nodePort(b)]) {
+      const again = await send(port, "GET", pageUrl, { host: siteHost });
+      expect([again.status, again.headers["x-page-cache"]]).toEqual([200, "hit"]);
+      expect(again.body).toContain("654.321");
+      await send(port, "GET", "/imoveis", { host: siteHost });
+      const catalogue = await send(port, "GET", "/imoveis", { host: siteHost });
+      expect([catalogue.headers["x-page-cache"], catalogue.body.includes(word)]).toEqual(["hit", true]);
+    }
+
+    // The price changes through nginx (either node); every next page, on both nodes and through nginx, shows it.
+    const changed = await json(nginxPort, "PATCH", `/api/v1/real-estate/listings/${listing.id}`, tenant.key, { price: "643210.00" });
+    expect(changed.status).toBe(200);
+    for (const port of via) {
+      const page = await send(port, "GET", pageUrl, { host: siteHost });
+      expect(page.status).toBe(200);
+      expect(page.body).toContain("643.210");
+      expect(page.body).not.toContain("654.321");
+    }
+
+    // Unpublished through the other node: gone from both nodes' catalogues at once, its page a 404.
+    const hidden = await json(nodePort(b), "PATCH", `/api/v1/real-estate/listings/${listing.id}`, tenant.key, { visibility: "private" });
+    expect(hidden.status).toBe(200);
+    for (const port of via) {
+      expect((await send(port, "GET", "/imoveis", { host: siteHost })).body).not.toContain(word);
+      expect((await send(port, "GET", pageUrl, { host: siteHost })).status).toBe(404);
+    }
   }, 60_000);
 
   it("a chat stream on one node gets a reply made on the other at once; the reply's idempotency key holds on both", async () => {

@@ -38,6 +38,7 @@ import { LOOKUP_HEADER, takeOver } from "@/lib/sites/render/lookup-handoff";
 import { listingLookupKey } from "@/lib/sites/render/page-check";
 import { decodeSegment } from "@/lib/sites/render/host-routing";
 import { recordSiteView } from "@/lib/share/record-access";
+import { noteListingView, RENDER_NOTE_HEADER } from "@/lib/page-cache/render-notes";
 import { brokerOfHit } from "@/lib/sites/brokers";
 import { similarToHit, toListingCard } from "@/lib/sites/similar";
 import { slugify } from "@/lib/sites/locations";
@@ -90,7 +91,11 @@ export default async function ListingPage({ params, searchParams }: Props) {
   // A view of the seller report: the page at its canonical address, not the redirect, the metadata
   // or a broker's preview of an unpublished site.
   const { listingId, hit, catalogue } = (await found(site, code))!;
-  if (listingId && !site.preview) recordSiteView(site.db, site.row.tenantId, listingId);
+  if (listingId && !site.preview) {
+    recordSiteView(site.db, site.row.tenantId, listingId);
+    // Served later from the page cache, the page counts its view there.
+    noteListingView((await headers()).get(RENDER_NOTE_HEADER), { tenantId: site.row.tenantId, listingId });
+  }
   const t = await getTranslations("listing");
   const ts = await getTranslations("search");
   const tv = await getTranslations("visit");
