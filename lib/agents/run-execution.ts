@@ -14,6 +14,7 @@ import { memberCtx, type MemberCtx } from "../context/verb-context";
 import { DetailQuery, conversationDetail } from "../messaging/conversations/detail";
 import type { QueueRound } from "../jobs/drain";
 import { claimPool } from "../jobs/claim-pool";
+import { processLoad } from "../jobs/process-load";
 import { onJobEvent } from "../jobs/dispatch";
 import { agentRunsQueued } from "./runs-queued";
 import { recordExecutionEvent } from "./execution-events";
@@ -46,6 +47,21 @@ async function claim(db: Db, limit: number): Promise<AgentExecutionRow[]> {
   return db.select().from(agentExecutions).where(sql`${agentExecutions.id} in ${ids}`);
 }
 
+/** Side by side when the process is saturated: agents can wait, event delivery and leads have a pace to keep. */
+const SLOTS_WHEN_BUSY = 4;
+const BUSY = 0.9;
+
+/**
+ * How many executions may run at once now: `AGENTS_CONCURRENCY` (model calls are slow, database
+ * work is short), down to a few while this process's event loop is saturated, so 200 executions
+ * at once do not slow event delivery and lead processing running beside them (issue 34: by at
+ * most 10 %). An execution already running finishes; the cap applies to the next claims.
+ */
+function agentSlots(): number {
+  const all = config().AGENTS_CONCURRENCY;
+  return processLoad() >= BUSY ? Math.min(all, SLOTS_WHEN_BUSY) : all;
+}
+
 /**
  * One round of the job: up to `AGENTS_CONCURRENCY` executions side by side (see `claimPool`), woken when an
  * execution is queued in this process (`agentRunsQueued`): runs of a job never overlap, so without
@@ -53,7 +69,7 @@ async function claim(db: Db, limit: number): Promise<AgentExecutionRow[]> {
  */
 export function runAgentExecutions(db: Db, log: Logger, limit = 32, opts: RunOptions = {}): Promise<QueueRound> {
   return claimPool({
-    parallel: config().AGENTS_CONCURRENCY, // model calls are slow, database work is short
+    parallel: agentSlots,
     limit,
     claim: async () => (await claim(db, 1))[0],
     run: (e) => runExecution(db, e, log, opts),

@@ -1,8 +1,8 @@
 import type { QueueRound } from "./drain";
 
 type PoolOptions<T> = {
-  /** Most items running at once. */
-  parallel: number;
+  /** Most items running at once; a function is asked again at each claim (the cap may move). */
+  parallel: number | (() => number);
   /** Most items claimed in this round. */
   limit: number;
   /** Claims one item (SKIP LOCKED), or nothing when none is due. */
@@ -22,7 +22,8 @@ type PoolOptions<T> = {
  * queued, or another item finished) and claims again; with nothing running it ends. Starting all
  * workers at once instead lets most of them end before the first item arrives, leaving one worker
  * to run a burst in series: the agents bench measured first replies queued for seconds that way.
- * The round ends when nothing is due and nothing runs, or `limit` items were claimed.
+ * The round ends when nothing is due and nothing runs, or `limit` items were claimed. A cap given
+ * as a function may move during the round: workers above it end after their item.
  */
 export async function claimPool<T>(o: PoolOptions<T>): Promise<QueueRound> {
   const counts = { claimed: 0, processed: 0, failed: 0 };
@@ -39,33 +40,44 @@ export async function claimPool<T>(o: PoolOptions<T>): Promise<QueueRound> {
     w();
   };
   const workers = new Set<Promise<void>>();
+  let alive = 0; // workers started and not yet ended
+  const cap = () => Math.max(1, Math.min(typeof o.parallel === "function" ? o.parallel() : o.parallel, o.limit));
   const startWorker = () => {
-    if (workers.size >= Math.min(o.parallel, o.limit)) return;
+    if (alive >= cap()) return;
+    alive++;
     const w: Promise<void> = work().finally(() => workers.delete(w));
     workers.add(w);
   };
   const work = async () => {
-    while (counts.claimed < o.limit) {
-      const next = woken;
-      const item = await o.claim();
-      if (item === undefined) {
-        if (inFlight === 0) return;
-        await next;
-        continue;
+    try {
+      while (counts.claimed < o.limit) {
+        // The cap went down: this worker ends after its item. `alive` drops as it returns (a
+        // `finally` runs then, not when the promise settles), so workers checking in the same
+        // tick never all leave.
+        if (alive > cap()) return;
+        const next = woken;
+        const item = await o.claim();
+        if (item === undefined) {
+          if (inFlight === 0) return;
+          await next;
+          continue;
+        }
+        counts.claimed++;
+        inFlight++;
+        startWorker(); // there was work: one more worker looks for the next item
+        try {
+          await o.run(item);
+          counts.processed++;
+        } catch (err) {
+          counts.failed++;
+          o.onError(err, item);
+        } finally {
+          inFlight--;
+          poke();
+        }
       }
-      counts.claimed++;
-      inFlight++;
-      startWorker(); // there was work: one more worker looks for the next item
-      try {
-        await o.run(item);
-        counts.processed++;
-      } catch (err) {
-        counts.failed++;
-        o.onError(err, item);
-      } finally {
-        inFlight--;
-        poke();
-      }
+    } finally {
+      alive--;
     }
   };
   const off = o.subscribe(() => {

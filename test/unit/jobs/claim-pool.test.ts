@@ -102,4 +102,27 @@ describe("claimPool", () => {
     expect(r).toEqual({ claimed: 3, processed: 2, failed: 1 });
     expect(errors).toEqual([new Error("boom")]);
   });
+
+  it("follows a cap that moves: workers above a lowered cap end after their item", async () => {
+    const q = fakeQueue(() => 0);
+    let cap = 3;
+    q.due.push("a", "b", "c", "d", "e", "f");
+    const round = claimPool({ ...q.options, parallel: () => cap });
+    for (let i = 0; i < 50 && q.running.size < 3; i++) await tick(1);
+    expect([...q.running].sort()).toEqual(["a", "b", "c"]);
+    cap = 1;
+    for (const id of ["a", "b", "c"]) q.release(id);
+    for (let i = 0; i < 50 && !q.running.has("d"); i++) await tick(1);
+    await tick(5);
+    expect([...q.running]).toEqual(["d"]);
+    q.release("d");
+    for (let i = 0; i < 50 && !q.running.has("e"); i++) await tick(1);
+    await tick(5);
+    expect([...q.running]).toEqual(["e"]);
+    cap = 3; // raised again: the next claim starts more workers
+    q.release("e");
+    for (let i = 0; i < 50 && !q.running.has("f"); i++) await tick(1);
+    q.release("f");
+    expect(await round).toEqual({ claimed: 6, processed: 6, failed: 0 });
+  });
 });
