@@ -1,10 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { rowsOf } from "../../db/rows";
-import { savedSearches, sites, type SavedSearchRow } from "../../db/schema";
+import { savedSearches, sites, type SavedSearchRow, type SiteRow } from "../../db/schema";
 import { config } from "../config";
 import { logger } from "../log/logger";
-import { findSiteListing } from "../sites/find-site-listing";
+import { findSiteListings } from "../sites/find-site-listing";
+import { siteCatalogue, type SiteCatalogue } from "../sites/site-catalogue";
 import { toPublicDocument } from "../sites/public-document";
 import { stateParams } from "../sites/render/catalogue-query";
 import { loadTenant } from "../tenants/load-tenant";
@@ -97,86 +98,132 @@ function catalogueUrl(row: SavedSearchRow): string {
 
 /**
  * Searches with hits waiting whose next alert is due: instant ones an hour after their last alert
- * (the cap: what matched meanwhile waits and goes in one message), daily ones once a day at the
- * digest hour. Claimed by moving `last_alert_at` to now, with their waiting hits marked sent, in
- * one transaction; a failed send puts both back. Returns the searches claimed.
+ * (the cap: what matched meanwhile waits and goes in one message), daily ones once a day at their
+ * tenant's digest hour (`savedSearchDigest` in the tenant's settings, each part defaulting to
+ * `SAVED_SEARCH_DIGEST_HOUR` / `SAVED_SEARCH_TIMEZONE`). Claimed by moving `last_alert_at` to
+ * `now`, with their waiting hits marked sent, in one transaction; a failed send puts both back.
+ * `now` is the clock (tests pass theirs). Returns the searches claimed.
  */
-export async function sendAlerts(db: Db, limit = 50): Promise<number> {
+export async function sendAlerts(db: Db, limit = 50, now = new Date()): Promise<number> {
   const c = config();
+  const at = sql`${now.toISOString()}::timestamptz`;
   const claimed = rowsOf<{ id: string; previous: string | null }>(
     await db.execute(sql`
-      with digest as (
-        select ((date_trunc('day', now() at time zone ${c.SAVED_SEARCH_TIMEZONE}) + make_interval(hours => ${c.SAVED_SEARCH_DIGEST_HOUR}))
-                at time zone ${c.SAVED_SEARCH_TIMEZONE}) as at
-      ),
-      due as (
-        select s.id, s.last_alert_at as previous from saved_searches s, digest
+      with due as (
+        select s.id, s.last_alert_at as previous from saved_searches s
+        join tenants t on t.id = s.tenant_id
+        cross join lateral (select coalesce(t.settings #>> '{savedSearchDigest,timeZone}', ${c.SAVED_SEARCH_TIMEZONE}) as tz,
+                                   coalesce((t.settings #>> '{savedSearchDigest,hour}')::int, ${c.SAVED_SEARCH_DIGEST_HOUR}) as hour) z
+        cross join lateral (select (date_trunc('day', ${at} at time zone z.tz) + make_interval(hours => z.hour)) at time zone z.tz as at) digest
         where s.status = 'active' and s.failures < ${MAX_FAILURES}
           and s.id in (select saved_search_id from saved_search_hits where sent_at is null)
-          and ((s.frequency = 'instant' and (s.last_alert_at is null or s.last_alert_at <= now() - interval '1 hour'))
-            or (s.frequency = 'daily' and now() >= digest.at and (s.last_alert_at is null or s.last_alert_at < digest.at)))
+          and ((s.frequency = 'instant' and (s.last_alert_at is null or s.last_alert_at <= ${at} - interval '1 hour'))
+            or (s.frequency = 'daily' and ${at} >= digest.at and (s.last_alert_at is null or s.last_alert_at < digest.at)))
         limit ${limit} for update of s skip locked
       )
-      update saved_searches s set last_alert_at = now() from due where s.id = due.id
+      update saved_searches s set last_alert_at = ${at} from due where s.id = due.id
       returning s.id, due.previous`),
   );
-  for (const { id, previous } of claimed) {
-    const [row] = await db.select().from(savedSearches).where(eq(savedSearches.id, id));
-    const hits = rowsOf<{ listing_id: string; reason: "new" | "price_drop" }>(
-      await db.execute(sql`
-        update saved_search_hits set sent_at = now() where saved_search_id = ${id}::uuid and sent_at is null
-        returning listing_id, reason`),
-    );
-    const undo = async (err: unknown) => {
-      if (hits.length)
-        await db.execute(sql`update saved_search_hits set sent_at = null
-          where saved_search_id = ${id}::uuid and listing_id in (${sql.join(
-            hits.map((h) => sql`${h.listing_id}::uuid`),
-            sql`, `,
-          )})`);
-      await noteFailure(db, row, err, { lastAlertAt: previous ? new Date(previous) : null });
-    };
-    try {
+  const cache: AlertCache = { sites: new Map(), brands: new Map() };
+  // Messages go out side by side (each waits mostly on the mail server or the gateway), each with
+  // its own undo: one failing send puts back only its own search.
+  const queue = [...claimed];
+  await Promise.all(
+    Array.from({ length: Math.min(SEND_CONCURRENCY, queue.length) }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) await alertOne(db, next.id, next.previous, cache);
+    }),
+  );
+  return claimed.length;
+}
+
+/** Alerts sent at once by one runner. */
+const SEND_CONCURRENCY = 8;
+
+/** What one run reads once for all its alerts: each site with its catalogue predicates, each tenant's brand. */
+type AlertCache = {
+  sites: Map<string, Promise<{ site: SiteRow; catalogue: SiteCatalogue } | null>>;
+  brands: Map<string, Promise<Brand>>;
+};
+
+function cachedSite(db: Db, cache: AlertCache, row: SavedSearchRow) {
+  let hit = cache.sites.get(row.siteId);
+  if (!hit) {
+    hit = (async () => {
       const [site] = await db
         .select()
         .from(sites)
         .where(and(eq(sites.id, row.siteId), eq(sites.tenantId, row.tenantId)));
-      const t = alertTexts(row.locale);
-      const items: AlertItem[] = [];
-      // Still on the site now? A listing that left the air since it matched is not sent.
-      for (const h of hits) {
-        const found = site?.active ? await findSiteListing(db, site, h.listing_id) : null;
-        if (found && !found.isNetworkListing) items.push(itemOf(row, found.document, h.reason, t));
-      }
-      if (!items.length) {
-        await db
-          .update(savedSearches)
-          .set({ lastAlertAt: previous ? new Date(previous) : null })
-          .where(eq(savedSearches.id, id));
-        continue;
-      }
-      const unsubscribe = alertLink(row, "unsubscribe");
-      const msg = alertMessage(t, row.locale, await brandOf(db, row.tenantId), describeFilters(row.filters as SavedFilters, t), items, {
-        all: catalogueUrl(row),
-        unsubscribe,
-      });
-      await sendToVisitor(db, row, msg, { unsubscribeUrl: unsubscribe, key: `saved-search-alert:${row.id}:${Date.now()}` });
-      if (row.failures) await db.update(savedSearches).set({ failures: 0, lastError: null }).where(eq(savedSearches.id, id));
-    } catch (err) {
-      await undo(err);
-    }
+      return site?.active ? { site, catalogue: await siteCatalogue(db, site) } : null;
+    })();
+    cache.sites.set(row.siteId, hit);
   }
-  return claimed.length;
+  return hit;
+}
+
+function cachedBrand(db: Db, cache: AlertCache, tenantId: string) {
+  let hit = cache.brands.get(tenantId);
+  if (!hit) cache.brands.set(tenantId, (hit = brandOf(db, tenantId)));
+  return hit;
+}
+
+/** One claimed search's alert: its waiting hits marked sent, the listings still on its site, the message. */
+async function alertOne(db: Db, id: string, previous: string | null, cache: AlertCache) {
+  const [row] = await db.select().from(savedSearches).where(eq(savedSearches.id, id));
+  const hits = rowsOf<{ listing_id: string; reason: "new" | "price_drop" }>(
+    await db.execute(sql`
+      update saved_search_hits set sent_at = now() where saved_search_id = ${id}::uuid and sent_at is null
+      returning listing_id, reason`),
+  );
+  try {
+    const t = alertTexts(row.locale);
+    // Still on the site now? A listing that left the air since it matched is not sent.
+    const site = await cachedSite(db, cache, row);
+    const found = site
+      ? await findSiteListings(
+          db,
+          site.site,
+          hits.map((h) => h.listing_id),
+          { ownOnly: true, catalogue: site.catalogue },
+        )
+      : [];
+    const byId = new Map(found.map((f) => [String(f.document.id), f.document]));
+    const items = hits.flatMap((h) => {
+      const doc = byId.get(h.listing_id);
+      return doc ? [itemOf(row, doc, h.reason, t)] : [];
+    });
+    if (!items.length) {
+      await db
+        .update(savedSearches)
+        .set({ lastAlertAt: previous ? new Date(previous) : null })
+        .where(eq(savedSearches.id, id));
+      return;
+    }
+    const unsubscribe = alertLink(row, "unsubscribe");
+    const msg = alertMessage(t, row.locale, await cachedBrand(db, cache, row.tenantId), describeFilters(row.filters as SavedFilters, t), items, {
+      all: catalogueUrl(row),
+      unsubscribe,
+    });
+    await sendToVisitor(db, row, msg, { unsubscribeUrl: unsubscribe, key: `saved-search-alert:${row.id}:${Date.now()}` });
+    if (row.failures) await db.update(savedSearches).set({ failures: 0, lastError: null }).where(eq(savedSearches.id, id));
+  } catch (err) {
+    if (hits.length)
+      await db.execute(sql`update saved_search_hits set sent_at = null
+        where saved_search_id = ${id}::uuid and listing_id in (${sql.join(
+          hits.map((h) => sql`${h.listing_id}::uuid`),
+          sql`, `,
+        )})`);
+    await noteFailure(db, row, err, { lastAlertAt: previous ? new Date(previous) : null });
+  }
 }
 
 /**
  * The messages job's work: confirmations, then due alerts, in batches while batches come back full
  * (a burst is sent at once; a failed send waits for the next run instead of being retried in a loop).
  */
-export async function sendSavedSearchMessages(db: Db): Promise<number> {
+export async function sendSavedSearchMessages(db: Db, now?: () => Date): Promise<number> {
   let total = 0;
   for (let i = 0; i < 100; i++) {
-    const [confirmations, alerts] = [await sendConfirmations(db, 20), await sendAlerts(db, 50)];
+    const [confirmations, alerts] = [await sendConfirmations(db, 20), await sendAlerts(db, 50, now?.())];
     total += confirmations + alerts;
     if (confirmations < 20 && alerts < 50) break;
   }

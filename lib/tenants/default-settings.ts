@@ -1,6 +1,6 @@
 import { defaultSharingConfig } from "./sharing-config";
 import { defaultDealWorkflow } from "./default-deal-workflow";
-import { defaultListingTranslation, type TenantSettings } from "./settings-schema";
+import { defaultListingTranslation, defaultSavedSearchDigest, type TenantSettings } from "./settings-schema";
 
 /** What a new tenant starts with: the usual Brazilian residential catalogue and workflow. */
 export function defaultSettings(tenantName: string): TenantSettings {
@@ -60,5 +60,6 @@ export function defaultSettings(tenantName: string): TenantSettings {
     leadDistribution: { preferListingBroker: false },
     sharingConfig: defaultSharingConfig(),
     listingTranslation: defaultListingTranslation(),
+    savedSearchDigest: defaultSavedSearchDigest(),
   };
 }

@@ -123,6 +123,31 @@ export const ListingTranslationSchema = z.strictObject({
 
 export const defaultListingTranslation = () => ({ enabled: false, targets: ["en", "es"] as ("en" | "es")[] });
 
+/** A zone `Intl` knows (`America/Sao_Paulo`); anything else would make every hour check fail. */
+const TimeZoneSchema = z
+  .string()
+  .max(64)
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat("en", { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, "must be an IANA time zone such as America/Sao_Paulo");
+
+/**
+ * When the daily saved-search digests of the agency's sites go out: at `hour` o'clock in
+ * `timeZone` (the agency's morning). Each null keeps the service's `SAVED_SEARCH_DIGEST_HOUR` /
+ * `SAVED_SEARCH_TIMEZONE`.
+ */
+export const SavedSearchDigestSchema = z.strictObject({
+  hour: z.number().int().min(0).max(23).nullable().meta({ description: "Local hour (0-23); null: the service's default (8)." }),
+  timeZone: TimeZoneSchema.nullable().meta({ description: "IANA time zone, e.g. `America/Manaus`; null: the service's default (`America/Sao_Paulo`)." }),
+});
+
+export const defaultSavedSearchDigest = () => ({ hour: null, timeZone: null });
+
 /** Every setting, each required: the shape a PATCH sends parts of (no defaults to sneak in). */
 export const SettingsShapeSchema = z.strictObject({
   listingLanguages: z
@@ -147,6 +172,8 @@ export const SettingsShapeSchema = z.strictObject({
   sharingConfig: SharingConfigSchema,
   /** Automatic listing translation (off by default). */
   listingTranslation: ListingTranslationSchema,
+  /** The hour of daily saved-search digests (the service's default hour and zone by default). */
+  savedSearchDigest: SavedSearchDigestSchema,
 });
 
 /** Stored settings: keys added after a tenant was created read as their defaults. */
@@ -156,6 +183,7 @@ export const TenantSettingsSchema = SettingsShapeSchema.extend({
   leadDistribution: LeadDistributionSchema.default({ preferListingBroker: false }),
   sharingConfig: SharingConfigSchema.prefault({}),
   listingTranslation: ListingTranslationSchema.default(defaultListingTranslation),
+  savedSearchDigest: SavedSearchDigestSchema.default(defaultSavedSearchDigest),
 });
 
 export type TenantSettings = z.infer<typeof TenantSettingsSchema>;

@@ -24,6 +24,7 @@ export const SettingsResponseSchema = SettingsSchema.extend({
   dealWorkflow: SettingsSchema.shape.dealWorkflow.unwrap(),
   customFields: SettingsSchema.shape.customFields.unwrap(),
   listingTranslation: SettingsSchema.shape.listingTranslation.unwrap(),
+  savedSearchDigest: SettingsSchema.shape.savedSearchDigest.unwrap(),
 }).meta({ id: "TenantSettings" });
 
 export function presentSettings(t: TenantRow): z.infer<typeof SettingsResponseSchema> {
