@@ -9,7 +9,7 @@ export type Claimed = {
   settings: { url: string | null; hmac: boolean; bearer: boolean; secret: string | null };
 };
 
-type Raw = {
+export type RawClaim = {
   id: string;
   seq: string | number;
   tenant_id: string;
@@ -57,11 +57,11 @@ export async function claimHead(
     from claimed c
     join events e on e.id = c.event_id
     left join webhook_settings w on w.tenant_id = e.tenant_id`);
-  const [r] = rowsOf<Raw>(res);
+  const [r] = rowsOf<RawClaim>(res);
   return r ? toClaimed(r) : null;
 }
 
-function toClaimed(r: Raw): Claimed {
+export function toClaimed(r: RawClaim): Claimed {
   return {
     event: {
       id: r.id,
@@ -121,51 +121,3 @@ export type Attempt = {
   durationMs: number;
   responseExcerpt: string | null;
 };
-
-/**
- * `recordAttempt` and, when the event left the queue (delivered or dropped), the claim of the
- * tenant's next head, in one statement: one round trip per event instead of two on the hot path.
- */
-export async function recordAndClaimNext(
-  db: Db,
-  c: Claimed,
-  workerId: string,
-  a: Attempt,
-  retrySeconds: number,
-  leaseMs: number,
-): Promise<{ state: "delivered" | "pending" | "dropped"; next: Claimed | null }> {
-  const res = await db.execute(sql`
-    with attempt as (
-      insert into delivery_attempts (tenant_id, event_id, at, url, status_code, error, duration_ms, response_excerpt)
-      values (${c.event.tenantId}, ${c.event.id}, ${a.at.toISOString()}, ${a.url}, ${a.statusCode}, ${a.error}, ${a.durationMs}, ${a.responseExcerpt})
-    ), done as (
-      update event_deliveries set
-        state = (case when ${a.ok} then 'delivered' when failures + 1 >= ${MAX_FAILURES} then 'dropped' else 'pending' end)::delivery_state,
-        failures = case when ${a.ok} then failures else failures + 1 end,
-        next_attempt_at = case when ${a.ok} then next_attempt_at else now() + make_interval(secs => ${retrySeconds}) end,
-        finished_at = case when ${a.ok} or failures + 1 >= ${MAX_FAILURES} then now() else null end,
-        locked_until = null, locked_by = null
-      where event_id = ${c.event.id} and locked_by = ${workerId}
-      returning state
-    ), head as (
-      -- The statement sees the queue as it was before "done", so skip the event just finished.
-      select event_id from event_deliveries
-      where tenant_id = ${c.event.tenantId} and state = 'pending' and event_id <> ${c.event.id}
-      order by queue_seq limit 1
-    ), claimed as (
-      update event_deliveries d
-      set locked_until = now() + make_interval(secs => ${leaseMs / 1000}), locked_by = ${workerId}
-      from head
-      where d.event_id = head.event_id and d.state = 'pending' and d.next_attempt_at <= now()
-        and (d.locked_until is null or d.locked_until < now())
-        and exists (select 1 from done where done.state <> 'pending')
-      returning d.event_id, d.failures
-    )
-    select (select state from done) as done_state, e.*, c.failures, w.url, w.hmac, w.bearer, w.secret
-    from (select 1) as one
-    left join claimed c on true
-    left join events e on e.id = c.event_id
-    left join webhook_settings w on w.tenant_id = e.tenant_id`);
-  const [r] = rowsOf<Raw & { done_state: "delivered" | "pending" | "dropped" | null }>(res);
-  return { state: r?.done_state ?? "pending", next: r?.id ? toClaimed(r) : null };
-}

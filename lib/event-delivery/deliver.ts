@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { rowsOf } from "../../db/rows";
 import { config } from "../config";
 import { logger } from "../log/logger";
-import { claimHead, recordAndClaimNext, recordAttempt, type Attempt, type Claimed } from "./claim";
+import { type Attempt, type Claimed, recordAttempt } from "./claim";
+import { claimBatch, type TenantRun } from "./claim-batch";
+import { type DeliveryState, OutcomeRecorder } from "./record-outcomes";
 import { buildEnvelope, buildHeaders } from "./envelope";
 import { postWebhook, type SendResult } from "./send-webhook";
 
@@ -18,67 +18,100 @@ export type DeliveryOptions = {
   retrySeconds?: number;
 };
 
+/** Events of one tenant taken per claim. */
+const RUN_SIZE = 100;
+/**
+ * A claimed run is sent only this long after its claim (the rest is released and claimed again):
+ * it bounds the lease, and a rotated secret or a changed URL reaches the very next run.
+ */
+const RUN_WINDOW_MS = 2000;
+
 /**
  * One delivery cycle: every tenant whose queue head is due is served, several tenants at once
  * (bounded), each strictly in order, one event at a time. A failure ends that tenant's turn: its
  * head holds the rest back until the retry interval has passed. Safe to run in several workers.
+ *
+ * The database work is batched: one statement claims runs of up to 100 events for many tenants
+ * at once (`claimBatch`), a lane asks for its tenant's next run in one statement, and the outcomes
+ * of all lanes are recorded together (`OutcomeRecorder`), so a round trip serves many events.
  */
 export async function deliverDueEvents(db: Db, opts: DeliveryOptions = {}): Promise<CycleReport> {
   const o = resolveOptions(opts);
-  const tenants = await dueTenants(db);
-  const report: CycleReport = { tenants: tenants.length, delivered: 0, failed: 0, dropped: 0 };
-  let next = 0;
-  const lane = async () => {
-    while (next < tenants.length) await deliverTenantQueue(db, tenants[next++], o, report);
-  };
-  await Promise.all(Array.from({ length: Math.min(o.concurrency, tenants.length) }, lane));
+  const report: CycleReport = { tenants: 0, delivered: 0, failed: 0, dropped: 0 };
+  const recorder = new OutcomeRecorder(db, o.workerId, o.retrySeconds);
+  const lanes = new Map<Promise<void>, string>();
+  try {
+    for (let more = true; more; ) {
+      const free = o.concurrency - lanes.size;
+      if (free > 0) {
+        const claimedAt = Date.now();
+        const runs = await claimBatch(db, o.workerId, leaseMs(o), { tenants: free, perTenant: RUN_SIZE, exclude: [...lanes.values()] });
+        // Fewer tenants than asked for: none is left for this cycle (or another worker has them).
+        more = runs.length === free;
+        for (const run of runs) {
+          report.tenants++;
+          const lane: Promise<void> = serveTenant(db, run, claimedAt, o, recorder, report).finally(() => lanes.delete(lane));
+          lanes.set(lane, run.tenantId);
+        }
+      }
+      if (more) await Promise.race(lanes.keys());
+    }
+  } finally {
+    await Promise.allSettled(lanes.keys());
+  }
   return report;
 }
 
-/** Tenants whose head event is due now and not leased by another worker. */
-async function dueTenants(db: Db): Promise<string[]> {
-  const res = await db.execute(sql`
-    select tenant_id from (
-      select distinct on (tenant_id) tenant_id, next_attempt_at, locked_until
-      from event_deliveries where state = 'pending'
-      order by tenant_id, queue_seq
-    ) head
-    where next_attempt_at <= now() and (locked_until is null or locked_until < now())`);
-  return rowsOf<{ tenant_id: string }>(res).map((r) => r.tenant_id);
-}
+/** Long enough to send a run (its window, then one request's timeout) and record it (30 s). */
+const leaseMs = (o: Resolved) => RUN_WINDOW_MS + o.timeoutMs + 30_000;
 
 export type Resolved = Required<DeliveryOptions>;
 
 /** One tenant's turn; an error ends that turn only (logged), never the cycle of the others. */
-async function deliverTenantQueue(db: Db, tenantId: string, o: Resolved, report: CycleReport): Promise<void> {
+async function serveTenant(db: Db, run: TenantRun, claimedAt: number, o: Resolved, recorder: OutcomeRecorder, report: CycleReport): Promise<void> {
   try {
-    await drainTenantQueue(db, tenantId, o, report);
+    let events = run.events;
+    let at = claimedAt;
+    while (events.length) {
+      if (!(await sendRun(events, at, o, recorder, report))) return;
+      at = Date.now();
+      events = (await claimBatch(db, o.workerId, leaseMs(o), { tenants: 1, perTenant: RUN_SIZE, tenantId: run.tenantId }))[0]?.events ?? [];
+    }
   } catch (err) {
-    logger().error({ err, tenantId }, "delivery of this tenant's queue failed; it is retried at the next cycle");
+    logger().error({ err, tenantId: run.tenantId }, "delivery of this tenant's queue failed; it is retried at the next cycle");
   }
 }
 
-async function drainTenantQueue(db: Db, tenantId: string, o: Resolved, report: CycleReport): Promise<void> {
-  const leaseMs = o.timeoutMs + 30_000;
-  let claimed = await claimHead(db, tenantId, o.workerId, leaseMs);
-  while (claimed) {
-    const attempt = await send(claimed, o);
-    if (!attempt.url) {
-      await recordAttempt(db, claimed, o.workerId, attempt, o.retrySeconds, true);
-      report.failed++;
-      report.dropped++;
-      claimed = await claimHead(db, tenantId, o.workerId, leaseMs);
+/**
+ * Sends a run in order and waits until its outcomes are stored. A failure stops the run: the
+ * events behind it are released unsent. True when the tenant's queue may go on (everything sent
+ * was delivered or dropped).
+ */
+async function sendRun(events: Claimed[], claimedAt: number, o: Resolved, recorder: OutcomeRecorder, report: CycleReport): Promise<boolean> {
+  const attempted: Promise<DeliveryState>[] = [];
+  const released: Promise<DeliveryState>[] = [];
+  let stopped = false;
+  for (const c of events) {
+    const ref = { eventId: c.event.id, tenantId: c.event.tenantId };
+    if (stopped || Date.now() - claimedAt >= RUN_WINDOW_MS) {
+      released.push(recorder.record({ ...ref, attempt: null }));
       continue;
     }
-    const { state, next } = await recordAndClaimNext(db, claimed, o.workerId, attempt, o.retrySeconds, leaseMs);
-    if (state === "delivered") report.delivered++;
+    const attempt = await send(c, o);
+    attempted.push(recorder.record({ ...ref, attempt, forceDrop: !attempt.url }));
+    // A failed attempt holds the rest back (unless it was the 8th, which its stored state tells).
+    if (!attempt.ok && attempt.url) stopped = true;
+  }
+  const [states] = await Promise.all([Promise.all(attempted), Promise.all(released)]);
+  for (const s of states) {
+    if (s === "delivered") report.delivered++;
     else {
       report.failed++;
-      if (state === "dropped") report.dropped++;
-      else return; // the failed head waits for the next cycle, holding the rest back
+      if (s === "dropped") report.dropped++;
     }
-    claimed = next;
   }
+  // "pending": the failed head waits for the next cycle (or this worker lost its lease).
+  return states.every((s) => s !== "pending");
 }
 
 /** Sends one attempt with the settings read at claim time (the current ones). */

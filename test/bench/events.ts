@@ -24,12 +24,13 @@ async function scratchDatabase(): Promise<void> {
     process.env.PGLITE_DIR = "memory://";
     return;
   }
+  const name = process.env.BENCH_DB ?? "crm_bench_events";
   const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe("DROP DATABASE IF EXISTS crm_bench_events WITH (FORCE)");
-  await admin.unsafe("CREATE DATABASE crm_bench_events");
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.unsafe(`CREATE DATABASE ${name}`);
   await admin.end();
   const u = new URL(url);
-  u.pathname = "/crm_bench_events";
+  u.pathname = `/${name}`;
   process.env.DATABASE_URL = u.toString();
   process.env.DATABASE_POOL_SIZE ??= "24";
 }
@@ -79,6 +80,7 @@ async function main() {
   while (received < total) {
     const c0 = performance.now();
     const r = await deliverDueEvents(db, { retrySeconds: 60 });
+    if (process.env.BENCH_DEBUG) console.log(r);
     cycleTimes.push(performance.now() - c0);
     cycles++;
     if (r.delivered === 0 && r.failed === 0) break;
