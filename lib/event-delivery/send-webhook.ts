@@ -1,5 +1,5 @@
 import { OutboundError } from "../outbound-fetch/outbound-error";
-import { outboundRequest } from "../outbound-fetch/outbound-request";
+import { singleRequest } from "../outbound-fetch/single-request";
 
 export type SendResult = { statusCode: number | null; error: string | null; durationMs: number; responseExcerpt: string | null };
 
@@ -15,16 +15,8 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
   const took = () => Math.round(performance.now() - started);
   try {
     // The log keeps an excerpt only: a huge answer is not read past 4 bytes a character.
-    const res = await outboundRequest(url, {
-      purpose: "webhook",
-      method: "POST",
-      headers,
-      body,
-      timeoutMs,
-      maxBytes: EXCERPT_CHARS * 4,
-      overLimit: "truncate",
-      maxRedirects: 0,
-    });
+    // No redirect is followed: a signed POST must not be replayed elsewhere.
+    const res = await singleRequest(url, { purpose: "webhook", method: "POST", headers, body, timeoutMs, maxBytes: EXCERPT_CHARS * 4 });
     const text = res.body.toString("utf8").slice(0, EXCERPT_CHARS);
     const ok = res.status >= 200 && res.status < 300;
     return {

@@ -52,11 +52,17 @@ function refusalIn(err: unknown): OutboundError | null {
 }
 
 function failure(err: unknown, deadline: AbortSignal, caller: AbortSignal | undefined, timeoutMs: number): OutboundError {
+  if (err instanceof OutboundError || refusalIn(err)) return networkFailure(err);
+  if (deadline.aborted) return new OutboundError("timeout", `no complete answer within ${timeoutMs} ms`, "ETIMEDOUT");
+  if (caller?.aborted) return new OutboundError("timeout", "the caller's budget ran out", "EABORTED");
+  return networkFailure(err);
+}
+
+/** What undici threw, as an `OutboundError`: the guard's refusal wherever undici wrapped it, else a network error. */
+export function networkFailure(err: unknown): OutboundError {
   if (err instanceof OutboundError) return err;
   const refusal = refusalIn(err);
   if (refusal) return refusal;
-  if (deadline.aborted) return new OutboundError("timeout", `no complete answer within ${timeoutMs} ms`, "ETIMEDOUT");
-  if (caller?.aborted) return new OutboundError("timeout", "the caller's budget ran out", "EABORTED");
   const e = err as Error & { code?: string; cause?: { code?: string; message?: string } };
   return new OutboundError("network", `${e.cause?.code ?? e.code ?? e.name}: ${e.cause?.message ?? e.message}`, e.cause?.code ?? e.code ?? null);
 }
