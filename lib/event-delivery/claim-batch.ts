@@ -13,6 +13,12 @@ export type BatchClaim = {
   perTenant: number;
   /** Only this tenant (a lane asking for its tenant's next run). */
   tenantId?: string;
+  /**
+   * With `tenantId`: the events right behind this queue position, which ends a run this worker
+   * holds (a lane claims its next run while it sends the current one). The head is then this
+   * worker's own and is not checked.
+   */
+  afterSeq?: number;
   /** Not these tenants (the ones this worker's lanes are serving: each asks for its own next run). */
   exclude?: string[];
 };
@@ -40,8 +46,10 @@ export async function claimBatch(db: Db, workerId: string, leaseMs: number, b: B
       select tenant_id from pending_tenants
       where tenant_id is not null and tenant_id <> all(${`{${(b.exclude ?? []).join(",")}}`}::uuid[])
     )`;
-  const res = await db.execute(sql`
-    with recursive ${candidates}, heads as (
+  const heads =
+    b.tenantId && b.afterSeq !== undefined
+      ? sql`heads as (select ${b.tenantId}::uuid as tenant_id)`
+      : sql`${candidates}, heads as (
       select h.tenant_id, h.queue_seq from candidates c cross join lateral (
         select d.tenant_id, d.queue_seq, d.next_attempt_at, d.locked_until from event_deliveries d
         where d.tenant_id = c.tenant_id and d.state = 'pending' order by d.queue_seq limit 1
@@ -49,10 +57,13 @@ export async function claimBatch(db: Db, workerId: string, leaseMs: number, b: B
       where h.next_attempt_at <= now() and (h.locked_until is null or h.locked_until < now())
       -- The longest-waiting heads first when more tenants are due than this worker takes.
       order by h.queue_seq limit ${b.tenants}
-    ), picked as (
+    )`;
+  const after = b.afterSeq !== undefined ? sql`and d.queue_seq > ${b.afterSeq}` : sql``;
+  const res = await db.execute(sql`
+    with recursive ${heads}, picked as (
       select p.event_id, p.tenant_id, p.queue_seq from heads h cross join lateral (
         select d.event_id, d.tenant_id, d.queue_seq from event_deliveries d
-        where d.tenant_id = h.tenant_id and d.state = 'pending' order by d.queue_seq limit ${b.perTenant}
+        where d.tenant_id = h.tenant_id and d.state = 'pending' ${after} order by d.queue_seq limit ${b.perTenant}
       ) p
     ), locked as materialized (
       select d.event_id from event_deliveries d
@@ -61,8 +72,8 @@ export async function claimBatch(db: Db, workerId: string, leaseMs: number, b: B
       for update skip locked
     ), run as (
       select event_id from (
-        select p.event_id, bool_and(l.event_id is not null) over (partition by p.tenant_id order by p.queue_seq) as unbroken
-        from picked p left join locked l on l.event_id = p.event_id
+        select p.event_id, bool_and(p.event_id in (select event_id from locked)) over (partition by p.tenant_id order by p.queue_seq) as unbroken
+        from picked p
       ) r where unbroken
     ), claimed as (
       update event_deliveries d
@@ -70,7 +81,7 @@ export async function claimBatch(db: Db, workerId: string, leaseMs: number, b: B
       from run where d.event_id = run.event_id
       returning d.event_id, d.failures, d.queue_seq
     )
-    select e.*, c.failures, w.url, w.hmac, w.bearer, w.secret
+    select e.*, c.failures, c.queue_seq, w.url, w.hmac, w.bearer, w.secret
     from claimed c
     join events e on e.id = c.event_id
     left join webhook_settings w on w.tenant_id = e.tenant_id

@@ -5,6 +5,8 @@ import type { EventRow } from "../../db/schema";
 
 export type Claimed = {
   event: EventRow;
+  /** Its place in the tenant's delivery queue. */
+  queueSeq: number;
   failures: number;
   settings: { url: string | null; hmac: boolean; bearer: boolean; secret: string | null };
 };
@@ -21,6 +23,7 @@ export type RawClaim = {
   old: unknown;
   occurred_at: string | Date;
   failures: number;
+  queue_seq: string | number;
   url: string | null;
   hmac: boolean | null;
   bearer: boolean | null;
@@ -51,9 +54,9 @@ export async function claimHead(
       from head
       where d.event_id = head.event_id and d.state = 'pending' and d.next_attempt_at <= now()
         and (d.locked_until is null or d.locked_until < now())
-      returning d.event_id, d.failures
+      returning d.event_id, d.failures, d.queue_seq
     )
-    select e.*, c.failures, w.url, w.hmac, w.bearer, w.secret
+    select e.*, c.failures, c.queue_seq, w.url, w.hmac, w.bearer, w.secret
     from claimed c
     join events e on e.id = c.event_id
     left join webhook_settings w on w.tenant_id = e.tenant_id`);
@@ -75,6 +78,7 @@ export function toClaimed(r: RawClaim): Claimed {
       old: jsonColumn<Record<string, unknown> | null>(r.old),
       occurredAt: new Date(r.occurred_at),
     },
+    queueSeq: Number(r.queue_seq),
     failures: r.failures,
     settings: { url: r.url, hmac: Boolean(r.hmac), bearer: Boolean(r.bearer), secret: r.secret },
   };

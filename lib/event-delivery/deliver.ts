@@ -4,7 +4,7 @@ import { config } from "../config";
 import { logger } from "../log/logger";
 import { type Attempt, type Claimed, recordAttempt } from "./claim";
 import { claimBatch, type TenantRun } from "./claim-batch";
-import { type DeliveryState, OutcomeRecorder } from "./record-outcomes";
+import { type DeliveryState, type Outcome as RecordedOutcome, OutcomeRecorder } from "./record-outcomes";
 import { buildEnvelope, buildHeaders } from "./envelope";
 import { postWebhook, type SendResult } from "./send-webhook";
 
@@ -67,51 +67,99 @@ const leaseMs = (o: Resolved) => RUN_WINDOW_MS + o.timeoutMs + 30_000;
 
 export type Resolved = Required<DeliveryOptions>;
 
-/** One tenant's turn; an error ends that turn only (logged), never the cycle of the others. */
-async function serveTenant(db: Db, run: TenantRun, claimedAt: number, o: Resolved, recorder: OutcomeRecorder, report: CycleReport): Promise<void> {
+/** How a run ended: all sent, cut short (the rest released; go on from the head), or stopped by a failed head. */
+type RunEnd = "done" | "cut" | "stopped";
+
+/**
+ * One tenant's turn: its runs one after the other, the next run claimed while the current one is
+ * being sent (the events right behind it, which nobody else can take while this worker holds the
+ * head), so the lane waits on the database only when it starts and when something fails. The
+ * outcomes are recorded in the background; the turn ends once they are all stored. An error ends
+ * that turn only (logged), never the cycle of the others.
+ */
+async function serveTenant(db: Db, first: TenantRun, claimedAt: number, o: Resolved, recorder: OutcomeRecorder, report: CycleReport): Promise<void> {
+  const tenantId = first.tenantId;
+  const stored: Promise<void>[] = [];
+  const errors: unknown[] = [];
+  const record = (outcome: RecordedOutcome): Promise<DeliveryState> => {
+    const p = recorder.record(outcome);
+    stored.push(
+      p.then(
+        (state) => void (outcome.attempt && count(report, state)),
+        (err) => void errors.push(err),
+      ),
+    );
+    return p;
+  };
+  const release = (events: Claimed[]) => {
+    for (const c of events) record({ eventId: c.event.id, tenantId, attempt: null });
+  };
+  const claim = (afterSeq?: number) =>
+    claimBatch(db, o.workerId, leaseMs(o), { tenants: 1, perTenant: RUN_SIZE, tenantId, afterSeq }).then((r) => r[0]?.events ?? []);
   try {
-    let events = run.events;
+    let run = first.events;
     let at = claimedAt;
-    while (events.length) {
-      if (!(await sendRun(events, at, o, recorder, report))) return;
+    while (run.length) {
+      const nextAt = Date.now();
+      const next = claim(run[run.length - 1].queueSeq);
+      next.catch(() => {}); // awaited below; an early failure must not go unhandled meanwhile
+      const end = await sendRun(run, at, o, record, release);
+      const following = await next;
+      if (end === "done") {
+        run = following;
+        at = nextAt;
+        continue;
+      }
+      release(following);
+      if (end === "stopped") break;
+      // Cut short: once the released events are free again, go on from the tenant's head.
+      await Promise.all(stored);
       at = Date.now();
-      events = (await claimBatch(db, o.workerId, leaseMs(o), { tenants: 1, perTenant: RUN_SIZE, tenantId: run.tenantId }))[0]?.events ?? [];
+      run = await claim();
     }
   } catch (err) {
-    logger().error({ err, tenantId: run.tenantId }, "delivery of this tenant's queue failed; it is retried at the next cycle");
+    logger().error({ err, tenantId }, "delivery of this tenant's queue failed; it is retried at the next cycle");
+  } finally {
+    await Promise.all(stored);
+    if (errors.length) logger().error({ err: errors[0], tenantId }, "recording deliveries failed; the leases run out and those events are sent again");
+  }
+}
+
+function count(report: CycleReport, state: DeliveryState): void {
+  if (state === "delivered") report.delivered++;
+  else {
+    // "pending" after an attempt: it failed and waits for its retry (or this worker lost its lease).
+    report.failed++;
+    if (state === "dropped") report.dropped++;
   }
 }
 
 /**
- * Sends a run in order and waits until its outcomes are stored. A failure stops the run: the
- * events behind it are released unsent. True when the tenant's queue may go on (everything sent
- * was delivered or dropped).
+ * Sends a run in order. A failed attempt stops it and the events behind it are released unsent:
+ * the failed head holds the tenant's queue back until its retry, unless that was its 8th failure
+ * (dropped: the queue goes on). Past its window the rest of the run is released too.
  */
-async function sendRun(events: Claimed[], claimedAt: number, o: Resolved, recorder: OutcomeRecorder, report: CycleReport): Promise<boolean> {
-  const attempted: Promise<DeliveryState>[] = [];
-  const released: Promise<DeliveryState>[] = [];
-  let stopped = false;
-  for (const c of events) {
-    const ref = { eventId: c.event.id, tenantId: c.event.tenantId };
-    if (stopped || Date.now() - claimedAt >= RUN_WINDOW_MS) {
-      released.push(recorder.record({ ...ref, attempt: null }));
-      continue;
+async function sendRun(
+  events: Claimed[],
+  claimedAt: number,
+  o: Resolved,
+  record: (outcome: RecordedOutcome) => Promise<DeliveryState>,
+  release: (events: Claimed[]) => void,
+): Promise<RunEnd> {
+  for (let i = 0; i < events.length; i++) {
+    const c = events[i];
+    if (Date.now() - claimedAt >= RUN_WINDOW_MS) {
+      release(events.slice(i));
+      return "cut";
     }
     const attempt = await send(c, o);
-    attempted.push(recorder.record({ ...ref, attempt, forceDrop: !attempt.url }));
-    // A failed attempt holds the rest back (unless it was the 8th, which its stored state tells).
-    if (!attempt.ok && attempt.url) stopped = true;
-  }
-  const [states] = await Promise.all([Promise.all(attempted), Promise.all(released)]);
-  for (const s of states) {
-    if (s === "delivered") report.delivered++;
-    else {
-      report.failed++;
-      if (s === "dropped") report.dropped++;
+    const state = record({ eventId: c.event.id, tenantId: c.event.tenantId, attempt, forceDrop: !attempt.url });
+    if (!attempt.ok && attempt.url) {
+      release(events.slice(i + 1));
+      return (await state) === "dropped" ? "cut" : "stopped";
     }
   }
-  // "pending": the failed head waits for the next cycle (or this worker lost its lease).
-  return states.every((s) => s !== "pending");
+  return "done";
 }
 
 /** Sends one attempt with the settings read at claim time (the current ones). */
