@@ -2,7 +2,6 @@ import { APICallError, generateText, stepCountIs, type StepResult, type ToolSet 
 import { and, eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Db } from "../../db/client";
-import { rowsOf } from "../../db/rows";
 import { agentExecutions, agents, contacts, dealContacts, members, type AgentExecutionRow, type AgentRow } from "../../db/schema";
 import { inTenantTransaction } from "../../db/transaction";
 import { budgetState, recordTokenUsage } from "../ai/token-budget";
@@ -29,22 +28,20 @@ const MAX_ATTEMPTS = 2;
 
 export type RunOptions = { stepTimeoutMs?: number; totalTimeoutMs?: number };
 
-/** Claims queued executions (and ones whose worker died) with SKIP LOCKED, oldest first. */
-async function claim(db: Db, limit: number): Promise<AgentExecutionRow[]> {
-  const rows = rowsOf<{ id: string }>(
-    await db.execute(sql`
-      update agent_executions set status = 'running', claimed_at = now(), attempts = attempts + 1
-      where id in (
+/** Claims queued executions (and ones whose worker died) with SKIP LOCKED, oldest first: one round trip. */
+function claim(db: Db, limit: number): Promise<AgentExecutionRow[]> {
+  return db
+    .update(agentExecutions)
+    .set({ status: "running", claimedAt: sql`now()`, attempts: sql`${agentExecutions.attempts} + 1` })
+    .where(
+      sql`${agentExecutions.id} in (
         select id from agent_executions
         where status = 'queued' or (status = 'running' and claimed_at < now() - make_interval(secs => ${EXECUTION_LEASE_MS / 1000}))
         order by created_at
         limit ${limit}
-        for update skip locked)
-      returning id`),
-  );
-  if (!rows.length) return [];
-  const ids = rows.map((r) => r.id);
-  return db.select().from(agentExecutions).where(sql`${agentExecutions.id} in ${ids}`);
+        for update skip locked)`,
+    )
+    .returning();
 }
 
 /** Side by side when the process is saturated: agents can wait, event delivery and leads have a pace to keep. */
