@@ -35,7 +35,7 @@ async function main() {
   totals.cpuMs = (cpu.user + cpu.system) / 1000;
   process.send?.({ totals });
   await closeDb();
-  process.disconnect?.();
+  if (process.connected) process.disconnect();
 }
 
 main().catch((err) => {

@@ -77,14 +77,16 @@ function child(script: string): ChildProcess {
 
 function nextMessage<T>(c: ChildProcess, pick: (m: unknown) => T | undefined): Promise<T> {
   return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`a bench child exited with ${code}`));
     const onMessage = (m: unknown) => {
       const v = pick(m);
       if (v === undefined) return;
       c.off("message", onMessage);
+      c.off("exit", onExit);
       resolve(v);
     };
     c.on("message", onMessage);
-    c.once("exit", (code) => reject(new Error(`a bench child exited with ${code}`)));
+    c.once("exit", onExit);
   });
 }
 
@@ -113,6 +115,9 @@ async function seed(url: string): Promise<{ total: number; tenantIds: string[] }
       )
       insert into event_deliveries (event_id, tenant_id) select id, tenant_id from e order by seq`);
   }
+  // A production queue has statistics; a scratch database seeded a moment ago may not have them
+  // yet (autovacuum analyses it whenever it comes by), and the claim's plans depend on them.
+  if (process.env.DATABASE_URL) await db.execute(sql`analyze event_deliveries, events, delivery_attempts`);
   return { total: perTenant * TENANTS, tenantIds };
 }
 
