@@ -3,25 +3,13 @@ import { z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { messagingChannels, type ChatHours } from "../../db/schema";
 import { invalid } from "../errors/domain-errors";
+import { TimeZoneSchema } from "../schemas/time-zone";
 
 const Time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be HH:MM (24 h)");
 
-/** `Intl` knows the zone (`America/Sao_Paulo`); anything else would make every hour check fail. */
-const TimeZone = z
-  .string()
-  .max(64)
-  .refine((tz) => {
-    try {
-      new Intl.DateTimeFormat("en", { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
-  }, "must be an IANA time zone such as America/Sao_Paulo");
-
 export const ChatHoursSchema = z
   .strictObject({
-    timeZone: TimeZone.default("America/Sao_Paulo"),
+    timeZone: TimeZoneSchema.default("America/Sao_Paulo"),
     weekly: z
       .array(
         z.strictObject({

@@ -3,6 +3,7 @@ import { invalid } from "../errors/domain-errors";
 import { UrlOrPathSchema } from "../schemas/url";
 import { defaultDealWorkflow } from "./default-deal-workflow";
 import { SharingConfigSchema } from "./sharing-config";
+import { TimeZoneSchema } from "../schemas/time-zone";
 
 /** Ids in tenant settings (stages, property types, features) are short slugs. */
 const OptionId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,47}$/, "must be a lowercase slug (a-z, 0-9, '_' or '-', at most 48 characters)");
@@ -122,19 +123,6 @@ export const ListingTranslationSchema = z.strictObject({
 });
 
 export const defaultListingTranslation = () => ({ enabled: false, targets: ["en", "es"] as ("en" | "es")[] });
-
-/** A zone `Intl` knows (`America/Sao_Paulo`); anything else would make every hour check fail. */
-const TimeZoneSchema = z
-  .string()
-  .max(64)
-  .refine((tz) => {
-    try {
-      new Intl.DateTimeFormat("en", { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
-  }, "must be an IANA time zone such as America/Sao_Paulo");
 
 /**
  * When the daily saved-search digests of the agency's sites go out: at `hour` o'clock in
