@@ -143,6 +143,10 @@ export async function matchTenantBatch(db: Db, tenantId: string, limit = 1000): 
       .orderBy(events.seq)
       .limit(limit);
     if (!rows.length) return { read: 0, due: 0 };
+    // The batch is safe to lose in a crash: its hits and the cursor commit together, so a lost
+    // commit only makes the next run read the batch again. Not waiting for the WAL flush saves the
+    // commit's fsync; any later synchronous commit (the alert that claims these hits) flushes it.
+    await tx.execute(sql`set local synchronous_commit = off`);
     const { settings } = await loadTenant(tx, tenantId);
     const activeStage = settings.listingWorkflow.activeStageId;
     let due = 0;

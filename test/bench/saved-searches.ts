@@ -9,6 +9,7 @@
  *   DATABASE_URL=postgres://postgres:postgres@localhost:5432/postgres npm run bench:saved-searches
  */
 import type { AddressInfo } from "node:net";
+import os from "node:os";
 import { sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { closeDb, getDb, type Db } from "../../db/client";
@@ -133,15 +134,19 @@ async function main() {
   // One change at a time: the matcher's whole path for one outbox event.
   const times: number[] = [];
   let hits = 0;
+  let cpu = 0;
   for (let i = 0; i < SINGLE; i++) {
     await priceDrop(db, t.tenantId, ids[(i * 7919) % ids.length]);
-    const t0 = performance.now();
+    const [t0, c0] = [performance.now(), process.cpuUsage()];
     const r = await matchTenantBatch(db, t.tenantId);
     times.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu += (c.user + c.system) / 1000;
     hits += r.due;
   }
   console.log(
-    `Matching one listing change (${SINGLE} runs): p50 ${ms(pct(times, 50))}, p95 ${ms(pct(times, 95))}, p99 ${ms(pct(times, 99))}; ${(hits / SINGLE).toFixed(1)} hits a change`,
+    `Matching one listing change (${SINGLE} runs): p50 ${ms(pct(times, 50))}, p95 ${ms(pct(times, 95))}, p99 ${ms(pct(times, 99))}; ` +
+      `${(hits / SINGLE).toFixed(1)} hits a change; this process's CPU ${ms(cpu / SINGLE)} a change (load average ${os.loadavg()[0].toFixed(1)})`,
   );
 
   // A burst: 1,000 changes committed, then the matcher catches up.

@@ -53,9 +53,9 @@ beforeAll(async () => {
   }
 });
 
-async function listing(price: string) {
+async function listing(price: string, tenant = t) {
   const res = await call(propertiesRoute.POST, "POST", "/x", {
-    key: t.key,
+    key: tenant.key,
     body: {
       property: { type: "apartment", bedrooms: 3, totalArea: "80" },
       location: { city: "São Paulo", neighborhood: "Pinheiros", state: "SP" },
@@ -114,5 +114,34 @@ describe("matching one listing against many saved searches", () => {
     hits = await hitsOf(hit.id);
     expect(hits.filter((h) => h.sent_at === null)).toHaveLength(0);
     expect(new Set(hits.map((h) => h.price))).toEqual(new Set(["800000.00"]));
+  });
+
+  it("takes a listing's hits with it when the listing is deleted, a search's with the search, and a tenant's with the tenant", async () => {
+    const db = await getDb();
+    const count = async (where: ReturnType<typeof sql>) =>
+      rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from saved_search_hits where ${where}`))[0].n;
+    const [gone, kept, others] = [await listing("700000"), await listing("710000"), await listing("720000", other)];
+    await timedMatch();
+    expect(await count(sql`listing_id = ${others.id}::uuid`)).toBe(20);
+    expect(await count(sql`listing_id = ${gone.id}::uuid`)).toBe(MATCHING);
+    expect(await count(sql`listing_id = ${kept.id}::uuid`)).toBe(MATCHING);
+
+    const del = await call(listingRoute.DELETE, "DELETE", "/x", { key: t.key, params: { id: gone.id } });
+    expect(del.status).toBe(200);
+    expect(await count(sql`listing_id = ${gone.id}::uuid`)).toBe(0);
+    expect(await count(sql`listing_id = ${kept.id}::uuid`)).toBe(MATCHING);
+
+    // One search deleted: its hits only.
+    const [one] = rowsOf<{ saved_search_id: string }>(
+      await db.execute(sql`select saved_search_id from saved_search_hits where listing_id = ${kept.id}::uuid limit 1`),
+    );
+    await db.delete(savedSearches).where(eq(savedSearches.id, one.saved_search_id));
+    expect(await count(sql`saved_search_id = ${one.saved_search_id}::uuid`)).toBe(0);
+    expect(await count(sql`listing_id = ${kept.id}::uuid`)).toBe(MATCHING - 1);
+
+    // The whole tenant: every hit of it goes through the cascade to its searches and listings; the other tenant's stay.
+    await db.execute(sql`delete from tenants where id = ${t.tenantId}::uuid`);
+    expect(await count(sql`tenant_id = ${t.tenantId}::uuid`)).toBe(0);
+    expect(await count(sql`tenant_id = ${other.tenantId}::uuid`)).toBe(20);
   });
 });
