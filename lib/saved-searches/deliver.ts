@@ -8,6 +8,7 @@ import { findSiteListings } from "../sites/find-site-listing";
 import { siteCatalogue, type SiteCatalogue } from "../sites/site-catalogue";
 import { toPublicDocument } from "../sites/public-document";
 import { stateParams } from "../sites/render/catalogue-query";
+import { tenantMailer, type TenantMailer } from "../mail/send-tenant-mail";
 import { loadTenant } from "../tenants/load-tenant";
 import { describeFilters } from "./describe";
 import type { SavedFilters } from "./filters";
@@ -124,25 +125,43 @@ export async function sendAlerts(db: Db, limit = 50, now = new Date()): Promise<
       update saved_searches s set last_alert_at = ${at} from due where s.id = due.id
       returning s.id, due.previous`),
   );
-  const cache: AlertCache = { sites: new Map(), brands: new Map() };
+  if (!claimed.length) return 0;
+  // What the batch's alerts need, read once for all of them: the searches, their waiting hits
+  // (marked sent in the same statement), and the hit listings as each search's site shows them now.
+  const previous = new Map(claimed.map((c) => [c.id, c.previous]));
+  const ids = sql`${`{${claimed.map((c) => c.id).join(",")}}`}::uuid[]`;
+  const rows = await db.select().from(savedSearches).where(sql`${savedSearches.id} = any(${ids})`);
+  const hits = rowsOf<Hit>(
+    await db.execute(sql`
+      update saved_search_hits set sent_at = now() where saved_search_id = any(${ids}) and sent_at is null
+      returning saved_search_id, listing_id, reason`),
+  );
+  const hitsOf = new Map<string, Hit[]>();
+  for (const h of hits) hitsOf.set(h.saved_search_id, [...(hitsOf.get(h.saved_search_id) ?? []), h]);
+  const cache: AlertCache = { sites: new Map(), brands: new Map(), mailers: new Map() };
+  const docs = await listingsBySite(db, cache, rows, hits);
   // Messages go out side by side (each waits mostly on the mail server or the gateway), each with
   // its own undo: one failing send puts back only its own search.
-  const queue = [...claimed];
+  const queue = [...rows];
   await Promise.all(
     Array.from({ length: Math.min(SEND_CONCURRENCY, queue.length) }, async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) await alertOne(db, next.id, next.previous, cache);
+      for (let row = queue.shift(); row; row = queue.shift())
+        await alertOne(db, row, previous.get(row.id) ?? null, hitsOf.get(row.id) ?? [], docs.get(row.siteId), cache);
     }),
   );
   return claimed.length;
 }
 
-/** Alerts sent at once by one runner. */
-const SEND_CONCURRENCY = 8;
+/** Alerts sent at once by one runner (the service's SMTP connections are pooled: lib/mail). */
+const SEND_CONCURRENCY = 16;
 
-/** What one run reads once for all its alerts: each site with its catalogue predicates, each tenant's brand. */
+type Hit = { saved_search_id: string; listing_id: string; reason: "new" | "price_drop" };
+
+/** What one run reads once for all its alerts: each site with its catalogue predicates, each tenant's brand and mailer. */
 type AlertCache = {
   sites: Map<string, Promise<{ site: SiteRow; catalogue: SiteCatalogue } | null>>;
   brands: Map<string, Promise<Brand>>;
+  mailers: Map<string, Promise<TenantMailer>>;
 };
 
 function cachedSite(db: Db, cache: AlertCache, row: SavedSearchRow) {
@@ -160,55 +179,70 @@ function cachedSite(db: Db, cache: AlertCache, row: SavedSearchRow) {
   return hit;
 }
 
-function cachedBrand(db: Db, cache: AlertCache, tenantId: string) {
-  let hit = cache.brands.get(tenantId);
-  if (!hit) cache.brands.set(tenantId, (hit = brandOf(db, tenantId)));
+function cached<T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>) {
+  let hit = map.get(key);
+  if (!hit) map.set(key, (hit = load()));
   return hit;
 }
 
-/** One claimed search's alert: its waiting hits marked sent, the listings still on its site, the message. */
-async function alertOne(db: Db, id: string, previous: string | null, cache: AlertCache) {
-  const [row] = await db.select().from(savedSearches).where(eq(savedSearches.id, id));
-  const hits = rowsOf<{ listing_id: string; reason: "new" | "price_drop" }>(
-    await db.execute(sql`
-      update saved_search_hits set sent_at = now() where saved_search_id = ${id}::uuid and sent_at is null
-      returning listing_id, reason`),
-  );
+/**
+ * The batch's hit listings still on their searches' sites now, by site (a listing that left the
+ * air since it matched is not sent): one query per site for the whole batch.
+ */
+async function listingsBySite(db: Db, cache: AlertCache, rows: SavedSearchRow[], hits: Hit[]) {
+  const siteOf = new Map(rows.map((r) => [r.id, r]));
+  const wanted = new Map<string, { row: SavedSearchRow; ids: Set<string> }>();
+  for (const h of hits) {
+    const row = siteOf.get(h.saved_search_id);
+    if (!row) continue;
+    const w = wanted.get(row.siteId) ?? { row, ids: new Set<string>() };
+    w.ids.add(h.listing_id);
+    wanted.set(row.siteId, w);
+  }
+  const out = new Map<string, Map<string, Record<string, unknown>>>();
+  for (const [siteId, { row, ids }] of wanted) {
+    const site = await cachedSite(db, cache, row);
+    const found = site ? await findSiteListings(db, site.site, [...ids], { ownOnly: true, catalogue: site.catalogue }) : [];
+    out.set(siteId, new Map(found.map((f) => [String(f.document.id), f.document])));
+  }
+  return out;
+}
+
+/** One claimed search's alert from its hits (already marked sent) and its site's listings; a failure puts the hits back. */
+async function alertOne(
+  db: Db,
+  row: SavedSearchRow,
+  previous: string | null,
+  hits: Hit[],
+  byId: Map<string, Record<string, unknown>> | undefined,
+  cache: AlertCache,
+) {
   try {
     const t = alertTexts(row.locale);
-    // Still on the site now? A listing that left the air since it matched is not sent.
-    const site = await cachedSite(db, cache, row);
-    const found = site
-      ? await findSiteListings(
-          db,
-          site.site,
-          hits.map((h) => h.listing_id),
-          { ownOnly: true, catalogue: site.catalogue },
-        )
-      : [];
-    const byId = new Map(found.map((f) => [String(f.document.id), f.document]));
     const items = hits.flatMap((h) => {
-      const doc = byId.get(h.listing_id);
+      const doc = byId?.get(h.listing_id);
       return doc ? [itemOf(row, doc, h.reason, t)] : [];
     });
     if (!items.length) {
       await db
         .update(savedSearches)
         .set({ lastAlertAt: previous ? new Date(previous) : null })
-        .where(eq(savedSearches.id, id));
+        .where(eq(savedSearches.id, row.id));
       return;
     }
     const unsubscribe = alertLink(row, "unsubscribe");
-    const msg = alertMessage(t, row.locale, await cachedBrand(db, cache, row.tenantId), describeFilters(row.filters as SavedFilters, t), items, {
+    const brand = await cached(cache.brands, row.tenantId, () => brandOf(db, row.tenantId));
+    const msg = alertMessage(t, row.locale, brand, describeFilters(row.filters as SavedFilters, t), items, {
       all: catalogueUrl(row),
       unsubscribe,
     });
-    await sendToVisitor(db, row, msg, { unsubscribeUrl: unsubscribe, key: `saved-search-alert:${row.id}:${Date.now()}` });
-    if (row.failures) await db.update(savedSearches).set({ failures: 0, lastError: null }).where(eq(savedSearches.id, id));
+    const mailer = row.channel === "email" ? await cached(cache.mailers, row.tenantId, () => tenantMailer(db, row.tenantId)) : undefined;
+    await sendToVisitor(db, row, msg, { unsubscribeUrl: unsubscribe, key: `saved-search-alert:${row.id}:${Date.now()}`, mailer });
+    if (row.failures) await db.update(savedSearches).set({ failures: 0, lastError: null }).where(eq(savedSearches.id, row.id));
   } catch (err) {
     if (hits.length)
       await db.execute(sql`update saved_search_hits set sent_at = null
-        where saved_search_id = ${id}::uuid and listing_id in (${sql.join(
+        where saved_search_id = ${row.id}::uuid and listing_id in (${sql.join(
           hits.map((h) => sql`${h.listing_id}::uuid`),
           sql`, `,
         )})`);

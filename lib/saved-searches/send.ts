@@ -2,7 +2,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { members, messagingChannels, type SavedSearchRow } from "../../db/schema";
 import { accessOf, type MemberActor } from "../context/actor";
-import { sendTenantMail } from "../mail/send-tenant-mail";
+import { tenantMailer, type TenantMailer } from "../mail/send-tenant-mail";
 import { sendMessage } from "../messaging/send/send-message";
 
 export type VisitorMessage = { subject: string; text: string; html: string };
@@ -12,13 +12,19 @@ export type VisitorMessage = { subject: string; text: string; html: string };
  * (lib/mail), with the RFC 8058 one-click unsubscribe headers on alerts. WhatsApp through the
  * tenant's oldest WhatsApp channel as its owner, with `sendMessage`: the same gates as a
  * member's send (opt-outs, chat privacy, connection), so an opted-out number gets nothing.
- * Throws with the reason when nothing was sent.
+ * Throws with the reason when nothing was sent. A batch passes the tenant's `mailer`, resolved once.
  */
-export async function sendToVisitor(db: Db, row: SavedSearchRow, msg: VisitorMessage, opts: { unsubscribeUrl?: string; key: string }): Promise<void> {
+export async function sendToVisitor(
+  db: Db,
+  row: SavedSearchRow,
+  msg: VisitorMessage,
+  opts: { unsubscribeUrl?: string; key: string; mailer?: TenantMailer },
+): Promise<void> {
   if (row.channel === "email") {
     if (!row.email) throw new Error("the saved search has no e-mail address");
     const headers = opts.unsubscribeUrl ? { "List-Unsubscribe": `<${opts.unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } : undefined;
-    await sendTenantMail(db, row.tenantId, { to: row.email, subject: msg.subject, text: msg.text, html: msg.html, headers });
+    const mailer = opts.mailer ?? (await tenantMailer(db, row.tenantId));
+    await mailer({ to: row.email, subject: msg.subject, text: msg.text, html: msg.html, headers });
     return;
   }
   if (!row.phone) throw new Error("the saved search has no phone");

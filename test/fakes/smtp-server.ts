@@ -14,6 +14,8 @@ export async function startFakeSmtp(opts: { user?: string; password?: string; po
   const state = {
     received: [] as { from: string; to: string[]; raw: Buffer; parsed: ParsedMail }[],
     switches: { rejectData: false, hang: false },
+    /** Connections accepted so far, and those open now. */
+    connections: { total: 0, open: 0 },
   };
   const server = new SMTPServer({
     secure: false,
@@ -21,6 +23,14 @@ export async function startFakeSmtp(opts: { user?: string; password?: string; po
     allowInsecureAuth: true,
     authMethods: ["PLAIN", "LOGIN"],
     logger: false,
+    onConnect(_session, cb) {
+      state.connections.total++;
+      state.connections.open++;
+      cb();
+    },
+    onClose() {
+      state.connections.open--;
+    },
     onAuth(auth, _session, cb) {
       if (auth.username === user && auth.password === password) cb(null, { user });
       else cb(new Error("Invalid username or password"));

@@ -76,6 +76,30 @@ describe("sendTenantMail", () => {
     expect(got.parsed.messageId).toBe(sent.messageId);
   });
 
+  it("sends a burst through SMTP_URL over a few pooled connections, closed once the burst is over", async () => {
+    setEnv({ SMTP_URL: serviceUrl(), MAIL_FROM: "alertas@crm.test" });
+    const [before, connections] = [service.state.received.length, service.state.connections.total];
+    const db = await getDb();
+    const sent = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        sendTenantMail(db, plain.tenantId, { to: `comprador-${i}@cliente.test`, subject: `Alerta ${i}`, text: "Novos imóveis" }),
+      ),
+    );
+    expect(new Set(sent.map((s) => s.messageId)).size).toBe(40);
+    expect(
+      service.state.received
+        .slice(before)
+        .map((m) => m.to[0])
+        .sort(),
+    ).toEqual(Array.from({ length: 40 }, (_, i) => `comprador-${i}@cliente.test`).sort());
+    // Fewer connections than messages: the pool's (at most 8), not one per message.
+    const opened = service.state.connections.total - connections;
+    expect(opened).toBeGreaterThan(0);
+    expect(opened).toBeLessThanOrEqual(8);
+    // Idle for a second, the pool lets its connections go.
+    await expect.poll(() => service.state.connections.open, { timeout: 5000 }).toBe(0);
+  });
+
   it("prefers the tenant's own e-mail channel: its server and address", async () => {
     setEnv({ SMTP_URL: serviceUrl(), MAIL_FROM: undefined });
     const [ownBefore, serviceBefore] = [own.state.received.length, service.state.received.length];
