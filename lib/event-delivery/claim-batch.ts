@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { rowsOf } from "../../db/rows";
-import { type Claimed, type RawClaim, toClaimed } from "./claim";
+import { CLAIMED_EVENT_COLUMNS, type Claimed, type RawClaim, toClaimed } from "./claim";
 
 /** A tenant's claimed run: consecutive events from its queue head, in queue order. */
 export type TenantRun = { tenantId: string; events: Claimed[] };
@@ -81,7 +81,7 @@ export async function claimBatch(db: Db, workerId: string, leaseMs: number, b: B
       from run where d.event_id = run.event_id
       returning d.event_id, d.failures, d.queue_seq
     )
-    select e.*, c.failures, c.queue_seq, w.url, w.hmac, w.bearer, w.secret
+    select ${CLAIMED_EVENT_COLUMNS}, c.failures, c.queue_seq, w.url, w.hmac, w.bearer, w.secret
     from claimed c
     join events e on e.id = c.event_id
     left join webhook_settings w on w.tenant_id = e.tenant_id

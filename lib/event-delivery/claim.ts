@@ -1,10 +1,27 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { jsonColumn, rowsOf } from "../../db/rows";
-import type { EventRow } from "../../db/schema";
+import { rowsOf } from "../../db/rows";
+
+/**
+ * A claimed event as it is sent: its JSON columns as the database's text (`data::text`), put
+ * into the body as they are instead of parsed and serialised again for every attempt.
+ */
+export type ClaimedEvent = {
+  id: string;
+  tenantId: string;
+  eventName: string;
+  entityType: string;
+  entityId: string;
+  userId: string | null;
+  /** `data` as JSON text. */
+  dataJson: string;
+  /** `old` as JSON text, null when there is none. */
+  oldJson: string | null;
+  occurredAt: Date;
+};
 
 export type Claimed = {
-  event: EventRow;
+  event: ClaimedEvent;
   /** Its place in the tenant's delivery queue. */
   queueSeq: number;
   failures: number;
@@ -13,14 +30,13 @@ export type Claimed = {
 
 export type RawClaim = {
   id: string;
-  seq: string | number;
   tenant_id: string;
   event_name: string;
   entity_type: string;
   entity_id: string;
   user_id: string | null;
-  data: unknown;
-  old: unknown;
+  data_json: string;
+  old_json: string | null;
   occurred_at: string | Date;
   failures: number;
   queue_seq: string | number;
@@ -29,6 +45,11 @@ export type RawClaim = {
   bearer: boolean | null;
   secret: string | null;
 };
+
+/** The event's columns a claim reads (`e` is `events`): the JSON ones as text, see `ClaimedEvent`. */
+export const CLAIMED_EVENT_COLUMNS = sql.raw(
+  "e.id, e.tenant_id, e.event_name, e.entity_type, e.entity_id, e.user_id, e.data::text as data_json, e.old::text as old_json, e.occurred_at",
+);
 
 /**
  * Takes a lease on the tenant's head event if it is due and nobody holds it. The UPDATE is the
@@ -56,7 +77,7 @@ export async function claimHead(
         and (d.locked_until is null or d.locked_until < now())
       returning d.event_id, d.failures, d.queue_seq
     )
-    select e.*, c.failures, c.queue_seq, w.url, w.hmac, w.bearer, w.secret
+    select ${CLAIMED_EVENT_COLUMNS}, c.failures, c.queue_seq, w.url, w.hmac, w.bearer, w.secret
     from claimed c
     join events e on e.id = c.event_id
     left join webhook_settings w on w.tenant_id = e.tenant_id`);
@@ -68,14 +89,13 @@ export function toClaimed(r: RawClaim): Claimed {
   return {
     event: {
       id: r.id,
-      seq: Number(r.seq),
       tenantId: r.tenant_id,
       eventName: r.event_name,
       entityType: r.entity_type,
       entityId: r.entity_id,
       userId: r.user_id,
-      data: jsonColumn<Record<string, unknown>>(r.data),
-      old: jsonColumn<Record<string, unknown> | null>(r.old),
+      dataJson: r.data_json,
+      oldJson: r.old_json,
       occurredAt: new Date(r.occurred_at),
     },
     queueSeq: Number(r.queue_seq),

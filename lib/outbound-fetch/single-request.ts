@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Dispatcher } from "undici";
+import { privateTargetsAllowed } from "./address-policy";
 import { agentFor, type OutboundPurpose } from "./agents";
 import { hostRefusal } from "./guarded-lookup";
 import { OutboundError } from "./outbound-error";
@@ -16,7 +17,14 @@ export type SingleRequestOptions = {
   maxBytes: number;
 };
 
-type Target = { origin: string; path: string; hostname: string; href: string };
+type Target = {
+  origin: string;
+  path: string;
+  hostname: string;
+  href: string;
+  /** The private-targets setting under which the host was found allowed (checked once, not per request). */
+  allowedWith?: boolean;
+};
 
 /** Parsed URLs by their text: a webhook goes to the same URL event after event. */
 const targets = new Map<string, Target>();
@@ -50,8 +58,13 @@ export function singleRequest(raw: string, o: SingleRequestOptions): Promise<Out
     let t: Target;
     try {
       t = target(raw);
-      const early = hostRefusal(t.hostname);
-      if (early) throw early;
+      // The check depends on the host and the setting only: repeated only if the setting changed.
+      const allowPrivate = privateTargetsAllowed();
+      if (t.allowedWith !== allowPrivate) {
+        const early = hostRefusal(t.hostname);
+        if (early) throw early;
+        t.allowedWith = allowPrivate;
+      }
     } catch (err) {
       reject(err);
       return;

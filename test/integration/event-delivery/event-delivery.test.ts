@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import * as dealsRoute from "../../../app/api/v1/crm/deals/route";
 import * as propertiesRoute from "../../../app/api/v1/real-estate/properties/route";
@@ -77,6 +77,38 @@ describe("outbound delivery", () => {
     expect(
       verifyWebhook({ secret: secret!, body: `${got.body} `, timestamp: got.headers["x-webhook-timestamp"], signature: got.headers["x-webhook-signature"] }).ok,
     ).toBe(false);
+  });
+
+  it("sends the stored data and old as they were stored: every digit of a long number, escapes and non-ASCII text, a null user", async () => {
+    const t = await makeTenant();
+    const r = await receiver();
+    const secret = await subscribe(t, r.url, { hmac: true });
+    const db = await getDb();
+    // Written as JSON text: a JavaScript number could not hold these digits.
+    await db.execute(sql`
+      with e as (
+        insert into events (tenant_id, event_name, entity_type, entity_id, user_id, data, old)
+        values (${t.tenantId}, 'deal.updated', 'deal', ${'id "quoted" \\ and\nline'}, null,
+                ${'{"amount": 12345678901234567890.123456789, "title": "Casa \\"Vista\\" – São João ☀", "tags": ["a", null, true]}'}::jsonb,
+                ${'{"amount": 0.1000000000000000000001, "title": "antes"}'}::jsonb)
+        returning id, tenant_id)
+      insert into event_deliveries (event_id, tenant_id) select id, tenant_id from e`);
+    expect((await cycle()).delivered).toBe(1);
+    const [got] = r.received;
+    expect(got.body).toContain('"amount": 12345678901234567890.123456789');
+    expect(got.body).toContain('"amount": 0.1000000000000000000001');
+    expect(got.json.data).toEqual({
+      entityType: "deal",
+      entityId: 'id "quoted" \\ and\nline',
+      userId: null,
+      data: { amount: 12345678901234567000, title: 'Casa "Vista" – São João ☀', tags: ["a", null, true] },
+      old: { amount: 0.1, title: "antes" },
+      changes: null,
+    });
+    expect(Object.keys(got.json)).toEqual(["eventId", "eventName", "occurredAt", "timestamp", "tenantId", "data"]);
+    expect(
+      verifyWebhook({ secret: secret!, body: got.body, timestamp: got.headers["x-webhook-timestamp"], signature: got.headers["x-webhook-signature"] }),
+    ).toEqual({ ok: true });
   });
 
   it("sends no auth headers by default, only selected events, and nothing without a URL", async () => {
