@@ -81,11 +81,10 @@ export async function tenantMailer(db: DbOrTx, tenantId: string): Promise<Tenant
   const name = tenant.settings.branding.name;
   const channel = await tenantEmailChannel(db, tenantId);
   const creds = channel ? credentialsOf(channel) : null;
-  const timeout = () => AbortSignal.timeout(config().MESSAGING_SEND_TIMEOUT_MS);
   if (creds?.smtp) {
     const smtp = creds.smtp;
     const address = creds.sessionName;
-    return async (mail, signal = timeout()) => {
+    return withBudget(async (mail, signal) => {
       let transport: Awaited<ReturnType<typeof transportFor>> | undefined;
       try {
         transport = await withSignal(transportFor(smtp, creds.apiKey, address.split("@")[1] ?? "localhost"), signal, () => {});
@@ -97,9 +96,9 @@ export async function tenantMailer(db: DbOrTx, tenantId: string): Promise<Tenant
       } finally {
         transport?.close();
       }
-    };
+    });
   }
-  return async (mail, signal = timeout()) => {
+  return withBudget(async (mail, signal) => {
     const url = config().SMTP_URL;
     if (!url) throw new MailNotConfiguredError();
     const address = serviceFromAddress();
@@ -114,6 +113,24 @@ export async function tenantMailer(db: DbOrTx, tenantId: string): Promise<Tenant
       throw smtpFailure(err);
     } finally {
       pool.done();
+    }
+  });
+}
+
+/**
+ * The caller's signal, else `MESSAGING_SEND_TIMEOUT_MS` on a timer cleared when the send ends
+ * (`AbortSignal.timeout` would fire for every message long after it was sent: a burst of alerts
+ * paid for thousands of late aborts).
+ */
+function withBudget(send: (mail: TenantMail, signal: AbortSignal) => Promise<MailSent>): TenantMailer {
+  return async (mail, signal) => {
+    if (signal) return send(mail, signal);
+    const budget = new AbortController();
+    const timer = setTimeout(() => budget.abort(), config().MESSAGING_SEND_TIMEOUT_MS);
+    try {
+      return await send(mail, budget.signal);
+    } finally {
+      clearTimeout(timer);
     }
   };
 }
