@@ -38,6 +38,7 @@ afterAll(async () => {
 });
 afterEach(() => {
   service.state.switches.rejectData = false;
+  service.state.switches.hang = false;
 });
 
 const serviceUrl = () => `smtp://service:service-pass@${service.host}:${service.port}`;
@@ -116,5 +117,22 @@ describe("sendTenantMail", () => {
     const err = await sendTenantMail(await getDb(), plain.tenantId, { to: "ana@cliente.test", subject: "x", text: "x" }).catch((e) => e);
     expect(err).toBeInstanceOf(GatewayError);
     expect(err).toMatchObject({ kind: "http", status: 554 });
+  });
+
+  it("a server that never answers is a timeout within MESSAGING_SEND_TIMEOUT_MS, and the next message goes through", async () => {
+    setEnv({ SMTP_URL: serviceUrl(), MESSAGING_SEND_TIMEOUT_MS: "300" });
+    try {
+      service.state.switches.hang = true;
+      const started = performance.now();
+      const err = await sendTenantMail(await getDb(), plain.tenantId, { to: "ana@cliente.test", subject: "x", text: "x" }).catch((e) => e);
+      expect(err).toMatchObject({ kind: "timeout" });
+      expect(performance.now() - started).toBeLessThan(3000);
+      service.state.switches.hang = false;
+      const sent = await sendTenantMail(await getDb(), plain.tenantId, { to: "bia@cliente.test", subject: "y", text: "y" });
+      expect(sent.via).toBe("service");
+      expect(service.state.received.at(-1)?.to).toEqual(["bia@cliente.test"]);
+    } finally {
+      setEnv({ MESSAGING_SEND_TIMEOUT_MS: undefined });
+    }
   });
 });
