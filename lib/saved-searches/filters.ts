@@ -64,7 +64,22 @@ export function candidateColumns(f: SavedFilters) {
 export type MatchDoc = Record<string, unknown>;
 
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
-const str = (v: unknown) => (typeof v === "string" ? foldText(v) : "");
+
+/**
+ * `foldText` remembered: one listing change is checked against hundreds of searches naming the
+ * same few places, and each fold is a Unicode normalisation. Bounded: cleared when full.
+ */
+const folds = new Map<string, string>();
+function folded(v: string): string {
+  let out = folds.get(v);
+  if (out === undefined) {
+    if (folds.size >= 10_000) folds.clear();
+    out = foldText(v);
+    folds.set(v, out);
+  }
+  return out;
+}
+const str = (v: unknown) => (typeof v === "string" ? folded(v) : "");
 
 /**
  * Whether a listing's document meets every filter of a saved search, as the catalogue's search
@@ -84,8 +99,8 @@ export function matchesFilters(doc: MatchDoc, f: SavedFilters): boolean {
   if ((f.minArea || f.maxArea) && areaOf === null) return false;
   if (f.minArea && areaOf! < f.minArea) return false;
   if (f.maxArea && areaOf! > f.maxArea) return false;
-  if (f.city && str(doc.location_city) !== foldText(f.city)) return false;
-  if (f.neighborhood && str(doc.location_neighborhood) !== foldText(f.neighborhood)) return false;
+  if (f.city && str(doc.location_city) !== folded(f.city)) return false;
+  if (f.neighborhood && str(doc.location_neighborhood) !== folded(f.neighborhood)) return false;
   if (f.q) {
     const hay = foldText(
       [doc.title, doc.description, doc.location_neighborhood, doc.location_city, doc.location_street].filter((x) => typeof x === "string").join(" "),
