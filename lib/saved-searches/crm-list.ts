@@ -3,7 +3,7 @@ import { z } from "zod";
 import { rowsOf } from "../../db/rows";
 import type { MemberCtx } from "../context/verb-context";
 import { pageSchema, PageQuery, type Page } from "../schemas/paging";
-import { SavedFiltersSchema } from "./filters";
+import { DealSavedSearchSchema, savedSearchSummary } from "./of-deal";
 
 export const ListSavedSearchesQuery = z
   .strictObject({
@@ -14,25 +14,16 @@ export const ListSavedSearchesQuery = z
   })
   .meta({ id: "ListSavedSearchesQuery" });
 
-export const SavedSearchSchema = z
-  .object({
-    id: z.uuid(),
-    siteId: z.uuid(),
-    status: z.enum(["pending", "active", "unsubscribed"]),
-    channel: z.enum(["email", "whatsapp"]),
-    frequency: z.enum(["instant", "daily"]),
-    filters: SavedFiltersSchema,
-    contact: z.object({ name: z.string().nullable(), email: z.string().nullable(), phone: z.string().nullable() }),
-    locale: z.enum(["pt-BR", "en", "es"]),
-    dealId: z.uuid().nullable().meta({ description: "The deal of the lead the confirmed search became (null before confirmation or processing)." }),
-    consent: z.object({ at: z.iso.datetime(), source: z.record(z.string(), z.string()) }).meta({ description: "LGPD consent: when and where it was given." }),
-    confirmedAt: z.iso.datetime().nullable(),
-    unsubscribedAt: z.iso.datetime().nullable(),
-    lastAlertAt: z.iso.datetime().nullable(),
-    alertsSent: z.number().int().meta({ description: "Listings sent to this search so far." }),
-    createdAt: z.iso.datetime(),
-  })
-  .meta({ id: "SavedSearch" });
+export const SavedSearchSchema = DealSavedSearchSchema.extend({
+  contact: z.object({ name: z.string().nullable(), email: z.string().nullable(), phone: z.string().nullable() }),
+  locale: z.enum(["pt-BR", "en", "es"]),
+  dealId: z.uuid().nullable().meta({ description: "The deal of the lead the confirmed search became (null before confirmation or processing)." }),
+  consent: z.object({ at: z.iso.datetime(), source: z.record(z.string(), z.string()) }).meta({ description: "LGPD consent: when and where it was given." }),
+  confirmedAt: z.iso.datetime().nullable(),
+  unsubscribedAt: z.iso.datetime().nullable(),
+  lastAlertAt: z.iso.datetime().nullable(),
+  alertsSent: z.number().int().meta({ description: "Listings sent to this search so far." }),
+}).meta({ id: "SavedSearch" });
 
 export const SavedSearchPageSchema = pageSchema(SavedSearchSchema, "SavedSearchPage");
 type Item = z.infer<typeof SavedSearchSchema>;
@@ -66,12 +57,7 @@ export async function listSavedSearches(ctx: MemberCtx, q: z.output<typeof ListS
   ]);
   const items = rowsOf<Record<string, unknown>>(rows).map(
     (r): Item => ({
-      id: r.id as string,
-      siteId: r.site_id as string,
-      status: r.status as Item["status"],
-      channel: r.channel as Item["channel"],
-      frequency: r.frequency as Item["frequency"],
-      filters: r.filters as Item["filters"],
+      ...savedSearchSummary(r),
       contact: { name: (r.contact_name as string) ?? null, email: (r.email as string) ?? null, phone: (r.phone as string) ?? null },
       locale: r.locale as Item["locale"],
       dealId: (r.deal_id as string) ?? null,
@@ -80,7 +66,6 @@ export async function listSavedSearches(ctx: MemberCtx, q: z.output<typeof ListS
       unsubscribedAt: iso(r.unsubscribed_at),
       lastAlertAt: iso(r.last_alert_at),
       alertsSent: Number(r.alerts_sent ?? 0),
-      createdAt: iso(r.created_at)!,
     }),
   );
   return { items, total: Number(rowsOf<{ total: number }>(totals)[0]?.total ?? 0), page: q.page, pageSize: q.pageSize };

@@ -30,7 +30,12 @@ export async function savedSearchesOfDeal(db: DbOrTx, tenantId: string, dealId: 
     from inbound_leads l join saved_searches s on s.inbound_lead_id = l.id and s.tenant_id = l.tenant_id
     where l.tenant_id = ${tenantId}::uuid and l.origin_lead_id like 'saved-search:%' and (l.deal_ids ->> 0) = ${dealId}
     order by s.created_at, s.id`);
-  return rowsOf<Record<string, unknown>>(res).map((r) => ({
+  return rowsOf<Record<string, unknown>>(res).map(savedSearchSummary);
+}
+
+/** The fields every member's view of a saved search shows, from its row (`saved_searches` columns). */
+export function savedSearchSummary(r: Record<string, unknown>): DealSavedSearch {
+  return {
     id: r.id as string,
     siteId: r.site_id as string,
     filters: r.filters as DealSavedSearch["filters"],
@@ -38,5 +43,5 @@ export async function savedSearchesOfDeal(db: DbOrTx, tenantId: string, dealId: 
     frequency: r.frequency as DealSavedSearch["frequency"],
     status: r.status as DealSavedSearch["status"],
     createdAt: new Date(r.created_at as string).toISOString(),
-  }));
+  };
 }
