@@ -85,7 +85,9 @@ export async function recordOutcomes(db: Db, workerId: string, outcomes: Outcome
         url text, status_code integer, error text, duration_ms integer, response_excerpt text)
     ), attempts as (
       insert into delivery_attempts (tenant_id, event_id, at, url, status_code, error, duration_ms, response_excerpt)
-      select tenant_id, event_id, at, url, status_code, error, duration_ms, response_excerpt from o where sent
+      -- The log has no foreign keys (see its table): an event deleted meanwhile gets no row.
+      select tenant_id, event_id, at, url, status_code, error, duration_ms, response_excerpt from o
+      where sent and exists (select from events e where e.id = o.event_id)
     )
     update event_deliveries d set
       state = (case when not o.sent then 'pending' when o.ok then 'delivered'

@@ -9,7 +9,9 @@ import * as secretRoute from "../../../app/api/v1/settings/webhooks/secret/route
 import * as testRoute from "../../../app/api/v1/settings/webhooks/test/route";
 import { getDb } from "../../../db/client";
 import { eventDeliveries, events } from "../../../db/schema";
+import { rowsOf } from "../../../db/rows";
 import { deliverDueEvents } from "../../../lib/event-delivery/deliver";
+import { recordOutcomes } from "../../../lib/event-delivery/record-outcomes";
 import { verifyWebhook } from "../../../lib/event-delivery/verify";
 import { makeTenant, propertyBody, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
@@ -324,6 +326,35 @@ describe("test action, delivery log and redelivery", () => {
     expect((await call(redeliverRoute.POST, "POST", "/x", { key: other.key, params: { eventId: first.eventId } })).status).toBe(404);
     expect((await call(deliveriesRoute.GET, "GET", "/x", { key: other.key })).body.items).toEqual([]);
     expect((await call(deliveriesRoute.GET, "GET", "/x", { key: t.key, query: { limit: "500" } })).status).toBe(400);
+  });
+
+  it("deletes the delivery log with its event and its tenant, and logs no attempt of an event deleted meanwhile", async () => {
+    const [a, b] = [await makeTenant(), await makeTenant()];
+    const r = await receiver();
+    for (const t of [a, b]) {
+      await subscribe(t, r.url);
+      await createDeal(t, "Logged");
+      await createDeal(t, "Logged too");
+    }
+    await cycle();
+    const db = await getDb();
+    const attempts = async (tenantId: string) =>
+      rowsOf<{ event_id: string }>(await db.execute(sql`select event_id from delivery_attempts where tenant_id = ${tenantId} order by at`)).map(
+        (x) => x.event_id,
+      );
+    const [gone, kept] = await attempts(a.tenantId);
+    expect(await attempts(b.tenantId)).toHaveLength(2);
+
+    await db.execute(sql`delete from events where id = ${gone}`);
+    expect(await attempts(a.tenantId)).toEqual([kept]);
+    await db.execute(sql`delete from tenants where id = ${a.tenantId}`);
+    expect(await attempts(a.tenantId)).toEqual([]);
+    expect(await attempts(b.tenantId)).toHaveLength(2);
+
+    // An outcome that arrives after its event was deleted (the tenant was removed mid-send) leaves no orphan row.
+    const attempt = { at: new Date(), url: r.url, ok: true, statusCode: 200, error: null, durationMs: 1, responseExcerpt: "ok" };
+    await recordOutcomes(db, "w-test", [{ eventId: gone, tenantId: a.tenantId, attempt }], 0);
+    expect(await attempts(a.tenantId)).toEqual([]);
   });
 
   it("stores each event once in the outbox whatever happens to delivery", async () => {
