@@ -5,6 +5,7 @@ import { anyOf, strExact } from "../search/ast-build";
 import type { SearchScope } from "../search/engine";
 import type { FilterNode } from "../search/filter";
 import { loadTenant } from "../tenants/load-tenant";
+import type { TenantSettings } from "../tenants/settings-schema";
 
 /** What a site's visitors may see: the engine scope and the site's criteria, ANDed outside any caller filter. */
 export type SiteCatalogue = { scope: SearchScope; criteria: FilterNode[] };
@@ -15,8 +16,9 @@ export type SiteCatalogue = { scope: SearchScope; criteria: FilterNode[] };
  * tenants' network listings only when the site includes them. The caller's `filter_by` is
  * parsed separately and ANDed with these, so it can narrow the catalogue but never widen it.
  */
-export async function siteCatalogue(db: DbOrTx, site: SiteRow): Promise<SiteCatalogue> {
-  const { settings } = await loadTenant(db, site.tenantId);
+export async function siteCatalogue(db: DbOrTx, site: SiteRow, tenantSettings?: TenantSettings): Promise<SiteCatalogue> {
+  // A caller that has just read the tenant (the saved-search matcher) passes its settings.
+  const settings = tenantSettings ?? (await loadTenant(db, site.tenantId)).settings;
   const scope: SearchScope = {
     tenantId: site.tenantId,
     access: { kind: "all" },
