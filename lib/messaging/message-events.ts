@@ -1,6 +1,6 @@
 import type { DbOrTx } from "../../db/client";
 import type { MessagingChannelRow } from "../../db/schema";
-import { recordEvent } from "../outbox/record-event";
+import { type NewEvent, recordEvent } from "../outbox/record-event";
 import { credentialsOf } from "./providers/adapter-for";
 import type { ProviderMessage } from "./providers/types";
 
@@ -16,7 +16,17 @@ export async function recordMessageEvent(
   m: Pick<ProviderMessage, "id" | "timestamp" | "text" | "type" | "media">,
   direction: "inbound" | "outbound",
 ): Promise<void> {
-  await recordEvent(tx, {
+  await recordEvent(tx, messageEvent(channel, chatId, m, direction));
+}
+
+/** The outbox row of `recordMessageEvent`, for callers that record several in one statement (`recordEvents`). */
+export function messageEvent(
+  channel: MessagingChannelRow,
+  chatId: string,
+  m: Pick<ProviderMessage, "id" | "timestamp" | "text" | "type" | "media">,
+  direction: "inbound" | "outbound",
+): NewEvent {
+  return {
     tenantId: channel.tenantId,
     eventName: direction === "inbound" ? "channel.message.received" : "channel.message.sent",
     entityType: "channel_message",
@@ -35,5 +45,5 @@ export async function recordMessageEvent(
       hasMedia: m.media !== null,
       mediaType: m.media?.mimeType ?? null,
     },
-  });
+  };
 }

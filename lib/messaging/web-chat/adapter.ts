@@ -2,10 +2,9 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "../../../db/client";
 import { messagingConversations, messagingLabels, type MessagingChannelRow } from "../../../db/schema";
-import { inTenantTransaction } from "../../../db/transaction";
 import { GatewayError } from "../providers/gateway-http";
 import type { ProviderAdapter, ProviderMessage } from "../providers/types";
-import { appendMessage, messagesBefore } from "./store";
+import { messagesBefore, storeOutbound } from "./store";
 
 /**
  * The web chat's "provider" is the service itself: sending stores the message (and announces it to
@@ -34,17 +33,17 @@ export function webChatAdapter(channel: MessagingChannelRow): ProviderAdapter {
       );
     },
     async sendText(chatId, text) {
-      const row = await inTenantTransaction(await getDb(), channel.tenantId, async (tx) => {
-        const [c] = await tx
-          .select({ handle: messagingConversations.handleMasked })
-          .from(messagingConversations)
-          .where(and(eq(messagingConversations.channelId, channel.id), eq(messagingConversations.chatId, chatId)))
-          .limit(1);
-        // The send gates let only stored conversations through: a visitor must have opened it.
-        if (!c) throw new GatewayError("not_found", "no web-chat conversation with this id");
-        return appendMessage(tx, channel, chatId, { direction: "outbound", text, handleMasked: c.handle });
-      });
-      return { messageId: row!.id };
+      // Read before any lock. The send gates let only stored conversations through (a visitor must have opened it).
+      const [c] = await (await getDb())
+        .select({ id: messagingConversations.id })
+        .from(messagingConversations)
+        .where(and(eq(messagingConversations.channelId, channel.id), eq(messagingConversations.chatId, chatId)))
+        .limit(1);
+      if (!c) throw new GatewayError("not_found", "no web-chat conversation with this id");
+      // Stored by `recordSent`'s tenant transaction with the send record and the event: one
+      // transaction (one wait for the tenant lock) per reply instead of two.
+      const messageId = randomUUID();
+      return { messageId, keep: (tx) => storeOutbound(tx, channel, chatId, { id: messageId, text }) };
     },
     async sendTemplate() {
       throw new GatewayError("http", "web chat has no templates");

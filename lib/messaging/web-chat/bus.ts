@@ -55,16 +55,18 @@ export async function subscribe(topic: string, onNews: () => void): Promise<() =
 }
 
 /**
- * Announces a committed message to the streams of its conversation, on every web process. Best
- * effort: the message is stored already, and a stream also re-reads the store on its heartbeat.
+ * Announces committed messages to the streams of their conversations, on every web process, in
+ * one statement (a batch of visitor messages touches many conversations). Best effort: the
+ * messages are stored already, and a stream also re-reads the store on its heartbeat.
  */
-export function publish(topic: string): void {
+export function publish(...topics: string[]): void {
+  if (!topics.length) return;
   void (async () => {
     if ((await dbDriver()) !== "postgres") {
-      g.emitter.emit(topic);
+      for (const t of topics) g.emitter.emit(t);
       return;
     }
     const db = await getDb();
-    await db.execute(sql`select pg_notify(${WEB_CHAT_CHANNEL}, ${topic})`);
+    await db.execute(sql`select pg_notify(${WEB_CHAT_CHANNEL}, t) from jsonb_array_elements_text(${JSON.stringify(topics)}::jsonb) as t`);
   })().catch((err) => logger().warn({ err }, "web chat: could not announce a message; streams see it on their next heartbeat"));
 }

@@ -1,17 +1,8 @@
 import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "../../../db/client";
-import {
-  messagingChatPrivacy,
-  messagingConversations,
-  messagingMessages,
-  type MessagingChannelRow,
-  type MessagingMessageRow,
-  webChatSessions,
-} from "../../../db/schema";
+import { messagingConversations, messagingMessages, type MessagingChannelRow, type MessagingMessageRow, webChatSessions } from "../../../db/schema";
 import { afterCommit } from "../../../db/transaction";
-import { effectivePrivacy, privacyStateOf } from "../chat-privacy";
-import { recordMessageEvent } from "../message-events";
 import { conversationTopic, publish } from "./bus";
 
 const PREVIEW_CHARS = 200;
@@ -38,107 +29,40 @@ export const presentChatMessage = (m: MessagingMessageRow): ChatMessage => ({
   clientMessageId: m.direction === "inbound" ? m.clientMessageId : null,
 });
 
-/** Announces the conversation's news once, after the transaction that stored it commits. */
+/**
+ * Announces the conversation's news once, after the transaction that stored it commits: every
+ * conversation a transaction touched goes in one NOTIFY statement.
+ */
 export function announceAfterCommit(tx: DbOrTx, channelId: string, chatId: string): void {
-  const topic = conversationTopic(channelId, chatId);
   afterCommit(
     tx,
-    `web-chat:${topic}`,
-    () => topic,
-    (t) => publish(t),
-  );
+    "web-chat:announce",
+    () => new Set<string>(),
+    (topics) => publish(...topics),
+  ).add(conversationTopic(channelId, chatId));
 }
 
 /**
- * Stores one message of a conversation and moves the conversation's record (created on the first),
- * inside the caller's tenant transaction. Returns null when the conversation already has a message
- * with this `clientMessageId` (a resend). Inbound messages count as unread and awaiting a reply and
- * raise `channel.message.received` (for chats whose privacy is open, as WhatsApp's do); outbound
- * ones are recorded by the send verb (`recordSent`), which raises `channel.message.sent`.
+ * Stores an agency message of a conversation inside the send's tenant transaction (the adapter's
+ * `keep`, run by `recordSent`), in one statement: the message row, the session's new expiry, and
+ * the conversation's last message at the row's own time (so a visitor message committed between
+ * the send and this transaction does not stay shown as the last one). `recordSent` then marks the
+ * conversation answered and raises `channel.message.sent`. Visitor messages are written in
+ * batches by ./intake.ts.
  */
-export async function appendMessage(
-  tx: DbOrTx,
-  channel: MessagingChannelRow,
-  chatId: string,
-  m: { direction: "inbound" | "outbound"; text: string; clientMessageId?: string; displayName?: string; handleMasked: string },
-): Promise<MessagingMessageRow | null> {
-  const [row] = await tx
-    .insert(messagingMessages)
-    .values({
-      tenantId: channel.tenantId,
-      channelId: channel.id,
-      chatId,
-      direction: m.direction,
-      text: m.text,
-      clientMessageId: m.clientMessageId ?? null,
-      // Millisecond precision: what the answers show is exactly what `before` keys on.
-      createdAt: sql`date_trunc('milliseconds', clock_timestamp())`,
-    })
-    .onConflictDoNothing({
-      target: [messagingMessages.channelId, messagingMessages.chatId, messagingMessages.clientMessageId],
-      where: sql`client_message_id IS NOT NULL`,
-    })
-    .returning();
-  if (!row) return null;
-  const inbound = m.direction === "inbound";
-  await tx
-    .insert(messagingConversations)
-    .values({
-      tenantId: channel.tenantId,
-      channelId: channel.id,
-      chatId,
-      privacyState: privacyStateOf(channel.id, chatId),
-      displayName: m.displayName ?? null,
-      handleMasked: m.handleMasked,
-      kind: "contact",
-      lastActivityAt: row.createdAt,
-      lastPreview: m.text.slice(0, PREVIEW_CHARS),
-      lastFromMe: !inbound,
-      lastMessageId: row.id,
-      unreadCount: inbound ? 1 : 0,
-      awaitingReply: inbound,
-    })
-    .onConflictDoUpdate({
-      target: [messagingConversations.channelId, messagingConversations.chatId],
-      set: {
-        lastActivityAt: row.createdAt,
-        lastPreview: m.text.slice(0, PREVIEW_CHARS),
-        lastFromMe: !inbound,
-        lastMessageId: row.id,
-        unreadCount: inbound ? sql`${messagingConversations.unreadCount} + 1` : sql`0`,
-        awaitingReply: inbound,
-      },
-    });
-  await tx
-    .update(webChatSessions)
-    .set({ expiresAt: new Date(row.createdAt.getTime() + SESSION_DAYS * 86_400_000) })
-    .where(and(eq(webChatSessions.channelId, channel.id), eq(webChatSessions.chatId, chatId)));
+export async function storeOutbound(tx: DbOrTx, channel: MessagingChannelRow, chatId: string, m: { id: string; text: string }): Promise<void> {
+  await tx.execute(sql`
+    with m as (
+      insert into ${messagingMessages} (id, tenant_id, channel_id, chat_id, direction, text, created_at)
+      values (${m.id}, ${channel.tenantId}, ${channel.id}, ${chatId}, 'outbound', ${m.text}, date_trunc('milliseconds', clock_timestamp()))
+      returning id, created_at),
+    s as (
+      update ${webChatSessions} set expires_at = (select created_at from m) + ${`${SESSION_DAYS} days`}::interval
+      where channel_id = ${channel.id} and chat_id = ${chatId})
+    update ${messagingConversations} c
+    set last_activity_at = m.created_at, last_preview = ${m.text.slice(0, PREVIEW_CHARS)}, last_from_me = true, last_message_id = m.id::text
+    from m where c.channel_id = ${channel.id} and c.chat_id = ${chatId}`);
   announceAfterCommit(tx, channel.id, chatId);
-  if (!inbound) return row;
-  const [p] = await tx
-    .select({ state: messagingChatPrivacy.state })
-    .from(messagingChatPrivacy)
-    .where(and(eq(messagingChatPrivacy.channelId, channel.id), eq(messagingChatPrivacy.chatId, chatId)))
-    .limit(1);
-  if (effectivePrivacy(channel.privacyMode, p?.state) === "open") {
-    await recordMessageEvent(
-      tx,
-      channel,
-      chatId,
-      { id: row.id, timestamp: Math.floor(row.createdAt.getTime() / 1000), text: row.text, type: row.messageType, media: null },
-      "inbound",
-    );
-  }
-  return row;
-}
-
-export async function messageByClientId(db: DbOrTx, channelId: string, chatId: string, clientMessageId: string): Promise<MessagingMessageRow | null> {
-  const [row] = await db
-    .select()
-    .from(messagingMessages)
-    .where(and(eq(messagingMessages.channelId, channelId), eq(messagingMessages.chatId, chatId), eq(messagingMessages.clientMessageId, clientMessageId)))
-    .limit(1);
-  return row ?? null;
 }
 
 /** Messages of a conversation after the one with id `afterId` (all when null), oldest first. */

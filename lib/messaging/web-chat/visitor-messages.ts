@@ -1,13 +1,11 @@
 import { z } from "zod";
 import type { Db } from "../../../db/client";
 import type { WebChatSessionRow } from "../../../db/schema";
-import { inTenantTransaction } from "../../../db/transaction";
 import { conflict } from "../../errors/domain-errors";
 import { storableJson } from "../../util/storable-text";
-import { maskHandle } from "../chat-id";
 import type { ChatPlace } from "./place";
-import { VISITOR_NAME } from "./sessions";
-import { appendMessage, ChatMessageSchema, messageByClientId, messagesAfter, presentChatMessage } from "./store";
+import { intakeVisitorMessage } from "./intake";
+import { ChatMessageSchema, messagesAfter, presentChatMessage } from "./store";
 
 export const PostChatMessageSchema = z
   .strictObject({
@@ -41,25 +39,16 @@ export const ChatMessagesSchema = z
 
 /**
  * `POST .../chat/messages`: the visitor's message, stored (with the conversation's record, the
- * session's new expiry and `channel.message.received`) before the 201. A `clientMessageId` already
+ * session's new expiry and `channel.message.received`) before the 201, in a batch with the other
+ * messages of its tenant arriving at the same time (./intake.ts). A `clientMessageId` already
  * stored answers the first message again; with another text it is a 409.
  */
 export async function postVisitorMessage(db: Db, place: ChatPlace, session: WebChatSessionRow, body: unknown) {
   const data = PostChatMessageSchema.parse(storableJson(body));
-  const stored = await inTenantTransaction(db, place.tenantId, (tx) =>
-    appendMessage(tx, place.channel, session.chatId, {
-      direction: "inbound",
-      text: data.text,
-      clientMessageId: data.clientMessageId,
-      displayName: session.name ?? VISITOR_NAME,
-      handleMasked: maskHandle(session.chatId),
-    }),
-  );
-  if (stored) return { message: presentChatMessage(stored), replayed: false };
-  const first = await messageByClientId(db, place.channel.id, session.chatId, data.clientMessageId);
-  if (!first || first.text !== data.text)
+  const { row, replayed } = await intakeVisitorMessage(db, place, session, data);
+  if (replayed && row.text !== data.text)
     throw conflict("body field `clientMessageId`: already used for another message of this chat.", "client_message_id_reused");
-  return { message: presentChatMessage(first), replayed: true };
+  return { message: presentChatMessage(row), replayed };
 }
 
 /** `GET .../chat/messages?after=`: the conversation's messages after `after`, oldest first. */
