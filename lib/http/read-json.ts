@@ -2,7 +2,7 @@ import { DomainError, invalid } from "../errors/domain-errors";
 import { fieldLabel, type InputLocation } from "./errors";
 import { hasLoneSurrogate } from "../util/storable-text";
 
-const MAX_BODY_BYTES = 1_000_000;
+export const MAX_BODY_BYTES = 1_000_000;
 /** Deepest nesting of arrays and objects a body may have; real payloads stay under 10. */
 export const MAX_JSON_DEPTH = 32;
 

@@ -1,9 +1,10 @@
 import type { Db } from "../../db/client";
-import type { ChatPlace } from "../messaging/web-chat/place";
+import { type ChatPlace, shareChatPlace, siteChatPlace } from "../messaging/web-chat/place";
 import { chatSessionOf, openChatSession } from "../messaging/web-chat/sessions";
 import { chatStream } from "../messaging/web-chat/stream";
 import { ChatMessagesQuery, listVisitorMessages, postVisitorMessage } from "../messaging/web-chat/visitor-messages";
 import { UUID_PATTERN } from "../schemas/uuid";
+import { chatRoute } from "./chat-route";
 import { parseQuery } from "./query";
 import { readJson } from "./read-json";
 import { json } from "./run";
@@ -33,3 +34,14 @@ export const visitorChat = {
     return chatStream(db, session, { after: UUID_PATTERN.test(lastEventId) ? lastEventId.toLowerCase() : (after ?? null), signal: req.signal });
   },
 };
+
+/**
+ * `POST .../chat/messages` of a site and of a share page, as their routes export them; the
+ * server's chat lane (lib/server/chat-lane.ts) answers them with these same functions before Next.js.
+ */
+export const postSiteChatMessage = chatRoute<{ siteId: string }>("chat_message", async ({ req, db, params }) =>
+  visitorChat.postMessage(db, await siteChatPlace(db, params.siteId), req),
+);
+export const postShareChatMessage = chatRoute<{ token: string }>("chat_message", async ({ req, db, params }) =>
+  visitorChat.postMessage(db, await shareChatPlace(db, params.token), req),
+);

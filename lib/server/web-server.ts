@@ -2,6 +2,7 @@ import http from "node:http";
 import next from "next";
 import { CLIENT_ADDRESS_HEADER } from "../http/client-address";
 import { leadIntakeLane } from "../inbound/lead-intake-lane";
+import { chatMessageLane } from "./chat-lane";
 import { pageLane, pageCacheOn } from "../page-cache/page-lane";
 import { startPageCacheListener } from "../page-cache/listener";
 import { photoLane } from "../media/photo-lane";
@@ -20,6 +21,7 @@ export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => u
  *    first `X-Forwarded-For` hop the proxy in front vouches for).
  * 2. Lead posts of the marketing channels, answered here by the route's own function without
  *    Next.js's request handling (the hottest machine-to-machine route; docs/decisions.md).
+ *    Visitors' web-chat messages likewise (lib/server/chat-lane.ts).
  * 3. Listing photos (`/_media/`): resized variants from their cache, the same on every host.
  * 4. Site pages from the page cache (lib/page-cache/page-lane.ts): a hit is answered here; a miss
  *    goes on to Next.js, which renders it, and is kept (as `staticDocuments` leaves it) when the page may be.
@@ -34,6 +36,7 @@ export function requestListener(nextHandler: Handler): http.RequestListener {
     req.headers[CLIENT_ADDRESS_HEADER] = address;
     measure(req, res);
     if (leadIntakeLane(req, res)) return;
+    if (chatMessageLane(req, res)) return;
     if (photoLane(req, res)) return;
     // The page cache wraps the answer first, so it keeps the page as `staticDocuments` finishes it.
     if (pageLane(req, res)) return;

@@ -1,13 +1,11 @@
 import { chatRoute } from "@/lib/http/chat-route";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { publicPreflight } from "@/lib/http/public-route";
-import { visitorChat } from "@/lib/http/web-chat-routes";
+import { postSiteChatMessage, visitorChat } from "@/lib/http/web-chat-routes";
 import { siteChatPlace } from "@/lib/messaging/web-chat/place";
 
 /** The visitor's message (Bearer session token), stored before the 201; idempotent on `clientMessageId`. */
-export const POST = chatRoute<{ siteId: string }>("chat_message", async ({ req, db, params }) =>
-  visitorChat.postMessage(db, await siteChatPlace(db, params.siteId), req),
-);
+export const POST = postSiteChatMessage;
 /** The conversation's messages after `after`. */
 export const GET = chatRoute<{ siteId: string }>("chat_read", async ({ req, db, params }) =>
   visitorChat.listMessages(db, await siteChatPlace(db, params.siteId), req),

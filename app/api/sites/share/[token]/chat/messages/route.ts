@@ -1,13 +1,11 @@
 import { chatRoute } from "@/lib/http/chat-route";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { publicPreflight } from "@/lib/http/public-route";
-import { visitorChat } from "@/lib/http/web-chat-routes";
+import { postShareChatMessage, visitorChat } from "@/lib/http/web-chat-routes";
 import { shareChatPlace } from "@/lib/messaging/web-chat/place";
 
 /** The visitor's message (Bearer session token), stored before the 201; idempotent on `clientMessageId`. */
-export const POST = chatRoute<{ token: string }>("chat_message", async ({ req, db, params }) =>
-  visitorChat.postMessage(db, await shareChatPlace(db, params.token), req),
-);
+export const POST = postShareChatMessage;
 /** The conversation's messages after `after`. */
 export const GET = chatRoute<{ token: string }>("chat_read", async ({ req, db, params }) =>
   visitorChat.listMessages(db, await shareChatPlace(db, params.token), req),
