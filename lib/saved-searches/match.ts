@@ -1,12 +1,12 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx, Tx } from "../../db/client";
 import { rowsOf } from "../../db/rows";
-import { events, NO_MAX_PRICE, savedSearchCursors, sites, type SiteRow } from "../../db/schema";
+import { NO_MAX_PRICE, savedSearchCursors, sites, type SiteRow } from "../../db/schema";
 import { afterCommit, inTransaction } from "../../db/transaction";
 import { sendJobEvent } from "../jobs/dispatch";
 import { siteCatalogue, type SiteCatalogue } from "../sites/site-catalogue";
 import { findSiteListing } from "../sites/find-site-listing";
-import { loadTenant } from "../tenants/load-tenant";
+import { tenantSettingsOf } from "../tenants/load-tenant";
 import { foldText, matchesFilters, type MatchDoc, type SavedFilters } from "./filters";
 import { savedSearchMessagesDue } from "./queue";
 
@@ -42,6 +42,16 @@ export function changesOf(
 }
 
 type Candidate = { id: string; site_id: string; filters: SavedFilters };
+
+/** A row of the batch statement: the tenant's settings on each, then one outbox event (all null when none is new). */
+type BatchRow = {
+  settings: unknown;
+  seq: string | null;
+  eventName: string;
+  entityId: string;
+  data: Record<string, unknown>;
+  old: Record<string, unknown> | null;
+};
 
 /**
  * The active searches whose selective columns admit the listing: one scan of
@@ -134,24 +144,26 @@ async function publicDoc(tx: Tx, tenantId: string, listingId: string, activeStag
  */
 export async function matchTenantBatch(db: Db, tenantId: string, limit = 1000): Promise<{ read: number; due: number }> {
   return inTransaction(db, async (tx) => {
+    // One statement claims the cursor and reads the batch after it with the tenant's settings.
     // The batch is safe to lose in a crash: its hits and the cursor commit together, so a lost
     // commit only makes the next run read the batch again. Not waiting for the WAL flush saves the
     // commit's fsync; any later synchronous commit (the alert that claims these hits) flushes it.
-    // Set in the cursor's own statement (one round trip fewer; harmless when nothing is read).
-    const [cursor] = rowsOf<{ lastSeq: string }>(
+    const batch = rowsOf<BatchRow>(
       await tx.execute(sql`
-        select last_seq::text as "lastSeq", set_config('synchronous_commit', 'off', true) as async_commit
-        from saved_search_cursors where tenant_id = ${tenantId}::uuid for update skip locked`),
+        select t.settings, set_config('synchronous_commit', 'off', true) as async_commit,
+          e.seq::text as seq, e.event_name as "eventName", e.entity_id as "entityId", e.data, e.old
+        from saved_search_cursors c
+        join tenants t on t.id = c.tenant_id
+        left join lateral (
+          select seq, event_name, entity_id, data, old from events
+          where tenant_id = c.tenant_id and seq > c.last_seq order by seq limit ${limit}
+        ) e on true
+        where c.tenant_id = ${tenantId}::uuid
+        for update of c skip locked`),
     );
-    if (!cursor) return { read: 0, due: 0 };
-    const rows = await tx
-      .select({ seq: events.seq, eventName: events.eventName, entityId: events.entityId, data: events.data, old: events.old })
-      .from(events)
-      .where(and(eq(events.tenantId, tenantId), sql`${events.seq} > ${cursor.lastSeq}::bigint`))
-      .orderBy(events.seq)
-      .limit(limit);
+    const rows = batch.filter((r): r is BatchRow & { seq: string } => r.seq !== null);
     if (!rows.length) return { read: 0, due: 0 };
-    const { settings } = await loadTenant(tx, tenantId);
+    const settings = tenantSettingsOf(tenantId, batch[0].settings);
     const activeStage = settings.listingWorkflow.activeStageId;
     let due = 0;
     const siteRows: SiteCache = new Map();
@@ -172,7 +184,7 @@ export async function matchTenantBatch(db: Db, tenantId: string, limit = 1000): 
     }
     await tx
       .update(savedSearchCursors)
-      .set({ lastSeq: rows.at(-1)!.seq, updatedAt: new Date() })
+      .set({ lastSeq: sql`${rows.at(-1)!.seq}::bigint`, updatedAt: new Date() })
       .where(eq(savedSearchCursors.tenantId, tenantId));
     if (due)
       afterCommit(
