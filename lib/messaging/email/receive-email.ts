@@ -1,8 +1,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { messagingInboundEvents, messagingEmailMessages } from "../../../db/schema";
-import { inTenantTransaction } from "../../../db/transaction";
+import { inTransaction } from "../../../db/transaction";
+import { withLogContext } from "../../log/log-context";
 import { DomainError } from "../../errors/domain-errors";
 import { readCappedBody } from "../../http/read-json";
 import { sendJobEvent } from "../../jobs/dispatch";
@@ -83,40 +84,47 @@ export async function receiveEmail(ctx: GatewayCtx, req: Request): Promise<z.inf
     type,
     media: mail.media[0] ?? null,
   };
-  const result = await inTenantTransaction(ctx.db, ctx.tenantId, async (tx) => {
-    const chatId = await chatIdForInbound(tx, channel.id, mail);
-    const [stored] = await tx
-      .insert(messagingEmailMessages)
-      .values({
-        tenantId: ctx.tenantId,
-        channelId: channel.id,
-        chatId,
-        messageId: mail.messageId,
-        correspondent: mail.from.address,
-        fromMe: false,
-        at: mail.date,
-        type,
-        text: message.text,
-        senderName: mail.from.name,
-        subject: mail.subject,
-        subjectKey: subjectKey(mail.subject),
-        media: mail.media,
-        references: [...mail.references, ...mail.inReplyTo.filter((id) => !mail.references.includes(id))],
-      })
-      .onConflictDoNothing()
-      .returning({ id: messagingEmailMessages.id });
-    if (!stored) {
-      const [first] = await tx
-        .select({ id: messagingEmailMessages.id })
-        .from(messagingEmailMessages)
-        .where(and(eq(messagingEmailMessages.channelId, channel.id), eq(messagingEmailMessages.messageId, mail.messageId)))
-        .limit(1);
-      return { ok: true as const, id: first.id, duplicate: true };
-    }
-    const event: EmailInboundEvent = { type: "email.message", chatId, message };
-    await tx.insert(messagingInboundEvents).values({ tenantId: ctx.tenantId, channelId: channel.id, event: "email.message", body: JSON.stringify(event) });
-    return { ok: true as const, id: stored.id, duplicate: false };
-  });
+  // Not under the tenant's row lock: nothing here is numbered in the tenant's outbox (the event
+  // is processed later, claimed by status), and the lock made a channel take one message at a
+  // time. Threading only reads the same correspondent's messages, so those are what must not
+  // interleave: a lock on the channel and sender address.
+  const result = await withLogContext({ tenantId: ctx.tenantId }, () =>
+    inTransaction(ctx.db, async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`email-thread:${channel.id}:${mail.from.address}`}, 0))`);
+      const chatId = await chatIdForInbound(tx, channel.id, mail);
+      const [stored] = await tx
+        .insert(messagingEmailMessages)
+        .values({
+          tenantId: ctx.tenantId,
+          channelId: channel.id,
+          chatId,
+          messageId: mail.messageId,
+          correspondent: mail.from.address,
+          fromMe: false,
+          at: mail.date,
+          type,
+          text: message.text,
+          senderName: mail.from.name,
+          subject: mail.subject,
+          subjectKey: subjectKey(mail.subject),
+          media: mail.media,
+          references: [...mail.references, ...mail.inReplyTo.filter((id) => !mail.references.includes(id))],
+        })
+        .onConflictDoNothing()
+        .returning({ id: messagingEmailMessages.id });
+      if (!stored) {
+        const [first] = await tx
+          .select({ id: messagingEmailMessages.id })
+          .from(messagingEmailMessages)
+          .where(and(eq(messagingEmailMessages.channelId, channel.id), eq(messagingEmailMessages.messageId, mail.messageId)))
+          .limit(1);
+        return { ok: true as const, id: first.id, duplicate: true };
+      }
+      const event: EmailInboundEvent = { type: "email.message", chatId, message };
+      await tx.insert(messagingInboundEvents).values({ tenantId: ctx.tenantId, channelId: channel.id, event: "email.message", body: JSON.stringify(event) });
+      return { ok: true as const, id: stored.id, duplicate: false };
+    }),
+  );
   if (!result.duplicate) sendJobEvent(messagingEventsReceived, {});
   return result;
 }
