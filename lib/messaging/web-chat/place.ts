@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { messagingChannels, type MessagingChannelRow, type SiteRow } from "../../../db/schema";
 import { DomainError, notFound } from "../../errors/domain-errors";
@@ -23,13 +23,28 @@ const chatUnavailable = () => notFound("This page has no chat.", "chat_not_avail
 
 async function webChatChannel(db: Db, tenantId: string, channelId: string | null | undefined): Promise<MessagingChannelRow> {
   if (!channelId) throw chatUnavailable();
-  const [c] = await db
-    .select()
-    .from(messagingChannels)
-    .where(and(eq(messagingChannels.id, channelId), eq(messagingChannels.tenantId, tenantId), eq(messagingChannels.transport, "web_chat")))
-    .limit(1);
+  let q = channelQueries.get(db);
+  if (!q) channelQueries.set(db, (q = prepareChannel(db)));
+  const [c] = await q.execute({ channelId, tenantId });
   if (!c) throw chatUnavailable();
   return c;
+}
+
+/** Every visitor call reads its place's channel: the query's SQL is built once per database handle. */
+const channelQueries = new WeakMap<Db, ReturnType<typeof prepareChannel>>();
+function prepareChannel(db: Db) {
+  return db
+    .select()
+    .from(messagingChannels)
+    .where(
+      and(
+        eq(messagingChannels.id, sql.placeholder("channelId")),
+        eq(messagingChannels.tenantId, sql.placeholder("tenantId")),
+        eq(messagingChannels.transport, "web_chat"),
+      ),
+    )
+    .limit(1)
+    .prepare("web_chat_channel");
 }
 
 /** A published, active site with a chat (404 `Site not found`, `Site not published` or `chat_not_available` otherwise). */

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { listings, messagingConversations, webChatSessions, type WebChatSessionRow } from "../../../db/schema";
@@ -117,12 +117,21 @@ export async function chatSessionOf(db: Db, place: ChatPlace, authorization: str
   const refused = () => unauthorized("A valid chat session token is required (Authorization: Bearer {sessionToken}).", "chat_session_invalid");
   const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1];
   if (!token || !TOKEN_PATTERN.test(token)) throw refused();
-  const [s] = await db
-    .select()
-    .from(webChatSessions)
-    .where(and(eq(webChatSessions.tokenHash, hashToken(token)), gt(webChatSessions.expiresAt, new Date())))
-    .limit(1);
+  let q = sessionQueries.get(db);
+  if (!q) sessionQueries.set(db, (q = prepareSession(db)));
+  const [s] = await q.execute({ tokenHash: hashToken(token), now: new Date().toISOString() });
   if (!s || s.tenantId !== place.tenantId || s.channelId !== place.channel.id) throw refused();
   if (place.site ? s.siteId !== place.site.id : s.shareLinkId !== place.shareLinkId) throw refused();
   return s;
+}
+
+/** Every visitor call reads its session: the query's SQL is built once per database handle. */
+const sessionQueries = new WeakMap<Db, ReturnType<typeof prepareSession>>();
+function prepareSession(db: Db) {
+  return db
+    .select()
+    .from(webChatSessions)
+    .where(and(eq(webChatSessions.tokenHash, sql.placeholder("tokenHash")), gt(webChatSessions.expiresAt, sql`${sql.placeholder("now")}::timestamptz`)))
+    .limit(1)
+    .prepare("web_chat_session_by_token");
 }

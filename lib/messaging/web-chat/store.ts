@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { DbOrTx } from "../../../db/client";
+import type { Db, DbOrTx } from "../../../db/client";
 import { messagingConversations, messagingMessages, type MessagingChannelRow, type MessagingMessageRow, webChatSessions } from "../../../db/schema";
 import { afterCommit } from "../../../db/transaction";
 import { conversationTopic, publish } from "./bus";
@@ -65,16 +65,37 @@ export async function storeOutbound(tx: DbOrTx, channel: MessagingChannelRow, ch
   announceAfterCommit(tx, channel.id, chatId);
 }
 
-/** Messages of a conversation after the one with id `afterId` (all when null), oldest first. */
-export async function messagesAfter(db: DbOrTx, channelId: string, chatId: string, afterId: string | null, limit: number): Promise<MessagingMessageRow[]> {
-  const same = and(eq(messagingMessages.channelId, channelId), eq(messagingMessages.chatId, chatId));
-  const after = afterId
-    ? gt(
-        messagingMessages.seq,
-        sql`coalesce((select m.seq from ${messagingMessages} m where m.id = ${afterId} and m.channel_id = ${channelId} and m.chat_id = ${chatId}), 0)`,
-      )
-    : undefined;
-  return db.select().from(messagingMessages).where(and(same, after)).orderBy(asc(messagingMessages.seq)).limit(limit);
+/**
+ * Messages of a conversation after the one with id `afterId` (all when null), oldest first. Every
+ * open stream runs this on each message of its conversation, so its SQL is built once per database
+ * handle (a prepared query with placeholders): building it each time was a large part of a
+ * delivered message's CPU.
+ */
+export async function messagesAfter(db: Db, channelId: string, chatId: string, afterId: string | null, limit: number): Promise<MessagingMessageRow[]> {
+  let q = afterQueries.get(db);
+  if (!q) afterQueries.set(db, (q = prepareAfter(db)));
+  return q.execute({ channelId, chatId, afterId, limit });
+}
+
+const afterQueries = new WeakMap<Db, ReturnType<typeof prepareAfter>>();
+function prepareAfter(db: Db) {
+  const p = (name: string) => sql.placeholder(name);
+  return db
+    .select()
+    .from(messagingMessages)
+    .where(
+      and(
+        eq(messagingMessages.channelId, p("channelId")),
+        eq(messagingMessages.chatId, p("chatId")),
+        gt(
+          messagingMessages.seq,
+          sql`coalesce((select m.seq from ${messagingMessages} m where m.id = ${p("afterId")}::uuid and m.channel_id = ${p("channelId")} and m.chat_id = ${p("chatId")}), 0)`,
+        ),
+      ),
+    )
+    .orderBy(asc(messagingMessages.seq))
+    .limit(p("limit"))
+    .prepare("web_chat_messages_after");
 }
 
 /**
