@@ -64,9 +64,14 @@ async function drain(tenantId: string): Promise<void> {
     for (;;) {
       const q = g.queues.get(tenantId);
       if (!q?.length) break;
-      await runBatch(tenantId, q.splice(0, MAX_BATCH));
+      const batch = q.splice(0, MAX_BATCH);
+      // runBatch answers every message itself; should it throw anyway, none is left waiting.
+      await runBatch(tenantId, batch).catch((err) => {
+        for (const p of batch) p.reject(err);
+      });
     }
   } finally {
+    for (const p of g.queues.get(tenantId) ?? []) p.reject(new Error("web chat intake stopped"));
     g.queues.delete(tenantId);
     g.draining.delete(tenantId);
   }
@@ -201,21 +206,24 @@ async function writeBatch(db: Db, tenantId: string, ps: Pending[]): Promise<Map<
     await tx
       .insert(messagingConversations)
       .values(
-        [...chats.values()].map(({ p, last, count }) => ({
-          tenantId,
-          channelId: last.channelId,
-          chatId: last.chatId,
-          privacyState: privacyStateOf(last.channelId, last.chatId),
-          displayName: p.session.name ?? VISITOR_NAME,
-          handleMasked: maskHandle(last.chatId),
-          kind: "contact" as const,
-          lastActivityAt: last.createdAt,
-          lastPreview: (last.text ?? "").slice(0, PREVIEW_CHARS),
-          lastFromMe: false,
-          lastMessageId: last.id,
-          unreadCount: count,
-          awaitingReply: true,
-        })),
+        // In one order (the conversations' key), so two writers of the same rows cannot deadlock.
+        [...chats.entries()]
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([, { p, last, count }]) => ({
+            tenantId,
+            channelId: last.channelId,
+            chatId: last.chatId,
+            privacyState: privacyStateOf(last.channelId, last.chatId),
+            displayName: p.session.name ?? VISITOR_NAME,
+            handleMasked: maskHandle(last.chatId),
+            kind: "contact" as const,
+            lastActivityAt: last.createdAt,
+            lastPreview: (last.text ?? "").slice(0, PREVIEW_CHARS),
+            lastFromMe: false,
+            lastMessageId: last.id,
+            unreadCount: count,
+            awaitingReply: true,
+          })),
       )
       .onConflictDoUpdate({
         target: [messagingConversations.channelId, messagingConversations.chatId],
