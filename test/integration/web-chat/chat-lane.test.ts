@@ -24,6 +24,7 @@ let server: http.Server;
 let base: string;
 let t: TestTenant;
 let siteId: string;
+let channelId: string;
 
 beforeAll(async () => {
   server = http.createServer(
@@ -36,7 +37,8 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   t = await makeTenant();
   const channel = await call(channelsRoute.POST, "POST", "/x", { key: t.key, body: { name: "Chat", transport: "web_chat" } });
-  siteId = (await makeSite(t, { chat: { channelId: channel.body.id } })).id;
+  channelId = channel.body.id;
+  siteId = (await makeSite(t, { chat: { channelId } })).id;
 });
 
 afterAll(async () => {
@@ -90,5 +92,27 @@ describe("the chat message lane", () => {
     // A share link's post is the lane's too: an unknown link is the route's 404.
     const share = await lanePost(`/api/sites/share/${"a".repeat(32)}/chat/messages`, s.sessionToken, JSON.stringify({ text: "x", clientMessageId: "y" }));
     expect(share.status).toBe(404);
+  });
+
+  it("answers a member's reply as the messaging route does: the ack, 401 without a key, other methods to Next.js", async () => {
+    const s = await open();
+    const posted = await lanePost(`/api/sites/${siteId}/chat/messages`, s.sessionToken, JSON.stringify({ text: "Alguém aí?", clientMessageId: "q-1" }));
+    expect(posted.status).toBe(201);
+    const key = { channelId, chatId: s.conversationKey.chatId };
+    const reply = (headers: Record<string, string>, body: unknown) =>
+      fetch(`${base}/api/v1/messaging/reply`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+    const ok = await reply({ "x-api-key": t.key }, { ...key, body: { kind: "text", text: "Estou aqui!" } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("cache-control")).toBe("no-store");
+    const ack = await ok.json();
+    expect(ack).toMatchObject({ status: "sent", reason: null });
+    const rows = await (await getDb()).select().from(messagingMessages).where(eq(messagingMessages.chatId, s.conversationKey.chatId));
+    expect(rows.find((r) => r.direction === "outbound")).toMatchObject({ id: ack.messageId, text: "Estou aqui!" });
+    const anonymous = await reply({}, { ...key, body: { kind: "text", text: "x" } });
+    expect([anonymous.status, anonymous.headers.get("www-authenticate")]).toEqual([401, 'Bearer realm="api"']);
+    expect((await reply({ "x-api-key": t.key }, { ...key, body: { kind: "text", text: "" } })).status).toBe(400);
+    expect((await fetch(`${base}/api/v1/messaging/reply`, { headers: { "x-api-key": t.key } })).status).toBe(NEXT);
+    expect((await reply({ "x-api-key": t.key }, {})).status).not.toBe(NEXT);
+    expect((await fetch(`${base}/api/v1/messaging/reply/`, { method: "POST", headers: { "x-api-key": t.key }, body: "{}" })).status).toBe(NEXT);
   });
 });
