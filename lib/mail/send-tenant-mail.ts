@@ -102,17 +102,14 @@ export async function tenantMailer(db: DbOrTx, tenantId: string): Promise<Tenant
     const url = config().SMTP_URL;
     if (!url) throw new MailNotConfiguredError();
     const address = serviceFromAddress();
-    const pool = servicePool(url);
-    pool.inFlight++;
     try {
-      // A send that overruns its budget is given up here; its connection ends at the socket timeout
-      // and the pool opens another, without failing the other messages on the pool's connections.
-      const info = await withSignal(pool.transport.sendMail(message(mail, { name, address })), signal, () => {});
+      // The signal goes to the pool too: a message whose budget ran out while queued is dropped
+      // from the queue, and one on the wire has its connection closed, so a message given up here
+      // (and retried later by its caller) is never also delivered late.
+      const info = await withSignal(servicePool(url).sendMail({ ...message(mail, { name, address }), signal }), signal, () => {});
       return { messageId: String(info.messageId ?? ""), from: address, via: "service" };
     } catch (err) {
       throw smtpFailure(err);
-    } finally {
-      pool.done();
     }
   });
 }
@@ -142,45 +139,31 @@ export async function sendTenantMail(db: DbOrTx, tenantId: string, mail: TenantM
 
 /** Connections to `SMTP_URL` one process keeps open at most (an alert burst shares them). */
 const SERVICE_SMTP_CONNECTIONS = 8;
-/** How long an idle pool stays open after its last message. */
-const SERVICE_SMTP_IDLE_MS = 1000;
-
-type ServicePool = { transport: Transporter; inFlight: number; done: () => void };
 
 /**
  * The process's pooled connections to the service's SMTP server: a burst of alerts reuses a few
  * connections instead of a connection, greeting and login per message (41 alerts a second with
- * one connection each, measured in `bench:saved-searches`). The pool closes itself once idle for a
- * second, so no connection lingers on the server between bursts.
+ * one connection each, measured in `bench:saved-searches`). A connection idle for a second is
+ * closed, so none lingers on the server between bursts. A message is never requeued on another
+ * connection after its own dropped mid-transfer: the server may have taken it, and the caller
+ * retries what failed (sending twice is worse than a later retry).
  */
-function servicePool(url: string): ServicePool {
-  const pools = processGlobal("service-smtp-pools", () => new Map<string, ServicePool>());
-  const open = pools.get(url);
-  if (open) return open;
-  let idle: NodeJS.Timeout | undefined;
-  const transport = nodemailer.createTransport({
-    url,
-    pool: true,
-    maxConnections: SERVICE_SMTP_CONNECTIONS,
-    maxMessages: 1000,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  });
-  const pool: ServicePool = {
-    transport,
-    inFlight: 0,
-    done() {
-      clearTimeout(idle);
-      if (--pool.inFlight > 0) return;
-      idle = setTimeout(() => {
-        if (pool.inFlight > 0 || pools.get(url) !== pool) return;
-        pools.delete(url);
-        transport.close();
-      }, SERVICE_SMTP_IDLE_MS);
-      idle.unref();
-    },
-  };
-  pools.set(url, pool);
+function servicePool(url: string): Transporter {
+  const pools = processGlobal("service-smtp-pools", () => new Map<string, Transporter>());
+  let pool = pools.get(url);
+  if (!pool) {
+    pool = nodemailer.createTransport({
+      url,
+      pool: true,
+      maxConnections: SERVICE_SMTP_CONNECTIONS,
+      maxMessages: 1000,
+      maxRequeues: 0,
+      idleTimeout: 1000,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
+    pools.set(url, pool);
+  }
   return pool;
 }

@@ -102,7 +102,8 @@ function catalogueUrl(row: SavedSearchRow): string {
  * (the cap: what matched meanwhile waits and goes in one message), daily ones once a day at their
  * tenant's digest hour (`savedSearchDigest` in the tenant's settings, each part defaulting to
  * `SAVED_SEARCH_DIGEST_HOUR` / `SAVED_SEARCH_TIMEZONE`). Claimed by moving `last_alert_at` to
- * `now`, with their waiting hits marked sent, in one transaction; a failed send puts both back.
+ * `now`; a search's hits are marked sent once its message went out, and a failed send puts its
+ * claim back.
  * `now` is the clock (tests pass theirs). Returns the searches claimed.
  */
 export async function sendAlerts(db: Db, limit = 50, now = new Date()): Promise<number> {
@@ -126,36 +127,49 @@ export async function sendAlerts(db: Db, limit = 50, now = new Date()): Promise<
       returning s.id, due.previous`),
   );
   if (!claimed.length) return 0;
-  // What the batch's alerts need, read once for all of them: the searches, their waiting hits
-  // (marked sent in the same statement), and the hit listings as each search's site shows them now.
+  // What the batch's alerts need, read once for all of them: the searches, their waiting hits,
+  // and the hit listings as each search's site shows them now. A hit is marked sent only once its
+  // message went out (alertOne), so a crash or a failure in between loses no alert; the claim
+  // (`last_alert_at`) is what keeps a second runner off these searches meanwhile.
   const previous = new Map(claimed.map((c) => [c.id, c.previous]));
   const ids = sql`${`{${claimed.map((c) => c.id).join(",")}}`}::uuid[]`;
-  const rows = await db.select().from(savedSearches).where(sql`${savedSearches.id} = any(${ids})`);
-  const hits = rowsOf<Hit>(
+  try {
+    const rows = await db.select().from(savedSearches).where(sql`${savedSearches.id} = any(${ids})`);
+    const hits = rowsOf<Hit>(
+      await db.execute(sql`
+        select saved_search_id, listing_id, reason, matched_at::text as matched_at from saved_search_hits
+        where saved_search_id = any(${ids}) and sent_at is null`),
+    );
+    const hitsOf = new Map<string, Hit[]>();
+    for (const h of hits) hitsOf.set(h.saved_search_id, [...(hitsOf.get(h.saved_search_id) ?? []), h]);
+    const cache: AlertCache = { sites: new Map(), brands: new Map(), mailers: new Map() };
+    const docs = await listingsBySite(db, cache, rows, hits);
+    // Messages go out side by side (each waits mostly on the mail server or the gateway), each
+    // with its own outcome: one failing send puts back only its own search's claim.
+    const queue = [...rows];
+    await Promise.all(
+      Array.from({ length: Math.min(SEND_CONCURRENCY, queue.length) }, async () => {
+        for (let row = queue.shift(); row; row = queue.shift())
+          await alertOne(db, row, previous.get(row.id) ?? null, hitsOf.get(row.id) ?? [], docs.get(row.siteId), cache);
+      }),
+    );
+  } catch (err) {
+    // The batch's reads failed (or a failure could not be recorded): every claim goes back, so
+    // these searches are tried again on the next run instead of waiting out the hourly cap.
     await db.execute(sql`
-      update saved_search_hits set sent_at = now() where saved_search_id = any(${ids}) and sent_at is null
-      returning saved_search_id, listing_id, reason`),
-  );
-  const hitsOf = new Map<string, Hit[]>();
-  for (const h of hits) hitsOf.set(h.saved_search_id, [...(hitsOf.get(h.saved_search_id) ?? []), h]);
-  const cache: AlertCache = { sites: new Map(), brands: new Map(), mailers: new Map() };
-  const docs = await listingsBySite(db, cache, rows, hits);
-  // Messages go out side by side (each waits mostly on the mail server or the gateway), each with
-  // its own undo: one failing send puts back only its own search.
-  const queue = [...rows];
-  await Promise.all(
-    Array.from({ length: Math.min(SEND_CONCURRENCY, queue.length) }, async () => {
-      for (let row = queue.shift(); row; row = queue.shift())
-        await alertOne(db, row, previous.get(row.id) ?? null, hitsOf.get(row.id) ?? [], docs.get(row.siteId), cache);
-    }),
-  );
+      update saved_searches s set last_alert_at = c.previous
+      from unnest(${ids}, ${`{${claimed.map((c) => (c.previous ? new Date(c.previous).toISOString() : "NULL")).join(",")}}`}::timestamptz[]) as c(id, previous)
+      where s.id = c.id and s.last_alert_at = ${at}`);
+    throw err;
+  }
   return claimed.length;
 }
 
 /** Alerts sent at once by one runner (the service's SMTP connections are pooled: lib/mail). */
 const SEND_CONCURRENCY = 16;
 
-type Hit = { saved_search_id: string; listing_id: string; reason: "new" | "price_drop" };
+/** A waiting hit as read for an alert; `matched_at` (text: microseconds kept) tells whether it changed before it was marked sent. */
+type Hit = { saved_search_id: string; listing_id: string; reason: "new" | "price_drop"; matched_at: string };
 
 /** What one run reads once for all its alerts: each site with its catalogue predicates, each tenant's brand and mailer. */
 type AlertCache = {
@@ -224,6 +238,8 @@ async function alertOne(
       return doc ? [itemOf(row, doc, h.reason, t)] : [];
     });
     if (!items.length) {
+      // Every hit left the site since it matched: nothing to tell, and nothing to keep waiting.
+      await markSent(db, row.id, hits);
       await db
         .update(savedSearches)
         .set({ lastAlertAt: previous ? new Date(previous) : null })
@@ -238,16 +254,23 @@ async function alertOne(
     });
     const mailer = row.channel === "email" ? await cached(cache.mailers, row.tenantId, () => tenantMailer(db, row.tenantId)) : undefined;
     await sendToVisitor(db, row, msg, { unsubscribeUrl: unsubscribe, key: `saved-search-alert:${row.id}:${Date.now()}`, mailer });
+    await markSent(db, row.id, hits);
     if (row.failures) await db.update(savedSearches).set({ failures: 0, lastError: null }).where(eq(savedSearches.id, row.id));
   } catch (err) {
-    if (hits.length)
-      await db.execute(sql`update saved_search_hits set sent_at = null
-        where saved_search_id = ${row.id}::uuid and listing_id in (${sql.join(
-          hits.map((h) => sql`${h.listing_id}::uuid`),
-          sql`, `,
-        )})`);
     await noteFailure(db, row, err, { lastAlertAt: previous ? new Date(previous) : null });
   }
+}
+
+/**
+ * Marks a search's hits sent, each only if it is still the one read: a price that fell again
+ * meanwhile (the matcher moved `matched_at`) stays due for the next alert, with its new price.
+ */
+async function markSent(db: Db, savedSearchId: string, hits: Hit[]) {
+  if (!hits.length) return;
+  await db.execute(sql`
+    update saved_search_hits h set sent_at = now()
+    from unnest(${`{${hits.map((x) => x.listing_id).join(",")}}`}::uuid[], ${`{${hits.map((x) => `"${x.matched_at}"`).join(",")}}`}::timestamptz[]) as m(listing_id, matched_at)
+    where h.saved_search_id = ${savedSearchId}::uuid and h.listing_id = m.listing_id and h.matched_at = m.matched_at and h.sent_at is null`);
 }
 
 /**

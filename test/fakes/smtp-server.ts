@@ -14,6 +14,8 @@ export async function startFakeSmtp(opts: { user?: string; password?: string; po
   const state = {
     received: [] as { from: string; to: string[]; raw: Buffer; parsed: ParsedMail }[],
     switches: { rejectData: false, hang: false },
+    /** Awaited before a message is accepted (its 250): lets a test act while the sender waits. */
+    beforeAccept: null as null | (() => Promise<void>),
     /** Connections accepted so far, and those open now. */
     connections: { total: 0, open: 0 },
   };
@@ -52,6 +54,7 @@ export async function startFakeSmtp(opts: { user?: string; password?: string; po
           raw,
           parsed: await simpleParser(raw),
         });
+        if (state.beforeAccept) await state.beforeAccept();
         cb();
       });
     },
