@@ -146,13 +146,21 @@ export async function sendAlerts(db: Db, limit = 50, now = new Date()): Promise<
     const docs = await listingsBySite(db, cache, rows, hits);
     // Messages go out side by side (each waits mostly on the mail server or the gateway), each
     // with its own outcome: one failing send puts back only its own search's claim.
+    // The hits of the messages that went out are marked sent together at the end (one statement,
+    // one commit, not one each): a crash before that repeats those alerts, it never loses one.
+    const done: Hit[] = [];
     const queue = [...rows];
-    await Promise.all(
-      Array.from({ length: Math.min(SEND_CONCURRENCY, queue.length) }, async () => {
-        for (let row = queue.shift(); row; row = queue.shift())
-          await alertOne(db, row, previous.get(row.id) ?? null, hitsOf.get(row.id) ?? [], docs.get(row.siteId), cache);
-      }),
-    );
+    try {
+      await Promise.all(
+        Array.from({ length: Math.min(SEND_CONCURRENCY, queue.length) }, async () => {
+          for (let row = queue.shift(); row; row = queue.shift())
+            if (await alertOne(db, row, previous.get(row.id) ?? null, hitsOf.get(row.id) ?? [], docs.get(row.siteId), cache))
+              done.push(...(hitsOf.get(row.id) ?? []));
+        }),
+      );
+    } finally {
+      await markSent(db, done);
+    }
   } catch (err) {
     // The batch's reads failed (or a failure could not be recorded): every claim goes back, so
     // these searches are tried again on the next run instead of waiting out the hourly cap.
@@ -222,7 +230,11 @@ async function listingsBySite(db: Db, cache: AlertCache, rows: SavedSearchRow[],
   return out;
 }
 
-/** One claimed search's alert from its hits (already marked sent) and its site's listings; a failure puts the hits back. */
+/**
+ * One claimed search's alert from its waiting hits and its site's listings. True when its hits are
+ * settled (the message went out, or every listing left the site): the caller marks them sent.
+ * False when the send failed: its claim is put back and the failure counted.
+ */
 async function alertOne(
   db: Db,
   row: SavedSearchRow,
@@ -239,12 +251,11 @@ async function alertOne(
     });
     if (!items.length) {
       // Every hit left the site since it matched: nothing to tell, and nothing to keep waiting.
-      await markSent(db, row.id, hits);
       await db
         .update(savedSearches)
         .set({ lastAlertAt: previous ? new Date(previous) : null })
         .where(eq(savedSearches.id, row.id));
-      return;
+      return true;
     }
     const unsubscribe = alertLink(row, "unsubscribe");
     const brand = await cached(cache.brands, row.tenantId, () => brandOf(db, row.tenantId));
@@ -254,23 +265,26 @@ async function alertOne(
     });
     const mailer = row.channel === "email" ? await cached(cache.mailers, row.tenantId, () => tenantMailer(db, row.tenantId)) : undefined;
     await sendToVisitor(db, row, msg, { unsubscribeUrl: unsubscribe, key: `saved-search-alert:${row.id}:${Date.now()}`, mailer });
-    await markSent(db, row.id, hits);
     if (row.failures) await db.update(savedSearches).set({ failures: 0, lastError: null }).where(eq(savedSearches.id, row.id));
+    return true;
   } catch (err) {
     await noteFailure(db, row, err, { lastAlertAt: previous ? new Date(previous) : null });
+    return false;
   }
 }
 
 /**
- * Marks a search's hits sent, each only if it is still the one read: a price that fell again
- * meanwhile (the matcher moved `matched_at`) stays due for the next alert, with its new price.
+ * Marks hits sent, each only if it is still the one read: a price that fell again meanwhile (the
+ * matcher moved `matched_at`) stays due for the next alert, with its new price.
  */
-async function markSent(db: Db, savedSearchId: string, hits: Hit[]) {
+async function markSent(db: Db, hits: Hit[]) {
   if (!hits.length) return;
+  const list = (f: (h: Hit) => string) => `{${hits.map(f).join(",")}}`;
   await db.execute(sql`
     update saved_search_hits h set sent_at = now()
-    from unnest(${`{${hits.map((x) => x.listing_id).join(",")}}`}::uuid[], ${`{${hits.map((x) => `"${x.matched_at}"`).join(",")}}`}::timestamptz[]) as m(listing_id, matched_at)
-    where h.saved_search_id = ${savedSearchId}::uuid and h.listing_id = m.listing_id and h.matched_at = m.matched_at and h.sent_at is null`);
+    from unnest(${list((x) => x.saved_search_id)}::uuid[], ${list((x) => x.listing_id)}::uuid[], ${list((x) => `"${x.matched_at}"`)}::timestamptz[])
+      as m(saved_search_id, listing_id, matched_at)
+    where h.saved_search_id = m.saved_search_id and h.listing_id = m.listing_id and h.matched_at = m.matched_at and h.sent_at is null`);
 }
 
 /**
