@@ -71,6 +71,11 @@ test("the catalogue's map view draws tiles from MAP_TILES_URL and lists the list
   for (const t of tiles) expect(t).toMatch(tilePath);
   await expect(page.locator(".leaflet-control-attribution")).toContainText("Tiles: e2e");
   await expect(page.locator(".map-list li").first()).toBeVisible();
+  // The view is kept in the URL, and the page carries no framework runtime: only our plain scripts.
+  await expect.poll(() => new URL(page.url()).searchParams.get("at")).toMatch(/^-?\d+(\.\d+)?,-?\d+(\.\d+)?,\d{1,2}$/);
+  expect(await page.locator('script[src^="/_next/"]').count()).toBe(0);
+  // A line of the list is a listing's link or a cluster's zoom button (the keyboard equivalent of the markers).
+  await expect(page.locator(".map-list li").first().locator("a[href*='/imovel/'], button")).toHaveCount(1);
   // A facet link (bedrooms), then the filter form: both stay on the map.
   await page.locator(".facet a").first().click();
   await page.waitForURL(/view=map/);
