@@ -41,7 +41,12 @@ export function changesOf(
   return out;
 }
 
-type Candidate = { id: string; site_id: string; filters: SavedFilters };
+/**
+ * A candidate search; `filters` only when it has a filter the index cannot check (words, area):
+ * every other filter was an index condition, so the rest need no second check in code (and their
+ * JSON is not read). `candidates.test.ts` proves the index's set equals the full filters' set.
+ */
+type Candidate = { id: string; site_id: string; filters: SavedFilters | null };
 
 /** A row of the batch statement: the tenant's settings on each, then one outbox event (all null when none is new). */
 type BatchRow = {
@@ -58,8 +63,8 @@ type BatchRow = {
  * `saved_searches_candidates_idx` over its 2 × 2 × 2 × 2 equality ranges of the tenant (type, city,
  * neighbourhood, property type: each the listing's value or '' for "any"), with the price bounds and
  * bedrooms checked on the index entries, so only searches that pass all of them are read from the
- * table (the candidates of a listing are about its hits, not every search of its city). The full
- * filters (area, words) are checked in code by the caller.
+ * table (the candidates of a listing are about its hits, not every search of its city). The
+ * filters the index cannot check (area, words) are returned for the caller to check in code.
  */
 export async function candidateSearches(db: DbOrTx, tenantId: string, doc: MatchDoc): Promise<Candidate[]> {
   const type = typeof doc.listingType === "string" ? doc.listingType : "";
@@ -76,7 +81,7 @@ export async function candidateSearches(db: DbOrTx, tenantId: string, doc: Match
       ? sql`coalesce(max_price, ${noMax}) >= ${noMax} and coalesce(min_price, 0) <= 0`
       : sql`coalesce(max_price, ${noMax}) >= ${price} and coalesce(min_price, 0) <= ${price}`;
   const res = await db.execute(sql`
-    select id, site_id, filters from saved_searches
+    select id, site_id, case when filters ?| array['q', 'minArea', 'maxArea'] then filters end as filters from saved_searches
     where tenant_id = ${tenantId}::uuid and status = 'active'
       and listing_type in ('', ${type}) and city_key in ('', ${city}) and hood_key in ('', ${hood}) and property_type in ('', ${ptype})
       and ${priceOk} and min_bedrooms <= ${bedrooms}`);
@@ -87,7 +92,7 @@ export async function candidateSearches(db: DbOrTx, tenantId: string, doc: Match
  * Records the listing as a hit of every search it matches now: a first hit (the listing is new to
  * the search), or a lower price than the one last recorded (a price that fell again). A hit at the
  * same or a higher price changes nothing, so a listing is never sent twice to a search unless its
- * price fell. The full filters are checked in code; the matches are written by one set-based
+ * price fell. Area and words are checked in code; the matches are written by one set-based
  * statement per change (a listing matching thousands of searches is one round trip, not one each).
  * Returns how many hits became due.
  */
@@ -96,7 +101,7 @@ async function recordHits(tx: Tx, tenantId: string, listingId: string, change: C
   const prices: string[] = [];
   for (const c of cands) {
     const doc = docs.get(c.site_id);
-    if (!doc || !matchesFilters(doc, c.filters)) continue;
+    if (!doc || (c.filters && !matchesFilters(doc, c.filters))) continue;
     ids.push(c.id);
     prices.push(typeof doc.price === "number" && Number.isFinite(doc.price) ? doc.price.toFixed(2) : "NULL");
   }

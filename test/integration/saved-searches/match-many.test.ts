@@ -3,7 +3,7 @@
  * its hit, the others none, and a later price fall makes all of them due again, in one pass of the
  * matcher (the hits are written set-based, one statement per change).
  */
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as propertiesRoute from "../../../app/api/v1/real-estate/properties/route";
 import * as listingRoute from "../../../app/api/v1/real-estate/listings/[id]/route";
@@ -114,6 +114,54 @@ describe("matching one listing against many saved searches", () => {
     hits = await hitsOf(hit.id);
     expect(hits.filter((h) => h.sent_at === null)).toHaveLength(0);
     expect(new Set(hits.map((h) => h.price))).toEqual(new Set(["800000.00"]));
+  });
+
+  it("checks what the index cannot (area, words) in code: only the searches whose area and words the listing meets get a hit", async () => {
+    const db = await getDb();
+    const site = await makeSite(t);
+    const extra: Record<string, SavedFilters> = {
+      tooSmall: { type: "sale", city: "Sao Paulo", minArea: 100 },
+      smallEnough: { type: "sale", city: "Sao Paulo", maxArea: 90 },
+      otherWords: { type: "sale", city: "Sao Paulo", q: "piscina" },
+      itsWords: { type: "sale", city: "Sao Paulo", q: "pinheiros apartamento" },
+    };
+    const rows = await db
+      .insert(savedSearches)
+      .values(
+        Object.entries(extra).map(([name, filters]) => ({
+          tenantId: t.tenantId,
+          siteId: site.id,
+          status: "active" as const,
+          channel: "email" as const,
+          frequency: "instant" as const,
+          filters,
+          email: `${name}@cliente.test`,
+          linkBase: `http://${site.domain}:3000`,
+          consentAt: new Date(),
+          consentSource: { via: "test" },
+          confirmedAt: new Date(),
+          ...candidateColumns(filters),
+        })),
+      )
+      .returning({ id: savedSearches.id, email: savedSearches.email });
+    const hit = await listing("860000");
+    await timedMatch();
+    const got = rowsOf<{ saved_search_id: string }>(
+      await db.execute(sql`select saved_search_id from saved_search_hits where listing_id = ${hit.id}::uuid`),
+    ).map((r) => r.saved_search_id);
+    const named = (email: string) => rows.find((r) => r.email === email)!.id;
+    expect(got).toContain(named("smallEnough@cliente.test"));
+    expect(got).toContain(named("itsWords@cliente.test"));
+    expect(got).not.toContain(named("tooSmall@cliente.test"));
+    expect(got).not.toContain(named("otherWords@cliente.test"));
+    expect(got).toHaveLength(MATCHING + 2);
+    // The next test counts the first searches' hits only.
+    await db.delete(savedSearches).where(
+      inArray(
+        savedSearches.id,
+        rows.map((r) => r.id),
+      ),
+    );
   });
 
   it("takes a listing's hits with it when the listing is deleted, a search's with the search, and a tenant's with the tenant", async () => {
