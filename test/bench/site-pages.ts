@@ -7,18 +7,25 @@
  *   npm run build && DATABASE_URL=postgres://... npm run bench:site-pages
  *   BENCH_LISTINGS=20000 ...        # smaller run; BENCH_REUSE=1 keeps the loaded database,
  *                                   # BENCH_LOAD_ONLY=1 loads without measuring
+ *   BENCH_NODES=2 ...               # through `npm run cluster:local`'s layout instead of one
+ *                                   # `npm start`: nginx round-robin to two nodes (one web process
+ *                                   # each) on PgBouncer in transaction mode (issue 38)
  *
  * Targets: listing page ≥ 150 pages/s with p50 ≤ 30 ms; catalogue page ≥ 100 pages/s (rendered);
  * from the page cache (PAGE_CACHE, on in production; issue 38): listing page ≥ 1,000 pages/s,
  * catalogue ≥ 600 pages/s. PAGE_CACHE=off measures renders only.
  */
 import { sql } from "drizzle-orm";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { closeDb } from "../../db/client";
 import { rowsOf } from "../../db/rows";
 import { slugify } from "../../lib/sites/locations";
 import { bareNode, fmt, loadClient, paced, percentiles, startServer } from "./http-load";
 import { HOODS } from "./search-data";
 import { prepareSiteBench } from "./site-data";
+import { startCluster } from "../../scripts/cluster-local/start";
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
@@ -26,6 +33,34 @@ const CLIENTS = 10;
 const PORT = Number(process.env.BENCH_PORT ?? 3211);
 const DB_NAME = "crm_bench_render_sites";
 const HOST = "bench-render.localhost";
+const NODES = Number(process.env.BENCH_NODES ?? 1);
+
+/**
+ * What the bench talks to: one `npm start` (its web processes sharing the port), or with
+ * BENCH_NODES ≥ 2 the several-node layout: nginx round-robin → nodes → PgBouncer → PostgreSQL.
+ */
+async function startTarget(dbUrl: string): Promise<{ base: string; stop: () => Promise<void> }> {
+  if (NODES < 2) return startServer(PORT, { DATABASE_URL: dbUrl, JOBS_RUNNER: "off" });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-cluster-"));
+  const nodePorts = Array.from({ length: NODES }, (_, i) => PORT + 1 + i);
+  const cluster = await startCluster({
+    databaseUrl: dbUrl,
+    port: PORT,
+    nodePorts,
+    poolerPort: PORT + 100,
+    dataDir,
+    // As the one-node run: no jobs, no public rate limits (10 clients share one address).
+    nodeEnv: { LOG_LEVEL: "warn", JOBS_RUNNER: "off", PUBLIC_RATE_LIMITS: "off" },
+  });
+  console.log(`Server: ${NODES} nodes (${nodePorts.join(", ")}, one web process each) behind nginx :${PORT}, on PgBouncer :${PORT + 100}`);
+  return {
+    base: `http://localhost:${PORT}`,
+    stop: async () => {
+      await cluster.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
 
 /** 10 keep-alive clients sending `Host: bench-render.localhost`, counting 200s. */
 function hostClient(base: string) {
@@ -80,7 +115,7 @@ async function main() {
 
   const ceiling = await bareNode(REQUESTS, CLIENTS);
   console.log(`Bare Node http, fixed JSON (${CLIENTS} clients): ${fmt(ceiling)}`);
-  const server = await startServer(PORT, { DATABASE_URL: dbUrl, JOBS_RUNNER: "off" });
+  const server = await startTarget(dbUrl);
   try {
     const c = hostClient(server.base);
     const { status } = await c.get(paths[0]);
@@ -110,8 +145,9 @@ async function main() {
       ["catalogue from the page cache (the 200-URL mix again)", "≥ 600 pages/s", (i) => mix[i % mix.length]],
     ];
     for (const [name, target, path] of cachedRuns) {
-      // An untimed pass first, six requests a page: each web process keeps its own pages, and a
-      // keep-alive connection stays with one process, so a page must be asked several times to reach both.
+      // An untimed pass first, six requests a page: each web process (and each node) keeps its own
+      // pages, and a keep-alive connection stays with one process, so a page must be asked several
+      // times to reach every one.
       await c.hammer(6000, path);
       const r = await c.hammer(REQUESTS * 2, path);
       console.log(`${name} (${CLIENTS} clients, target ${target}): ${fmt(r)}; ${((r.rps / ceiling.rps) * 100).toFixed(0)} % of bare Node`);
