@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx, Tx } from "../../db/client";
 import { rowsOf } from "../../db/rows";
-import { NO_MAX_PRICE, savedSearchCursors, sites, type SiteRow } from "../../db/schema";
+import { NO_MAX_PRICE, sites, type SiteRow } from "../../db/schema";
 import { afterCommit, inTransaction } from "../../db/transaction";
 import { sendJobEvent } from "../jobs/dispatch";
 import { siteCatalogue, type SiteCatalogue } from "../sites/site-catalogue";
@@ -48,7 +48,10 @@ export function changesOf(
  */
 type Candidate = { id: string; site_id: string; filters: SavedFilters | null };
 
-/** A row of the batch statement: the tenant's settings on each, then one outbox event (all null when none is new). */
+/**
+ * A row of the batch statement: the tenant's settings on each, then one outbox event (all null
+ * when none is new) with, for a listing event, the listing's search document as it is now.
+ */
 type BatchRow = {
   settings: unknown;
   seq: string | null;
@@ -56,6 +59,7 @@ type BatchRow = {
   entityId: string;
   data: Record<string, unknown>;
   old: Record<string, unknown> | null;
+  doc: (MatchDoc & { visibility: string | null; stage: string | null }) | null;
 };
 
 /**
@@ -132,15 +136,6 @@ async function docsBySite(tx: Tx, siteIds: string[], listingId: string, siteRows
   return out;
 }
 
-/** The listing's current search document in its tenant, only while it is public and on air (the only state that alerts). */
-async function publicDoc(tx: Tx, tenantId: string, listingId: string, activeStage: string): Promise<MatchDoc | null> {
-  const res = await tx.execute(sql`
-    select listing_type as "listingType", property_type as "propertyType", price, bedrooms, location_city, location_neighborhood from search_index d
-    where d.listing_id = ${listingId}::uuid and d.tenant_id = ${tenantId}::uuid and d.visibility = 'public' and d.stage = ${activeStage}`);
-  const [row] = rowsOf<MatchDoc>(res);
-  return row ?? null;
-}
-
 /**
  * Reads one batch of a tenant's outbox after its cursor (events of one tenant are numbered in
  * commit order: its writes hold the tenant's row lock) and records the hits of the listing changes
@@ -149,22 +144,41 @@ async function publicDoc(tx: Tx, tenantId: string, listingId: string, activeStag
  */
 export async function matchTenantBatch(db: Db, tenantId: string, limit = 1000): Promise<{ read: number; due: number }> {
   return inTransaction(db, async (tx) => {
-    // One statement claims the cursor and reads the batch after it with the tenant's settings.
-    // The batch is safe to lose in a crash: its hits and the cursor commit together, so a lost
-    // commit only makes the next run read the batch again. Not waiting for the WAL flush saves the
-    // commit's fsync; any later synchronous commit (the alert that claims these hits) flushes it.
+    // One statement claims the cursor, reads the batch after it with the tenant's settings and
+    // each listing's search document, and moves the cursor past the batch: its hits commit with
+    // it, so a crash (or an error below, rolling back) makes the next run read the batch again.
+    // Not waiting for the WAL flush saves the commit's fsync; any later synchronous commit (the
+    // alert that claims these hits) flushes it. `moved` updates only a row `c` locked (none when
+    // another run holds it) and never backwards.
     const batch = rowsOf<BatchRow>(
       await tx.execute(sql`
-        select t.settings, set_config('synchronous_commit', 'off', true) as async_commit,
-          e.seq::text as seq, e.event_name as "eventName", e.entity_id as "entityId", e.data, e.old
-        from saved_search_cursors c
-        join tenants t on t.id = c.tenant_id
-        left join lateral (
-          select seq, event_name, entity_id, data, old from events
-          where tenant_id = c.tenant_id and seq > c.last_seq order by seq limit ${limit}
-        ) e on true
-        where c.tenant_id = ${tenantId}::uuid
-        for update of c skip locked`),
+        with c as (
+          select c.tenant_id, c.last_seq, t.settings from saved_search_cursors c
+          join tenants t on t.id = c.tenant_id
+          where c.tenant_id = ${tenantId}::uuid
+          for update of c skip locked
+        ), e as (
+          select ev.* from c, lateral (
+            select seq, event_name, entity_id, data, old from events
+            where tenant_id = c.tenant_id and seq > c.last_seq order by seq limit ${limit}
+          ) ev
+        ), moved as (
+          update saved_search_cursors s set last_seq = m.seq, updated_at = now()
+          from (select max(seq) as seq from e) m
+          where s.tenant_id = ${tenantId}::uuid and m.seq is not null and s.last_seq < m.seq
+          returning 1
+        )
+        select c.settings, set_config('synchronous_commit', 'off', true) as async_commit,
+          e.seq::text as seq, e.event_name as "eventName", e.entity_id as "entityId", e.data, e.old,
+          case when d.listing_id is not null then json_build_object('visibility', d.visibility, 'stage', d.stage,
+            'listingType', d.listing_type, 'propertyType', d.property_type, 'price', d.price, 'bedrooms', d.bedrooms,
+            'location_city', d.location_city, 'location_neighborhood', d.location_neighborhood) end as doc
+        from c
+        left join e on true
+        -- Only listing events name a listing (uuid): the CASE keeps other entities' ids uncast.
+        left join search_index d on d.tenant_id = c.tenant_id
+          and d.listing_id = case when e.event_name in ('listing.created', 'listing.updated') then e.entity_id::uuid end
+        order by e.seq`),
     );
     const rows = batch.filter((r): r is BatchRow & { seq: string } => r.seq !== null);
     if (!rows.length) return { read: 0, due: 0 };
@@ -172,9 +186,12 @@ export async function matchTenantBatch(db: Db, tenantId: string, limit = 1000): 
     const activeStage = settings.listingWorkflow.activeStageId;
     let due = 0;
     const siteRows: SiteCache = new Map();
+    // The listing's document as the batch read it, only while it is public and on air (the only state that alerts).
+    // (Rows of the listing's other events, such as a stage change, carry no document.)
+    const docs = new Map(rows.flatMap((r) => (r.doc ? [[r.entityId, r.doc] as const] : [])));
     for (const [listingId, change] of changesOf(rows, activeStage)) {
-      const doc = await publicDoc(tx, tenantId, listingId, activeStage);
-      if (!doc) continue;
+      const doc = docs.get(listingId);
+      if (doc?.visibility !== "public" || doc.stage !== activeStage) continue;
       const cands = await candidateSearches(tx, tenantId, doc);
       if (!cands.length) continue;
       const siteIds = [...new Set(cands.map((c) => c.site_id))];
@@ -187,10 +204,6 @@ export async function matchTenantBatch(db: Db, tenantId: string, limit = 1000): 
           siteRows.set(s.id, { site: s, catalogue: await siteCatalogue(tx, s, settings) });
       due += await recordHits(tx, tenantId, listingId, change, await docsBySite(tx, siteIds, listingId, siteRows), cands);
     }
-    await tx
-      .update(savedSearchCursors)
-      .set({ lastSeq: sql`${rows.at(-1)!.seq}::bigint`, updatedAt: new Date() })
-      .where(eq(savedSearchCursors.tenantId, tenantId));
     if (due)
       afterCommit(
         tx,

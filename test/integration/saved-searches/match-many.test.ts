@@ -11,7 +11,7 @@ import { getDb } from "../../../db/client";
 import { rowsOf } from "../../../db/rows";
 import { savedSearchCursors, savedSearchHits, savedSearches } from "../../../db/schema";
 import { candidateColumns, type SavedFilters } from "../../../lib/saved-searches/filters";
-import { matchSavedSearches } from "../../../lib/saved-searches/match";
+import { matchSavedSearches, matchTenantBatch } from "../../../lib/saved-searches/match";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
 import { makeSite } from "../../helpers/sites";
@@ -162,6 +162,27 @@ describe("matching one listing against many saved searches", () => {
         rows.map((r) => r.id),
       ),
     );
+  });
+
+  it("reads the outbox in batches: the cursor moves past each batch in commit order, and every listing of them gets its hits", async () => {
+    const db = await getDb();
+    const cursor = async () =>
+      (await db.select({ lastSeq: savedSearchCursors.lastSeq }).from(savedSearchCursors).where(eq(savedSearchCursors.tenantId, t.tenantId)))[0].lastSeq;
+    const from = Number(await cursor());
+    const [one, two] = [await listing("730000"), await listing("740000")];
+    const seqs = rowsOf<{ seq: string }>(
+      await db.execute(sql`select seq::text as seq from events where tenant_id = ${t.tenantId}::uuid and seq > ${from} order by events.seq`),
+    ).map((r) => Number(r.seq));
+    expect(seqs.length).toBeGreaterThanOrEqual(2);
+    // One event a batch: the cursor stops on each event in turn, then nothing is left to read.
+    for (const seq of seqs) {
+      expect(await matchTenantBatch(db, t.tenantId, 1)).toMatchObject({ read: 1 });
+      expect(Number(await cursor())).toBe(seq);
+    }
+    expect(await matchTenantBatch(db, t.tenantId, 1)).toEqual({ read: 0, due: 0 });
+    expect(Number(await cursor())).toBe(seqs.at(-1));
+    expect(await hitsOf(one.id)).toHaveLength(MATCHING);
+    expect(await hitsOf(two.id)).toHaveLength(MATCHING);
   });
 
   it("takes a listing's hits with it when the listing is deleted, a search's with the search, and a tenant's with the tenant", async () => {
