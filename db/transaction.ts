@@ -65,6 +65,18 @@ function inTenantWork<T>(db: DbOrTx, tenantId: string, fn: (tx: Tx) => Promise<T
 }
 
 /**
+ * `Promise.all` for statements sent together on one transaction's connection (pipelined: one
+ * round trip for all), but it waits for every one before throwing the first failure, so none is
+ * still in flight when the transaction rolls back (it would then run outside it).
+ */
+export async function settleAll<T extends readonly unknown[]>(work: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(work);
+  const failed = settled.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+}
+
+/**
  * Registers work to run once after the open transaction commits. Hooks are keyed: the first
  * registration of a key creates its accumulator (`init`), later ones in the same transaction get the
  * same accumulator to add to, and `run` receives it after commit. Throws when `db` is not a

@@ -1,6 +1,5 @@
-import type { DbOrTx } from "../../db/client";
 import type { AgentExecutionRow } from "../../db/schema";
-import { recordEvent } from "../outbox/record-event";
+import type { NewEvent } from "../outbox/record-event";
 
 /** The fields every execution event carries (spec 2 §6): ids, timings and status; never text. */
 function common(e: AgentExecutionRow, agentName: string) {
@@ -28,13 +27,13 @@ export const tokenUsageOf = (e: AgentExecutionRow) => ({
 
 /**
  * `agent.execution.started`, then exactly one of `completed` (with `tokenUsage`, `toolCount`,
- * `toolNames`, `outcome`) or `failed` (with `errorMessage`), written in the transaction that
- * records the execution's state. No prompt, message, reply or tool input/output is ever in them.
+ * `toolNames`, `outcome`) or `failed` (with `errorMessage`), for the execution's state as written.
+ * No prompt, message, reply or tool input/output is ever in them.
  */
-export async function recordExecutionEvent(tx: DbOrTx, e: AgentExecutionRow, agentName: string) {
+export function executionEvent(e: AgentExecutionRow, agentName: string): NewEvent {
   const eventName = e.status === "running" ? "agent.execution.started" : e.status === "completed" ? "agent.execution.completed" : "agent.execution.failed";
   let data: Record<string, unknown> = common(e, agentName);
   if (e.status === "completed") data = { ...data, tokenUsage: tokenUsageOf(e), toolCount: e.toolNames.length, toolNames: e.toolNames, outcome: e.outcome };
   if (e.status === "failed") data = { ...data, errorMessage: e.errorMessage };
-  await recordEvent(tx, { tenantId: e.tenantId, eventName, entityType: "agent_execution", entityId: e.id, userId: null, data });
+  return { tenantId: e.tenantId, eventName, entityType: "agent_execution", entityId: e.id, userId: null, data };
 }

@@ -3,7 +3,6 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Db } from "../../db/client";
 import { agentExecutions, agents, contacts, dealContacts, members, type AgentExecutionRow, type AgentRow } from "../../db/schema";
-import { inTenantTransaction } from "../../db/transaction";
 import { budgetState, recordTokenUsage } from "../ai/token-budget";
 import { tenantModel } from "../ai/tenant-model";
 import { config } from "../config";
@@ -16,7 +15,8 @@ import { claimPool } from "../jobs/claim-pool";
 import { processLoad } from "../jobs/process-load";
 import { onJobEvent } from "../jobs/dispatch";
 import { agentRunsQueued } from "./runs-queued";
-import { recordExecutionEvent } from "./execution-events";
+import { executionEvent } from "./execution-events";
+import { changeWithEvents } from "../outbox/record-event";
 import { chatPause } from "./pauses";
 import { chatMessages, systemPrompt, type HistoryLine } from "./prompt";
 import { buildTools, type RunState } from "./tools";
@@ -103,37 +103,50 @@ type Finish = { status: "completed"; outcome: string } | { status: "failed"; err
 
 /**
  * Records the end of an execution once (fenced by its claim's attempt number), with its event in
- * the same transaction. A skipped execution (the agent was paused, the chat taken over) never
- * started: it has no events.
+ * the same statement (`changeWithEvents`: the tenant's lock only while the server runs it). A
+ * skipped execution (the agent was paused, the chat taken over) never started: it has no events,
+ * so it takes no tenant lock either.
  */
 async function finish(db: Db, exec: AgentExecutionRow, agent: AgentRow, f: Finish, extra: Partial<AgentExecutionRow> = {}) {
-  await inTenantTransaction(db, exec.tenantId, async (tx) => {
-    const [row] = await tx
-      .update(agentExecutions)
-      .set({
-        ...extra,
-        status: f.status,
-        outcome: f.status === "failed" ? null : f.outcome,
-        errorMessage: f.status === "failed" ? f.errorMessage : null,
-        completedAt: new Date(),
-      })
-      .where(and(eq(agentExecutions.id, exec.id), eq(agentExecutions.attempts, exec.attempts), eq(agentExecutions.status, "running")))
-      .returning();
-    if (row && f.status !== "skipped") await recordExecutionEvent(tx, row, agent.name);
-  });
+  const set = {
+    ...extra,
+    status: f.status,
+    outcome: f.status === "failed" ? null : f.outcome,
+    errorMessage: f.status === "failed" ? f.errorMessage : null,
+    completedAt: new Date(),
+  };
+  const fenced = and(eq(agentExecutions.id, exec.id), eq(agentExecutions.attempts, exec.attempts), eq(agentExecutions.status, "running"));
+  if (f.status === "skipped") {
+    await db.update(agentExecutions).set(set).where(fenced);
+    return;
+  }
+  const row: AgentExecutionRow = { ...exec, ...set };
+  await changeWithEvents(
+    db,
+    exec.tenantId,
+    (locked) => db.update(agentExecutions).set(set).where(and(fenced, locked)).returning({ id: agentExecutions.id }).getSQL(),
+    [executionEvent(row, agent.name)],
+  );
 }
 
+/** Marks the execution started, with `agent.execution.started` in the same statement; throws if another worker took it over meanwhile. */
 async function start(db: Db, exec: AgentExecutionRow, agent: AgentRow): Promise<AgentExecutionRow> {
   if (exec.startedAt) return exec; // taken over after a crash: it started once
-  return inTenantTransaction(db, exec.tenantId, async (tx) => {
-    const [row] = await tx
-      .update(agentExecutions)
-      .set({ startedAt: new Date() })
-      .where(and(eq(agentExecutions.id, exec.id), eq(agentExecutions.attempts, exec.attempts)))
-      .returning();
-    await recordExecutionEvent(tx, row, agent.name);
-    return row;
-  });
+  const row: AgentExecutionRow = { ...exec, startedAt: new Date() };
+  const changed = await changeWithEvents(
+    db,
+    exec.tenantId,
+    (locked) =>
+      db
+        .update(agentExecutions)
+        .set({ startedAt: row.startedAt })
+        .where(and(eq(agentExecutions.id, exec.id), eq(agentExecutions.attempts, exec.attempts), locked))
+        .returning({ id: agentExecutions.id })
+        .getSQL(),
+    [executionEvent(row, agent.name)],
+  );
+  if (!changed.length) throw new Error(`agent execution ${exec.id}: its claim was taken over before it started`);
+  return row;
 }
 
 const tokensOf = (steps: StepResult<ToolSet>[]) => steps.reduce((n, s) => n + (s.usage.inputTokens ?? 0) + (s.usage.outputTokens ?? 0), 0);

@@ -1,8 +1,8 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { rowsOf } from "../../db/rows";
 import { events } from "../../db/schema";
-import { afterCommit } from "../../db/transaction";
+import { afterCommit, isOpenTransaction } from "../../db/transaction";
 import { sendJobEvent } from "../jobs/dispatch";
 import type { EventName } from "./event-names";
 import { eventsQueued } from "./events-queued";
@@ -56,6 +56,65 @@ export async function recordEvents(tx: DbOrTx, list: NewEvent[]): Promise<string
     () => sendJobEvent(eventsQueued, {}),
   );
   return rows.map((r) => r.id);
+}
+
+/** Wakes delivery once the events are committed: after the open transaction, or now for a statement that committed on its own. */
+function wakeDelivery(db: DbOrTx) {
+  if (!isOpenTransaction(db)) {
+    sendJobEvent(eventsQueued, {});
+    return;
+  }
+  afterCommit(
+    db,
+    "outbox:events-queued",
+    () => null,
+    () => sendJobEvent(eventsQueued, {}),
+  );
+}
+
+/**
+ * A change and its events in ONE statement that takes the tenant's row lock first, for hot paths
+ * that need the lock only to number their events (issue 34: agent executions' start and end).
+ * The events get their `seq` under the lock, as in an `inTenantTransaction`, so the tenant's
+ * outbox is still numbered in commit order; but outside a transaction the statement commits on its
+ * own, so the lock is held only while the server runs and commits it, never across a round trip
+ * of ours or a wait of this process's event loop.
+ *
+ * `change(locked)` is one data-modifying statement with `returning` whose `where` includes
+ * `locked`: an uncorrelated `exists` on the lock, which PostgreSQL evaluates once, before it reads
+ * (and locks) any row of the change, so the tenant lock is still the first lock taken. The events
+ * read the change's rows, so they are drawn after it, and written only when it returned a row (a
+ * fenced update that matched nothing writes none). Answers the change's rows (raw: snake_case).
+ */
+export async function changeWithEvents<R>(db: DbOrTx, tenantId: string, change: (locked: SQL) => SQL, list: NewEvent[]): Promise<R[]> {
+  const occurredAt = new Date().toISOString();
+  const values = sql.join(
+    list.map(
+      (e) =>
+        sql`(${e.tenantId}::uuid, ${e.eventName}, ${e.entityType}, ${e.entityId}, ${e.userId}::uuid, ${JSON.stringify(jsonSafe(e.data))}::jsonb, ${e.old ? JSON.stringify(jsonSafe(e.old)) : null}::jsonb, ${occurredAt}::timestamptz)`,
+    ),
+    sql`, `,
+  );
+  const ctes = [
+    sql`tenant_lock as materialized (select id from tenants where id = ${tenantId}::uuid for no key update)`,
+    sql`changed as (${change(sql`exists (select 1 from tenant_lock)`)})`,
+  ];
+  if (list.length) {
+    ctes.push(
+      sql`e as (
+        insert into events (tenant_id, event_name, entity_type, entity_id, user_id, data, old, occurred_at)
+        select v.* from (values ${values}) v where exists (select 1 from changed)
+        returning id, seq, tenant_id, event_name)`,
+      sql`queued as (
+        insert into event_deliveries (event_id, tenant_id)
+        select e.id, w.tenant_id from e join webhook_settings w on w.tenant_id = e.tenant_id
+        where w.url is not null and (e.event_name = any(w.events) or e.event_name = 'webhook.test')
+        order by e.seq)`,
+    );
+  }
+  const rows = rowsOf<R>(await db.execute(sql`with ${sql.join(ctes, sql`, `)} select * from changed`));
+  if (rows.length && list.length) wakeDelivery(db);
+  return rows;
 }
 
 /** Dates become ISO strings now, so the stored payload is exactly what will be sent. */

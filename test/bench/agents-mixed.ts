@@ -50,7 +50,7 @@ async function main() {
   process.env.WEBHOOKS_ALLOW_PRIVATE_URLS = "true"; // gateways, model and receiver are on 127.0.0.1
   process.env.JOBS_RUNNER = "embedded";
   if (!process.env.DATABASE_URL) throw new Error("Set DATABASE_URL to a PostgreSQL server (a scratch database is made on it).");
-  await scratchDatabase("crm_bench_agents_mixed", false);
+  await scratchDatabase(process.env.BENCH_DB ?? "crm_bench_agents_mixed", false);
   await runMigrations();
   const db = await getDb();
 

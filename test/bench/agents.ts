@@ -40,7 +40,7 @@ async function main() {
   process.env.LOG_LEVEL ??= "warn";
   process.env.WEBHOOKS_ALLOW_PRIVATE_URLS = "true"; // gateway and model are on 127.0.0.1
   process.env.JOBS_RUNNER = "embedded";
-  if (process.env.DATABASE_URL) await scratchDatabase("crm_bench_agents", false);
+  if (process.env.DATABASE_URL) await scratchDatabase(process.env.BENCH_DB ?? "crm_bench_agents", false);
   else process.env.PGLITE_DIR = "memory://";
   await runMigrations();
   const db = await getDb();

@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "../../../db/client";
 import { messagingConversations, messagingSeenMessages, messagingSentMessages, type MessagingChannelRow } from "../../../db/schema";
-import { inTenantTransaction } from "../../../db/transaction";
+import { inTenantTransaction, settleAll } from "../../../db/transaction";
 import { chatKind, maskHandle } from "../chat-id";
 import { privacyStateOf } from "../chat-privacy";
-import { recordMessageEvent } from "../message-events";
+import { messageEvent } from "../message-events";
+import { recordEvents } from "../../outbox/record-event";
 import type { OutboundPart } from "./render";
 
 /** `keep`: the adapter's own record of the message (e-mail history), written in this transaction. */
@@ -31,7 +32,10 @@ export async function recordSent(
   const last = sent[sent.length - 1];
   await inTenantTransaction(db, channel.tenantId, async (tx) => {
     for (const s of sent) await s.keep?.(tx);
-    await tx
+    // The record, the conversation and the seen-message rows depend on nothing of each other: sent
+    // together (pipelined on the transaction's connection), one round trip under the tenant's lock
+    // instead of one each (issue 34: an agent's replies hold its tenant's lock briefly).
+    const recordRow = tx
       .insert(messagingSentMessages)
       .values(
         sent.map((s) => ({
@@ -45,7 +49,7 @@ export async function recordSent(
         })),
       )
       .onConflictDoNothing();
-    await tx
+    const conversation = tx
       .insert(messagingConversations)
       .values({
         tenantId: channel.tenantId,
@@ -74,17 +78,24 @@ export async function recordSent(
           primaryDealId: input.dealId ? sql`${input.dealId}::uuid` : sql`${messagingConversations.primaryDealId}`,
         },
       });
-    for (const s of sent) {
-      const fresh = await tx.insert(messagingSeenMessages).values({ channelId: channel.id, messageId: s.messageId }).onConflictDoNothing().returning();
-      if (!fresh.length) continue;
-      const text = s.part.kind === "text" ? s.part.text : null;
-      await recordMessageEvent(
-        tx,
-        channel,
-        chatId,
-        { id: s.messageId, timestamp: Math.floor(s.at.getTime() / 1000), text, type: s.part.kind, media: null },
-        "outbound",
+    const seen = tx
+      .insert(messagingSeenMessages)
+      .values(sent.map((s) => ({ channelId: channel.id, messageId: s.messageId })))
+      .onConflictDoNothing()
+      .returning({ messageId: messagingSeenMessages.messageId });
+    const [, , fresh] = await settleAll([recordRow, conversation, seen]);
+    const first = new Set(fresh.map((r) => r.messageId));
+    // One event per message not seen before, in the order sent.
+    const events = sent
+      .filter((s) => first.has(s.messageId))
+      .map((s) =>
+        messageEvent(
+          channel,
+          chatId,
+          { id: s.messageId, timestamp: Math.floor(s.at.getTime() / 1000), text: s.part.kind === "text" ? s.part.text : null, type: s.part.kind, media: null },
+          "outbound",
+        ),
       );
-    }
+    await recordEvents(tx, events);
   });
 }
