@@ -141,7 +141,11 @@ export async function sendAlerts(db: Db, limit = 50, now = new Date()): Promise<
         where saved_search_id = any(${ids}) and sent_at is null`),
     );
     const hitsOf = new Map<string, Hit[]>();
-    for (const h of hits) hitsOf.set(h.saved_search_id, [...(hitsOf.get(h.saved_search_id) ?? []), h]);
+    for (const h of hits) {
+      const list = hitsOf.get(h.saved_search_id);
+      if (list) list.push(h);
+      else hitsOf.set(h.saved_search_id, [h]);
+    }
     const cache: AlertCache = { sites: new Map(), brands: new Map(), mailers: new Map() };
     const docs = await listingsBySite(db, cache, rows, hits);
     // Messages go out side by side (each waits mostly on the mail server or the gateway), each

@@ -12,9 +12,10 @@ import { rowsOf } from "../../../db/rows";
 import { savedSearches, savedSearchHits } from "../../../db/schema";
 import { resetConfigForTests } from "../../../lib/config";
 import { sendAlerts } from "../../../lib/saved-searches/deliver";
-import { candidateColumns, type SavedFilters } from "../../../lib/saved-searches/filters";
+import type { SavedFilters } from "../../../lib/saved-searches/filters";
 import { startFakeSmtp, type FakeSmtp } from "../../fakes/smtp-server";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
+import { savedSearchRow } from "../../helpers/saved-searches";
 import { call } from "../../helpers/http";
 import { makeSite } from "../../helpers/sites";
 
@@ -54,20 +55,7 @@ async function searchWithWaitingHit(email: string) {
   const db = await getDb();
   const [s] = await db
     .insert(savedSearches)
-    .values({
-      tenantId: t.tenantId,
-      siteId: site.id,
-      status: "active",
-      channel: "email",
-      frequency: "instant",
-      filters,
-      email,
-      linkBase: `http://${site.domain}`,
-      consentAt: new Date(),
-      consentSource: { via: "test" },
-      confirmedAt: new Date(),
-      ...candidateColumns(filters),
-    })
+    .values(savedSearchRow(t, site, filters, { email }))
     .returning();
   await db.insert(savedSearchHits).values({ savedSearchId: s.id, listingId, tenantId: t.tenantId, price: "900000", reason: "new" });
   return { searchId: s.id, listingId };

@@ -8,9 +8,10 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../../db/client";
 import { savedSearches } from "../../../db/schema";
-import { candidateColumns, matchesFilters, type MatchDoc, type SavedFilters } from "../../../lib/saved-searches/filters";
+import { matchesFilters, type MatchDoc, type SavedFilters } from "../../../lib/saved-searches/filters";
 import { candidateSearches } from "../../../lib/saved-searches/match";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
+import { savedSearchRow } from "../../helpers/saved-searches";
 import { makeSite } from "../../helpers/sites";
 
 let t: TestTenant;
@@ -41,20 +42,7 @@ beforeAll(async () => {
   const db = await getDb();
   for (const tenant of [t, other]) {
     const site = await makeSite(tenant);
-    const rows = grid.map(({ filters }, i) => ({
-      tenantId: tenant.tenantId,
-      siteId: site.id,
-      status: "active" as const,
-      channel: "email" as const,
-      frequency: "instant" as const,
-      filters,
-      email: `c${i}@cliente.test`,
-      linkBase: `http://${site.domain}`,
-      consentAt: new Date(),
-      consentSource: { via: "test" },
-      confirmedAt: new Date(),
-      ...candidateColumns(filters),
-    }));
+    const rows = grid.map(({ filters }, i) => savedSearchRow(tenant, site, filters, { email: `c${i}@cliente.test` }));
     for (let i = 0; i < rows.length; i += 500) {
       const ids = await db
         .insert(savedSearches)

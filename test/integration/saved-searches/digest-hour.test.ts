@@ -10,9 +10,10 @@ import { getDb } from "../../../db/client";
 import { savedSearches, savedSearchHits } from "../../../db/schema";
 import { resetConfigForTests } from "../../../lib/config";
 import { sendAlerts } from "../../../lib/saved-searches/deliver";
-import { candidateColumns, type SavedFilters } from "../../../lib/saved-searches/filters";
+import type { SavedFilters } from "../../../lib/saved-searches/filters";
 import { startFakeSmtp, type FakeSmtp } from "../../fakes/smtp-server";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
+import { savedSearchRow } from "../../helpers/saved-searches";
 import { call } from "../../helpers/http";
 import { makeSite } from "../../helpers/sites";
 
@@ -37,21 +38,7 @@ async function dailySearchWithWaitingHit(t: TestTenant, email: string) {
   const db = await getDb();
   const [s] = await db
     .insert(savedSearches)
-    .values({
-      tenantId: t.tenantId,
-      siteId: site.id,
-      status: "active",
-      channel: "email",
-      frequency: "daily",
-      filters,
-      email,
-      linkBase: `http://${site.domain}`,
-      consentAt: LAST_ALERT,
-      consentSource: { via: "test" },
-      confirmedAt: LAST_ALERT,
-      lastAlertAt: LAST_ALERT,
-      ...candidateColumns(filters),
-    })
+    .values(savedSearchRow(t, site, filters, { frequency: "daily", email, consentAt: LAST_ALERT, confirmedAt: LAST_ALERT, lastAlertAt: LAST_ALERT }))
     .returning();
   await db.insert(savedSearchHits).values({ savedSearchId: s.id, listingId: res.body.listings[0].id, tenantId: t.tenantId, price: "500000", reason: "new" });
 }

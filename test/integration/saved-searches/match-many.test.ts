@@ -10,9 +10,10 @@ import * as listingRoute from "../../../app/api/v1/real-estate/listings/[id]/rou
 import { getDb } from "../../../db/client";
 import { rowsOf } from "../../../db/rows";
 import { savedSearchCursors, savedSearchHits, savedSearches } from "../../../db/schema";
-import { candidateColumns, type SavedFilters } from "../../../lib/saved-searches/filters";
+import type { SavedFilters } from "../../../lib/saved-searches/filters";
 import { matchSavedSearches, matchTenantBatch } from "../../../lib/saved-searches/match";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
+import { savedSearchRow } from "../../helpers/saved-searches";
 import { call } from "../../helpers/http";
 import { makeSite } from "../../helpers/sites";
 
@@ -30,20 +31,7 @@ beforeAll(async () => {
     // Matching searches ask for 2+ bedrooms; the others for 4+ (the listing has 3): the same type, city and price, told apart by bedrooms.
     const rows = Array.from({ length: tenant === t ? MATCHING + NOT_MATCHING : 20 }, (_, i) => {
       const filters: SavedFilters = { type: "sale", city: "Sao Paulo", bedrooms: i < MATCHING ? 2 : 4, maxPrice: 900000 };
-      return {
-        tenantId: tenant.tenantId,
-        siteId: site.id,
-        status: "active" as const,
-        channel: "email" as const,
-        frequency: "instant" as const,
-        filters,
-        email: `buscador-${i}@cliente.test`,
-        linkBase: `http://${site.domain}:3000`,
-        consentAt: new Date(),
-        consentSource: { via: "test" },
-        confirmedAt: new Date(),
-        ...candidateColumns(filters),
-      };
+      return savedSearchRow(tenant, site, filters, { email: `buscador-${i}@cliente.test` });
     });
     await db.insert(savedSearches).values(rows);
     await db
@@ -127,22 +115,7 @@ describe("matching one listing against many saved searches", () => {
     };
     const rows = await db
       .insert(savedSearches)
-      .values(
-        Object.entries(extra).map(([name, filters]) => ({
-          tenantId: t.tenantId,
-          siteId: site.id,
-          status: "active" as const,
-          channel: "email" as const,
-          frequency: "instant" as const,
-          filters,
-          email: `${name}@cliente.test`,
-          linkBase: `http://${site.domain}:3000`,
-          consentAt: new Date(),
-          consentSource: { via: "test" },
-          confirmedAt: new Date(),
-          ...candidateColumns(filters),
-        })),
-      )
+      .values(Object.entries(extra).map(([name, filters]) => savedSearchRow(t, site, filters, { email: `${name}@cliente.test` })))
       .returning({ id: savedSearches.id, email: savedSearches.email });
     const hit = await listing("860000");
     await timedMatch();
