@@ -9,7 +9,8 @@ import { effectivePrivacy, privacyStateOf } from "../chat-privacy";
 import { messageEvent } from "../message-events";
 import type { ChatPlace } from "./place";
 import { VISITOR_NAME } from "./sessions";
-import { announceAfterCommit, SESSION_DAYS } from "./store";
+import { announce } from "./bus";
+import { SESSION_DAYS } from "./store";
 
 /** A visitor's message waiting for its batch; `stored` is the row its `clientMessageId` holds, `replayed` when an earlier request stored it. */
 type Pending = {
@@ -261,7 +262,7 @@ async function writeBatch(db: Db, tenantId: string, ps: Pending[]): Promise<Map<
       );
     }
     await recordEvents(tx, events);
-    for (const { last } of chats.values()) announceAfterCommit(tx, last.channelId, last.chatId);
+    await announce(tx, rows);
     return written;
   });
 }

@@ -1,46 +1,14 @@
 import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
-import { z } from "zod";
 import type { Db, DbOrTx } from "../../../db/client";
 import { messagingConversations, messagingMessages, type MessagingChannelRow, type MessagingMessageRow, webChatSessions } from "../../../db/schema";
-import { afterCommit } from "../../../db/transaction";
-import { conversationTopic, publish } from "./bus";
+import { rowsOf } from "../../../db/rows";
+import { announce } from "./bus";
+
+export { ChatMessageSchema, presentChatMessage, type ChatMessage } from "./present";
 
 const PREVIEW_CHARS = 200;
 /** A visitor's session lasts this long after the conversation's last message (either side's). */
 export const SESSION_DAYS = 30;
-
-/** A message as the visitor's side shows it: no member id, no internal sequence. */
-export const ChatMessageSchema = z
-  .object({
-    id: z.uuid(),
-    direction: z.enum(["inbound", "outbound"]).meta({ description: "`inbound`: the visitor's; `outbound`: the agency's answer." }),
-    text: z.string().nullable(),
-    at: z.string().meta({ description: "When it was stored (ISO 8601 UTC)." }),
-    clientMessageId: z.string().nullable().meta({ description: "The visitor's own id of the message (null for the agency's)." }),
-  })
-  .meta({ id: "WebChatMessage" });
-export type ChatMessage = z.infer<typeof ChatMessageSchema>;
-
-export const presentChatMessage = (m: MessagingMessageRow): ChatMessage => ({
-  id: m.id,
-  direction: m.direction,
-  text: m.text,
-  at: m.createdAt.toISOString(),
-  clientMessageId: m.direction === "inbound" ? m.clientMessageId : null,
-});
-
-/**
- * Announces the conversation's news once, after the transaction that stored it commits: every
- * conversation a transaction touched goes in one NOTIFY statement.
- */
-export function announceAfterCommit(tx: DbOrTx, channelId: string, chatId: string): void {
-  afterCommit(
-    tx,
-    "web-chat:announce",
-    () => new Set<string>(),
-    (topics) => publish(...topics),
-  ).add(conversationTopic(channelId, chatId));
-}
 
 /**
  * Stores an agency message of a conversation inside the send's tenant transaction (the adapter's
@@ -51,18 +19,33 @@ export function announceAfterCommit(tx: DbOrTx, channelId: string, chatId: strin
  * batches by ./intake.ts.
  */
 export async function storeOutbound(tx: DbOrTx, channel: MessagingChannelRow, chatId: string, m: { id: string; text: string }): Promise<void> {
-  await tx.execute(sql`
+  const [stored] = rowsOf<{ seq: string; at: string }>(
+    await tx.execute(sql`
     with m as (
       insert into ${messagingMessages} (id, tenant_id, channel_id, chat_id, direction, text, created_at)
       values (${m.id}, ${channel.tenantId}, ${channel.id}, ${chatId}, 'outbound', ${m.text}, date_trunc('milliseconds', clock_timestamp()))
-      returning id, created_at),
+      returning id, seq, created_at),
     s as (
       update ${webChatSessions} set expires_at = (select created_at from m) + ${`${SESSION_DAYS} days`}::interval
-      where channel_id = ${channel.id} and chat_id = ${chatId})
-    update ${messagingConversations} c
-    set last_activity_at = m.created_at, last_preview = ${m.text.slice(0, PREVIEW_CHARS)}, last_from_me = true, last_message_id = m.id::text
-    from m where c.channel_id = ${channel.id} and c.chat_id = ${chatId}`);
-  announceAfterCommit(tx, channel.id, chatId);
+      where channel_id = ${channel.id} and chat_id = ${chatId}),
+    c as (
+      update ${messagingConversations} c
+      set last_activity_at = m.created_at, last_preview = ${m.text.slice(0, PREVIEW_CHARS)}, last_from_me = true, last_message_id = m.id::text
+      from m where c.channel_id = ${channel.id} and c.chat_id = ${chatId})
+    select seq::text as seq, to_json(created_at) #>> '{}' as at from m`),
+  );
+  await announce(tx, [
+    {
+      id: m.id,
+      seq: Number(stored.seq),
+      channelId: channel.id,
+      chatId,
+      direction: "outbound",
+      text: m.text,
+      clientMessageId: null,
+      createdAt: new Date(stored.at),
+    },
+  ]);
 }
 
 /**
