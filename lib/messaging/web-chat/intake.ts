@@ -1,11 +1,19 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { messagingChatPrivacy, messagingConversations, messagingMessages, type MessagingMessageRow, type WebChatSessionRow } from "../../../db/schema";
+import { rowsOf } from "../../../db/rows";
+import {
+  messagingChatPrivacy,
+  messagingConversations,
+  messagingMessages,
+  type MessagingMessageRow,
+  webChatSessions,
+  type WebChatSessionRow,
+} from "../../../db/schema";
 import { inTenantTransaction } from "../../../db/transaction";
 import { recordEvents, type NewEvent } from "../../outbox/record-event";
 import { processGlobal } from "../../util/process-global";
 import { maskHandle } from "../chat-id";
-import { effectivePrivacy, privacyStateOf } from "../chat-privacy";
+import { effectivePrivacy } from "../chat-privacy";
 import { messageEvent } from "../message-events";
 import type { ChatPlace } from "./place";
 import { VISITOR_NAME } from "./sessions";
@@ -145,9 +153,8 @@ async function storedByClientIds(db: Db, tenantId: string, ps: Pending[]): Promi
 }
 
 /**
- * The batch's one tenant transaction: the messages (ON CONFLICT on the conversation's
- * clientMessageId: a resend writes nothing), each conversation's record once (last message, unread
- * count raised by its new messages), the sessions' new expiry, and one `channel.message.received`
+ * The batch's one tenant transaction: one statement for the messages, the conversations' records
+ * and the sessions' new expiry (`batchStatement`), then one `channel.message.received`
  * per message in `seq` order for chats whose privacy is open. The privacy list is read before the
  * lock: it only decides whether events are raised, and a change racing a message could go either
  * way anyway. Returns the written rows by key.
@@ -164,89 +171,26 @@ async function writeBatch(db: Db, tenantId: string, ps: Pending[]): Promise<Map<
   return inTenantTransaction(db, tenantId, async (tx) => {
     // Two messages of one conversation in a batch get distinct milliseconds (the member's history pages on them).
     const nth = new Map<string, number>();
-    const values = ps.map((p) => {
+    const values = ps.map((p, i) => {
       const chat = `${p.place.channel.id}\u0000${p.session.chatId}`;
       const k = nth.get(chat) ?? 0;
       nth.set(chat, k + 1);
-      return {
-        tenantId,
-        channelId: p.place.channel.id,
-        chatId: p.session.chatId,
-        direction: "inbound" as const,
-        text: p.text,
-        clientMessageId: p.clientMessageId,
-        createdAt: sql`date_trunc('milliseconds', clock_timestamp()) + ${k} * interval '1 millisecond'`,
-      };
+      return { i, channel_id: p.place.channel.id, chat_id: p.session.chatId, text: p.text, client_message_id: p.clientMessageId, k };
     });
-    const rows = await tx
-      .insert(messagingMessages)
-      .values(values)
-      .onConflictDoNothing({
-        target: [messagingMessages.channelId, messagingMessages.chatId, messagingMessages.clientMessageId],
-        where: sql`client_message_id IS NOT NULL`,
-      })
-      .returning();
+    // What a conversation not listed yet is created with (a session lists its conversation when it opens, so rarely used).
+    const chatsOf = new Map<string, { channel_id: string; chat_id: string; display_name: string; handle_masked: string }>();
+    for (const p of ps)
+      chatsOf.set(`${p.place.channel.id}\u0000${p.session.chatId}`, {
+        channel_id: p.place.channel.id,
+        chat_id: p.session.chatId,
+        display_name: p.session.name ?? VISITOR_NAME,
+        handle_masked: maskHandle(p.session.chatId),
+      });
+    const rows = rowsOf<RawMessage>(await tx.execute(batchStatement(tenantId, values, [...chatsOf.values()]))).map((r) => messageRow(tenantId, r));
     const written = new Map<string, MessagingMessageRow>();
     if (!rows.length) return written;
     rows.sort((a, b) => a.seq - b.seq);
-
-    type Chat = { p: Pending; last: MessagingMessageRow; count: number };
-    const chats = new Map<string, Chat>();
-    for (const row of rows) {
-      const k = `${row.channelId}\u0000${row.chatId}\u0000${row.clientMessageId}`;
-      written.set(k, row);
-      const p = byKey.get(k)!;
-      const chat = `${row.channelId}\u0000${row.chatId}`;
-      const c = chats.get(chat);
-      if (c) {
-        c.last = row;
-        c.count++;
-      } else chats.set(chat, { p, last: row, count: 1 });
-    }
-
-    await tx
-      .insert(messagingConversations)
-      .values(
-        // In one order (the conversations' key), so two writers of the same rows cannot deadlock.
-        [...chats.entries()]
-          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-          .map(([, { p, last, count }]) => ({
-            tenantId,
-            channelId: last.channelId,
-            chatId: last.chatId,
-            privacyState: privacyStateOf(last.channelId, last.chatId),
-            displayName: p.session.name ?? VISITOR_NAME,
-            handleMasked: maskHandle(last.chatId),
-            kind: "contact" as const,
-            lastActivityAt: last.createdAt,
-            lastPreview: (last.text ?? "").slice(0, PREVIEW_CHARS),
-            lastFromMe: false,
-            lastMessageId: last.id,
-            unreadCount: count,
-            awaitingReply: true,
-          })),
-      )
-      .onConflictDoUpdate({
-        target: [messagingConversations.channelId, messagingConversations.chatId],
-        set: {
-          lastActivityAt: sql`excluded.last_activity_at`,
-          lastPreview: sql`excluded.last_preview`,
-          lastFromMe: false,
-          lastMessageId: sql`excluded.last_message_id`,
-          unreadCount: sql`${messagingConversations.unreadCount} + excluded.unread_count`,
-          awaitingReply: true,
-        },
-      });
-
-    const expiry = [...chats.values()].map(({ last }) => ({
-      channel_id: last.channelId,
-      chat_id: last.chatId,
-      exp: new Date(last.createdAt.getTime() + SESSION_DAYS * 86_400_000).toISOString(),
-    }));
-    await tx.execute(sql`
-      update web_chat_sessions s set expires_at = v.exp
-      from jsonb_to_recordset(${JSON.stringify(expiry)}::jsonb) as v(channel_id uuid, chat_id text, exp timestamptz)
-      where s.channel_id = v.channel_id and s.chat_id = v.chat_id`);
+    for (const row of rows) written.set(`${row.channelId}\u0000${row.chatId}\u0000${row.clientMessageId}`, row);
 
     const events: NewEvent[] = [];
     for (const row of rows) {
@@ -265,4 +209,63 @@ async function writeBatch(db: Db, tenantId: string, ps: Pending[]): Promise<Map<
     await announce(tx, rows);
     return written;
   });
+}
+
+type RawMessage = { id: string; seq: string | number; channel_id: string; chat_id: string; text: string | null; client_message_id: string; at: string };
+const messageRow = (tenantId: string, r: RawMessage): MessagingMessageRow => ({
+  id: r.id,
+  seq: Number(r.seq),
+  tenantId,
+  channelId: r.channel_id,
+  chatId: r.chat_id,
+  direction: "inbound",
+  messageType: "text",
+  text: r.text,
+  authorId: null,
+  clientMessageId: r.client_message_id,
+  createdAt: new Date(r.at),
+});
+
+/**
+ * The batch in one statement, its rows passed as two JSON parameters (building a multi-row insert
+ * with a parameter per value was a large part of a message's CPU): the messages (ON CONFLICT on
+ * the conversation's clientMessageId: a resend writes nothing), then from the rows written, each
+ * conversation's record once, in the conversations' key order so two writers cannot deadlock
+ * (last message, unread count raised by its new messages), and the sessions' new expiry.
+ */
+function batchStatement(
+  tenantId: string,
+  values: { i: number; channel_id: string; chat_id: string; text: string; client_message_id: string; k: number }[],
+  chats: { channel_id: string; chat_id: string; display_name: string; handle_masked: string }[],
+) {
+  return sql`
+    with m as (
+      insert into ${messagingMessages} (tenant_id, channel_id, chat_id, direction, text, client_message_id, created_at)
+      select ${tenantId}::uuid, v.channel_id, v.chat_id, 'inbound', v.text, v.client_message_id,
+        date_trunc('milliseconds', clock_timestamp()) + v.k * interval '1 millisecond'
+      from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(i int, channel_id uuid, chat_id text, text text, client_message_id text, k int)
+      order by v.i
+      on conflict (channel_id, chat_id, client_message_id) where client_message_id is not null do nothing
+      returning id, seq, channel_id, chat_id, text, client_message_id, created_at),
+    last as (
+      select distinct on (m.channel_id, m.chat_id) m.channel_id, m.chat_id, m.id, m.text, m.created_at,
+        count(*) over (partition by m.channel_id, m.chat_id) as n
+      from m order by m.channel_id, m.chat_id, m.seq desc),
+    c as (
+      insert into ${messagingConversations} as c (tenant_id, channel_id, chat_id, privacy_state, display_name, handle_masked, kind,
+        last_activity_at, last_preview, last_from_me, last_message_id, unread_count, awaiting_reply)
+      select ${tenantId}::uuid, l.channel_id, l.chat_id,
+        (select p.state from messaging_chat_privacy p where p.channel_id = l.channel_id and p.chat_id = l.chat_id),
+        d.display_name, d.handle_masked, 'contact', l.created_at, left(coalesce(l.text, ''), ${PREVIEW_CHARS}), false, l.id::text, l.n, true
+      from last l
+      join jsonb_to_recordset(${JSON.stringify(chats)}::jsonb) as d(channel_id uuid, chat_id text, display_name text, handle_masked text)
+        on d.channel_id = l.channel_id and d.chat_id = l.chat_id
+      order by l.channel_id, l.chat_id
+      on conflict (channel_id, chat_id) do update set
+        last_activity_at = excluded.last_activity_at, last_preview = excluded.last_preview, last_from_me = false,
+        last_message_id = excluded.last_message_id, unread_count = c.unread_count + excluded.unread_count, awaiting_reply = true),
+    s as (
+      update ${webChatSessions} s set expires_at = l.created_at + ${`${SESSION_DAYS} days`}::interval
+      from last l where s.channel_id = l.channel_id and s.chat_id = l.chat_id)
+    select id, seq::text as seq, channel_id, chat_id, text, client_message_id, to_json(created_at) #>> '{}' as at from m`;
 }
