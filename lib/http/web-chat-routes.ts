@@ -17,9 +17,10 @@ export const visitorChat = {
   async openSession(db: Db, place: ChatPlace, req: Request): Promise<Response> {
     return json(await openChatSession(db, place, await readJson(req), { userAgent: req.headers.get("user-agent") }), 201);
   },
-  async postMessage(db: Db, place: ChatPlace, req: Request): Promise<Response> {
-    const session = await chatSessionOf(db, place, req.headers.get("authorization"));
-    const { message, replayed } = await postVisitorMessage(db, place, session, await readJson(req));
+  async postMessage(db: Db, placeOf: Promise<ChatPlace>, req: Request): Promise<Response> {
+    // The place and the session are read at once; the place's refusal (404) still comes first.
+    const session = await chatSessionOf(db, placeOf, req.headers.get("authorization"));
+    const { message, replayed } = await postVisitorMessage(db, await placeOf, session, await readJson(req));
     return json({ message }, 201, replayed ? { "idempotent-replayed": "true" } : undefined);
   },
   async listMessages(db: Db, place: ChatPlace, req: Request): Promise<Response> {
@@ -40,8 +41,8 @@ export const visitorChat = {
  * server's chat lane (lib/server/chat-lane.ts) answers them with these same functions before Next.js.
  */
 export const postSiteChatMessage = chatRoute<{ siteId: string }>("chat_message", async ({ req, db, params }) =>
-  visitorChat.postMessage(db, await siteChatPlace(db, params.siteId), req),
+  visitorChat.postMessage(db, siteChatPlace(db, params.siteId), req),
 );
 export const postShareChatMessage = chatRoute<{ token: string }>("chat_message", async ({ req, db, params }) =>
-  visitorChat.postMessage(db, await shareChatPlace(db, params.token), req),
+  visitorChat.postMessage(db, shareChatPlace(db, params.token), req),
 );

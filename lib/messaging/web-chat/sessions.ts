@@ -111,17 +111,23 @@ export async function openChatSession(db: Db, place: ChatPlace, body: unknown, m
 
 /**
  * The session of `Authorization: Bearer {token}` for this place: a missing, malformed, unknown or
- * expired token, or one opened on another site or link, is one 401 (nothing says which).
+ * expired token, or one opened on another site or link, is one 401 (nothing says which). `place`
+ * may still be on its way: the session is read meanwhile (`postMessage` reads both at once, one
+ * round trip instead of two before the message is taken).
  */
-export async function chatSessionOf(db: Db, place: ChatPlace, authorization: string | null): Promise<WebChatSessionRow> {
+export async function chatSessionOf(db: Db, place: ChatPlace | Promise<ChatPlace>, authorization: string | null): Promise<WebChatSessionRow> {
   const refused = () => unauthorized("A valid chat session token is required (Authorization: Bearer {sessionToken}).", "chat_session_invalid");
   const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1];
-  if (!token || !TOKEN_PATTERN.test(token)) throw refused();
   let q = sessionQueries.get(db);
   if (!q) sessionQueries.set(db, (q = prepareSession(db)));
-  const [s] = await q.execute({ tokenHash: hashToken(token), now: new Date().toISOString() });
-  if (!s || s.tenantId !== place.tenantId || s.channelId !== place.channel.id) throw refused();
-  if (place.site ? s.siteId !== place.site.id : s.shareLinkId !== place.shareLinkId) throw refused();
+  const read = token && TOKEN_PATTERN.test(token) ? Promise.resolve(q.execute({ tokenHash: hashToken(token), now: new Date().toISOString() })) : null;
+  // The place's own refusal (404) comes first, as before; the read's failure then is not left unhandled.
+  read?.catch(() => {});
+  const p = await place;
+  if (!read) throw refused();
+  const [s] = await read;
+  if (!s || s.tenantId !== p.tenantId || s.channelId !== p.channel.id) throw refused();
+  if (p.site ? s.siteId !== p.site.id : s.shareLinkId !== p.shareLinkId) throw refused();
   return s;
 }
 
