@@ -1,8 +1,8 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx, Tx } from "../../db/client";
 import { rowsOf } from "../../db/rows";
 import { NO_MAX_PRICE, sites, type SiteRow } from "../../db/schema";
-import { afterCommit, inTransaction } from "../../db/transaction";
+import { afterCommit, inTransaction, settleAll } from "../../db/transaction";
 import { sendJobEvent } from "../jobs/dispatch";
 import { siteCatalogue, type SiteCatalogue } from "../sites/site-catalogue";
 import { findSiteListing } from "../sites/find-site-listing";
@@ -100,7 +100,7 @@ export async function candidateSearches(db: DbOrTx, tenantId: string, doc: Match
  * statement per change (a listing matching thousands of searches is one round trip, not one each).
  * Returns how many hits became due.
  */
-async function recordHits(tx: Tx, tenantId: string, listingId: string, change: Change, docs: Map<string, MatchDoc | null>, cands: Candidate[]) {
+async function recordHits(tx: Tx, tenantId: string, listingId: string, change: Change, docs: Map<string, MatchDoc>, cands: Candidate[]) {
   const ids: string[] = [];
   const prices: string[] = [];
   for (const c of cands) {
@@ -122,17 +122,18 @@ async function recordHits(tx: Tx, tenantId: string, listingId: string, change: C
   return rowsOf(res).length;
 }
 
-/** A batch's sites and their catalogue predicates, read once per batch rather than once per change. */
-type SiteCache = Map<string, { site: SiteRow; catalogue: SiteCatalogue }>;
+/** The tenant's active sites and their catalogue predicates, read once per batch rather than once per change. */
+type SiteCache = { site: SiteRow; catalogue: SiteCatalogue }[];
 
-/** The listing's document as each candidate's site shows it (null: not on that site now). */
-async function docsBySite(tx: Tx, siteIds: string[], listingId: string, siteRows: SiteCache) {
-  const out = new Map<string, MatchDoc | null>();
-  for (const id of siteIds) {
-    const s = siteRows.get(id);
-    const hit = s?.site.active ? await findSiteListing(tx, s.site, listingId, s.catalogue) : null;
-    out.set(id, hit && !hit.isNetworkListing ? hit.document : null);
-  }
+/**
+ * The listing's document as each active site of the tenant shows it (absent: not on that site
+ * now). Every site is asked, not only the candidates' (a tenant has a few): the lookups then need
+ * not wait for the candidates, and go out with them in one round trip.
+ */
+async function docsBySite(tx: Tx, listingId: string, siteRows: SiteCache) {
+  const found = await settleAll(siteRows.map((s) => findSiteListing(tx, s.site, listingId, s.catalogue)));
+  const out = new Map<string, MatchDoc>();
+  for (const [i, hit] of found.entries()) if (hit && !hit.isNetworkListing) out.set(siteRows[i].site.id, hit.document);
   return out;
 }
 
@@ -150,8 +151,9 @@ export async function matchTenantBatch(db: Db, tenantId: string, limit = 1000): 
     // Not waiting for the WAL flush saves the commit's fsync; any later synchronous commit (the
     // alert that claims these hits) flushes it. `moved` updates only a row `c` locked (none when
     // another run holds it) and never backwards.
-    const batch = rowsOf<BatchRow>(
-      await tx.execute(sql`
+    // The tenant's active sites are read beside it (one round trip for both).
+    const [batchRes, activeSites] = await settleAll([
+      tx.execute(sql`
         with c as (
           select c.tenant_id, c.last_seq, t.settings from saved_search_cursors c
           join tenants t on t.id = c.tenant_id
@@ -179,30 +181,27 @@ export async function matchTenantBatch(db: Db, tenantId: string, limit = 1000): 
         left join search_index d on d.tenant_id = c.tenant_id
           and d.listing_id = case when e.event_name in ('listing.created', 'listing.updated') then e.entity_id::uuid end
         order by e.seq`),
-    );
+      tx
+        .select()
+        .from(sites)
+        .where(and(eq(sites.tenantId, tenantId), eq(sites.active, true))),
+    ] as const);
+    const batch = rowsOf<BatchRow>(batchRes);
     const rows = batch.filter((r): r is BatchRow & { seq: string } => r.seq !== null);
     if (!rows.length) return { read: 0, due: 0 };
     const settings = tenantSettingsOf(tenantId, batch[0].settings);
     const activeStage = settings.listingWorkflow.activeStageId;
     let due = 0;
-    const siteRows: SiteCache = new Map();
+    const siteRows: SiteCache = await settleAll(activeSites.map(async (site) => ({ site, catalogue: await siteCatalogue(tx, site, settings) })));
     // The listing's document as the batch read it, only while it is public and on air (the only state that alerts).
     // (Rows of the listing's other events, such as a stage change, carry no document.)
     const docs = new Map(rows.flatMap((r) => (r.doc ? [[r.entityId, r.doc] as const] : [])));
     for (const [listingId, change] of changesOf(rows, activeStage)) {
       const doc = docs.get(listingId);
       if (doc?.visibility !== "public" || doc.stage !== activeStage) continue;
-      const cands = await candidateSearches(tx, tenantId, doc);
-      if (!cands.length) continue;
-      const siteIds = [...new Set(cands.map((c) => c.site_id))];
-      const missing = siteIds.filter((id) => !siteRows.has(id));
-      if (missing.length)
-        for (const s of await tx
-          .select()
-          .from(sites)
-          .where(and(eq(sites.tenantId, tenantId), inArray(sites.id, missing))))
-          siteRows.set(s.id, { site: s, catalogue: await siteCatalogue(tx, s, settings) });
-      due += await recordHits(tx, tenantId, listingId, change, await docsBySite(tx, siteIds, listingId, siteRows), cands);
+      // The candidates and the listing as each site shows it, in one round trip.
+      const [cands, siteDocs] = await settleAll([candidateSearches(tx, tenantId, doc), docsBySite(tx, listingId, siteRows)] as const);
+      if (cands.length) due += await recordHits(tx, tenantId, listingId, change, siteDocs, cands);
     }
     if (due)
       afterCommit(
