@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { E2E_OPERATOR_TOKEN, E2E_SMTP_PASSWORD, E2E_SMTP_PORT, E2E_SMTP_USER, E2E_TILES_PORT } from "./e2e/constants";
+import { E2E_SERVER_ENV } from "./e2e/constants";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 
@@ -36,20 +36,6 @@ export default defineConfig({
         timeout: 180_000,
         stdout: "pipe",
         gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
-        env: {
-          DATA_DIR: ".e2e-data",
-          OPERATOR_TOKEN: E2E_OPERATOR_TOKEN,
-          DATABASE_URL: "",
-          NEXT_TELEMETRY_DISABLED: "1",
-          LOG_LEVEL: "warn",
-          // The e2e receiver listens on 127.0.0.1, a private address a production server refuses by default.
-          WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
-          // Map tiles from the fake tile server e2e/maps.spec.ts starts (nothing answers there otherwise: blank tiles, no third party).
-          MAP_TILES_URL: `http://127.0.0.1:${E2E_TILES_PORT}/tiles/{z}/{x}/{y}.png`,
-          MAP_TILES_ATTRIBUTION: "Tiles: e2e",
-          // Operator mail to the fake SMTP server e2e/saved-search-alerts.spec.ts starts (other tests' mail fails to connect and is logged).
-          SMTP_URL: `smtp://${E2E_SMTP_USER}:${E2E_SMTP_PASSWORD}@127.0.0.1:${E2E_SMTP_PORT}`,
-          MAIL_FROM: "alertas@e2e.test",
-        },
+        env: { ...E2E_SERVER_ENV, DATA_DIR: ".e2e-data", DATABASE_URL: "" },
       },
 });

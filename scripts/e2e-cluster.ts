@@ -10,11 +10,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { E2E_OPERATOR_TOKEN, E2E_TILES_PORT } from "../e2e/constants";
+import { E2E_SERVER_ENV } from "../e2e/constants";
 import { startCluster } from "./cluster-local/start";
 
 const server = new URL(process.env.CLUSTER_DATABASE_URL || process.env.DATABASE_URL || "postgres://postgres:postgres@localhost:5432/postgres");
-const port = Number(process.env.E2E_PORT || 3190);
+// The same default as e2e/constants.ts, which places the fake tile and SMTP servers beside this port
+// (here, in the nodes' settings, and in the Playwright run, which is given E2E_PORT).
+const port = Number(process.env.E2E_PORT || 3100);
 
 async function main(): Promise<number> {
   const name = `crm_e2e_cluster_${randomBytes(4).toString("hex")}`;
@@ -29,14 +31,7 @@ async function main(): Promise<number> {
     poolerPort: port + 3,
     dataDir,
     // As playwright.config.ts gives its own server.
-    nodeEnv: {
-      OPERATOR_TOKEN: E2E_OPERATOR_TOKEN,
-      LOG_LEVEL: "warn",
-      WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
-      NEXT_TELEMETRY_DISABLED: "1",
-      MAP_TILES_URL: `http://127.0.0.1:${E2E_TILES_PORT}/tiles/{z}/{x}/{y}.png`,
-      MAP_TILES_ATTRIBUTION: "Tiles: e2e",
-    },
+    nodeEnv: E2E_SERVER_ENV,
   });
   try {
     console.log(`== Playwright through ${cluster.url}`);
