@@ -1,14 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { rowsOf } from "../../../db/rows";
-import {
-  messagingChatPrivacy,
-  messagingConversations,
-  messagingMessages,
-  type MessagingMessageRow,
-  webChatSessions,
-  type WebChatSessionRow,
-} from "../../../db/schema";
+import { messagingConversations, messagingMessages, type MessagingMessageRow, webChatSessions, type WebChatSessionRow } from "../../../db/schema";
 import { inTenantTransaction } from "../../../db/transaction";
 import { recordEvents, type NewEvent } from "../../outbox/record-event";
 import { processGlobal } from "../../util/process-global";
@@ -155,17 +148,10 @@ async function storedByClientIds(db: Db, tenantId: string, ps: Pending[]): Promi
 /**
  * The batch's one tenant transaction: one statement for the messages, the conversations' records
  * and the sessions' new expiry (`batchStatement`), then one `channel.message.received`
- * per message in `seq` order for chats whose privacy is open. The privacy list is read before the
- * lock: it only decides whether events are raised, and a change racing a message could go either
- * way anyway. Returns the written rows by key.
+ * per message in `seq` order for chats whose privacy is open (the statement returns each chat's
+ * privacy state with its rows: no read of its own). Returns the written rows by key.
  */
 async function writeBatch(db: Db, tenantId: string, ps: Pending[]): Promise<Map<string, MessagingMessageRow>> {
-  const chatIds = [...new Set(ps.map((p) => p.session.chatId))];
-  const privacy = await db
-    .select({ channelId: messagingChatPrivacy.channelId, chatId: messagingChatPrivacy.chatId, state: messagingChatPrivacy.state })
-    .from(messagingChatPrivacy)
-    .where(and(eq(messagingChatPrivacy.tenantId, tenantId), inArray(messagingChatPrivacy.chatId, chatIds)));
-  const stateOf = new Map(privacy.map((p) => [`${p.channelId}\u0000${p.chatId}`, p.state]));
   const byKey = new Map(ps.map((p) => [keyOf(p), p]));
 
   return inTenantTransaction(db, tenantId, async (tx) => {
@@ -186,7 +172,9 @@ async function writeBatch(db: Db, tenantId: string, ps: Pending[]): Promise<Map<
         display_name: p.session.name ?? VISITOR_NAME,
         handle_masked: maskHandle(p.session.chatId),
       });
-    const rows = rowsOf<RawMessage>(await tx.execute(batchStatement(tenantId, values, [...chatsOf.values()]))).map((r) => messageRow(tenantId, r));
+    const raw = rowsOf<RawMessage>(await tx.execute(batchStatement(tenantId, values, [...chatsOf.values()])));
+    const stateOf = new Map(raw.map((r) => [`${r.channel_id}\u0000${r.chat_id}`, r.privacy_state]));
+    const rows = raw.map((r) => messageRow(tenantId, r));
     const written = new Map<string, MessagingMessageRow>();
     if (!rows.length) return written;
     rows.sort((a, b) => a.seq - b.seq);
@@ -211,7 +199,16 @@ async function writeBatch(db: Db, tenantId: string, ps: Pending[]): Promise<Map<
   });
 }
 
-type RawMessage = { id: string; seq: string | number; channel_id: string; chat_id: string; text: string | null; client_message_id: string; at: string };
+type RawMessage = {
+  id: string;
+  seq: string | number;
+  channel_id: string;
+  chat_id: string;
+  text: string | null;
+  client_message_id: string;
+  at: string;
+  privacy_state: string | null;
+};
 const messageRow = (tenantId: string, r: RawMessage): MessagingMessageRow => ({
   id: r.id,
   seq: Number(r.seq),
@@ -267,5 +264,7 @@ function batchStatement(
     s as (
       update ${webChatSessions} s set expires_at = l.created_at + ${`${SESSION_DAYS} days`}::interval
       from last l where s.channel_id = l.channel_id and s.chat_id = l.chat_id)
-    select id, seq::text as seq, channel_id, chat_id, text, client_message_id, to_json(created_at) #>> '{}' as at from m`;
+    select id, seq::text as seq, channel_id, chat_id, text, client_message_id, to_json(created_at) #>> '{}' as at,
+      (select p.state from messaging_chat_privacy p where p.channel_id = m.channel_id and p.chat_id = m.chat_id) as privacy_state
+    from m`;
 }

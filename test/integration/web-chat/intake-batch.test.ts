@@ -13,7 +13,7 @@ import * as channelsRoute from "../../../app/api/v1/settings/messaging-channels/
 import * as messagesRoute from "../../../app/api/sites/[siteId]/chat/messages/route";
 import * as sessionsRoute from "../../../app/api/sites/[siteId]/chat/sessions/route";
 import { getDb } from "../../../db/client";
-import { events, messagingMessages, webChatSessions } from "../../../db/schema";
+import { events, messagingChatPrivacy, messagingMessages, webChatSessions } from "../../../db/schema";
 import { CLIENT_ADDRESS_HEADER } from "../../../lib/http/client-address";
 import { intakeStats, intakeVisitorMessage } from "../../../lib/messaging/web-chat/intake";
 import { siteChatPlace } from "../../../lib/messaging/web-chat/place";
@@ -231,5 +231,21 @@ describe("visitor messages in batches", () => {
     expect(conv.lastActivity).toEqual({ preview: "Olá, Rui!", fromMe: true, at: rows[2].createdAt.toISOString() });
     const [session] = await (await getDb()).select().from(webChatSessions).where(eq(webChatSessions.chatId, s.conversationKey.chatId));
     expect(session.expiresAt.getTime()).toBe(rows[2].createdAt.getTime() + 30 * 86_400_000);
+  });
+
+  it("raises no event for a chat whose privacy is hidden, in a batch with an open one", async () => {
+    const [hidden, open1] = [await open(siteId, "Oculto"), await open(siteId, "Aberto")];
+    await (await getDb())
+      .insert(messagingChatPrivacy)
+      .values({ tenantId: t.tenantId, channelId: hidden.conversationKey.channelId, chatId: hidden.conversationKey.chatId, state: "hidden" });
+    const answers = await Promise.all(
+      [hidden, open1, hidden, open1].map((s, i) => post(siteId, s.sessionToken, { text: `p${i}`, clientMessageId: `priv-${i}` })),
+    );
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201]);
+    const hiddenRows = await stored(hidden.conversationKey.chatId);
+    const openRows = await stored(open1.conversationKey.chatId);
+    expect(hiddenRows).toHaveLength(2);
+    expect(await receivedEvents(hiddenRows.map((r) => r.id))).toEqual([]);
+    expect((await receivedEvents(openRows.map((r) => r.id))).map((e) => e.entityId)).toEqual(openRows.map((r) => r.id));
   });
 });
