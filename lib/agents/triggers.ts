@@ -1,10 +1,10 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { agentExecutions, agents, contacts, dealContacts, deals, messagingConversations, messagingOptOuts, type AgentRow } from "../../db/schema";
-import { afterCommit } from "../../db/transaction";
+import { afterCommit, settleAll } from "../../db/transaction";
 import { sendJobEvent } from "../jobs/dispatch";
 import { isAfterHours, isOptOutWord } from "./audience";
-import { chatPause, pauseChat, pauseOnHumanReply } from "./pauses";
+import { chatPause, pauseChat, pauseOnHumanReply, type PauseReason } from "./pauses";
 import { agentRunsQueued } from "./runs-queued";
 
 type TriggerType = "inbound_message" | "lead_created" | "deal_stage_changed" | "manual";
@@ -104,6 +104,21 @@ async function fitsAudience(tx: DbOrTx, agent: AgentRow, at: Date, target: { cha
   return true;
 }
 
+/** What `onStoredMessage` reads for an inbound message: the agents watching the channel and the chat's pause. */
+export type TriggerReads = { watching: AgentRow[]; pause: PauseReason | null };
+
+/**
+ * `onStoredMessage`'s reads, started by the caller so they travel with its own statements (one
+ * round trip under the tenant's lock instead of two more); none for a message of ours.
+ */
+export function triggerReads(tx: DbOrTx, m: { tenantId: string; channelId: string; chatId: string; fromMe: boolean }): Promise<TriggerReads | undefined> {
+  if (m.fromMe) return Promise.resolve(undefined);
+  return settleAll([agentsFor(tx, m.tenantId, "inbound_message", m.channelId), chatPause(tx, m.channelId, m.chatId)] as const).then(([watching, pause]) => ({
+    watching,
+    pause,
+  }));
+}
+
 /**
  * A message stored by the inbound processing (lib/messaging/inbound), in its transaction. A
  * message of ours typed on the phone pauses agents in the chat; an inbound one in an open chat
@@ -125,10 +140,11 @@ export async function onStoredMessage(
     text: string | null;
     at: Date;
   },
+  reads?: TriggerReads,
 ): Promise<void> {
   if (m.fromMe) return pauseOnHumanReply(tx, m.tenantId, m.channelId, m.chatId);
   if (!m.open) return;
-  const watching = await agentsFor(tx, m.tenantId, "inbound_message", m.channelId);
+  const watching = reads ? reads.watching : await agentsFor(tx, m.tenantId, "inbound_message", m.channelId);
   if (!watching.length) return;
   if (isOptOutWord(m.text)) {
     if (m.optOutHandle) {
@@ -137,7 +153,7 @@ export async function onStoredMessage(
     await pauseChat(tx, { tenantId: m.tenantId, channelId: m.channelId, chatId: m.chatId, reason: "opt_out" });
     return;
   }
-  if (await chatPause(tx, m.channelId, m.chatId)) return;
+  if (reads ? reads.pause : await chatPause(tx, m.channelId, m.chatId)) return;
   const runs: QueuedRun[] = [];
   for (const agent of watching) {
     if (!(await fitsAudience(tx, agent, m.at, m))) continue;

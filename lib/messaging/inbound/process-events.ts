@@ -10,8 +10,8 @@ import {
   messagingSeenMessages,
   type MessagingChannelRow,
 } from "../../../db/schema";
-import { inTenantTransaction } from "../../../db/transaction";
-import { onStoredMessage } from "../../agents/triggers";
+import { inTenantTransaction, settleAll } from "../../../db/transaction";
+import { onStoredMessage, triggerReads } from "../../agents/triggers";
 import { optOutHandleOfChat } from "../opt-outs";
 import { logger } from "../../log/logger";
 import { chatKind, maskHandle } from "../chat-id";
@@ -94,8 +94,18 @@ async function processOne(db: Db, channel: MessagingChannelRow, row: Claimed): P
     if (chatId?.endsWith("@lid") && !lids.has(chatId)) lids.set(chatId, await resolveLid(db, channel, chatId));
   }
   await inTenantTransaction(db, channel.tenantId, async (tx) => {
-    for (const e of events) await apply(tx, channel, e, lids);
-    await tx.update(messagingInboundEvents).set({ status: "processed", processedAt: new Date(), error: null }).where(eq(messagingInboundEvents.id, row.id));
+    // The row is marked processed first (the transaction makes it so only with the rest): that
+    // statement travels with the first message's, one round trip less under the tenant's lock.
+    const done = tx
+      .update(messagingInboundEvents)
+      .set({ status: "processed", processedAt: new Date(), error: null })
+      .where(eq(messagingInboundEvents.id, row.id));
+    await settleAll([
+      done,
+      (async () => {
+        for (const e of events) await apply(tx, channel, e, lids);
+      })(),
+    ]);
   });
 }
 
@@ -176,7 +186,7 @@ async function applyMessage(tx: DbOrTx, channel: MessagingChannelRow, rawChatId:
   const at = new Date(m.timestamp * 1000);
   const inbound = !m.fromMe;
   const preview = previewOf(m);
-  await tx
+  const conversation = tx
     .insert(messagingConversations)
     .values({
       tenantId: channel.tenantId,
@@ -209,24 +219,36 @@ async function applyMessage(tx: DbOrTx, channel: MessagingChannelRow, rawChatId:
         awaitingReply: sql`case when excluded.last_activity_at >= ${messagingConversations.lastActivityAt} then excluded.awaiting_reply else ${messagingConversations.awaitingReply} end`,
       },
     });
-  const [p] = await tx
+  const privacy = tx
     .select({ state: messagingChatPrivacy.state })
     .from(messagingChatPrivacy)
     .where(and(eq(messagingChatPrivacy.channelId, channel.id), eq(messagingChatPrivacy.chatId, chatId)))
     .limit(1);
+  // The conversation, its privacy and what the agents' trigger reads go together: one round trip.
+  const [, [p], reads] = await settleAll([
+    conversation,
+    privacy,
+    triggerReads(tx, { tenantId: channel.tenantId, channelId: channel.id, chatId, fromMe: m.fromMe }),
+  ] as const);
   const open = effectivePrivacy(channel.privacyMode, p?.state) === "open";
   // Agents: an inbound message may start one; a message typed on the phone pauses them there.
-  await onStoredMessage(tx, {
-    tenantId: channel.tenantId,
-    channelId: channel.id,
-    chatId,
-    optOutHandle: optOutHandleOfChat(channel, chatId),
-    messageId: m.id,
-    fromMe: m.fromMe,
-    open,
-    text: m.text,
-    at,
-  });
-  if (!open) return;
-  await recordMessageEvent(tx, channel, chatId, m, inbound ? "inbound" : "outbound");
+  // The agents' work and the message's event do not depend on each other: sent together too.
+  await settleAll([
+    onStoredMessage(
+      tx,
+      {
+        tenantId: channel.tenantId,
+        channelId: channel.id,
+        chatId,
+        optOutHandle: optOutHandleOfChat(channel, chatId),
+        messageId: m.id,
+        fromMe: m.fromMe,
+        open,
+        text: m.text,
+        at,
+      },
+      reads,
+    ),
+    open ? recordMessageEvent(tx, channel, chatId, m, inbound ? "inbound" : "outbound") : null,
+  ]);
 }
