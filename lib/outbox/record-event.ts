@@ -85,6 +85,8 @@ function wakeDelivery(db: DbOrTx) {
  * (and locks) any row of the change, so the tenant lock is still the first lock taken. The events
  * read the change's rows, so they are drawn after it, and written only when it returned a row (a
  * fenced update that matched nothing writes none). Answers the change's rows (raw: snake_case).
+ * Inside an `inTenantTransaction` (the lock already held) `change` may leave `locked` out: the
+ * statement then only saves the round trip between the change and its events.
  */
 export async function changeWithEvents<R>(db: DbOrTx, tenantId: string, change: (locked: SQL) => SQL, list: NewEvent[]): Promise<R[]> {
   const occurredAt = new Date().toISOString();

@@ -155,7 +155,12 @@ async function main() {
 
   // Warm-up: a little of each, untimed (JIT, first connections, the model's and gateways' sockets).
   await postChats(tenants, 1, "w");
-  await waitFor(async () => (await count()).open === 0, "warm-up executions");
+  // Until the warm-up's executions are done: right after the posts none may be queued yet (the
+  // messages are processed in the background), so "nothing open" alone let them run into phase A.
+  await waitFor(async () => {
+    const c = await count();
+    return c.done >= TENANTS && c.open === 0;
+  }, "warm-up executions");
 
   console.log(`A. ${EVENTS} events and ${LEADS} leads, nothing else running...`);
   const a = await backgroundWork("A");

@@ -5,7 +5,7 @@ import { inTenantTransaction, settleAll } from "../../../db/transaction";
 import { chatKind, maskHandle } from "../chat-id";
 import { privacyStateOf } from "../chat-privacy";
 import { messageEvent } from "../message-events";
-import { recordEvents } from "../../outbox/record-event";
+import { changeWithEvents, recordEvents } from "../../outbox/record-event";
 import type { OutboundPart } from "./render";
 
 /** `keep`: the adapter's own record of the message (e-mail history), written in this transaction. */
@@ -78,24 +78,26 @@ export async function recordSent(
           primaryDealId: input.dealId ? sql`${input.dealId}::uuid` : sql`${messagingConversations.primaryDealId}`,
         },
       });
+    const eventOf = (s: SentPart) =>
+      messageEvent(
+        channel,
+        chatId,
+        { id: s.messageId, timestamp: Math.floor(s.at.getTime() / 1000), text: s.part.kind === "text" ? s.part.text : null, type: s.part.kind, media: null },
+        "outbound",
+      );
     const seen = tx
       .insert(messagingSeenMessages)
       .values(sent.map((s) => ({ channelId: channel.id, messageId: s.messageId })))
       .onConflictDoNothing()
       .returning({ messageId: messagingSeenMessages.messageId });
+    if (sent.length === 1) {
+      // One message (a text reply): its seen row and its event are one statement, in the same round trip.
+      await settleAll([recordRow, conversation, changeWithEvents(tx, channel.tenantId, () => seen.getSQL(), [eventOf(sent[0])])]);
+      return;
+    }
     const [, , fresh] = await settleAll([recordRow, conversation, seen]);
     const first = new Set(fresh.map((r) => r.messageId));
     // One event per message not seen before, in the order sent.
-    const events = sent
-      .filter((s) => first.has(s.messageId))
-      .map((s) =>
-        messageEvent(
-          channel,
-          chatId,
-          { id: s.messageId, timestamp: Math.floor(s.at.getTime() / 1000), text: s.part.kind === "text" ? s.part.text : null, type: s.part.kind, media: null },
-          "outbound",
-        ),
-      );
-    await recordEvents(tx, events);
+    await recordEvents(tx, sent.filter((s) => first.has(s.messageId)).map(eventOf));
   });
 }
