@@ -71,11 +71,21 @@ type BatchRow = {
  * filters the index cannot check (area, words) are returned for the caller to check in code.
  */
 export async function candidateSearches(db: DbOrTx, tenantId: string, doc: MatchDoc): Promise<Candidate[]> {
+  return rowsOf<Candidate>(
+    await db.execute(sql`select id, site_id, ${FILTERS_TO_CHECK} as filters from saved_searches where ${candidateWhere(tenantId, doc)}`),
+  );
+}
+
+/** A candidate's filters when it has one the index cannot check (words, area), else null. */
+const FILTERS_TO_CHECK = sql`case when filters ?| array['q', 'minArea', 'maxArea'] then filters end`;
+
+/** The conditions of `candidateSearches` (see there), for the statements that select candidates. */
+function candidateWhere(tenantId: string, doc: MatchDoc) {
   const type = typeof doc.listingType === "string" ? doc.listingType : "";
   const city = typeof doc.location_city === "string" ? foldText(doc.location_city) : "";
   const hood = typeof doc.location_neighborhood === "string" ? foldText(doc.location_neighborhood) : "";
   const ptype = typeof doc.propertyType === "string" ? doc.propertyType : "";
-  const price = typeof doc.price === "number" && Number.isFinite(doc.price) ? Math.round(doc.price) : null;
+  const price = docPrice(doc);
   const bedrooms = typeof doc.bedrooms === "number" && Number.isFinite(doc.bedrooms) ? Math.floor(doc.bedrooms) : 0;
   // The index's own expressions (the constant inlined, so the planner recognises them). A listing
   // without a price passes only searches without bounds.
@@ -83,43 +93,68 @@ export async function candidateSearches(db: DbOrTx, tenantId: string, doc: Match
   const priceOk =
     price === null
       ? sql`coalesce(max_price, ${noMax}) >= ${noMax} and coalesce(min_price, 0) <= 0`
-      : sql`coalesce(max_price, ${noMax}) >= ${price} and coalesce(min_price, 0) <= ${price}`;
-  const res = await db.execute(sql`
-    select id, site_id, case when filters ?| array['q', 'minArea', 'maxArea'] then filters end as filters from saved_searches
-    where tenant_id = ${tenantId}::uuid and status = 'active'
+      : sql`coalesce(max_price, ${noMax}) >= ${Math.round(price)} and coalesce(min_price, 0) <= ${Math.round(price)}`;
+  return sql`tenant_id = ${tenantId}::uuid and status = 'active'
       and listing_type in ('', ${type}) and city_key in ('', ${city}) and hood_key in ('', ${hood}) and property_type in ('', ${ptype})
-      and ${priceOk} and min_bedrooms <= ${bedrooms}`);
-  return rowsOf<Candidate>(res);
+      and ${priceOk} and min_bedrooms <= ${bedrooms}`;
 }
+
+const docPrice = (doc: MatchDoc) => (typeof doc.price === "number" && Number.isFinite(doc.price) ? doc.price : null);
 
 /**
  * Records the listing as a hit of every search it matches now: a first hit (the listing is new to
  * the search), or a lower price than the one last recorded (a price that fell again). A hit at the
  * same or a higher price changes nothing, so a listing is never sent twice to a search unless its
- * price fell. Area and words are checked in code; the matches are written by one set-based
- * statement per change (a listing matching thousands of searches is one round trip, not one each).
+ * price fell. One statement selects the candidates of the sites showing the listing and writes the
+ * hits of those the index checked entirely (most searches: they never travel to us), returning
+ * only the few with words or an area bound, checked here and written by a second statement.
  * Returns how many hits became due.
  */
-async function recordHits(tx: Tx, tenantId: string, listingId: string, change: Change, docs: Map<string, MatchDoc>, cands: Candidate[]) {
-  const ids: string[] = [];
-  const prices: string[] = [];
-  for (const c of cands) {
-    const doc = docs.get(c.site_id);
-    if (!doc || (c.filters && !matchesFilters(doc, c.filters))) continue;
-    ids.push(c.id);
-    prices.push(typeof doc.price === "number" && Number.isFinite(doc.price) ? doc.price.toFixed(2) : "NULL");
+async function recordHits(tx: Tx, tenantId: string, listingId: string, change: Change, doc: MatchDoc, siteDocs: Map<string, MatchDoc>) {
+  const siteIds = sql`${`{${[...siteDocs.keys()].join(",")}}`}::uuid[]`;
+  const price = docPrice([...siteDocs.values()][0]);
+  const res = rowsOf<{ due: number | null } & Candidate>(
+    await tx.execute(sql`
+      with cand as (
+        select id, site_id, ${FILTERS_TO_CHECK} as filters from saved_searches
+        where ${candidateWhere(tenantId, doc)} and site_id = any(${siteIds})
+      ), written as (${insertHits(
+        sql`select id, ${price === null ? null : price.toFixed(2)}::numeric from cand where filters is null`,
+        listingId,
+        tenantId,
+        change,
+      )})
+      select (select count(*)::int from written) as due, null::uuid as id, null::uuid as site_id, null::jsonb as filters
+      union all
+      select null, id, site_id, filters from cand where filters is not null`),
+  );
+  let due = res[0]?.due ?? 0;
+  // Words and area, checked on the document as the search's site shows it.
+  const more: string[] = [];
+  for (const c of res.slice(1)) {
+    const siteDoc = siteDocs.get(c.site_id);
+    if (siteDoc && c.filters && matchesFilters(siteDoc, c.filters)) more.push(c.id);
   }
-  if (!ids.length) return 0;
-  // Array literals of values we produced (uuids read from the database, fixed-point numbers), one parameter each.
-  const res = await tx.execute(sql`
+  if (more.length) {
+    const ids = sql`${`{${more.join(",")}}`}::uuid[]`;
+    const written = await tx.execute(
+      sql`${insertHits(sql`select unnest(${ids}), ${price === null ? null : price.toFixed(2)}::numeric`, listingId, tenantId, change)}`,
+    );
+    due += rowsOf(written).length;
+  }
+  return due;
+}
+
+/** Writes the hits of the (search id, price) rows `source` selects (see `recordHits` for the conflict rule); returns a row each. */
+function insertHits(source: ReturnType<typeof sql>, listingId: string, tenantId: string, change: Change) {
+  return sql`
     insert into saved_search_hits (saved_search_id, listing_id, tenant_id, price, reason)
     select m.id, ${listingId}::uuid, ${tenantId}::uuid, m.price, ${change.appeared ? "new" : "price_drop"}
-    from unnest(${`{${ids.join(",")}}`}::uuid[], ${`{${prices.join(",")}}`}::numeric[]) as m(id, price)
+    from (${source}) as m(id, price)
     on conflict (saved_search_id, listing_id) do update
       set price = excluded.price, reason = 'price_drop', matched_at = now(), sent_at = null
       where ${change.priceFell} and excluded.price < saved_search_hits.price
-    returning 1 as n`);
-  return rowsOf(res).length;
+    returning 1 as n`;
 }
 
 /** The tenant's active sites and their catalogue predicates, read once per batch rather than once per change. */
@@ -199,9 +234,9 @@ export async function matchTenantBatch(db: Db, tenantId: string, limit = 1000): 
     for (const [listingId, change] of changesOf(rows, activeStage)) {
       const doc = docs.get(listingId);
       if (doc?.visibility !== "public" || doc.stage !== activeStage) continue;
-      // The candidates and the listing as each site shows it, in one round trip.
-      const [cands, siteDocs] = await settleAll([candidateSearches(tx, tenantId, doc), docsBySite(tx, listingId, siteRows)] as const);
-      if (cands.length) due += await recordHits(tx, tenantId, listingId, change, siteDocs, cands);
+      // The listing as each site shows it, then its candidates on those sites and their hits.
+      const siteDocs = await docsBySite(tx, listingId, siteRows);
+      if (siteDocs.size) due += await recordHits(tx, tenantId, listingId, change, doc, siteDocs);
     }
     if (due)
       afterCommit(
