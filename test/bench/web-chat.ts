@@ -22,6 +22,7 @@ import { runMigrations } from "../../db/migrate";
 import { rowsOf } from "../../db/rows";
 import { createTenant } from "../../lib/admin/create-tenant";
 import { loadClient, paced, percentiles, scratchDatabase, startServer } from "./http-load";
+import { takeSseEvents } from "../helpers/sse";
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 200);
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
@@ -49,14 +50,11 @@ function openStream(base: string, streamPath: string, v: Visitor): Promise<void>
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => {
         const now = performance.now();
-        buf += chunk;
-        for (let i = buf.indexOf("\n\n"); i >= 0; i = buf.indexOf("\n\n")) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const data = /^data: (.*)$/m.exec(block);
-          if (!data) continue;
+        const taken = takeSseEvents(buf + chunk);
+        buf = taken.rest;
+        for (const { data } of taken.events) {
           v.events++;
-          const m = JSON.parse(data[1]) as { direction: string; text: string; clientMessageId: string | null };
+          const m = JSON.parse(data) as { direction: string; text: string; clientMessageId: string | null };
           const key = m.direction === "inbound" ? m.clientMessageId! : m.text;
           const at = sentAt.get(key);
           if (at === undefined) continue;

@@ -21,6 +21,7 @@ import { siteChatPlace } from "../../../lib/messaging/web-chat/place";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
 import { call, send } from "../../helpers/http";
 import { makeSite } from "../../helpers/sites";
+import { takeSseEvents } from "../../helpers/sse";
 
 let t: TestTenant;
 let siteId: string;
@@ -70,17 +71,13 @@ async function listen(s: Session, lastEventId?: string) {
     for (;;) {
       const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }));
       if (chunk.done) return;
-      buf += decoder.decode(chunk.value, { stream: true });
-      for (let i = buf.indexOf("\n\n"); i >= 0; i = buf.indexOf("\n\n")) {
-        const block = buf.slice(0, i);
-        buf = buf.slice(i + 2);
-        const id = /^id: (.*)$/m.exec(block)?.[1];
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (id && data) {
-          const m = JSON.parse(data);
-          expect(m.id).toBe(id);
-          events.push({ id, text: m.text });
-        }
+      const taken = takeSseEvents(buf + decoder.decode(chunk.value, { stream: true }));
+      buf = taken.rest;
+      for (const { id, data } of taken.events) {
+        if (!id) continue;
+        const m = JSON.parse(data);
+        expect(m.id).toBe(id);
+        events.push({ id, text: m.text });
       }
     }
   })();

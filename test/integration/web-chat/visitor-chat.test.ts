@@ -28,6 +28,7 @@ import { processLead } from "../../../lib/leads/inbound/process-lead";
 import { makeTenant, propertyBody, type TestTenant } from "../../helpers/factories";
 import { call, send } from "../../helpers/http";
 import { makeSite } from "../../helpers/sites";
+import { takeSseEvents } from "../../helpers/sse";
 
 let t: TestTenant;
 let other: TestTenant;
@@ -206,14 +207,9 @@ function eventReader(res: Response) {
       while (!done(out) && Date.now() < deadline) {
         const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now())))]);
         if (!chunk || chunk.done) break;
-        buf += decoder.decode(chunk.value, { stream: true });
-        for (let i = buf.indexOf("\n\n"); i >= 0; i = buf.indexOf("\n\n")) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const id = /^id: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (id && data) out.push({ id, data: JSON.parse(data) });
-        }
+        const taken = takeSseEvents(buf + decoder.decode(chunk.value, { stream: true }));
+        buf = taken.rest;
+        for (const { id, data } of taken.events) if (id) out.push({ id, data: JSON.parse(data) });
       }
       return out;
     },
