@@ -89,11 +89,10 @@ function wakeDelivery(db: DbOrTx) {
  * statement then only saves the round trip between the change and its events.
  */
 export async function changeWithEvents<R>(db: DbOrTx, tenantId: string, change: (locked: SQL) => SQL, list: NewEvent[]): Promise<R[]> {
-  const occurredAt = new Date().toISOString();
   const values = sql.join(
     list.map(
       (e) =>
-        sql`(${e.tenantId}::uuid, ${e.eventName}, ${e.entityType}, ${e.entityId}, ${e.userId}::uuid, ${JSON.stringify(jsonSafe(e.data))}::jsonb, ${e.old ? JSON.stringify(jsonSafe(e.old)) : null}::jsonb, ${occurredAt}::timestamptz)`,
+        sql`(${e.tenantId}::uuid, ${e.eventName}, ${e.entityType}, ${e.entityId}, ${e.userId}::uuid, ${JSON.stringify(jsonSafe(e.data))}::jsonb, ${e.old ? JSON.stringify(jsonSafe(e.old)) : null}::jsonb)`,
     ),
     sql`, `,
   );
@@ -105,7 +104,9 @@ export async function changeWithEvents<R>(db: DbOrTx, tenantId: string, change: 
     ctes.push(
       sql`e as (
         insert into events (tenant_id, event_name, entity_type, entity_id, user_id, data, old, occurred_at)
-        select v.* from (values ${values}) v where exists (select 1 from changed)
+        -- The time is read when the row is written, after the lock (the statement may wait for
+        -- it), so a later seq never carries an earlier time, as with recordEvents under the lock.
+        select v.*, clock_timestamp() from (values ${values}) v where exists (select 1 from changed)
         returning id, seq, tenant_id, event_name)`,
       sql`queued as (
         insert into event_deliveries (event_id, tenant_id)

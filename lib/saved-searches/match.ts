@@ -128,10 +128,11 @@ async function recordHits(tx: Tx, tenantId: string, listingId: string, change: C
       union all
       select null, id, site_id, filters from cand where filters is not null`),
   );
-  let due = res[0]?.due ?? 0;
+  // The count row is the one without an id (a union's rows come in no promised order).
+  let due = res.find((r) => r.id === null)?.due ?? 0;
   // Words and area, checked on the document as the search's site shows it.
   const more: string[] = [];
-  for (const c of res.slice(1)) {
+  for (const c of res.filter((r) => r.id !== null)) {
     const siteDoc = siteDocs.get(c.site_id);
     if (siteDoc && c.filters && matchesFilters(siteDoc, c.filters)) more.push(c.id);
   }

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { rowsOf } from "../../../db/rows";
 import { messagingConversations, messagingMessages, type MessagingMessageRow, webChatSessions, type WebChatSessionRow } from "../../../db/schema";
-import { inTenantTransaction } from "../../../db/transaction";
+import { inTenantTransaction, settleAll } from "../../../db/transaction";
 import { recordEvents, type NewEvent } from "../../outbox/record-event";
 import { processGlobal } from "../../util/process-global";
 import { maskHandle } from "../chat-id";
@@ -194,7 +194,8 @@ async function writeBatch(db: Db, tenantId: string, ps: Pending[]): Promise<Map<
       );
     }
     // Both in one round trip (postgres.js pipelines a transaction's concurrent statements), in the tenant's lock.
-    await Promise.all([recordEvents(tx, events), announce(tx, rows)]);
+    // settleAll: neither is left in flight if the other fails and the transaction rolls back.
+    await settleAll([recordEvents(tx, events), announce(tx, rows)]);
     return written;
   });
 }
