@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { E2E_SERVER_ENV } from "./e2e/constants";
+import { e2eServerEnv } from "./e2e/constants";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 
@@ -36,6 +36,6 @@ export default defineConfig({
         timeout: 180_000,
         stdout: "pipe",
         gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
-        env: { ...E2E_SERVER_ENV, DATA_DIR: ".e2e-data", DATABASE_URL: "" },
+        env: { ...e2eServerEnv(PORT), DATA_DIR: ".e2e-data", DATABASE_URL: "" },
       },
 });

@@ -10,13 +10,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { E2E_SERVER_ENV } from "../e2e/constants";
+import { e2eServerEnv } from "../e2e/constants";
 import { startCluster } from "./cluster-local/start";
 
 const server = new URL(process.env.CLUSTER_DATABASE_URL || process.env.DATABASE_URL || "postgres://postgres:postgres@localhost:5432/postgres");
-// The same default as e2e/constants.ts, which places the fake tile and SMTP servers beside this port
-// (here, in the nodes' settings, and in the Playwright run, which is given E2E_PORT).
-const port = Number(process.env.E2E_PORT || 3100);
+// Not `npm run test:e2e`'s 3100, so both can run at once. The Playwright run is given this port as
+// E2E_PORT, so its fake tile and SMTP servers listen where the nodes' settings point.
+const port = Number(process.env.E2E_PORT || 3190);
 
 async function main(): Promise<number> {
   const name = `crm_e2e_cluster_${randomBytes(4).toString("hex")}`;
@@ -31,7 +31,7 @@ async function main(): Promise<number> {
     poolerPort: port + 3,
     dataDir,
     // As playwright.config.ts gives its own server.
-    nodeEnv: E2E_SERVER_ENV,
+    nodeEnv: e2eServerEnv(port),
   });
   try {
     console.log(`== Playwright through ${cluster.url}`);
