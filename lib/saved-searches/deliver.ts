@@ -294,13 +294,18 @@ async function markSent(db: Db, hits: Hit[]) {
 /**
  * The messages job's work: confirmations, then due alerts, in batches while batches come back full
  * (a burst is sent at once; a failed send waits for the next run instead of being retried in a loop).
+ * A run stops after `rounds` batches, so one run stays short; `more` then says batches were still
+ * coming back full, and the job asks for the next run at once (a burst of 68,000 alerts would
+ * otherwise wait for the schedule every 5,000).
  */
-export async function sendSavedSearchMessages(db: Db, now?: () => Date): Promise<number> {
-  let total = 0;
-  for (let i = 0; i < 100; i++) {
-    const [confirmations, alerts] = [await sendConfirmations(db, 20), await sendAlerts(db, 50, now?.())];
-    total += confirmations + alerts;
-    if (confirmations < 20 && alerts < 50) break;
+export async function sendSavedSearchMessages(db: Db, now?: () => Date, o: { rounds?: number; batch?: number } = {}): Promise<{ sent: number; more: boolean }> {
+  const [rounds, batch] = [o.rounds ?? 100, o.batch ?? 50];
+  const confirmationBatch = Math.min(20, batch);
+  let sent = 0;
+  for (let i = 0; i < rounds; i++) {
+    const [confirmations, alerts] = [await sendConfirmations(db, confirmationBatch), await sendAlerts(db, batch, now?.())];
+    sent += confirmations + alerts;
+    if (confirmations < confirmationBatch && alerts < batch) return { sent, more: false };
   }
-  return total;
+  return { sent, more: true };
 }

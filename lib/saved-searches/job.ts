@@ -1,4 +1,5 @@
 import { defineJob } from "../jobs/define-job";
+import { sendJobEvent } from "../jobs/dispatch";
 import { eventsQueued } from "../outbox/events-queued";
 import { sendSavedSearchMessages } from "./deliver";
 import { matchSavedSearches } from "./match";
@@ -37,5 +38,10 @@ export const sendSavedSearchMessagesJob = defineJob({
   retries: 2,
   schedule: { functionId: "send-saved-search-messages-cron", cron: "* * * * *", embeddedEveryMs: () => 30_000 },
   trigger: { functionId: "send-saved-search-messages-on-due", event: savedSearchMessagesDue, coalesce: true },
-  run: async (_data, { db }) => ({ claimed: await sendSavedSearchMessages(db) }),
+  run: async (_data, { db }) => {
+    const { sent, more } = await sendSavedSearchMessages(db);
+    // The run stopped with messages still due: the next run starts now, not at the schedule.
+    if (more) sendJobEvent(savedSearchMessagesDue, {});
+    return { claimed: sent, more };
+  },
 });

@@ -227,6 +227,21 @@ describe("alerts", () => {
     expect(mails[2].parsed.text).toContain("Terceiro");
   });
 
+  it("a run of the messages job stops after its rounds and says more are due; the next run sends the rest", async () => {
+    // A city no other test's search names, so only these three are due.
+    const inRibeirao = () => valid({ filters: { ...filters, city: "Ribeirão Preto" } });
+    const searches = [await confirmedSearch(inRibeirao()), await confirmedSearch(inRibeirao()), await confirmedSearch(inRibeirao())];
+    await listing(a, { title: "Para três buscas", city: "Ribeirão Preto" });
+    const db = await getDb();
+    while (await matchSavedSearches(db));
+    // One round of two alerts: two of the three go out, and the run says more are due.
+    expect(await sendSavedSearchMessages(db, undefined, { rounds: 1, batch: 2 })).toEqual({ sent: 2, more: true });
+    const alerted = () => searches.filter((s) => mailsTo(s.email).some((m) => (m.parsed.text ?? "").includes("Para três buscas"))).length;
+    expect(alerted()).toBe(2);
+    expect(await sendSavedSearchMessages(db, undefined, { rounds: 1, batch: 2 })).toEqual({ sent: 1, more: false });
+    expect(alerted()).toBe(3);
+  });
+
   it("a listing published (back on air) alerts; a draft does not", async () => {
     const { email } = await confirmedSearch();
     const draft = await listing(a, { stage: "draft", title: "Rascunho" });
