@@ -29,6 +29,16 @@ export async function recordEvent(tx: DbOrTx, e: NewEvent): Promise<string> {
 }
 
 /**
+ * The CTE that queues the events of CTE `e` (id, seq, tenant_id, event_name) for delivery when the
+ * tenant's webhook selects them, in `seq` order: shared by `recordEvents` and `changeWithEvents`.
+ */
+const QUEUE_DELIVERIES = sql`queued as (
+  insert into event_deliveries (event_id, tenant_id)
+  select e.id, w.tenant_id from e join webhook_settings w on w.tenant_id = e.tenant_id
+  where w.url is not null and (e.event_name = any(w.events) or e.event_name = 'webhook.test')
+  order by e.seq)`;
+
+/**
  * `recordEvent` for several events of one change, in the order given (their `seq` order), in one
  * statement: the outbox rows and their delivery queue entries go together, so an event costs one
  * round trip inside the tenant's lock instead of two.
@@ -42,11 +52,7 @@ export async function recordEvents(tx: DbOrTx, list: NewEvent[]): Promise<string
   const rows = rowsOf<{ id: string }>(
     await tx.execute(sql`
       with e as (${insert.getSQL()}),
-      queued as (
-        insert into event_deliveries (event_id, tenant_id)
-        select e.id, w.tenant_id from e join webhook_settings w on w.tenant_id = e.tenant_id
-        where w.url is not null and (e.event_name = any(w.events) or e.event_name = 'webhook.test')
-        order by e.seq)
+      ${QUEUE_DELIVERIES}
       select id from e order by seq`),
   );
   afterCommit(
@@ -108,11 +114,7 @@ export async function changeWithEvents<R>(db: DbOrTx, tenantId: string, change: 
         -- it), so a later seq never carries an earlier time, as with recordEvents under the lock.
         select v.*, clock_timestamp() from (values ${values}) v where exists (select 1 from changed)
         returning id, seq, tenant_id, event_name)`,
-      sql`queued as (
-        insert into event_deliveries (event_id, tenant_id)
-        select e.id, w.tenant_id from e join webhook_settings w on w.tenant_id = e.tenant_id
-        where w.url is not null and (e.event_name = any(w.events) or e.event_name = 'webhook.test')
-        order by e.seq)`,
+      QUEUE_DELIVERIES,
     );
   }
   const rows = rowsOf<R>(await db.execute(sql`with ${sql.join(ctes, sql`, `)} select * from changed`));

@@ -112,18 +112,14 @@ const docPrice = (doc: MatchDoc) => (typeof doc.price === "number" && Number.isF
  */
 async function recordHits(tx: Tx, tenantId: string, listingId: string, change: Change, doc: MatchDoc, siteDocs: Map<string, MatchDoc>) {
   const siteIds = sql`${`{${[...siteDocs.keys()].join(",")}}`}::uuid[]`;
-  const price = docPrice([...siteDocs.values()][0]);
+  // The hits' price as text (numeric), the same on every site showing the listing.
+  const price = docPrice([...siteDocs.values()][0])?.toFixed(2) ?? null;
   const res = rowsOf<{ due: number | null } & Candidate>(
     await tx.execute(sql`
       with cand as (
         select id, site_id, ${FILTERS_TO_CHECK} as filters from saved_searches
         where ${candidateWhere(tenantId, doc)} and site_id = any(${siteIds})
-      ), written as (${insertHits(
-        sql`select id, ${price === null ? null : price.toFixed(2)}::numeric from cand where filters is null`,
-        listingId,
-        tenantId,
-        change,
-      )})
+      ), written as (${insertHits(sql`select id, ${price}::numeric from cand where filters is null`, listingId, tenantId, change)})
       select (select count(*)::int from written) as due, null::uuid as id, null::uuid as site_id, null::jsonb as filters
       union all
       select null, id, site_id, filters from cand where filters is not null`),
@@ -138,9 +134,7 @@ async function recordHits(tx: Tx, tenantId: string, listingId: string, change: C
   }
   if (more.length) {
     const ids = sql`${`{${more.join(",")}}`}::uuid[]`;
-    const written = await tx.execute(
-      sql`${insertHits(sql`select unnest(${ids}), ${price === null ? null : price.toFixed(2)}::numeric`, listingId, tenantId, change)}`,
-    );
+    const written = await tx.execute(sql`${insertHits(sql`select unnest(${ids}), ${price}::numeric`, listingId, tenantId, change)}`);
     due += rowsOf(written).length;
   }
   return due;
