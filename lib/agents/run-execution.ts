@@ -13,6 +13,7 @@ import { DetailQuery, conversationDetail } from "../messaging/conversations/deta
 import type { QueueRound } from "../jobs/drain";
 import { claimPool } from "../jobs/claim-pool";
 import { processLoad } from "../jobs/process-load";
+import { pacedWorkRunning, yieldToPacedWork } from "../jobs/paced-work";
 import { onJobEvent } from "../jobs/dispatch";
 import { agentRunsQueued } from "./runs-queued";
 import { executionEvent } from "./execution-events";
@@ -26,7 +27,20 @@ import { isAgentTool } from "./tool-names";
 export const EXECUTION_LEASE_MS = 5 * 60_000;
 const MAX_ATTEMPTS = 2;
 
-export type RunOptions = { stepTimeoutMs?: number; totalTimeoutMs?: number };
+export type RunOptions = {
+  stepTimeoutMs?: number;
+  totalTimeoutMs?: number;
+  /** Longest an execution waits for paced work before a step (`PACED_YIELD_MS`); tests shorten it. */
+  pacedYieldMs?: number;
+};
+
+/**
+ * Executions yield to paced work (event delivery, lead processing: `lib/jobs/paced-work.ts`) before
+ * they start and before each later model step, for at most this long each time: a burst of leads is
+ * processed first, and an agent's answer is late by seconds, never lost. Claims go one at a time
+ * meanwhile (`agentSlots`), so what passes after the wait is the few executions already claimed.
+ */
+const PACED_YIELD_MS = 10_000;
 
 /** Claims queued executions (and ones whose worker died) with SKIP LOCKED, oldest first: one round trip. */
 function claim(db: Db, limit: number): Promise<AgentExecutionRow[]> {
@@ -50,12 +64,15 @@ const BUSY = 0.9;
 
 /**
  * How many executions may run at once now: `AGENTS_CONCURRENCY` (model calls are slow, database
- * work is short), down to a few while this process's event loop is saturated, so 200 executions
+ * work is short), one while paced work runs in this process, down to a few while this process's
+ * event loop is saturated, so 200 executions
  * at once do not slow event delivery and lead processing running beside them (issue 34: by at
  * most 10 %). An execution already running finishes; the cap applies to the next claims.
  */
 function agentSlots(): number {
   const all = config().AGENTS_CONCURRENCY;
+  // One, never none: an execution is delayed by paced work, never starved by it.
+  if (pacedWorkRunning()) return 1;
   return processLoad() >= BUSY ? Math.min(all, SLOTS_WHEN_BUSY) : all;
 }
 
@@ -166,6 +183,8 @@ function modelFailure(err: unknown): string {
 }
 
 export async function runExecution(db: Db, claimed: AgentExecutionRow, log: Logger, opts: RunOptions = {}): Promise<void> {
+  const pacedYieldMs = opts.pacedYieldMs ?? PACED_YIELD_MS;
+  await yieldToPacedWork(pacedYieldMs);
   // Reads that do not depend on each other go side by side: each is a round trip, and the agent's
   // own cost per step (issue target 50 ms) is mostly these waits, not computing.
   const [[agent], pause] = await Promise.all([
@@ -229,6 +248,12 @@ export async function runExecution(db: Db, claimed: AgentExecutionRow, log: Logg
       messages: chatMessages(conv.history, `[${trigger}: responda ao cliente usando as ferramentas]`),
       tools: buildTools(state),
       maxRetries: 0,
+      // The first step follows the wait above; later ones wait again (within the step's timeout,
+      // which starts before this: the wait is bounded well below it).
+      prepareStep: async ({ stepNumber }) => {
+        if (stepNumber > 0) await yieldToPacedWork(Math.min(pacedYieldMs, (opts.stepTimeoutMs ?? config().AI_TIMEOUT_MS) / 4));
+        return undefined;
+      },
       timeout: { stepMs: opts.stepTimeoutMs ?? config().AI_TIMEOUT_MS },
       abortSignal: AbortSignal.timeout(opts.totalTimeoutMs ?? 3 * 60_000),
       stopWhen: [stepCountIs(policy.maxSteps), () => state.handedOver, ({ steps }) => tokensOf(steps) >= policy.maxTokensPerExecution],

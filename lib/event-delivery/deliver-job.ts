@@ -12,6 +12,7 @@ export const deliverEventsJob = defineJob({
   id: "deliver-events",
   step: "deliver-due-events",
   retries: 0,
+  paced: true,
   schedule: { functionId: "deliver-events-cron", cron: "* * * * *", embeddedEveryMs: () => config().EVENTS_POLL_INTERVAL_MS },
   trigger: { functionId: "deliver-events-on-queue", event: eventsQueued, debounce: { period: "1s", timeout: "5s" } },
   run: async (_data, { db, log }) => {

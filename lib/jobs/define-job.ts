@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { Db } from "../../db/client";
+import { asPacedWork } from "./paced-work";
 
 /** A past-tense fact that triggers background work (`crm/events.queued`), with the schema of its data. */
 export type JobEvent<S extends z.ZodType = z.ZodType> = { name: string; schema: S };
@@ -43,10 +44,18 @@ export type JobDefinition<S extends z.ZodType = z.ZodType> = {
      */
     coalesce?: true;
   };
+  /**
+   * Work with a pace to keep (event delivery, lead processing): while a run is under way, work that
+   * can wait (agent executions) yields to it in this process (`lib/jobs/paced-work.ts`).
+   */
+  paced?: true;
   /** The work: `data` is the trigger's parsed payload, or undefined for a scheduled run. */
   run(data: z.output<S> | undefined, deps: JobDeps): Promise<unknown>;
 };
 
 export function defineJob<S extends z.ZodType>(job: JobDefinition<S>): JobDefinition<S> {
-  return job;
+  if (!job.paced) return job;
+  const run = job.run;
+  // Wrapped here, so both runners (and a test calling `run`) mark the run.
+  return { ...job, run: (data, deps) => asPacedWork(() => run(data, deps)) };
 }

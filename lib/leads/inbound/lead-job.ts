@@ -21,6 +21,7 @@ export const processLeadsJob = defineJob({
   id: "process-leads",
   step: "process-leads",
   retries: 3,
+  paced: true,
   // The sweep picks up leads a dead worker left `processing`: at least as often as a claim goes stale.
   schedule: { functionId: "process-leads-cron", cron: "* * * * *", embeddedEveryMs: () => Math.min(30_000, config().LEAD_CLAIM_TIMEOUT_SECONDS * 1000) },
   // In the embedded runner a burst's events make one run, which drains what is pending in batches.
