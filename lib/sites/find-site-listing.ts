@@ -37,14 +37,27 @@ function listingIdSql(site: SiteRow, ref: string): SQL | null {
 export async function findSiteListing(db: DbOrTx, site: SiteRow, ref: string, catalogue?: SiteCatalogue): Promise<SearchHit | null> {
   const id = listingIdSql(site, ref);
   if (!id) return null;
-  const { scope, criteria } = catalogue ?? (await siteCatalogue(db, site));
-  const where = [sql`d.listing_id = ${id}`, scopeSql(scope), ...criteria.map((c) => compileFilter(c, FILTER_SCHEMA))];
   const res = await db.execute(sql`
     select d.tenant_id, ${docColumns("d")} from search_index d
-    where ${sql.join(where, sql` AND `)} limit 1`);
+    where ${siteListingWhere(id, catalogue ?? (await siteCatalogue(db, site)))} limit 1`);
   const [row] = rowsOf<Record<string, unknown>>(res);
   if (!row) return null;
   return { document: documentFromRow(row), highlights: [], highlight: {}, isNetworkListing: row.tenant_id !== site.tenantId };
+}
+
+/** The conditions under which the site shows the listing `id` names (alias `d`: the search index). */
+function siteListingWhere(id: SQL, { scope, criteria }: SiteCatalogue): SQL {
+  return sql.join([sql`d.listing_id = ${id}`, scopeSql(scope), ...criteria.map((c) => compileFilter(c, FILTER_SCHEMA))], sql` AND `);
+}
+
+/**
+ * A subquery with a row when the site shows the listing (a UUID), the same test as
+ * `findSiteListing` without reading the document: for statements that need only the answer.
+ */
+export function siteListingSql(site: SiteRow, listingId: string, catalogue: SiteCatalogue): SQL {
+  const id = listingIdSql(site, listingId);
+  if (!id) return sql`select 1 where false`;
+  return sql`select 1 from search_index d where ${siteListingWhere(id, catalogue)}`;
 }
 
 /**
