@@ -95,23 +95,31 @@ export function runAgentExecutions(db: Db, log: Logger, limit = 32, opts: RunOpt
   });
 }
 
-/** The member whose grants the agent acts with (its creator), as the verbs' actor; null if gone or inactive. */
-async function agentActor(db: Db, agent: AgentRow): Promise<MemberActor | null> {
-  if (!agent.createdById) return null;
-  const [m] = await db
-    .select({ id: members.id, role: members.role })
-    .from(members)
-    .where(and(eq(members.id, agent.createdById), eq(members.tenantId, agent.tenantId), eq(members.active, true)))
+/**
+ * The agent and the member whose grants it acts with (its creator, while active and of the agent's
+ * tenant), in one read: a round trip less before the model's first call.
+ */
+async function agentAndOwner(db: Db, agentId: string): Promise<{ agent: AgentRow; owner: { id: string; role: MemberActor["role"] } | null } | undefined> {
+  const [row] = await db
+    .select({ agent: agents, ownerId: members.id, ownerRole: members.role })
+    .from(agents)
+    .leftJoin(members, and(eq(members.id, agents.createdById), eq(members.tenantId, agents.tenantId), eq(members.active, true)))
+    .where(eq(agents.id, agentId))
     .limit(1);
-  if (!m) return null;
+  if (!row) return undefined;
+  return { agent: row.agent, owner: row.ownerId && row.ownerRole ? { id: row.ownerId, role: row.ownerRole } : null };
+}
+
+/** The owner as the verbs' actor. */
+function agentActor(agent: AgentRow, owner: { id: string; role: MemberActor["role"] }): MemberActor {
   return {
     kind: "member",
     tenantId: agent.tenantId,
-    userId: m.id,
-    role: m.role,
+    userId: owner.id,
+    role: owner.role,
     scope: "broad",
     keyId: agent.id,
-    access: accessOf(m.role, "broad"),
+    access: accessOf(owner.role, "broad"),
     agentId: agent.id,
   };
 }
@@ -187,11 +195,12 @@ export async function runExecution(db: Db, claimed: AgentExecutionRow, log: Logg
   await yieldToPacedWork(pacedYieldMs);
   // Reads that do not depend on each other go side by side: each is a round trip, and the agent's
   // own cost per step (issue target 50 ms) is mostly these waits, not computing.
-  const [[agent], pause] = await Promise.all([
-    db.select().from(agents).where(eq(agents.id, claimed.agentId)).limit(1),
+  const [found, pause] = await Promise.all([
+    agentAndOwner(db, claimed.agentId),
     claimed.channelId && claimed.chatId ? chatPause(db, claimed.channelId, claimed.chatId) : null,
   ]);
-  if (!agent) return; // deleted with its executions
+  if (!found) return; // deleted with its executions
+  const { agent, owner } = found;
   if (claimed.attempts > MAX_ATTEMPTS) {
     const exec = await start(db, claimed, agent);
     return finish(db, exec, agent, { status: "failed", errorMessage: "interrupted" });
@@ -201,11 +210,17 @@ export async function runExecution(db: Db, claimed: AgentExecutionRow, log: Logg
   if (pause && (claimed.triggerType !== "manual" || pause === "opt_out"))
     return finish(db, claimed, agent, { status: "skipped", outcome: `chat_paused_${pause}` });
 
-  const [exec, actor] = await Promise.all([start(db, claimed, agent), agentActor(db, agent)]);
-  if (!actor) return finish(db, exec, agent, { status: "failed", errorMessage: "agent_owner_inactive" });
-  const ctx = memberCtx(db, actor);
+  if (!owner) return finish(db, await start(db, claimed, agent), agent, { status: "failed", errorMessage: "agent_owner_inactive" });
+  const ctx = memberCtx(db, agentActor(agent, owner));
 
-  const [budget, tm, conv] = await Promise.all([budgetState(ctx), tenantModel(ctx, agent.model ? { model: agent.model } : {}), readConversation(ctx, exec)]);
+  // The reads go side by side with the start's statement, which may wait for the tenant's lock
+  // (other executions, inbound messages, leads of the tenant): none of them depends on it.
+  const [exec, budget, tm, conv] = await Promise.all([
+    start(db, claimed, agent),
+    budgetState(ctx),
+    tenantModel(ctx, agent.model ? { model: agent.model } : {}),
+    readConversation(ctx, claimed),
+  ]);
   if (budget.exhausted) return finish(db, exec, agent, { status: "failed", errorMessage: "budget_exhausted" });
   if (!tm) return finish(db, exec, agent, { status: "failed", errorMessage: "model_not_configured" });
   if ("failure" in conv) return finish(db, exec, agent, { status: "failed", errorMessage: conv.failure });
