@@ -12,11 +12,14 @@
  * Prints how long events and leads took in each phase and the delay B adds (target: ≤ 10 %), and
  * how long the agents took to answer all 200 chats.
  *
+ * The model, the 20 gateways and the webhook receiver run in a child process (`agent-fakes.ts`):
+ * in production they are other machines, and in this process their work (every model call's JSON,
+ * history reads, sends, the webhooks received) took the event loop the timed work runs on.
+ *
  *   DATABASE_URL=postgres://... npm run bench:agents:mixed   # PostgreSQL (a scratch database)
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import * as leadRoute from "../../app/api/webhooks/channels/[pathToken]/route";
 import * as messagingRoute from "../../app/api/webhooks/messaging/[channelToken]/route";
@@ -33,8 +36,7 @@ import { startEmbeddedRunner } from "../../lib/jobs/embedded-runner";
 import { createChannel } from "../../lib/leads/marketing-channels";
 import { createMessagingChannel } from "../../lib/messaging/channels";
 import { eventsQueued } from "../../lib/outbox/events-queued";
-import { startFakeModel } from "../fakes/model-server";
-import { type FakeWaha, startFakeWaha } from "../fakes/waha-gateway";
+import { type BenchGateway, startAgentFakes } from "./agent-fakes-client";
 import { scratchDatabase } from "./http-load";
 
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 20);
@@ -43,7 +45,7 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 4_000);
 const LEADS = Number(process.env.BENCH_LEADS ?? 400);
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
-type Tenant = { id: string; gw: FakeWaha; chatToken: string; chatSecret: string; leadToken: string };
+type Tenant = { id: string; gw: BenchGateway; chatToken: string; chatSecret: string; leadToken: string };
 
 async function main() {
   process.env.LOG_LEVEL ??= "warn";
@@ -54,29 +56,17 @@ async function main() {
   await runMigrations();
   const db = await getDb();
 
-  let received = 0;
-  const receiver = http.createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      received++;
-      res.writeHead(200).end("ok");
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  const model = await startFakeModel({ delayMs: 200 });
-  model.setScript((req) =>
-    req.messages.some((m) => m.role === "tool")
-      ? { text: "", usage: { inputTokens: 300, outputTokens: 2 } }
-      : { toolCalls: [{ name: "reply", arguments: { text: "Olá! Você procura para comprar ou alugar?" } }], usage: { inputTokens: 280, outputTokens: 25 } },
-  );
+  // The model answers in 200 ms: its first call asks for `reply`, the one after the tool result ends the loop.
+  const fakes = await startAgentFakes({ gateways: TENANTS, modelDelayMs: 200 });
+  const hookUrl = fakes.hookUrl;
+  const model = { url: fakes.modelUrl };
 
   console.log(`Setting up ${TENANTS} tenants (agent, WhatsApp gateway, portal channel, webhook receiver)...`);
   const tenants: Tenant[] = [];
   for (let i = 0; i < TENANTS; i++) {
     const t = await createTenant({ db }, { name: `Mixed ${i}`, owner: { name: "Dona", email: `dona${i}@bench-mixed.example.com` } });
     const ctx = memberCtx(db, await authenticateApiKey(db, t.apiKey));
-    const gw = await startFakeWaha();
+    const gw = fakes.gateways[i];
     await putAiSettings(ctx, { baseUrl: model.url, apiKey: "sk-bench", defaultModel: "bench-model", monthlyTokenBudget: null });
     const chat = await createMessagingChannel(ctx, {
       origin: "http://localhost",
@@ -113,7 +103,13 @@ async function main() {
 
   /** Queues the events and posts the leads at once; the time until all events are delivered and all leads processed. */
   const backgroundWork = async (phase: string) => {
-    const before = { received, ...(await count()) };
+    const before = { received: await fakes.received(), ...(await count()) };
+    // How busy this process was meanwhile: its event loop's utilization and lag, and its CPU.
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
+    const elu0 = performance.eventLoopUtilization();
+    const cpu0 = process.cpuUsage();
+    const fakesCpu0 = await fakes.cpuMs();
     const t0 = performance.now();
     const perTenant = Math.ceil(EVENTS / TENANTS);
     await db.execute(sql`
@@ -143,14 +139,19 @@ async function main() {
       }),
     );
     const expected = perTenant * TENANTS;
-    const eventsDone = waitFor(() => received - before.received >= expected, `${phase} events`);
+    const eventsDone = waitFor(async () => (await fakes.received()) - before.received >= expected, `${phase} events`);
     for (const r of await leadsPosted) if (r.status !== 202 && r.status !== 200) throw new Error(`lead ${r.status}: ${await r.text()}`);
     const leadsDone = waitFor(async () => {
       const c = await count();
       return c.processed - before.processed >= LEADS;
     }, `${phase} leads`);
     const [e, l] = await Promise.all([eventsDone, leadsDone]);
-    return { events: e - t0, leads: l - t0, expected };
+    lag.disable();
+    const cpu = process.cpuUsage(cpu0);
+    const wall = Math.max(e, l) - t0;
+    const fakesCpu = (await fakes.cpuMs()) - fakesCpu0;
+    const busy = `event loop ${performance.eventLoopUtilization(elu0).utilization.toFixed(2)} busy, lag p99 ${(lag.percentile(99) / 1e6).toFixed(0)} ms, CPU ${((cpu.user + cpu.system) / 1000 / wall).toFixed(2)} cores (fakes' process ${(fakesCpu / wall).toFixed(2)})`;
+    return { events: e - t0, leads: l - t0, expected, busy };
   };
 
   // Warm-up: a little of each, untimed (JIT, first connections, the model's and gateways' sockets).
@@ -164,7 +165,7 @@ async function main() {
 
   console.log(`A. ${EVENTS} events and ${LEADS} leads, nothing else running...`);
   const a = await backgroundWork("A");
-  console.log(`   events delivered in ${s(a.events)} (${(a.expected / (a.events / 1000)).toFixed(0)}/s); leads processed in ${s(a.leads)}`);
+  console.log(`   events delivered in ${s(a.events)} (${(a.expected / (a.events / 1000)).toFixed(0)}/s); leads processed in ${s(a.leads)}; ${a.busy}`);
 
   console.log(`B. the same while ${EXECUTIONS} agent executions (${EXECUTIONS / TENANTS} new chats per tenant) run...`);
   const doneBefore = (await count()).done;
@@ -173,7 +174,7 @@ async function main() {
   const b = await backgroundWork("B");
   const agentsDone = await waitFor(async () => (await count()).done - doneBefore >= EXECUTIONS, "agent executions");
   const delay = (x: number, y: number) => `${(((y - x) / x) * 100).toFixed(1)} %`;
-  console.log(`   events delivered in ${s(b.events)} (${(b.expected / (b.events / 1000)).toFixed(0)}/s); leads processed in ${s(b.leads)}`);
+  console.log(`   events delivered in ${s(b.events)} (${(b.expected / (b.events / 1000)).toFixed(0)}/s); leads processed in ${s(b.leads)}; ${b.busy}`);
   console.log(`   the ${EXECUTIONS} executions completed ${s(agentsDone - t0)} after their chats were posted`);
   console.log(
     `Delay added by the agents (target ≤ 10 %): events ${delay(a.events, b.events)}, leads ${delay(a.leads, b.leads)}; load ${os
@@ -182,7 +183,7 @@ async function main() {
       .join(", ")}`,
   );
   await runner.stop();
-  await Promise.all([...tenants.map((t) => t.gw.close()), model.close(), new Promise((r) => receiver.close(r))]);
+  await fakes.close();
   await closeDb();
 }
 
@@ -192,7 +193,7 @@ async function postChats(tenants: Tenant[], perTenant: number, run: string) {
     tenants.flatMap((t, ti) =>
       Array.from({ length: perTenant }, async (_, i) => {
         const chatId = `55118${String(ti * 1000 + i).padStart(4, "0")}${run === "w" ? "1" : "2"}${String(i).padStart(3, "0")}@c.us`;
-        const wh = t.gw.inbound(t.chatSecret, chatId, "Oi, vi o anúncio do apartamento", { pushName: `Cliente ${ti}-${i}` });
+        const wh = await t.gw.inbound(t.chatSecret, chatId, "Oi, vi o anúncio do apartamento", { pushName: `Cliente ${ti}-${i}` });
         const res = await messagingRoute.POST(
           new Request(`http://localhost/api/webhooks/messaging/${t.chatToken}`, { method: "POST", headers: wh.headers, body: wh.body }),
           {
