@@ -1,6 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { DbOrTx, Tx } from "../../db/client";
-import { inboundLeads, savedSearches, type SavedSearchRow } from "../../db/schema";
+import { inboundLeads, savedSearches, savedSearchHits, type SavedSearchRow } from "../../db/schema";
 import { afterCommit, inTenantTransaction } from "../../db/transaction";
 import { sendJobEvent } from "../jobs/dispatch";
 import { leadReceived } from "../leads/inbound/lead-job";
@@ -115,10 +115,15 @@ export function confirmSavedSearch(db: DbOrTx, token: string, tenantId: string):
   });
 }
 
-/** `/alertas/sair/{token}` (GET from the message, POST from a mail client's one-click): no alert is sent from now on. */
+/**
+ * `/alertas/sair/{token}` (GET from the message, POST from a mail client's one-click): no alert is
+ * sent from now on. The hits still waiting go with it (they would never be sent, and would stay in
+ * the alert claim's due index for good); the ones sent stay, as the search's history.
+ */
 export function unsubscribeSavedSearch(db: DbOrTx, token: string, tenantId: string): Promise<LinkOutcome> {
   return changeByToken(db, token, "unsubscribe", tenantId, async (tx, row) => {
     if (row.status === "unsubscribed") return { row, changed: false };
+    await tx.delete(savedSearchHits).where(and(eq(savedSearchHits.savedSearchId, row.id), isNull(savedSearchHits.sentAt)));
     return { row: await update(tx, row, { status: "unsubscribed", unsubscribedAt: new Date() }), changed: true };
   });
 }

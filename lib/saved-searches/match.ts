@@ -190,8 +190,8 @@ async function docsBySite(tx: Tx, listingId: string, siteRows: SiteCache) {
 /**
  * Reads one batch of a tenant's outbox after its cursor (events of one tenant are numbered in
  * commit order: its writes hold the tenant's row lock) and records the hits of the listing changes
- * in it, moving the cursor in the same transaction: a crash repeats the batch, and the hits'
- * conflict rule makes the repeat a no-op. Returns the events read (0: caught up or taken by another run).
+ * in it, moving the cursor in the same transaction: a crash loses both or neither, so the next run
+ * reads the batch again and writes its hits once. Returns the events read (0: caught up or taken by another run).
  */
 export async function matchTenantBatch(db: Db, tenantId: string, limit = 1000): Promise<{ read: number; due: number }> {
   return inTransaction(db, async (tx) => {

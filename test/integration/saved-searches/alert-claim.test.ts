@@ -1,8 +1,8 @@
 /**
- * The alert claim walks the searches with waiting hits in id order and takes the first that are
- * due: searches that wait (their instant alert went out less than an hour ago, their daily digest
- * hour has not come, they failed too often) are passed over, however many come first, and never
- * hold back a due one behind them. The mail is real, caught by an SMTP server on 127.0.0.1.
+ * The alert claim takes the searches with waiting hits that are due: searches that wait (their
+ * instant alert went out less than an hour ago, their daily digest hour has not come, they failed
+ * too often, they left) are passed over and never hold back a due one. The mail is real, caught by
+ * an SMTP server on 127.0.0.1.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as propertiesRoute from "../../../app/api/v1/real-estate/properties/route";
@@ -46,7 +46,9 @@ describe("claiming due alerts", () => {
     });
     expect(res.status).toBe(201);
     const listingId = res.body.listings[0].id as string;
-    const now = new Date();
+    // A fixed clock, three hours past the default digest hour (08:00 in São Paulo): the daily
+    // search alerted at `now` stays before its next digest for every claim below.
+    const now = new Date("2026-06-01T14:00:00Z");
     const tenMinutesAgo = new Date(now.getTime() - 10 * 60_000);
     // Ids chosen so the waiting searches come first in the walk.
     const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
+import { rowsOf } from "../../../db/rows";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as createRoute from "../../../app/api/sites/[siteId]/saved-searches/route";
 import * as listRoute from "../../../app/api/v1/crm/saved-searches/route";
@@ -262,7 +263,16 @@ describe("alerts", () => {
     // A confirmation token cannot unsubscribe, nor another tenant's site.
     expect(await unsubscribeSavedSearch(await getDb(), token.replace(/\.[^.]+$/, ".x"), a.tenantId)).toBeNull();
     expect(await unsubscribeSavedSearch(await getDb(), token, b.tenantId)).toBeNull();
+    // A listing within the hour of the last alert waits (the hourly cap); leaving drops what waits, not what was sent.
+    await listing(a, { title: "Na espera" });
+    await runJobs();
+    const hitsOf = async () =>
+      rowsOf<{ sent: boolean }>(
+        await (await getDb()).execute(sql`select sent_at is not null as sent from saved_search_hits where saved_search_id = ${id}::uuid`),
+      );
+    expect((await hitsOf()).filter((h) => !h.sent)).toHaveLength(1);
     expect((await unsubscribeSavedSearch(await getDb(), token, a.tenantId))?.row.status).toBe("unsubscribed");
+    expect(await hitsOf()).toEqual([{ sent: true }]);
     await (await getDb()).update(savedSearches).set({ lastAlertAt: null }).where(eq(savedSearches.id, id));
     await listing(a, { title: "Depois de sair" });
     await runJobs();
