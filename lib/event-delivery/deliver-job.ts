@@ -1,5 +1,6 @@
 import { config } from "../config";
 import { defineJob } from "../jobs/define-job";
+import { enterPacedWork } from "../jobs/paced-work";
 import { eventsQueued } from "../outbox/events-queued";
 import { deliverDueEvents } from "./deliver";
 
@@ -12,12 +13,20 @@ export const deliverEventsJob = defineJob({
   id: "deliver-events",
   step: "deliver-due-events",
   retries: 0,
-  paced: true,
   schedule: { functionId: "deliver-events-cron", cron: "* * * * *", embeddedEveryMs: () => config().EVENTS_POLL_INTERVAL_MS },
   trigger: { functionId: "deliver-events-on-queue", event: eventsQueued, debounce: { period: "1s", timeout: "5s" } },
   run: async (_data, { db, log }) => {
-    const report = await deliverDueEvents(db);
-    if (report.delivered || report.failed) log.info(report, "delivery cycle");
-    return report;
+    // Paced work (agents yield to it: lib/jobs/paced-work.ts) from the first claim that found events
+    // due: every event write wakes a run, and most find nothing, or nothing to send (no webhook).
+    let leave: (() => void) | undefined;
+    try {
+      const report = await deliverDueEvents(db, {}, () => {
+        leave ??= enterPacedWork();
+      });
+      if (report.delivered || report.failed) log.info(report, "delivery cycle");
+      return report;
+    } finally {
+      leave?.();
+    }
   },
 });

@@ -36,8 +36,9 @@ const RUN_WINDOW_MS = 20_000;
  * The database work is batched: one statement claims runs of up to 100 events for many tenants
  * at once (`claimBatch`), a lane asks for its tenant's next run in one statement, and the outcomes
  * of all lanes are recorded together (`OutcomeRecorder`), so a round trip serves many events.
+ * `onWork` hears each claim that found events due (the job marks itself paced from the first).
  */
-export async function deliverDueEvents(db: Db, opts: DeliveryOptions = {}): Promise<CycleReport> {
+export async function deliverDueEvents(db: Db, opts: DeliveryOptions = {}, onWork?: () => void): Promise<CycleReport> {
   const o = resolveOptions(opts);
   const report: CycleReport = { tenants: 0, delivered: 0, failed: 0, dropped: 0 };
   const recorder = new OutcomeRecorder(db, o.workerId, o.retrySeconds);
@@ -50,6 +51,7 @@ export async function deliverDueEvents(db: Db, opts: DeliveryOptions = {}): Prom
         const runs = await claimBatch(db, o.workerId, leaseMs(o), { tenants: free, perTenant: RUN_SIZE, exclude: [...lanes.values()] });
         // Fewer tenants than asked for: none is left for this cycle (or another worker has them).
         more = runs.length === free;
+        if (runs.length) onWork?.();
         for (const run of runs) {
           report.tenants++;
           const lane: Promise<void> = serveTenant(db, run, claimedAt, o, recorder, report).finally(() => lanes.delete(lane));

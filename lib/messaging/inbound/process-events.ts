@@ -36,7 +36,7 @@ const PREVIEW_CHARS = 200;
  * before any of its webhooks, in all: a burst of chats (each one an agent's trigger) is processed
  * after a burst of leads rather than through it; a message is late by seconds at most, never lost.
  */
-const PACED_YIELD_MS = 5_000;
+const PACED_YIELD_MS = 10_000;
 
 type Claimed = { id: string; tenant_id: string; channel_id: string; body: string; attempts: number };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineJob, jobEvent } from "../../../lib/jobs/define-job";
-import { PACED_AFTER_MS, asPacedWork, pacedWorkRunning, yieldToPacedWork } from "../../../lib/jobs/paced-work";
+import { PACED_AFTER_MS, PACED_GRACE_MS, asPacedWork, enterPacedWork, pacedWorkRunning, yieldToPacedWork } from "../../../lib/jobs/paced-work";
 
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 
@@ -30,9 +30,28 @@ describe("the paced-work gate", () => {
     expect(passed).toBe(false);
     run.end();
     await run.done;
-    expect(await waited).toBeGreaterThanOrEqual(50);
+    expect(await waited).toBeGreaterThanOrEqual(50 + PACED_GRACE_MS - 10);
     expect(passed).toBe(true);
     expect(pacedWorkRunning()).toBe(false);
+  });
+
+  it("a gap between two paced runs shorter than PACED_GRACE_MS lets nothing through (lead runs follow one another)", async () => {
+    const first = pacedRun();
+    let passed = false;
+    const waited = yieldToPacedWork(10_000).then(() => {
+      passed = true;
+    });
+    first.end();
+    await first.done;
+    await tick(PACED_GRACE_MS / 4);
+    expect(pacedWorkRunning()).toBe(true);
+    const second = pacedRun();
+    await tick(PACED_GRACE_MS * 2);
+    expect(passed).toBe(false);
+    second.end();
+    await second.done;
+    await waited;
+    expect(passed).toBe(true);
   });
 
   it("waits for the last of several paced runs", async () => {
@@ -50,6 +69,7 @@ describe("the paced-work gate", () => {
     await b.done;
     await waited;
     expect(passed).toBe(true);
+    await tick(PACED_GRACE_MS + 20);
   });
 
   it("never starves: the wait ends after its bound while paced work goes on", async () => {
@@ -61,6 +81,7 @@ describe("the paced-work gate", () => {
     expect(pacedWorkRunning()).toBe(true);
     run.end();
     await run.done;
+    await tick(PACED_GRACE_MS + 20);
   });
 
   it("counts a paced run only once it has lasted PACED_AFTER_MS (a delivery run with nothing due holds nothing back)", async () => {
@@ -70,16 +91,30 @@ describe("the paced-work gate", () => {
     await short.done;
     await tick(PACED_AFTER_MS + 20);
     expect(pacedWorkRunning()).toBe(false);
+    expect(await yieldToPacedWork(10_000)).toBe(0);
     const long = pacedRun(PACED_AFTER_MS);
     await tick(PACED_AFTER_MS + 20);
     expect(pacedWorkRunning()).toBe(true);
     long.end();
     await long.done;
+    await tick(PACED_GRACE_MS + 20);
+    expect(pacedWorkRunning()).toBe(false);
+  });
+
+  it("enterPacedWork marks work found during a run (delivery: from its first claim with events due); leaving twice counts once", async () => {
+    const other = enterPacedWork(0);
+    const leave = enterPacedWork(0);
+    leave();
+    leave();
+    expect(pacedWorkRunning()).toBe(true);
+    other();
+    await tick(PACED_GRACE_MS + 20);
     expect(pacedWorkRunning()).toBe(false);
   });
 
   it("a paced run that fails still ends its turn", async () => {
     await expect(asPacedWork(() => Promise.reject(new Error("boom")), 0)).rejects.toThrow("boom");
+    await tick(PACED_GRACE_MS + 20);
     expect(pacedWorkRunning()).toBe(false);
   });
 
@@ -98,8 +133,9 @@ describe("the paced-work gate", () => {
         },
       });
     const deps = {} as Parameters<ReturnType<typeof make>["run"]>[1];
-    await make(true).run(undefined, deps);
     await make(false).run(undefined, deps);
-    expect(seen).toEqual([true, false]);
+    await make(true).run(undefined, deps);
+    expect(seen).toEqual([false, true]);
+    await tick(PACED_GRACE_MS + 20);
   });
 });
