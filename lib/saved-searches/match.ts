@@ -59,7 +59,7 @@ type BatchRow = {
   entityId: string;
   data: Record<string, unknown>;
   old: Record<string, unknown> | null;
-  doc: (MatchDoc & { visibility: string | null; stage: string | null }) | null;
+  doc: (MatchDoc & { visibility: string | null; stage: string | null; priceVisibility: string | null }) | null;
 };
 
 /**
@@ -223,7 +223,7 @@ export async function matchTenantBatch(db: Db, tenantId: string, limit = 1000): 
         select c.settings, set_config('synchronous_commit', 'off', true) as async_commit,
           e.seq::text as seq, e.event_name as "eventName", e.entity_id as "entityId", e.data, e.old,
           case when d.listing_id is not null then json_build_object('visibility', d.visibility, 'stage', d.stage,
-            'listingType', d.listing_type, 'propertyType', d.property_type, 'price', d.price, 'bedrooms', d.bedrooms,
+            'listingType', d.listing_type, 'propertyType', d.property_type, 'price', d.price, 'priceVisibility', d.price_visibility, 'bedrooms', d.bedrooms,
             'location_city', d.location_city, 'location_neighborhood', d.location_neighborhood) end as doc
         from c
         left join e on true
@@ -249,7 +249,12 @@ export async function matchTenantBatch(db: Db, tenantId: string, limit = 1000): 
     for (const [listingId, change] of changesOf(rows, activeStage)) {
       const doc = docs.get(listingId);
       if (doc?.visibility !== "public" || doc.stage !== activeStage) continue;
-      if (siteRows.length) due += await recordHits(tx, tenantId, listingId, change, doc, siteRows);
+      // A private price is no price to a visitor (lib/search/price-visibility.ts): it matches only
+      // searches without price bounds, and its falls alert nobody, so no alert narrows it down.
+      const priceShown = doc.priceVisibility === "public";
+      const seen = priceShown ? change : { ...change, priceFell: false };
+      if (!seen.appeared && !seen.priceFell) continue;
+      if (siteRows.length) due += await recordHits(tx, tenantId, listingId, seen, priceShown ? doc : { ...doc, price: null }, siteRows);
     }
     if (due)
       afterCommit(
