@@ -1,10 +1,13 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../../db/client";
+import { members } from "../../../db/schema";
 import { runAgentExecutions } from "../../../lib/agents/run-execution";
 import { asPacedWork } from "../../../lib/jobs/paced-work";
 import { logger } from "../../../lib/log/logger";
-import { agentCast, createAgent, executionsOf } from "../../helpers/agents";
-import { postWebhook, processNow, receive } from "../../helpers/messaging";
+import { agentCast, createAgent, executionEvents, executionsOf } from "../../helpers/agents";
+import { makeMember } from "../../helpers/factories";
+import { grant, makeWahaChannel, postWebhook, processNow, receive } from "../../helpers/messaging";
 
 /**
  * Agent executions and the chats that trigger them yield to paced work (event delivery, lead
@@ -80,5 +83,25 @@ describe("agents beside paced work", () => {
     await paced.done;
     expect(await processing).toMatchObject({ processed: 1 });
     expect((await executionsOf(agentId)).filter((x) => x.chatId === chat)).toMatchObject([{ status: "queued" }]);
+  });
+});
+
+describe("the agent's owner, read with the agent", () => {
+  it("an agent whose creator was deactivated starts and fails with agent_owner_inactive, sending nothing", async () => {
+    await run(10_000); // what the tests before left queued
+    const admin = await makeMember(c.t, "admin");
+    const channel = await makeWahaChannel(c.t, c.gw);
+    await grant(c.t, channel.id, [admin.userId]);
+    const other = (await createAgent(c.t, { templateId: "lead_qualifier", channelIds: [channel.id], toolPolicy: { allow: ["reply"] } }, admin.key)).id;
+    await (await getDb()).update(members).set({ active: false }).where(eq(members.id, admin.userId));
+    const chat = "5511990000004@c.us";
+    const before = c.model.requests.length;
+    await receive(c.gw, channel, chat, "Oi");
+    expect(await run(10_000)).toMatchObject({ claimed: 1, processed: 1 });
+    const [e] = (await executionsOf(other)).filter((x) => x.chatId === chat);
+    expect(e).toMatchObject({ status: "failed", errorMessage: "agent_owner_inactive" });
+    expect((await executionEvents([e.id])).map((x) => x.eventName)).toEqual(["agent.execution.started", "agent.execution.failed"]);
+    expect(c.model.requests.length).toBe(before);
+    expect(sentTo(chat)).toEqual([]);
   });
 });
