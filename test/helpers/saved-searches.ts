@@ -1,4 +1,6 @@
+import { resetConfigForTests } from "../../lib/config";
 import { candidateColumns, type SavedFilters } from "../../lib/saved-searches/filters";
+import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp-server";
 import type { TestTenant } from "./factories";
 
 /**
@@ -22,4 +24,19 @@ export function savedSearchRow(t: TestTenant, site: { id: string; domain: string
     ...candidateColumns(filters),
     ...over,
   };
+}
+
+/** The service's mail server (`SMTP_URL`) for a test file: a fake SMTP server on 127.0.0.1 with a login. */
+export async function startServiceSmtp(): Promise<FakeSmtp> {
+  const smtp = await startFakeSmtp({ user: "svc", password: "svc-pass" });
+  process.env.SMTP_URL = `smtp://svc:svc-pass@${smtp.host}:${smtp.port}`;
+  resetConfigForTests();
+  return smtp;
+}
+
+/** Undoes `startServiceSmtp`: the service has no mail server again. */
+export async function stopServiceSmtp(smtp: FakeSmtp): Promise<void> {
+  delete process.env.SMTP_URL;
+  resetConfigForTests();
+  await smtp.close();
 }

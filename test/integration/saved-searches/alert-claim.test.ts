@@ -8,28 +8,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as propertiesRoute from "../../../app/api/v1/real-estate/properties/route";
 import { getDb } from "../../../db/client";
 import { savedSearches, savedSearchHits } from "../../../db/schema";
-import { resetConfigForTests } from "../../../lib/config";
 import { sendAlerts } from "../../../lib/saved-searches/deliver";
-import { startFakeSmtp, type FakeSmtp } from "../../fakes/smtp-server";
+import type { FakeSmtp } from "../../fakes/smtp-server";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
-import { savedSearchRow } from "../../helpers/saved-searches";
+import { savedSearchRow, startServiceSmtp, stopServiceSmtp } from "../../helpers/saved-searches";
 import { makeSite } from "../../helpers/sites";
 
 let smtp: FakeSmtp;
 let t: TestTenant;
 
 beforeAll(async () => {
-  smtp = await startFakeSmtp({ user: "svc", password: "svc-pass" });
-  process.env.SMTP_URL = `smtp://svc:svc-pass@${smtp.host}:${smtp.port}`;
-  resetConfigForTests();
+  smtp = await startServiceSmtp();
   t = await makeTenant("Imobiliária Fila de Alertas");
 });
-afterAll(async () => {
-  delete process.env.SMTP_URL;
-  resetConfigForTests();
-  await smtp.close();
-});
+afterAll(() => stopServiceSmtp(smtp));
 
 const mailsTo = (email: string) => smtp.state.received.filter((m) => m.to.includes(email));
 

@@ -10,12 +10,11 @@ import * as propertiesRoute from "../../../app/api/v1/real-estate/properties/rou
 import { getDb } from "../../../db/client";
 import { rowsOf } from "../../../db/rows";
 import { savedSearches, savedSearchHits } from "../../../db/schema";
-import { resetConfigForTests } from "../../../lib/config";
 import { sendAlerts } from "../../../lib/saved-searches/deliver";
 import type { SavedFilters } from "../../../lib/saved-searches/filters";
-import { startFakeSmtp, type FakeSmtp } from "../../fakes/smtp-server";
+import type { FakeSmtp } from "../../fakes/smtp-server";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
-import { savedSearchRow } from "../../helpers/saved-searches";
+import { savedSearchRow, startServiceSmtp, stopServiceSmtp } from "../../helpers/saved-searches";
 import { call } from "../../helpers/http";
 import { makeSite } from "../../helpers/sites";
 
@@ -23,16 +22,10 @@ let smtp: FakeSmtp;
 let t: TestTenant;
 
 beforeAll(async () => {
-  smtp = await startFakeSmtp({ user: "svc", password: "svc-pass" });
-  process.env.SMTP_URL = `smtp://svc:svc-pass@${smtp.host}:${smtp.port}`;
-  resetConfigForTests();
+  smtp = await startServiceSmtp();
   t = await makeTenant("Imobiliária Persistente");
 });
-afterAll(async () => {
-  delete process.env.SMTP_URL;
-  resetConfigForTests();
-  await smtp.close();
-});
+afterAll(() => stopServiceSmtp(smtp));
 afterEach(() => {
   smtp.state.switches.rejectData = false;
   smtp.state.beforeAccept = null;
