@@ -146,14 +146,6 @@ async function main() {
       return c.processed - before.processed >= nLeads;
     }, `${phase} leads`);
     const [e, l] = await Promise.all([eventsDone, leadsDone]);
-      console.log(
-        "   dbg",
-        rowsOf(
-          await db.execute(
-            sql`select (select count(*) from messaging_inbound_events where status = 'processed') as msgs, (select count(*) from agent_executions where started_at is not null) as started, (select count(*) from agent_executions) as execs`,
-          ),
-        )[0],
-      );
     lag.disable();
     const cpu = process.cpuUsage(cpu0);
     const wall = Math.max(e, l) - t0;

@@ -29,12 +29,14 @@ beforeAll(async () => {
   const db = await getDb();
   const plain: SavedFilters = { type: "sale", city: "Campinas", maxPrice: 2_000_000 };
   const pool: SavedFilters = { ...plain, q: "piscina" };
-  await db.insert(savedSearches).values([
-    savedSearchRow(t, houses, plain, { email: "casas@cliente.test" }),
-    savedSearchRow(t, houses, pool, { email: "casas-piscina@cliente.test" }),
-    savedSearchRow(t, all, plain, { email: "tudo@cliente.test" }),
-    savedSearchRow(t, all, pool, { email: "tudo-piscina@cliente.test" }),
-  ]);
+  await db
+    .insert(savedSearches)
+    .values([
+      savedSearchRow(t, houses, plain, { email: "casas@cliente.test" }),
+      savedSearchRow(t, houses, pool, { email: "casas-piscina@cliente.test" }),
+      savedSearchRow(t, all, plain, { email: "tudo@cliente.test" }),
+      savedSearchRow(t, all, pool, { email: "tudo-piscina@cliente.test" }),
+    ]);
   await db
     .insert(savedSearchCursors)
     .values({ tenantId: t.tenantId, lastSeq: sql`(select coalesce(max(seq), 0) from events where tenant_id = ${t.tenantId}::uuid)` });
