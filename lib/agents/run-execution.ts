@@ -13,7 +13,7 @@ import { DetailQuery, conversationDetail } from "../messaging/conversations/deta
 import type { QueueRound } from "../jobs/drain";
 import { claimPool } from "../jobs/claim-pool";
 import { processLoad } from "../jobs/process-load";
-import { pacedWorkRunning, yieldToPacedWork } from "../jobs/paced-work";
+import { PACED_YIELD_MS, pacedWorkRunning, yieldToPacedWork } from "../jobs/paced-work";
 import { onJobEvent } from "../jobs/dispatch";
 import { agentRunsQueued } from "./runs-queued";
 import { executionEvent } from "./execution-events";
@@ -34,13 +34,9 @@ export type RunOptions = {
   pacedYieldMs?: number;
 };
 
-/**
- * Executions yield to paced work (event delivery, lead processing: `lib/jobs/paced-work.ts`) before
- * they start and before each later model step, for at most this long each time: a burst of leads is
- * processed first, and an agent's answer is late by seconds, never lost. Claims go one at a time
- * meanwhile (`agentSlots`), so what passes after the wait is the few executions already claimed.
- */
-const PACED_YIELD_MS = 10_000;
+// Executions yield to paced work (event delivery, lead processing: `lib/jobs/paced-work.ts`) before
+// they start and before each later model step, for at most `PACED_YIELD_MS` each time. Claims go
+// one at a time meanwhile (`agentSlots`), so what passes after the wait is the few already claimed.
 
 /** Claims queued executions (and ones whose worker died) with SKIP LOCKED, oldest first: one round trip. */
 function claim(db: Db, limit: number): Promise<AgentExecutionRow[]> {

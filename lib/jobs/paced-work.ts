@@ -35,6 +35,13 @@ export const PACED_AFTER_MS = 25;
  */
 export const PACED_GRACE_MS = 100;
 
+/**
+ * The longest work that can wait yields to paced work at one time (before an agent's step, or a
+ * round of chats' inbound messages): a burst of leads goes first, and what waited is late by
+ * seconds, never lost.
+ */
+export const PACED_YIELD_MS = 10_000;
+
 function ended() {
   clearTimeout(g.release);
   g.release = setTimeout(() => {

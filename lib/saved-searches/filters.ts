@@ -63,7 +63,8 @@ export function candidateColumns(f: SavedFilters) {
 /** What the matcher knows of a listing: its search document's fields. */
 export type MatchDoc = Record<string, unknown>;
 
-const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+/** A document field as a number, or null when it is none (missing, NaN, infinite). */
+export const finiteNumber = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /**
  * `foldText` remembered: one listing change is checked against hundreds of searches naming the
@@ -90,12 +91,12 @@ const str = (v: unknown) => (typeof v === "string" ? folded(v) : "");
 export function matchesFilters(doc: MatchDoc, f: SavedFilters): boolean {
   if (f.type && doc.listingType !== f.type) return false;
   if (f.propertyType && doc.propertyType !== f.propertyType) return false;
-  const price = num(doc.price);
+  const price = finiteNumber(doc.price);
   if ((f.minPrice || f.maxPrice) && price === null) return false;
   if (f.minPrice && price! < f.minPrice) return false;
   if (f.maxPrice && price! > f.maxPrice) return false;
-  if (f.bedrooms && (num(doc.bedrooms) ?? -1) < f.bedrooms) return false;
-  const areaOf = num(doc.totalArea);
+  if (f.bedrooms && (finiteNumber(doc.bedrooms) ?? -1) < f.bedrooms) return false;
+  const areaOf = finiteNumber(doc.totalArea);
   if ((f.minArea || f.maxArea) && areaOf === null) return false;
   if (f.minArea && areaOf! < f.minArea) return false;
   if (f.maxArea && areaOf! > f.maxArea) return false;

@@ -7,7 +7,8 @@ import { sendJobEvent } from "../jobs/dispatch";
 import { siteCatalogue, type SiteCatalogue } from "../sites/site-catalogue";
 import { findSiteListing, siteListingSql } from "../sites/find-site-listing";
 import { tenantSettingsOf } from "../tenants/load-tenant";
-import { foldText, matchesFilters, type MatchDoc, type SavedFilters } from "./filters";
+import { isPriceHidden, withoutPrice } from "../search/price-visibility";
+import { finiteNumber, foldText, matchesFilters, type MatchDoc, type SavedFilters } from "./filters";
 import { savedSearchMessagesDue } from "./queue";
 
 /** What a listing's events since the cursor say: it appeared (created, published, back on air) and/or its price fell. */
@@ -99,7 +100,7 @@ function candidateWhere(tenantId: string, doc: MatchDoc) {
       and ${priceOk} and min_bedrooms <= ${bedrooms}`;
 }
 
-const docPrice = (doc: MatchDoc) => (typeof doc.price === "number" && Number.isFinite(doc.price) ? doc.price : null);
+const docPrice = (doc: MatchDoc) => finiteNumber(doc.price);
 
 /**
  * Records the listing as a hit of every search it matches now: a first hit (the listing is new to
@@ -251,10 +252,10 @@ export async function matchTenantBatch(db: Db, tenantId: string, limit = 1000): 
       if (doc?.visibility !== "public" || doc.stage !== activeStage) continue;
       // A private price is no price to a visitor (lib/search/price-visibility.ts): it matches only
       // searches without price bounds, and its falls alert nobody, so no alert narrows it down.
-      const priceShown = doc.priceVisibility === "public";
-      const seen = priceShown ? change : { ...change, priceFell: false };
+      const hidden = isPriceHidden({ kind: "all" }, tenantId, doc.priceVisibility);
+      const seen = hidden ? { ...change, priceFell: false } : change;
       if (!seen.appeared && !seen.priceFell) continue;
-      if (siteRows.length) due += await recordHits(tx, tenantId, listingId, seen, priceShown ? doc : { ...doc, price: null }, siteRows);
+      if (siteRows.length) due += await recordHits(tx, tenantId, listingId, seen, hidden ? withoutPrice(doc) : doc, siteRows);
     }
     if (due)
       afterCommit(

@@ -24,19 +24,13 @@ import { parseMetaWebhook } from "../providers/meta-graph";
 import { parseWahaWebhook } from "../providers/waha";
 import { parseCloudWebhook } from "../providers/whatsapp-cloud";
 import { errorText } from "../../errors/error-text";
-import { yieldToPacedWork } from "../../jobs/paced-work";
+import { PACED_YIELD_MS, yieldToPacedWork } from "../../jobs/paced-work";
 import { storableJson } from "../../util/storable-text";
 
 const STALE_CLAIM_SECONDS = 120;
 /** A webhook whose processing failed is tried again (after a claim's stale time) up to this many times in all. */
 export const MAX_ATTEMPTS = 5;
 const PREVIEW_CHARS = 200;
-/**
- * Most a round waits for paced work (event delivery, lead processing: `lib/jobs/paced-work.ts`),
- * before any of its webhooks, in all: a burst of chats (each one an agent's trigger) is processed
- * after a burst of leads rather than through it; a message is late by seconds at most, never lost.
- */
-const PACED_YIELD_MS = 10_000;
 
 type Claimed = { id: string; tenant_id: string; channel_id: string; body: string; attempts: number };
 
@@ -56,6 +50,8 @@ export async function processMessagingEvents(db: Db, limit: number): Promise<{ c
   let processed = 0;
   let failed = 0;
   const channelCache = new Map<string, MessagingChannelRow | null>();
+  // A round waits for paced work (lib/jobs/paced-work.ts) at most `PACED_YIELD_MS` in all, before
+  // its webhooks: a burst of chats (each one an agent's trigger) goes after a burst of leads.
   let mayYield = PACED_YIELD_MS;
   for (const row of claimed) {
     if (mayYield > 0) mayYield -= await yieldToPacedWork(mayYield);
