@@ -3,8 +3,8 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Db } from "../../db/client";
 import { agentExecutions, agents, contacts, dealContacts, members, type AgentExecutionRow, type AgentRow } from "../../db/schema";
-import { budgetState, recordTokenUsage } from "../ai/token-budget";
-import { tenantModel } from "../ai/tenant-model";
+import { recordTokenUsage } from "../ai/token-budget";
+import { tenantModelAndBudget } from "../ai/tenant-model";
 import { config } from "../config";
 import { OutboundError } from "../outbound-fetch/outbound-error";
 import { accessOf, type MemberActor } from "../context/actor";
@@ -211,10 +211,9 @@ export async function runExecution(db: Db, claimed: AgentExecutionRow, log: Logg
 
   // The reads go side by side with the start's statement, which may wait for the tenant's lock
   // (other executions, inbound messages, leads of the tenant): none of them depends on it.
-  const [exec, budget, tm, conv] = await Promise.all([
+  const [exec, { tm, budget }, conv] = await Promise.all([
     start(db, claimed, agent),
-    budgetState(ctx),
-    tenantModel(ctx, agent.model ? { model: agent.model } : {}),
+    tenantModelAndBudget(ctx, agent.model ? { model: agent.model } : {}),
     readConversation(ctx, claimed),
   ]);
   if (budget.exhausted) return finish(db, exec, agent, { status: "failed", errorMessage: "budget_exhausted" });

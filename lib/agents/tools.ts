@@ -1,4 +1,4 @@
-import { tool, type ToolSet } from "ai";
+import { type Schema, tool, type ToolSet, zodSchema } from "ai";
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { agentApprovals, listings, members, messagingChannels, messagingConversations, type AgentExecutionRow, type AgentRow } from "../../db/schema";
@@ -53,7 +53,7 @@ const noChat = () => new ToolRefusal("this execution has no chat to act in");
  * log, and turns a domain refusal into an `{error}` answer the model can read and adapt to,
  * instead of failing the execution.
  */
-function recorded<I>(s: RunState, name: AgentToolName, inputSchema: z.ZodType<I>, run: (input: I) => Promise<unknown>) {
+function recorded<I>(s: RunState, name: AgentToolName, inputSchema: Schema<I>, run: (input: I) => Promise<unknown>) {
   return tool({
     description: AGENT_TOOLS[name],
     inputSchema,
@@ -74,6 +74,49 @@ function recorded<I>(s: RunState, name: AgentToolName, inputSchema: z.ZodType<I>
   });
 }
 
+/**
+ * The tools' input schemas, built once per process. The AI SDK turns a tool's schema into JSON
+ * Schema at every model call unless it is given the same `zodSchema` wrapper again (the wrapper
+ * keeps its conversion): built per execution, the zod objects and their conversion were about
+ * 2 ms of CPU an execution (issue 34, "Agent CPU a step" in docs/decisions.md).
+ */
+const INPUT = {
+  search_listings: zodSchema(
+    z.object({
+      query: z.string().max(200).optional().describe("Texto livre: código do imóvel, bairro, rua ou título."),
+      type: z.enum(["sale", "rental"]).optional(),
+      bedrooms: z.number().int().min(0).max(20).optional().describe("Mínimo de quartos."),
+      budget: z.number().positive().optional().describe("Preço máximo em reais."),
+      neighborhood: z.string().max(120).optional(),
+      city: z.string().max(120).optional(),
+    }),
+  ),
+  get_listing: zodSchema(z.object({ listingId: z.uuid() })),
+  reply: zodSchema(z.object({ text: z.string().min(1).max(4096).describe("A mensagem ao cliente.") })),
+  save_deal: zodSchema(
+    z.object({
+      contactName: z.string().min(1).max(120).optional(),
+      dealType: z.enum(["sale", "rental"]).optional(),
+      budget: z.number().positive().optional(),
+      bedrooms: z.number().int().min(0).max(20).optional(),
+      locations: z.array(z.string().max(120)).max(10).optional(),
+      notes: z.string().max(2000).optional().describe("Resumo do que o cliente procura."),
+      listingId: z.uuid().optional().describe("Imóvel de interesse."),
+    }),
+  ),
+  create_visit_task: zodSchema(
+    z.object({
+      dueAt: z.iso.datetime({ offset: true }).describe("Data e hora da visita, ISO 8601 com fuso, por exemplo 2026-12-01T14:00:00-03:00."),
+      listingId: z.uuid().optional(),
+      notes: z.string().max(2000).optional(),
+    }),
+  ),
+  label_chat: zodSchema(z.object({ labelId: z.string().min(1).max(100) })),
+  hand_over: zodSchema(
+    z.object({ reason: z.string().max(500).optional(), brokerId: z.uuid().optional().describe("Corretor específico, se o cliente pediu.") }),
+  ),
+};
+
 async function linkConversation(s: RunState, dealId: string) {
   if (!s.channelId || !s.chatId) return;
   await s.ctx.db
@@ -87,63 +130,51 @@ async function linkConversation(s: RunState, dealId: string) {
 /** The tools of the agent's policy (only those: a call to any other is refused by the SDK and recorded). */
 export function buildTools(s: RunState): ToolSet {
   const all: Record<AgentToolName, ToolSet[string]> = {
-    search_listings: recorded(
-      s,
-      "search_listings",
-      z.object({
-        query: z.string().max(200).optional().describe("Texto livre: código do imóvel, bairro, rua ou título."),
-        type: z.enum(["sale", "rental"]).optional(),
-        bedrooms: z.number().int().min(0).max(20).optional().describe("Mínimo de quartos."),
-        budget: z.number().positive().optional().describe("Preço máximo em reais."),
-        neighborhood: z.string().max(120).optional(),
-        city: z.string().max(120).optional(),
-      }),
-      async (i) => {
-        // Only public listings: the agent speaks to the public.
-        // The query schema reads URL text: numbers go in as strings.
-        const q = ListingSearchQuery.parse({
-          ...(i.query ? { query: i.query } : {}),
-          ...(i.type ? { type: i.type } : {}),
-          ...(i.bedrooms !== undefined ? { bedrooms: String(i.bedrooms) } : {}),
-          ...(i.budget !== undefined ? { budget: String(i.budget) } : {}),
-          ...(i.neighborhood ? { neighborhood: i.neighborhood } : {}),
-          ...(i.city ? { city: i.city } : {}),
-          visibility: "public",
-          pageSize: "5",
-          includeNetworks: "false",
-        });
-        const page = await searchListings(s.ctx, q);
-        // A price the tenant keeps private is not said to the public (nor to the model).
-        const ids = page.items.map((l) => l.id);
-        const hidden = new Set(
-          ids.length
-            ? (
-                await s.ctx.db
-                  .select({ id: listings.id })
-                  .from(listings)
-                  .where(and(eq(listings.tenantId, s.ctx.tenantId), inArray(listings.id, ids), eq(listings.priceVisibility, "private")))
-              ).map((r) => r.id)
-            : [],
-        );
-        return {
-          total: page.total,
-          items: page.items.map((l) => ({
-            id: l.id,
-            listingCode: l.listingCode,
-            title: l.title,
-            type: l.type,
-            price: hidden.has(l.id) ? null : l.price,
-            neighborhood: l.location.neighborhood,
-            city: l.location.city,
-            area: l.features.area,
-            bedrooms: l.features.rooms,
-            bathrooms: l.features.bathrooms,
-            garageSpots: l.features.garageSpots,
-          })),
-        };
-      },
-    ),
-    get_listing: recorded(s, "get_listing", z.object({ listingId: z.uuid() }), async ({ listingId }) => {
+    search_listings: recorded(s, "search_listings", INPUT.search_listings, async (i) => {
+      // Only public listings: the agent speaks to the public.
+      // The query schema reads URL text: numbers go in as strings.
+      const q = ListingSearchQuery.parse({
+        ...(i.query ? { query: i.query } : {}),
+        ...(i.type ? { type: i.type } : {}),
+        ...(i.bedrooms !== undefined ? { bedrooms: String(i.bedrooms) } : {}),
+        ...(i.budget !== undefined ? { budget: String(i.budget) } : {}),
+        ...(i.neighborhood ? { neighborhood: i.neighborhood } : {}),
+        ...(i.city ? { city: i.city } : {}),
+        visibility: "public",
+        pageSize: "5",
+        includeNetworks: "false",
+      });
+      const page = await searchListings(s.ctx, q);
+      // A price the tenant keeps private is not said to the public (nor to the model).
+      const ids = page.items.map((l) => l.id);
+      const hidden = new Set(
+        ids.length
+          ? (
+              await s.ctx.db
+                .select({ id: listings.id })
+                .from(listings)
+                .where(and(eq(listings.tenantId, s.ctx.tenantId), inArray(listings.id, ids), eq(listings.priceVisibility, "private")))
+            ).map((r) => r.id)
+          : [],
+      );
+      return {
+        total: page.total,
+        items: page.items.map((l) => ({
+          id: l.id,
+          listingCode: l.listingCode,
+          title: l.title,
+          type: l.type,
+          price: hidden.has(l.id) ? null : l.price,
+          neighborhood: l.location.neighborhood,
+          city: l.location.city,
+          area: l.features.area,
+          bedrooms: l.features.rooms,
+          bathrooms: l.features.bathrooms,
+          garageSpots: l.features.garageSpots,
+        })),
+      };
+    }),
+    get_listing: recorded(s, "get_listing", INPUT.get_listing, async ({ listingId }) => {
       const l = await getListing(s.ctx, listingId);
       if (l.visibility !== "public") throw new ToolRefusal("this listing is not public");
       return {
@@ -156,53 +187,26 @@ export function buildTools(s: RunState): ToolSet {
         currency: l.currency,
       };
     }),
-    reply: recorded(s, "reply", z.object({ text: z.string().min(1).max(4096).describe("A mensagem ao cliente.") }), async ({ text }) => reply(s, text)),
-    save_deal: recorded(
-      s,
-      "save_deal",
-      z.object({
-        contactName: z.string().min(1).max(120).optional(),
-        dealType: z.enum(["sale", "rental"]).optional(),
-        budget: z.number().positive().optional(),
-        bedrooms: z.number().int().min(0).max(20).optional(),
-        locations: z.array(z.string().max(120)).max(10).optional(),
-        notes: z.string().max(2000).optional().describe("Resumo do que o cliente procura."),
-        listingId: z.uuid().optional().describe("Imóvel de interesse."),
-      }),
-      async (i) => saveDeal(s, i),
-    ),
-    create_visit_task: recorded(
-      s,
-      "create_visit_task",
-      z.object({
-        dueAt: z.iso.datetime({ offset: true }).describe("Data e hora da visita, ISO 8601 com fuso, por exemplo 2026-12-01T14:00:00-03:00."),
-        listingId: z.uuid().optional(),
-        notes: z.string().max(2000).optional(),
-      }),
-      async (i) => {
-        if (!s.dealId) throw new ToolRefusal("save the deal first (save_deal)");
-        const t = await createTask(s.ctx, {
-          title: "Visita agendada pelo assistente",
-          type: "visit",
-          dealId: s.dealId,
-          listingId: i.listingId,
-          dueAt: i.dueAt,
-          notes: i.notes,
-        });
-        return { taskId: t.id, dueAt: t.dueAt, assigneeId: t.assigneeId };
-      },
-    ),
-    label_chat: recorded(s, "label_chat", z.object({ labelId: z.string().min(1).max(100) }), async ({ labelId }) => {
+    reply: recorded(s, "reply", INPUT.reply, async ({ text }) => reply(s, text)),
+    save_deal: recorded(s, "save_deal", INPUT.save_deal, async (i) => saveDeal(s, i)),
+    create_visit_task: recorded(s, "create_visit_task", INPUT.create_visit_task, async (i) => {
+      if (!s.dealId) throw new ToolRefusal("save the deal first (save_deal)");
+      const t = await createTask(s.ctx, {
+        title: "Visita agendada pelo assistente",
+        type: "visit",
+        dealId: s.dealId,
+        listingId: i.listingId,
+        dueAt: i.dueAt,
+        notes: i.notes,
+      });
+      return { taskId: t.id, dueAt: t.dueAt, assigneeId: t.assigneeId };
+    }),
+    label_chat: recorded(s, "label_chat", INPUT.label_chat, async ({ labelId }) => {
       if (!s.channelId || !s.chatId) throw noChat();
       const r = await addChatLabel(s.ctx, { channelId: s.channelId, chatId: s.chatId, labelId });
       return { labels: r.labels };
     }),
-    hand_over: recorded(
-      s,
-      "hand_over",
-      z.object({ reason: z.string().max(500).optional(), brokerId: z.uuid().optional().describe("Corretor específico, se o cliente pediu.") }),
-      async (i) => handOver(s, i),
-    ),
+    hand_over: recorded(s, "hand_over", INPUT.hand_over, async (i) => handOver(s, i)),
   };
   const allowed = new Set(s.agent.toolPolicy.allow);
   return Object.fromEntries(Object.entries(all).filter(([name]) => allowed.has(name)));

@@ -1,11 +1,13 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
-import { eq } from "drizzle-orm";
-import { aiSettings } from "../../db/schema";
+import { and, eq, sql } from "drizzle-orm";
+import { aiSettings, aiTokenUsage, type AiSettingsRow } from "../../db/schema";
 import { config } from "../config";
 import type { Ctx } from "../context/verb-context";
 import { unseal } from "../messaging/secret-box";
+import { processGlobal } from "../util/process-global";
 import { modelFetch } from "./model-fetch";
+import { budgetOf, tokensUsedThisMonth, usageMonth, type BudgetState } from "./token-budget";
 
 export type TenantModel = { model: LanguageModel; modelId: string };
 
@@ -14,26 +16,70 @@ export type TenantModel = { model: LanguageModel; modelId: string };
  * the service-wide default (AI_BASE_URL, AI_API_KEY, AI_MODEL), else null (models are off for the
  * tenant: callers skip the work). `opts.model` picks another model at the same endpoint (an
  * agent's own choice). Every request goes through the outbound guard (`modelFetch`). The budget is
- * the caller's to check (`budgetState`) before calling and to record (`recordTokenUsage`) after.
+ * the caller's to check (`budgetState`, or `tenantModelAndBudget` for both in one read) before
+ * calling and to record (`recordTokenUsage`) after.
  */
 export async function tenantModel(ctx: Ctx, opts: { model?: string } = {}): Promise<TenantModel | null> {
   const [row] = await ctx.db.select().from(aiSettings).where(eq(aiSettings.tenantId, ctx.tenantId));
+  return modelOf(row, opts);
+}
+
+/**
+ * The tenant's model and its budget state from one read (the settings row with this month's
+ * usage beside it): an agent execution asks for both before its first model call, and each read
+ * is a round trip and CPU on a path measured per step (issue 34). The same answers as
+ * `tenantModel` and `budgetState` read one after the other.
+ */
+export async function tenantModelAndBudget(ctx: Ctx, opts: { model?: string } = {}, at = new Date()): Promise<{ tm: TenantModel | null; budget: BudgetState }> {
+  const [found] = await ctx.db
+    .select({
+      settings: aiSettings,
+      used: sql<string | number | null>`(select sum(${aiTokenUsage.inputTokens} + ${aiTokenUsage.outputTokens}) from ${aiTokenUsage} where ${and(
+        eq(aiTokenUsage.tenantId, ctx.tenantId),
+        eq(aiTokenUsage.month, usageMonth(at)),
+      )})`,
+    })
+    .from(aiSettings)
+    .where(eq(aiSettings.tenantId, ctx.tenantId));
+  // No settings row (the service-wide default model): the usage is read on its own.
+  const used = found ? Number(found.used ?? 0) : await tokensUsedThisMonth(ctx, at);
+  return { tm: modelOf(found?.settings, opts), budget: budgetOf(found?.settings.monthlyTokenBudget ?? null, used) };
+}
+
+function modelOf(row: AiSettingsRow | undefined, opts: { model?: string }): TenantModel | null {
   const env = config();
-  let baseURL: string;
-  let apiKey: string | undefined;
-  let modelId: string | undefined;
   if (row?.baseUrl) {
-    baseURL = row.baseUrl;
-    apiKey = row.apiKey ? unseal(row.apiKey) : undefined;
-    modelId = opts.model ?? row.defaultModel ?? undefined;
-  } else if (env.AI_BASE_URL) {
-    baseURL = env.AI_BASE_URL;
-    apiKey = env.AI_API_KEY;
-    modelId = opts.model ?? row?.defaultModel ?? env.AI_MODEL;
-  } else {
-    return null;
+    const modelId = opts.model ?? row.defaultModel ?? undefined;
+    if (!modelId) return null;
+    return cachedModel(row.baseUrl, row.apiKey ?? "", modelId, () => (row.apiKey ? unseal(row.apiKey) : undefined));
   }
-  if (!modelId) return null;
-  const provider = createOpenAICompatible({ name: "tenant", baseURL, apiKey, fetch: modelFetch, includeUsage: true });
-  return { model: provider.chatModel(modelId), modelId };
+  if (env.AI_BASE_URL) {
+    const modelId = opts.model ?? row?.defaultModel ?? env.AI_MODEL;
+    if (!modelId) return null;
+    return cachedModel(env.AI_BASE_URL, `env:${env.AI_API_KEY ?? ""}`, modelId, () => env.AI_API_KEY);
+  }
+  return null;
+}
+
+/** Models kept per process; past this many the oldest go (a model object is small, and rebuilt on demand). */
+const MAX_MODELS = 500;
+
+/**
+ * The provider's model object for an endpoint, key and model id, built once per process: building
+ * it (the provider, its answer schemas) and unsealing the key cost about a millisecond of CPU, at
+ * every execution before. The object holds no state between calls. Keyed by the sealed key as
+ * stored, so a changed key (or endpoint, or model) is a new entry and an old one is never used
+ * for it.
+ */
+function cachedModel(baseURL: string, keyId: string, modelId: string, apiKey: () => string | undefined): TenantModel {
+  const cache = processGlobal("ai-tenant-models", () => new Map<string, TenantModel>());
+  const key = `${baseURL}\n${keyId}\n${modelId}`;
+  let tm = cache.get(key);
+  if (!tm) {
+    const provider = createOpenAICompatible({ name: "tenant", baseURL, apiKey: apiKey(), fetch: modelFetch, includeUsage: true });
+    tm = { model: provider.chatModel(modelId), modelId };
+    if (cache.size >= MAX_MODELS) cache.delete(cache.keys().next().value as string);
+    cache.set(key, tm);
+  }
+  return tm;
 }

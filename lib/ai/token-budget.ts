@@ -26,10 +26,11 @@ export type BudgetState = { budget: number | null; used: number; exhausted: bool
  */
 export async function budgetState(ctx: Ctx, at = new Date()): Promise<BudgetState> {
   const [settings] = await ctx.db.select({ budget: aiSettings.monthlyTokenBudget }).from(aiSettings).where(eq(aiSettings.tenantId, ctx.tenantId));
-  const budget = settings?.budget ?? null;
-  const used = await tokensUsedThisMonth(ctx, at);
-  return { budget, used, exhausted: budget !== null && used >= budget };
+  return budgetOf(settings?.budget ?? null, await tokensUsedThisMonth(ctx, at));
 }
+
+/** The state for a budget (null: no limit) and what was used: a new call must not start once `used >= budget`. */
+export const budgetOf = (budget: number | null, used: number): BudgetState => ({ budget, used, exhausted: budget !== null && used >= budget });
 
 const count = (n: number | undefined | null) => (Number.isFinite(n) && (n as number) > 0 ? Math.floor(n as number) : 0);
 
