@@ -2,7 +2,7 @@ import { APICallError, generateText, stepCountIs, type StepResult, type ToolSet 
 import { and, eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Db } from "../../db/client";
-import { agentExecutions, agents, contacts, dealContacts, members, type AgentExecutionRow, type AgentRow } from "../../db/schema";
+import { agentChatPauses, agentExecutions, agents, contacts, dealContacts, members, type AgentExecutionRow, type AgentRow } from "../../db/schema";
 import { recordTokenUsage } from "../ai/token-budget";
 import { tenantModelAndBudget } from "../ai/tenant-model";
 import { config } from "../config";
@@ -18,7 +18,7 @@ import { onJobEvent } from "../jobs/dispatch";
 import { agentRunsQueued } from "./runs-queued";
 import { executionEvent } from "./execution-events";
 import { changeWithEvents } from "../outbox/record-event";
-import { chatPause } from "./pauses";
+import type { PauseReason } from "./pauses";
 import { chatMessages, systemPrompt, type HistoryLine } from "./prompt";
 import { buildTools, type RunState } from "./tools";
 import { isAgentTool } from "./tool-names";
@@ -92,18 +92,33 @@ export function runAgentExecutions(db: Db, log: Logger, limit = 32, opts: RunOpt
 }
 
 /**
- * The agent and the member whose grants it acts with (its creator, while active and of the agent's
- * tenant), in one read: a round trip less before the model's first call.
+ * The agent, the member whose grants it acts with (its creator, while active and of the agent's
+ * tenant) and the chat's pause, in one read: each read before the model's first call is a round
+ * trip and CPU on the path measured per step (issue 34).
  */
-async function agentAndOwner(db: Db, agentId: string): Promise<{ agent: AgentRow; owner: { id: string; role: MemberActor["role"] } | null } | undefined> {
+async function agentOwnerAndPause(
+  db: Db,
+  exec: AgentExecutionRow,
+): Promise<{ agent: AgentRow; owner: { id: string; role: MemberActor["role"] } | null; pause: PauseReason | null } | undefined> {
   const [row] = await db
-    .select({ agent: agents, ownerId: members.id, ownerRole: members.role })
+    .select({
+      agent: agents,
+      ownerId: members.id,
+      ownerRole: members.role,
+      pause:
+        exec.channelId && exec.chatId
+          ? sql<PauseReason | null>`(select ${agentChatPauses.reason} from ${agentChatPauses} where ${and(
+              eq(agentChatPauses.channelId, exec.channelId),
+              eq(agentChatPauses.chatId, exec.chatId),
+            )} limit 1)`
+          : sql<null>`null`,
+    })
     .from(agents)
     .leftJoin(members, and(eq(members.id, agents.createdById), eq(members.tenantId, agents.tenantId), eq(members.active, true)))
-    .where(eq(agents.id, agentId))
+    .where(eq(agents.id, exec.agentId))
     .limit(1);
   if (!row) return undefined;
-  return { agent: row.agent, owner: row.ownerId && row.ownerRole ? { id: row.ownerId, role: row.ownerRole } : null };
+  return { agent: row.agent, owner: row.ownerId && row.ownerRole ? { id: row.ownerId, role: row.ownerRole } : null, pause: row.pause ?? null };
 }
 
 /** The owner as the verbs' actor. */
@@ -189,14 +204,9 @@ function modelFailure(err: unknown): string {
 export async function runExecution(db: Db, claimed: AgentExecutionRow, log: Logger, opts: RunOptions = {}): Promise<void> {
   const pacedYieldMs = opts.pacedYieldMs ?? PACED_YIELD_MS;
   await yieldToPacedWork(pacedYieldMs);
-  // Reads that do not depend on each other go side by side: each is a round trip, and the agent's
-  // own cost per step (issue target 50 ms) is mostly these waits, not computing.
-  const [found, pause] = await Promise.all([
-    agentAndOwner(db, claimed.agentId),
-    claimed.channelId && claimed.chatId ? chatPause(db, claimed.channelId, claimed.chatId) : null,
-  ]);
+  const found = await agentOwnerAndPause(db, claimed);
   if (!found) return; // deleted with its executions
-  const { agent, owner } = found;
+  const { agent, owner, pause } = found;
   if (claimed.attempts > MAX_ATTEMPTS) {
     const exec = await start(db, claimed, agent);
     return finish(db, exec, agent, { status: "failed", errorMessage: "interrupted" });

@@ -1,7 +1,17 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { agentExecutions, agents, contacts, dealContacts, deals, messagingConversations, messagingOptOuts, type AgentRow } from "../../db/schema";
-import { afterCommit, settleAll } from "../../db/transaction";
+import {
+  agentChatPauses,
+  agentExecutions,
+  agents,
+  contacts,
+  dealContacts,
+  deals,
+  messagingConversations,
+  messagingOptOuts,
+  type AgentRow,
+} from "../../db/schema";
+import { afterCommit } from "../../db/transaction";
 import { sendJobEvent } from "../jobs/dispatch";
 import { isAfterHours, isOptOutWord } from "./audience";
 import { chatPause, pauseChat, pauseOnHumanReply, type PauseReason } from "./pauses";
@@ -22,15 +32,16 @@ async function agentsFor(tx: DbOrTx, tenantId: string, trigger: TriggerType, cha
   return tx
     .select()
     .from(agents)
-    .where(
-      and(
-        eq(agents.tenantId, tenantId),
-        eq(agents.status, "active"),
-        sql`${agents.triggers} @> ${JSON.stringify([trigger])}::jsonb`,
-        channelId ? sql`${agents.channelIds} @> ${JSON.stringify([channelId])}::jsonb` : undefined,
-      ),
-    );
+    .where(agentsWhere(tenantId, trigger, channelId));
 }
+
+const agentsWhere = (tenantId: string, trigger: TriggerType, channelId?: string) =>
+  and(
+    eq(agents.tenantId, tenantId),
+    eq(agents.status, "active"),
+    sql`${agents.triggers} @> ${JSON.stringify([trigger])}::jsonb`,
+    channelId ? sql`${agents.channelIds} @> ${JSON.stringify([channelId])}::jsonb` : undefined,
+  );
 
 /**
  * Queues executions in the caller's transaction (they exist exactly when the change that started
@@ -113,10 +124,17 @@ export type TriggerReads = { watching: AgentRow[]; pause: PauseReason | null };
  */
 export function triggerReads(tx: DbOrTx, m: { tenantId: string; channelId: string; chatId: string; fromMe: boolean }): Promise<TriggerReads | undefined> {
   if (m.fromMe) return Promise.resolve(undefined);
-  return settleAll([agentsFor(tx, m.tenantId, "inbound_message", m.channelId), chatPause(tx, m.channelId, m.chatId)] as const).then(([watching, pause]) => ({
-    watching,
-    pause,
-  }));
+  // One statement: the watching agents, each row with the chat's pause (with no agent watching,
+  // the pause is not needed). Each statement costs CPU on every inbound message (issue 34).
+  const pause = sql<PauseReason | null>`(select ${agentChatPauses.reason} from ${agentChatPauses} where ${and(
+    eq(agentChatPauses.channelId, m.channelId),
+    eq(agentChatPauses.chatId, m.chatId),
+  )} limit 1)`;
+  return tx
+    .select({ agent: agents, pause })
+    .from(agents)
+    .where(agentsWhere(m.tenantId, "inbound_message", m.channelId))
+    .then((rows) => ({ watching: rows.map((r) => r.agent), pause: rows[0]?.pause ?? null }));
 }
 
 /**
