@@ -6,6 +6,8 @@ import { openLink } from "../../share/resolve-share";
 import { loadPublicSite } from "../../sites/load-site";
 import { chatOnline } from "../../sites/site-chat";
 import { loadTenant } from "../../tenants/load-tenant";
+import { UUID_PATTERN } from "../../schemas/uuid";
+import { coalescedReads } from "../../util/coalesced-reads";
 
 /** Where a visitor chats from: a site (its `chat` setting) or a share link (the tenant's `sharingConfig.chatChannelId`). */
 export type ChatPlace = {
@@ -22,29 +24,36 @@ export type ChatPlace = {
 const chatUnavailable = () => notFound("This page has no chat.", "chat_not_available");
 
 async function webChatChannel(db: Db, tenantId: string, channelId: string | null | undefined): Promise<MessagingChannelRow> {
-  if (!channelId) throw chatUnavailable();
-  let q = channelQueries.get(db);
-  if (!q) channelQueries.set(db, (q = prepareChannel(db)));
-  const [c] = await q.execute({ channelId, tenantId });
+  // A malformed id (a setting written before ids were checked) finds nothing, and must not fail the others' read.
+  if (!channelId || !UUID_PATTERN.test(channelId)) throw chatUnavailable();
+  let read = channelReads.get(db);
+  if (!read) channelReads.set(db, (read = channelReader(db)));
+  const c = await read(`${channelId.toLowerCase()},${tenantId}`);
   if (!c) throw chatUnavailable();
   return c;
 }
 
-/** Every visitor call reads its place's channel: the query's SQL is built once per database handle. */
-const channelQueries = new WeakMap<Db, ReturnType<typeof prepareChannel>>();
-function prepareChannel(db: Db) {
-  return db
+/**
+ * Every visitor call reads its place's channel: the reads that arrive together share one statement
+ * (lib/util/coalesced-reads.ts), each scoped by its (channel, tenant) pair. Keys: `channelId,tenantId`.
+ */
+const channelReads = new WeakMap<Db, (key: string) => Promise<MessagingChannelRow | undefined>>();
+function channelReader(db: Db) {
+  const q = db
     .select()
     .from(messagingChannels)
     .where(
       and(
-        eq(messagingChannels.id, sql.placeholder("channelId")),
-        eq(messagingChannels.tenantId, sql.placeholder("tenantId")),
+        sql`(${messagingChannels.id}, ${messagingChannels.tenantId}) in (select * from unnest(string_to_array(${sql.placeholder("ids")}, ',')::uuid[], string_to_array(${sql.placeholder("tenants")}, ',')::uuid[]))`,
         eq(messagingChannels.transport, "web_chat"),
       ),
     )
-    .limit(1)
-    .prepare("web_chat_channel");
+    .prepare("web_chat_channels");
+  return coalescedReads(async (keys) => {
+    const pairs = keys.map((k) => k.split(","));
+    const rows = await q.execute({ ids: pairs.map((p) => p[0]).join(","), tenants: pairs.map((p) => p[1]).join(",") });
+    return new Map(rows.map((r) => [`${r.id},${r.tenantId}`, r]));
+  });
 }
 
 /** A published, active site with a chat (404 `Site not found`, `Site not published` or `chat_not_available` otherwise). */

@@ -13,6 +13,7 @@ import { storeChatLead } from "./chat-lead";
 import type { ChatPlace } from "./place";
 import { SESSION_DAYS } from "./store";
 import { VisitorIdSchema } from "../../visitors/visitor-id";
+import { coalescedReads } from "../../util/coalesced-reads";
 
 /** What the participant is called when the visitor gave no name. */
 export const VISITOR_NAME = "Visitante";
@@ -118,26 +119,38 @@ export async function openChatSession(db: Db, place: ChatPlace, body: unknown, m
 export async function chatSessionOf(db: Db, place: ChatPlace | Promise<ChatPlace>, authorization: string | null): Promise<WebChatSessionRow> {
   const refused = () => unauthorized("A valid chat session token is required (Authorization: Bearer {sessionToken}).", "chat_session_invalid");
   const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1];
-  let q = sessionQueries.get(db);
-  if (!q) sessionQueries.set(db, (q = prepareSession(db)));
-  const read = token && TOKEN_PATTERN.test(token) ? Promise.resolve(q.execute({ tokenHash: hashToken(token), now: new Date().toISOString() })) : null;
+  let read = sessionReads.get(db);
+  if (!read) sessionReads.set(db, (read = sessionReader(db)));
+  const found = token && TOKEN_PATTERN.test(token) ? read(hashToken(token)) : null;
   // The place's own refusal (404) comes first, as before; the read's failure then is not left unhandled.
-  read?.catch(() => {});
+  found?.catch(() => {});
   const p = await place;
-  if (!read) throw refused();
-  const [s] = await read;
+  if (!found) throw refused();
+  const s = await found;
   if (!s || s.tenantId !== p.tenantId || s.channelId !== p.channel.id) throw refused();
   if (p.site ? s.siteId !== p.site.id : s.shareLinkId !== p.shareLinkId) throw refused();
   return s;
 }
 
-/** Every visitor call reads its session: the query's SQL is built once per database handle. */
-const sessionQueries = new WeakMap<Db, ReturnType<typeof prepareSession>>();
-function prepareSession(db: Db) {
-  return db
+/**
+ * Every visitor call reads its session: the reads that arrive together share one statement
+ * (lib/util/coalesced-reads.ts), by token hash (hex, so a comma joins them safely), unexpired at
+ * the time the statement runs (never earlier than the request arrived).
+ */
+const sessionReads = new WeakMap<Db, (tokenHash: string) => Promise<WebChatSessionRow | undefined>>();
+function sessionReader(db: Db) {
+  const q = db
     .select()
     .from(webChatSessions)
-    .where(and(eq(webChatSessions.tokenHash, sql.placeholder("tokenHash")), gt(webChatSessions.expiresAt, sql`${sql.placeholder("now")}::timestamptz`)))
-    .limit(1)
-    .prepare("web_chat_session_by_token");
+    .where(
+      and(
+        sql`${webChatSessions.tokenHash} = any(string_to_array(${sql.placeholder("hashes")}, ','))`,
+        gt(webChatSessions.expiresAt, sql`${sql.placeholder("now")}::timestamptz`),
+      ),
+    )
+    .prepare("web_chat_sessions_by_token");
+  return coalescedReads(async (hashes) => {
+    const rows = await q.execute({ hashes: hashes.join(","), now: new Date().toISOString() });
+    return new Map(rows.map((r) => [r.tokenHash, r]));
+  });
 }
