@@ -39,11 +39,26 @@ export function messageEvent(
       messageId: m.id,
       messageType: m.type,
       direction,
-      sessionName: credentialsOf(channel).sessionName,
+      sessionName: sessionNameOf(channel),
       timestamp: new Date(m.timestamp * 1000).toISOString(),
       textLength: m.text?.length ?? 0,
       hasMedia: m.media !== null,
       mediaType: m.media?.mimeType ?? null,
     },
   };
+}
+
+/**
+ * The session name sealed in the channel's credentials, opened once per sealed value: a batch of
+ * web-chat messages raises hundreds of events of one channel, and opening the box (an AES-GCM
+ * decryption and a JSON parse) per event was a visible part of a message's CPU. Keyed by the sealed
+ * text, so a changed secret is simply another key; bounded, as channels are few.
+ */
+const sessionNames = new Map<string, string | undefined>();
+function sessionNameOf(channel: MessagingChannelRow): string | undefined {
+  if (sessionNames.has(channel.credentials)) return sessionNames.get(channel.credentials);
+  const name = credentialsOf(channel).sessionName;
+  if (sessionNames.size >= 1000) sessionNames.clear();
+  sessionNames.set(channel.credentials, name);
+  return name;
 }
