@@ -1,3 +1,4 @@
+import { attachPrereadBody, prereadBody } from "./preread-body";
 import type { z } from "zod";
 import { InputError } from "./errors";
 import { assertStorable } from "./read-json";
@@ -30,10 +31,12 @@ export function withoutQueryParams(req: Request, names: readonly string[]): Requ
   if (!drop.length) return req;
   for (const k of drop) url.searchParams.delete(k);
   const hasBody = req.body !== null && req.method !== "GET" && req.method !== "HEAD";
-  return new Request(url, {
+  const copy = new Request(url, {
     method: req.method,
     headers: req.headers,
     signal: req.signal,
     ...(hasBody ? { body: req.body, duplex: "half" } : {}),
   } as RequestInit);
+  const preread = prereadBody(req);
+  return preread ? attachPrereadBody(copy, preread) : copy;
 }

@@ -1,6 +1,7 @@
 import { DomainError, invalid } from "../errors/domain-errors";
 import { fieldLabel, type InputLocation } from "./errors";
 import { hasLoneSurrogate } from "../util/storable-text";
+import { prereadBody } from "./preread-body";
 
 export const MAX_BODY_BYTES = 1_000_000;
 /** Deepest nesting of arrays and objects a body may have; real payloads stay under 10. */
@@ -58,6 +59,11 @@ function assertJsonContentType(header: string | null): void {
 /** The body's bytes, counted while streaming (whatever Content-Length says); `tooLarge` past `maxBytes`. */
 export async function readCappedBody(req: Request, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
   if (Number(req.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
+  const preread = prereadBody(req);
+  if (preread) {
+    if (preread.length > maxBytes) throw tooLarge();
+    return preread;
+  }
   if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -1,4 +1,5 @@
 import type http from "node:http";
+import { attachPrereadBody } from "../http/preread-body";
 import { logger } from "../log/logger";
 import { trackRequest } from "./lifecycle";
 
@@ -48,7 +49,8 @@ async function serve(req: http.IncomingMessage, res: http.ServerResponse, maxByt
   }
   // The origin is fixed: the handler reads only the path and query (matched above), and a client's
   // Host header may not even make a valid URL.
-  const request = new Request(`http://localhost${req.url}`, { method: "POST", headers, body: body as Uint8Array<ArrayBuffer> });
+  // The body goes beside the request, not inside it (lib/http/preread-body.ts): no stream to build and read back.
+  const request = attachPrereadBody(new Request(`http://localhost${req.url}`, { method: "POST", headers }), body);
   const response = await handle(request);
   const out = Buffer.from(await response.arrayBuffer());
   const head: Record<string, string | string[]> = {};
