@@ -132,8 +132,10 @@ export async function scratchDatabase(name: string, reuse: boolean): Promise<str
  * PostgreSQL unless `WEB_CONCURRENCY` says otherwise), once every web process has booted and the
  * readiness probe answers, so no keep-alive client is handed to a process still starting.
  */
-export async function startServer(port: number, env: Record<string, string>): Promise<{ base: string; stop: () => Promise<void>; web: number }> {
-  const server: ChildProcess = spawn("node_modules/.bin/tsx", ["lib/server/start-cli.ts", "-p", String(port)], {
+export async function startServer(port: number, env: Record<string, string>): Promise<{ base: string; stop: () => Promise<void>; web: number; pid: number }> {
+  // BENCH_NODE_ARGS: Node flags for the server's processes (web processes inherit them), e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const server: ChildProcess = spawn("node_modules/.bin/tsx", [...nodeArgs, "lib/server/start-cli.ts", "-p", String(port)], {
     env: { ...process.env, LOG_LEVEL: "warn", NODE_ENV: "production", PUBLIC_RATE_LIMITS: "off", ...env },
     stdio: ["ignore", "pipe", "inherit"],
     detached: true,
@@ -158,6 +160,7 @@ export async function startServer(port: number, env: Record<string, string>): Pr
   return {
     base,
     web,
+    pid: server.pid!,
     stop: async () => {
       try {
         process.kill(-server.pid!, "SIGTERM");

@@ -23,6 +23,7 @@ import { rowsOf } from "../../db/rows";
 import { createTenant } from "../../lib/admin/create-tenant";
 import { loadClient, paced, percentiles, scratchDatabase, startServer } from "./http-load";
 import { takeSseEvents } from "../helpers/sse";
+import { cpuPerUnit, cpuSnapshot } from "./proc-cpu";
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 200);
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
@@ -77,7 +78,8 @@ const line = (name: string, xs: number[]) => {
 
 async function main() {
   process.env.LOG_LEVEL ??= "warn";
-  const dbUrl = await scratchDatabase(process.env.BENCH_DB ?? "crm_bench_web_chat", false);
+  const dbName = process.env.BENCH_DB ?? "crm_bench_web_chat";
+  const dbUrl = await scratchDatabase(dbName, false);
   await runMigrations();
   const db = await getDb();
   const t = await createTenant({ db }, { name: "Bench Chat", owner: { name: "Dona", email: "dona@bench-chat.example.com" } });
@@ -148,10 +150,15 @@ async function main() {
         body: JSON.stringify({ text: `Mensagem ${i} do visitante`, clientMessageId: id }),
       });
     };
+    const cpuBefore = cpuSnapshot(server.pid, dbName);
+    const clientBefore = process.cpuUsage();
     const replying = paced(reply, REPLY_RATE * SECONDS, REPLY_RATE, 4);
     const r2 = await paced(post, total, RATE, POSTERS, (s) => s === 201);
     const r3 = await replying;
     await new Promise((r) => setTimeout(r, 3000));
+    // The phase's whole CPU (its replies and the background work it caused included) over its visitor messages.
+    const cpuAfter = cpuSnapshot(server.pid, dbName);
+    const clientCpu = process.cpuUsage(clientBefore);
     lost = [...sentAt.keys()].filter((k) => k.startsWith("m-")).length;
     const accepted = total - r2.failures;
     console.log(
@@ -159,6 +166,9 @@ async function main() {
     );
     console.log(`    ${line("visitor message to its stream", arrivals.visitors)}; not delivered: ${lost}`);
     console.log(`    ${line("reply to stream meanwhile", arrivals.replies)} (ack p95 ${r3.p95.toFixed(1)} ms)`);
+    console.log(
+      `    ${cpuPerUnit(cpuBefore, cpuAfter, total, "visitor message")}, this bench client ${((clientCpu.user + clientCpu.system) / 1000 / total).toFixed(2)} ms`,
+    );
 
     const d2 = await getDb();
     const [stored] = rowsOf<{ n: number }>(
