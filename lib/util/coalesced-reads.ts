@@ -1,7 +1,8 @@
 /**
- * Point reads by key that share statements under load, like a group commit: a read goes at once
- * when none of its kind is in flight; the ones that arrive while one is in flight wait for it and
- * then go together, as one `loadMany` of their distinct keys. Alone, a read costs what it did; at
+ * Point reads by key that share statements under load, like a group commit: a read goes at the
+ * end of the event loop's turn, with the others that turn brought, when none of its kind is in
+ * flight; the ones that arrive while one is in flight wait for it and then go together, as one
+ * `loadMany` of their distinct keys. Alone, a read costs what it did; at
  * a thousand a second, each statement (its round trip, its parse and bind in PostgreSQL, its
  * socket write here) answers many requests. Exact, unlike a cache: every read still sees the
  * store as it is after the request arrived. A failed `loadMany` fails the reads it carried only.
@@ -12,7 +13,6 @@ export function coalescedReads<R>(loadMany: (keys: string[]) => Promise<Map<stri
   let inFlight = false;
 
   const flush = async () => {
-    inFlight = true;
     try {
       while (waiting.size) {
         const batch = waiting;
@@ -34,6 +34,10 @@ export function coalescedReads<R>(loadMany: (keys: string[]) => Promise<Map<stri
       const ws = waiting.get(key);
       if (ws) ws.push({ resolve, reject });
       else waiting.set(key, [{ resolve, reject }]);
-      if (!inFlight) void flush();
+      if (inFlight) return;
+      // Sent at the end of this turn of the event loop, with every read the same turn brings
+      // (postgres.js writes its queries then anyway, so a lone read waits no longer).
+      inFlight = true;
+      setImmediate(() => void flush());
     });
 }

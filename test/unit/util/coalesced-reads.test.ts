@@ -23,22 +23,27 @@ function store(rows: Record<string, string>) {
 }
 
 describe("coalescedReads", () => {
-  it("reads at once when idle, then reads together, once per distinct key, what arrived meanwhile", async () => {
+  it("reads what one turn brings together, then together, once per distinct key, what arrived while it was in flight", async () => {
     const s = store({ a: "A", b: "B", c: "C" });
     const read = coalescedReads(s.loadMany);
-    const first = read("a");
+    const first = [read("a"), read("b")];
+    expect(s.calls).toEqual([]);
+    await new Promise((r) => setImmediate(r));
+    expect(s.calls).toEqual([["a", "b"]]);
     const later = [read("b"), read("c"), read("b"), read("zz")];
-    expect(s.calls).toEqual([["a"]]);
     await s.release();
-    expect(await first).toBe("A");
+    expect(await Promise.all(first)).toEqual(["A", "B"]);
     await s.release();
     expect(await Promise.all(later)).toEqual(["B", "C", "B", undefined]);
-    expect(s.calls).toEqual([["a"], ["b", "c", "zz"]]);
-    // Idle again: the next read goes alone, at once.
+    expect(s.calls).toEqual([
+      ["a", "b"],
+      ["b", "c", "zz"],
+    ]);
+    // Idle again: the next read goes alone, at the end of its turn.
     const next = read("c");
-    expect(s.calls).toHaveLength(3);
     await s.release();
     expect(await next).toBe("C");
+    expect(s.calls).toHaveLength(3);
   });
 
   it("fails only the reads of a failed statement; the next ones read again", async () => {
@@ -46,6 +51,8 @@ describe("coalescedReads", () => {
     const read = coalescedReads(s.loadMany);
     s.failNext();
     const failed = read("a");
+    failed.catch(() => {});
+    await new Promise((r) => setImmediate(r));
     const after = read("b");
     await s.release();
     await expect(failed).rejects.toThrow("store down");
