@@ -21,7 +21,18 @@ export type FakeMessage = {
   media?: { url: string; mimetype: string } | null;
 };
 
-export type FakeWahaOptions = { apiKey?: string; session?: string; port?: number; host?: string };
+export type FakeWahaOptions = {
+  apiKey?: string;
+  session?: string;
+  port?: number;
+  host?: string;
+  /**
+   * The server's keep-alive (its `Keep-Alive: timeout` hint). undici drops a connection after each
+   * request when the hint is at most its 2 s threshold, so at the default 1 s every call opens a new
+   * connection; benchmarks pass Node's default 5 s, which a real gateway (a Node server) answers.
+   */
+  keepAliveMs?: number;
+};
 
 export async function startFakeWaha(opts: FakeWahaOptions = {}) {
   const apiKey = opts.apiKey ?? "waha-test-key";
@@ -141,7 +152,7 @@ export async function startFakeWaha(opts: FakeWahaOptions = {}) {
     return answer(404, { message: "not found" });
   }
 
-  server.keepAliveTimeout = 1000;
+  server.keepAliveTimeout = opts.keepAliveMs ?? 1000;
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
