@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
+import { rowsOf } from "../../db/rows";
 import {
   agentChatPauses,
   agentExecutions,
@@ -52,23 +53,25 @@ const agentsWhere = (tenantId: string, trigger: TriggerType, channelId?: string)
 export async function queueRuns(tx: DbOrTx, runs: QueuedRun[]): Promise<string[]> {
   const ids: string[] = [];
   for (const r of runs) {
-    const waiting =
-      r.chatId && r.channelId
-        ? await tx
-            .select({ id: agentExecutions.id })
-            .from(agentExecutions)
-            .where(
-              and(
-                eq(agentExecutions.agentId, r.agent.id),
-                eq(agentExecutions.channelId, r.channelId),
-                eq(agentExecutions.chatId, r.chatId),
-                eq(agentExecutions.status, "queued"),
-              ),
-            )
-            .limit(1)
-        : [];
-    if (waiting.length) {
-      ids.push(waiting[0].id);
+    if (r.chatId && r.channelId) {
+      // The chat's waiting execution, or a new one when there is none, in one statement (the
+      // common case, a new chat, was a read and an insert: each statement is CPU on every inbound
+      // message, issue 34). Inside the caller's transaction and its tenant lock, as before.
+      const rows = rowsOf<{ id: string }>(
+        await tx.execute(sql`
+          with waiting as (
+            select id from ${agentExecutions}
+            where agent_id = ${r.agent.id} and channel_id = ${r.channelId} and chat_id = ${r.chatId} and status = 'queued'
+            limit 1),
+          added as (
+            insert into ${agentExecutions} (tenant_id, agent_id, trigger_type, trigger_id, channel_id, chat_id, deal_id)
+            select ${r.agent.tenantId}::uuid, ${r.agent.id}::uuid, ${r.triggerType}::text, ${r.triggerId}::text, ${r.channelId}::uuid, ${r.chatId}::text, ${r.dealId}::uuid
+            where not exists (select 1 from waiting)
+            on conflict do nothing
+            returning id)
+          select id from waiting union all select id from added`),
+      );
+      if (rows[0]) ids.push(rows[0].id);
       continue;
     }
     const [row] = await tx

@@ -147,6 +147,32 @@ describe("an autonomous agent on an inbound message", () => {
     await receive(c.gw, c.channel, chat, "Combinado, obrigada!");
     expect((await executionsOf(agentId)).length).toBe(before);
   });
+
+  it("a burst of messages before the agent runs makes one execution, which reads them all and answers once", async () => {
+    const burst = "5511987650077@c.us";
+    const before = (await executionsOf(agentId)).length;
+    await receive(c.gw, c.channel, burst, "Oi");
+    await receive(c.gw, c.channel, burst, "Vi o anúncio do apartamento");
+    await receive(c.gw, c.channel, burst, "Ainda está disponível?");
+    const queued = (await executionsOf(agentId)).filter((e) => e.chatId === burst);
+    expect(queued).toHaveLength(1);
+    expect(queued[0].status).toBe("queued");
+    expect((await executionsOf(agentId)).length).toBe(before + 1);
+    const users: string[][] = [];
+    c.model.setScript((req) => {
+      users.push(req.messages.filter((m) => m.role === "user").map((m) => String(m.content)));
+      return req.messages.at(-1)?.role === "tool" ? { text: "" } : { toolCalls: [{ name: "reply", arguments: { text: "Está sim! Quer visitar?" } }] };
+    });
+    await runAgents();
+    expect(sentTo(burst)).toEqual(["Está sim! Quer visitar?"]);
+    expect(users[0].join(" ")).toContain("Ainda está disponível?");
+    expect(users[0].join(" ")).toContain("Vi o anúncio do apartamento");
+    // Once it ran, a new message queues a new execution.
+    await receive(c.gw, c.channel, burst, "Pode ser amanhã?");
+    expect((await executionsOf(agentId)).filter((e) => e.chatId === burst)).toHaveLength(2);
+    c.model.setScript(() => ({ text: "" })); // the later tests' scripts start from an empty queue
+    await runAgents();
+  });
 });
 
 describe("hand-over", () => {
