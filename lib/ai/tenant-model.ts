@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import { and, eq, sql } from "drizzle-orm";
@@ -56,13 +57,22 @@ function modelOf(row: AiSettingsRow | undefined, opts: { model?: string }): Tena
   if (env.AI_BASE_URL) {
     const modelId = opts.model ?? row?.defaultModel ?? env.AI_MODEL;
     if (!modelId) return null;
-    return cachedModel(env.AI_BASE_URL, `env:${env.AI_API_KEY ?? ""}`, modelId, () => env.AI_API_KEY);
+    // The service's key enters the cache's key only as its hash.
+    const keyId = `env:${createHash("sha256")
+      .update(env.AI_API_KEY ?? "")
+      .digest("base64url")}`;
+    return cachedModel(env.AI_BASE_URL, keyId, modelId, () => env.AI_API_KEY);
   }
   return null;
 }
 
 /** Models kept per process; past this many the oldest go (a model object is small, and rebuilt on demand). */
 const MAX_MODELS = 500;
+/**
+ * How long a model object (and the unsealed key inside it) is kept: a key rotated or deleted in
+ * the tenant's settings leaves no copy in memory for longer than this.
+ */
+const MODEL_TTL_MS = 10 * 60_000;
 
 /**
  * The provider's model object for an endpoint, key and model id, built once per process: building
@@ -72,14 +82,15 @@ const MAX_MODELS = 500;
  * for it.
  */
 function cachedModel(baseURL: string, keyId: string, modelId: string, apiKey: () => string | undefined): TenantModel {
-  const cache = processGlobal("ai-tenant-models", () => new Map<string, TenantModel>());
+  const cache = processGlobal("ai-tenant-models", () => new Map<string, { tm: TenantModel; at: number }>());
   const key = `${baseURL}\n${keyId}\n${modelId}`;
-  let tm = cache.get(key);
-  if (!tm) {
-    const provider = createOpenAICompatible({ name: "tenant", baseURL, apiKey: apiKey(), fetch: modelFetch, includeUsage: true });
-    tm = { model: provider.chatModel(modelId), modelId };
-    if (cache.size >= MAX_MODELS) cache.delete(cache.keys().next().value as string);
-    cache.set(key, tm);
-  }
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && now - hit.at < MODEL_TTL_MS) return hit.tm;
+  cache.delete(key);
+  const provider = createOpenAICompatible({ name: "tenant", baseURL, apiKey: apiKey(), fetch: modelFetch, includeUsage: true });
+  const tm = { model: provider.chatModel(modelId), modelId };
+  if (cache.size >= MAX_MODELS) cache.delete(cache.keys().next().value as string);
+  cache.set(key, { tm, at: now });
   return tm;
 }

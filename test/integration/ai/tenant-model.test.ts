@@ -1,5 +1,5 @@
 import { generateText, stepCountIs, streamText, tool } from "ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import * as aiRoute from "../../../app/api/v1/settings/ai/route";
 import { getDb } from "../../../db/client";
@@ -144,6 +144,25 @@ describe("tenantModel", () => {
     delete process.env.AI_MODEL;
     delete process.env.AI_API_KEY;
     resetConfigForTests();
+  });
+});
+
+describe("the process's model objects", () => {
+  it("are reused for ten minutes, then built again (no unsealed key kept longer)", async () => {
+    const first = await tenantModel(ctx);
+    expect(await tenantModel(ctx)).toBe(first);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 9 * 60_000);
+      expect(await tenantModel(ctx)).toBe(first);
+      vi.setSystemTime(Date.now() + 2 * 60_000);
+      const rebuilt = await tenantModel(ctx);
+      expect(rebuilt).not.toBe(first);
+      expect(rebuilt?.modelId).toBe("fake-small");
+      expect(await tenantModel(ctx)).toBe(rebuilt);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
