@@ -5,7 +5,7 @@ import { events } from "../../db/schema";
 import { afterCommit, isOpenTransaction } from "../../db/transaction";
 import { sendJobEvent } from "../jobs/dispatch";
 import type { EventName } from "./event-names";
-import { eventsQueued } from "./events-queued";
+import { eventsQueued, LISTING_CHANGE_EVENTS, listingEventsRecorded } from "./events-queued";
 
 export type NewEvent = {
   tenantId: string;
@@ -22,7 +22,8 @@ export type NewEvent = {
  * with the transaction that makes the change, so the event exists exactly when the change does,
  * and that transaction must be an `inTenantTransaction`: its tenant row lock is what makes queue
  * order equal commit order (sequence numbers are drawn before commit). `occurredAt` is fixed here.
- * Once the transaction commits, delivery is woken (whoever made the change: a route, a job, the seed).
+ * Once the transaction commits, the background work that reads the events is woken (`wakeReaders`),
+ * whoever made the change: a route, a job, the seed.
  */
 export async function recordEvent(tx: DbOrTx, e: NewEvent): Promise<string> {
   return (await recordEvents(tx, [e]))[0];
@@ -36,7 +37,41 @@ const QUEUE_DELIVERIES = sql`queued as (
   insert into event_deliveries (event_id, tenant_id)
   select e.id, w.tenant_id from e join webhook_settings w on w.tenant_id = e.tenant_id
   where w.url is not null and (e.event_name = any(w.events) or e.event_name = 'webhook.test')
-  order by e.seq)`;
+  order by e.seq
+  returning 1)`;
+
+/**
+ * The columns `recordEvents` writes from each event, with their types in its JSON rows. `id` and
+ * `seq` are the table's own, `occurred_at` is the statement's time; a test holds these to the
+ * schema's columns, so a column added to `events` cannot be left at its default here unseen.
+ */
+export const EVENT_ROW_COLUMNS = {
+  tenant_id: "uuid",
+  event_name: "text",
+  entity_type: "text",
+  entity_id: "text",
+  user_id: "uuid",
+  data: "jsonb",
+  old: "jsonb",
+} as const;
+const rowOf = (e: NewEvent, i: number): Record<keyof typeof EVENT_ROW_COLUMNS | "i", unknown> => ({
+  i,
+  tenant_id: e.tenantId,
+  event_name: e.eventName,
+  entity_type: e.entityType,
+  entity_id: e.entityId,
+  user_id: e.userId,
+  data: e.data,
+  old: e.old ?? null,
+});
+const COLUMN_NAMES = Object.keys(EVENT_ROW_COLUMNS);
+const INSERT_COLUMNS = sql.raw(COLUMN_NAMES.join(", "));
+const SELECT_COLUMNS = sql.raw(COLUMN_NAMES.map((c) => `r.${c}`).join(", "));
+const RECORD_TYPE = sql.raw(
+  Object.entries(EVENT_ROW_COLUMNS)
+    .map(([c, t]) => `${c} ${t}`)
+    .join(", "),
+);
 
 /**
  * `recordEvent` for several events of one change, in the order given (their `seq` order), in one
@@ -47,41 +82,44 @@ export async function recordEvents(tx: DbOrTx, list: NewEvent[]): Promise<string
   if (!list.length) return [];
   // The rows go as one JSON parameter: drizzle building a multi-row insert with a parameter per
   // value cost more CPU than the statement itself for a batch of hundreds (web chat, issue 35).
-  // JSON.stringify is what `jsonSafe` did (Dates as ISO strings, undefined left out), and the
-  // rows are inserted in the order given, so their `seq` follows it.
-  const rows = rowsOf<{ id: string }>(
+  // JSON.stringify makes Dates ISO strings and leaves undefined out, so the stored payload is what
+  // will be sent; the rows are inserted in the order given, so their `seq` follows it.
+  const rows = rowsOf<{ id: string; queued: number }>(
     await tx.execute(sql`
       with e as (
-        insert into ${events} (tenant_id, event_name, entity_type, entity_id, user_id, data, old, occurred_at)
-        select r.tenant_id, r.event_name, r.entity_type, r.entity_id, r.user_id, r.data, r.old, ${new Date().toISOString()}::timestamptz
-        from jsonb_to_recordset(${JSON.stringify(list.map((e, i) => ({ i, tenant_id: e.tenantId, event_name: e.eventName, entity_type: e.entityType, entity_id: e.entityId, user_id: e.userId, data: e.data, old: e.old ?? null })))}::jsonb)
-          as r(i int, tenant_id uuid, event_name text, entity_type text, entity_id text, user_id uuid, data jsonb, old jsonb)
+        insert into ${events} (${INSERT_COLUMNS}, occurred_at)
+        select ${SELECT_COLUMNS}, ${new Date().toISOString()}::timestamptz
+        from jsonb_to_recordset(${JSON.stringify(list.map(rowOf))}::jsonb) as r(i int, ${RECORD_TYPE})
         order by r.i
         returning id, seq, tenant_id, event_name),
       ${QUEUE_DELIVERIES}
-      select id from e order by seq`),
+      select id, (select count(*) from queued)::int as queued from e order by seq`),
   );
-  afterCommit(
-    tx,
-    "outbox:events-queued",
-    () => null,
-    () => sendJobEvent(eventsQueued, {}),
-  );
+  wakeReaders(tx, list, (rows[0]?.queued ?? 0) > 0);
   return rows.map((r) => r.id);
 }
 
-/** Wakes delivery once the events are committed: after the open transaction, or now for a statement that committed on its own. */
-function wakeDelivery(db: DbOrTx) {
-  if (!isOpenTransaction(db)) {
-    sendJobEvent(eventsQueued, {});
-    return;
-  }
-  afterCommit(
-    db,
-    "outbox:events-queued",
-    () => null,
-    () => sendJobEvent(eventsQueued, {}),
-  );
+type Wakes = { delivery: boolean; matcher: boolean };
+
+/**
+ * Wakes, once the events are committed (after the open transaction, or now for a statement that
+ * committed on its own), only the readers they concern: delivery when a delivery was queued, the
+ * saved-search matcher when a listing changed. Waking both at every event made each chat message
+ * cost the matcher's and delivery's queries to find nothing (issues 34 and 35).
+ */
+function wakeReaders(db: DbOrTx, list: NewEvent[], queued: boolean) {
+  const w: Wakes = { delivery: queued, matcher: list.some((e) => LISTING_CHANGE_EVENTS.includes(e.eventName)) };
+  if (!w.delivery && !w.matcher) return;
+  if (!isOpenTransaction(db)) return sendWakes(w);
+  // One hook per transaction, whatever its number of writes: the flags gather what they need.
+  const acc = afterCommit<Wakes>(db, "outbox:wake-readers", () => ({ delivery: false, matcher: false }), sendWakes);
+  acc.delivery ||= w.delivery;
+  acc.matcher ||= w.matcher;
+}
+
+function sendWakes(w: Wakes) {
+  if (w.delivery) sendJobEvent(eventsQueued, {});
+  if (w.matcher) sendJobEvent(listingEventsRecorded, {});
 }
 
 /**
@@ -101,13 +139,6 @@ function wakeDelivery(db: DbOrTx) {
  * statement then only saves the round trip between the change and its events.
  */
 export async function changeWithEvents<R>(db: DbOrTx, tenantId: string, change: (locked: SQL) => SQL, list: NewEvent[]): Promise<R[]> {
-  const values = sql.join(
-    list.map(
-      (e) =>
-        sql`(${e.tenantId}::uuid, ${e.eventName}, ${e.entityType}, ${e.entityId}, ${e.userId}::uuid, ${JSON.stringify(jsonSafe(e.data))}::jsonb, ${e.old ? JSON.stringify(jsonSafe(e.old)) : null}::jsonb)`,
-    ),
-    sql`, `,
-  );
   const ctes = [
     sql`tenant_lock as materialized (select id from tenants where id = ${tenantId}::uuid for no key update)`,
     sql`changed as (${change(sql`exists (select 1 from tenant_lock)`)})`,
@@ -115,20 +146,24 @@ export async function changeWithEvents<R>(db: DbOrTx, tenantId: string, change: 
   if (list.length) {
     ctes.push(
       sql`e as (
-        insert into events (tenant_id, event_name, entity_type, entity_id, user_id, data, old, occurred_at)
+        insert into events (${INSERT_COLUMNS}, occurred_at)
         -- The time is read when the row is written, after the lock (the statement may wait for
         -- it), so a later seq never carries an earlier time, as with recordEvents under the lock.
-        select v.*, clock_timestamp() from (values ${values}) v where exists (select 1 from changed)
+        select ${SELECT_COLUMNS}, clock_timestamp()
+        from jsonb_to_recordset(${JSON.stringify(list.map(rowOf))}::jsonb) as r(i int, ${RECORD_TYPE})
+        where exists (select 1 from changed)
+        order by r.i
         returning id, seq, tenant_id, event_name)`,
       QUEUE_DELIVERIES,
     );
   }
-  const rows = rowsOf<R>(await db.execute(sql`with ${sql.join(ctes, sql`, `)} select * from changed`));
-  if (rows.length && list.length) wakeDelivery(db);
+  if (!list.length) return rowsOf<R>(await db.execute(sql`with ${sql.join(ctes, sql`, `)} select * from changed`));
+  // The count of queued deliveries rides on each row, under a name no table has, and is taken off.
+  const rows = rowsOf<R & { crm_queued?: number }>(
+    await db.execute(sql`with ${sql.join(ctes, sql`, `)} select c.*, (select count(*) from queued)::int as crm_queued from changed c`),
+  );
+  if (!rows.length) return rows;
+  wakeReaders(db, list, (rows[0].crm_queued ?? 0) > 0);
+  for (const r of rows) delete r.crm_queued;
   return rows;
-}
-
-/** Dates become ISO strings now, so the stored payload is exactly what will be sent. */
-function jsonSafe(v: Record<string, unknown>): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(v));
 }

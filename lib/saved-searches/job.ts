@@ -1,21 +1,21 @@
 import { defineJob } from "../jobs/define-job";
 import { sendJobEvent } from "../jobs/dispatch";
-import { eventsQueued } from "../outbox/events-queued";
+import { listingEventsRecorded } from "../outbox/events-queued";
 import { sendSavedSearchMessages } from "./deliver";
 import { matchSavedSearches } from "./match";
 import { savedSearchMessagesDue } from "./queue";
 
 /**
- * Saved-search matching, fed by the outbox: woken by every commit that recorded events (the same
- * wake-up as webhook delivery), it reads each tenant's new listing events after its cursor and
- * records the hits. The schedule is the backstop for a lost wake-up. Runs until caught up.
+ * Saved-search matching, fed by the outbox: woken by every commit that recorded a listing event, it
+ * reads each tenant's new events after its cursor (stepping over the others) and records the hits.
+ * The schedule is the backstop for a lost wake-up. Runs until caught up.
  */
 export const matchSavedSearchesJob = defineJob({
   id: "match-saved-searches",
   step: "match-saved-searches",
   retries: 3,
   schedule: { functionId: "match-saved-searches-cron", cron: "* * * * *", embeddedEveryMs: () => 10_000 },
-  trigger: { functionId: "match-saved-searches-on-events", event: eventsQueued, coalesce: true },
+  trigger: { functionId: "match-saved-searches-on-events", event: listingEventsRecorded, coalesce: true },
   run: async (_data, { db }) => {
     let total = 0;
     for (let i = 0; i < 50; i++) {
