@@ -1,6 +1,7 @@
 import type { DbOrTx } from "../../db/client";
 import type { MessagingChannelRow } from "../../db/schema";
 import { type NewEvent, recordEvent } from "../outbox/record-event";
+import { processGlobal } from "../util/process-global";
 import { credentialsOf } from "./providers/adapter-for";
 import type { ProviderMessage } from "./providers/types";
 
@@ -54,7 +55,7 @@ export function messageEvent(
  * decryption and a JSON parse) per event was a visible part of a message's CPU. Keyed by the sealed
  * text, so a changed secret is simply another key; bounded, as channels are few.
  */
-const sessionNames = new Map<string, string | undefined>();
+const sessionNames = processGlobal("channel-session-names", () => new Map<string, string | undefined>());
 function sessionNameOf(channel: MessagingChannelRow): string | undefined {
   if (sessionNames.has(channel.credentials)) return sessionNames.get(channel.credentials);
   const name = credentialsOf(channel).sessionName;
