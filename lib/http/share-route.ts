@@ -1,6 +1,6 @@
 import { clientAddress } from "./client-address";
 import { publicRoute } from "./public-route";
-import { readJson } from "./read-json";
+import { readOptionalJson } from "./read-json";
 import type { RateGroup } from "./rate-limit";
 import type { RouteCtx, Segment } from "./run";
 import type { Visit } from "../share/record-access";
@@ -26,10 +26,12 @@ export const visitOf = (req: Request): Visit => ({
   referrer: req.headers.get("referer"),
 });
 
-/** POST bodies are optional on the resolve (a link without a password needs none); a body sent must be JSON. */
+/**
+ * POST bodies are optional on the resolve (a link without a password needs none); a body sent must
+ * be JSON. Read once, under the size cap: a clone read to test for emptiness was read uncapped.
+ */
 export async function optionalJson(req: Request): Promise<unknown> {
-  if (!(await req.clone().text()).trim()) return {};
-  return readJson(req);
+  return (await readOptionalJson(req)) ?? {};
 }
 
 /** Request headers kept with what a visitor sends (a pricing-tool lead): enough to trace it, never credentials. */

@@ -1,13 +1,13 @@
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { pathId } from "@/lib/http/path-id";
-import { readJson } from "@/lib/http/read-json";
+import { readOptionalJson } from "@/lib/http/read-json";
 import { apiRoute, json } from "@/lib/http/route";
 import { clearChannelSecret, setChannelSecret } from "@/lib/leads/marketing-channels";
 
 /** Generated with an empty body, or `{secret}`; returned this once. */
 export const POST = apiRoute<{ id: string }>(
   async ({ req, params, ctx }) => {
-    const body = (await req.clone().text()).trim() ? await readJson(req) : {};
+    const body = (await readOptionalJson(req)) ?? {};
     return json(await setChannelSecret(ctx, { id: pathId(params.id, "marketing channel"), body }));
   },
   { permission: "tenant.admin" },
