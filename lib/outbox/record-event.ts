@@ -30,9 +30,9 @@ export async function recordEvent(tx: DbOrTx, e: NewEvent): Promise<string> {
 
 /**
  * The CTE that queues the events of CTE `e` (id, seq, tenant_id, event_name) for delivery when the
- * tenant's webhook selects them, in `seq` order: shared by `recordEvents` and `changeWithEvents`.
+ * tenant's webhook selects them, in `seq` order: shared by `recordEvents`, `changeWithEvents` and the web chat's batch statement.
  */
-const QUEUE_DELIVERIES = sql`queued as (
+export const QUEUE_DELIVERIES = sql`queued as (
   insert into event_deliveries (event_id, tenant_id)
   select e.id, w.tenant_id from e join webhook_settings w on w.tenant_id = e.tenant_id
   where w.url is not null and (e.event_name = any(w.events) or e.event_name = 'webhook.test')
@@ -71,7 +71,7 @@ export async function recordEvents(tx: DbOrTx, list: NewEvent[]): Promise<string
 }
 
 /** Wakes delivery once the events are committed: after the open transaction, or now for a statement that committed on its own. */
-function wakeDelivery(db: DbOrTx) {
+export function wakeDelivery(db: DbOrTx) {
   if (!isOpenTransaction(db)) {
     sendJobEvent(eventsQueued, {});
     return;

@@ -17,6 +17,10 @@ import { events, messagingChatPrivacy, messagingMessages, webChatSessions } from
 import { CLIENT_ADDRESS_HEADER } from "../../../lib/http/client-address";
 import { intakeStats, intakeVisitorMessage } from "../../../lib/messaging/web-chat/intake";
 import { siteChatPlace } from "../../../lib/messaging/web-chat/place";
+import { conversationTopic, type News, subscribe } from "../../../lib/messaging/web-chat/bus";
+import { presentChatMessage } from "../../../lib/messaging/web-chat/present";
+import { messageEvent } from "../../../lib/messaging/message-events";
+import { settleAfterCommit } from "../../../db/transaction";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
 import { makeSite } from "../../helpers/sites";
@@ -247,5 +251,43 @@ describe("visitor messages in batches", () => {
     expect(hiddenRows).toHaveLength(2);
     expect(await receivedEvents(hiddenRows.map((r) => r.id))).toEqual([]);
     expect((await receivedEvents(openRows.map((r) => r.id))).map((e) => e.entityId)).toEqual(openRows.map((r) => r.id));
+  });
+
+  it("writes each message's event and announcement as the Node code would: the event's fields, and the JSON a stream sends", async () => {
+    const s = await open(siteId, "Zé");
+    const db = await getDb();
+    const place = await siteChatPlace(db, siteId);
+    const [session] = await db.select().from(webChatSessions).where(eq(webChatSessions.chatId, s.conversationKey.chatId));
+    const heard: News[] = [];
+    const unsubscribe = await subscribe(conversationTopic(s.conversationKey.channelId, s.conversationKey.chatId), (n) => heard.push(n));
+    // Quotes, backslashes, control characters, accents, an emoji (two UTF-16 units: its textLength), a line separator.
+    const texts = ['diz "oi" \\ tab\tfim', "ação \u0007 🏠 e\u2028linha", "</script>"];
+    const results = await Promise.all(texts.map((text, i) => intakeVisitorMessage(db, place, session, { text, clientMessageId: `fmt-${i}` })));
+    await settleAfterCommit();
+    for (const deadline = Date.now() + 3000; heard.length < texts.length && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+    unsubscribe();
+    const rows = await stored(s.conversationKey.chatId);
+    expect(rows.map((r) => r.text)).toEqual(texts);
+    expect(results.map((r) => r.row)).toEqual(rows);
+    expect(heard).toEqual(rows.map((r) => ({ seq: r.seq, id: r.id, data: JSON.stringify(presentChatMessage(r)) })));
+    const evs = await receivedEvents(rows.map((r) => r.id));
+    expect(evs.map((e) => ({ tenantId: e.tenantId, entityType: e.entityType, entityId: e.entityId, userId: e.userId, data: e.data, old: e.old }))).toEqual(
+      rows.map((r) => {
+        const want = messageEvent(
+          place.channel,
+          r.chatId,
+          { id: r.id, timestamp: Math.floor(r.createdAt.getTime() / 1000), text: r.text, type: "text", media: null },
+          "inbound",
+        );
+        return {
+          tenantId: want.tenantId,
+          entityType: want.entityType,
+          entityId: want.entityId,
+          userId: want.userId,
+          data: JSON.parse(JSON.stringify(want.data)),
+          old: null,
+        };
+      }),
+    );
   });
 });
