@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { dbDriver, type Db } from "../../../db/client";
+import { dbDriver, type Db, genericPlans } from "../../../db/client";
 import { rowsOf } from "../../../db/rows";
 import { events, messagingConversations, messagingMessages, type MessagingMessageRow, webChatSessions, type WebChatSessionRow } from "../../../db/schema";
 import { QUEUE_DELIVERIES, wakeDelivery } from "../../outbox/record-event";
@@ -191,7 +191,8 @@ async function writeBatch(db: Db, tenantId: string, ps: Pending[]): Promise<Map<
       display_name: p.session.name ?? VISITOR_NAME,
       handle_masked: maskHandle(p.session.chatId),
     });
-  const raw = rowsOf<RawMessage>(await db.execute(batchStatement(tenantId, values, [...chatsOf.values()], notify)));
+  // Planned once per connection: its plan does not depend on the rows' values (db/client.ts, genericPlans).
+  const raw = rowsOf<RawMessage>(await genericPlans(db).execute(batchStatement(tenantId, values, [...chatsOf.values()], notify)));
   const written = new Map<string, MessagingMessageRow>();
   if (!raw.length) return written;
   const rows = raw.map((r) => messageRow(tenantId, r));

@@ -5,14 +5,15 @@
  * alone, one `channel.message.received` per message in the messages' order.
  */
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as listRoute from "../../../app/api/v1/messaging/conversations/route";
 import * as replyRoute from "../../../app/api/v1/messaging/reply/route";
 import * as channelsRoute from "../../../app/api/v1/settings/messaging-channels/route";
 import * as messagesRoute from "../../../app/api/sites/[siteId]/chat/messages/route";
 import * as sessionsRoute from "../../../app/api/sites/[siteId]/chat/sessions/route";
-import { getDb } from "../../../db/client";
+import { dbDriver, genericPlans, getDb } from "../../../db/client";
+import { rowsOf } from "../../../db/rows";
 import { events, messagingChatPrivacy, messagingMessages, webChatSessions } from "../../../db/schema";
 import { CLIENT_ADDRESS_HEADER } from "../../../lib/http/client-address";
 import { intakeStats, intakeVisitorMessage } from "../../../lib/messaging/web-chat/intake";
@@ -289,5 +290,30 @@ describe("visitor messages in batches", () => {
         };
       }),
     );
+  });
+
+  it("on PostgreSQL, runs the batch statement on connections that plan it once (generic plans); elsewhere on the database itself", async () => {
+    const s = await open(siteId);
+    const db = await getDb();
+    const generic = genericPlans(db);
+    if ((await dbDriver()) !== "postgres") return void expect(generic).toBe(db);
+    expect(generic).not.toBe(db);
+    const place = await siteChatPlace(db, siteId);
+    const [session] = await db.select().from(webChatSessions).where(eq(webChatSessions.chatId, s.conversationKey.chatId));
+    for (const i of [0, 1, 2]) await intakeVisitorMessage(db, place, session, { text: `plano ${i}`, clientMessageId: `plan-${i}` });
+    // A session sees only its own prepared statements; postgres.js hands idle connections out in
+    // turn, so ten reads one after another visit each connection of that pool.
+    const plans: { generic_plans: number; custom_plans: number }[] = [];
+    for (let i = 0; i < 10; i++)
+      plans.push(
+        ...rowsOf<{ generic_plans: number; custom_plans: number }>(
+          await generic.execute(
+            sql`select pg_backend_pid() as pid, generic_plans::int, custom_plans::int from pg_prepared_statements where statement like '%tenant_lock as materialized%jsonb_to_recordset%'`,
+          ),
+        ),
+      );
+    const byConnection = new Map(plans.map((p) => [(p as unknown as { pid: number }).pid, p]));
+    expect([...byConnection.values()].reduce((n, p) => n + p.generic_plans, 0)).toBeGreaterThanOrEqual(3);
+    expect([...byConnection.values()].every((p) => p.custom_plans === 0)).toBe(true);
   });
 });
