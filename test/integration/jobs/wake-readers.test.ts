@@ -16,8 +16,13 @@ import { putWebhookSettings } from "../../../lib/event-delivery/webhook-settings
 import { onJobEvent } from "../../../lib/jobs/dispatch";
 import type { EventName } from "../../../lib/outbox/event-names";
 import { changeWithEvents, EVENT_ROW_COLUMNS, type NewEvent, recordEvents } from "../../../lib/outbox/record-event";
-import { makeTenant } from "../../helpers/factories";
+import * as channelsRoute from "../../../app/api/v1/settings/messaging-channels/route";
+import * as messagesRoute from "../../../app/api/sites/[siteId]/chat/messages/route";
+import * as sessionsRoute from "../../../app/api/sites/[siteId]/chat/sessions/route";
+import { makeTenant, type TestTenant } from "../../helpers/factories";
+import { call } from "../../helpers/http";
 import { startReceiver } from "../../helpers/receiver";
+import { makeSite } from "../../helpers/sites";
 
 const saved = { ...process.env };
 const r = await startReceiver();
@@ -46,11 +51,11 @@ const ev = (tenantId: string, eventName: EventName, entityId = "e1"): NewEvent =
   data: { entityId },
 });
 
-/** A tenant whose webhook selects `deal.created` only. */
-async function subscribed() {
+/** A tenant whose webhook selects `deal.created` only (or the events given). */
+async function subscribed(selected: EventName[] = ["deal.created"]) {
   const t = await makeTenant();
   const db = await getDb();
-  await putWebhookSettings(memberCtx(db, await authenticateApiKey(db, t.key)), { url: r.url, events: ["deal.created"], hmac: false, bearer: false });
+  await putWebhookSettings(memberCtx(db, await authenticateApiKey(db, t.key)), { url: r.url, events: selected, hmac: false, bearer: false });
   await settleAfterCommit();
   sent.length = 0;
   return t;
@@ -103,6 +108,30 @@ describe("what a commit of events wakes", () => {
     await changeWithEvents(db, t.tenantId, (locked) => sql`select 1 as n where ${locked}`, [ev(t.tenantId, "deal.updated")]);
     await settleAfterCommit();
     expect(sent).toEqual([]);
+  });
+});
+
+describe("web chat's batch statement, which writes its events itself", () => {
+  /** A visitor's message on the tenant's site chat; answers what it woke. */
+  async function visitorMessage(t: TestTenant) {
+    const channel = await call(channelsRoute.POST, "POST", "/x", { key: t.key, body: { name: "Chat", transport: "web_chat" } });
+    const siteId = (await makeSite(t, { chat: { channelId: channel.body.id } })).id;
+    const session = await call(sessionsRoute.POST, "POST", "/x", { params: { siteId }, body: {} });
+    await settleAfterCommit();
+    sent.length = 0;
+    const res = await call(messagesRoute.POST, "POST", "/x", {
+      params: { siteId },
+      body: { text: "Oi", clientMessageId: "m1" },
+      headers: { authorization: `Bearer ${session.body.sessionToken}` },
+    });
+    expect(res.status).toBe(201);
+    await settleAfterCommit();
+    return [...sent];
+  }
+
+  it("wakes delivery when the webhook selects chat messages, and nothing otherwise", async () => {
+    expect(await visitorMessage(await subscribed(["channel.message.received"]))).toEqual(["crm/events.queued"]);
+    expect(await visitorMessage(await subscribed())).toEqual([]);
   });
 });
 
