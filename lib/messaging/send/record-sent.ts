@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "../../../db/client";
 import { messagingConversations, messagingSeenMessages, messagingSentMessages, type MessagingChannelRow } from "../../../db/schema";
 import { inTenantTransaction, isOpenTransaction, settleAll } from "../../../db/transaction";
@@ -25,12 +25,23 @@ const textOf = (p: OutboundPart) => (p.kind === "text" ? p.text : `[template ${p
  */
 export async function recordSent(
   db: DbOrTx,
-  input: { channel: MessagingChannelRow; chatId: string; authorId: string; dealId: string | undefined; sent: SentPart[] },
-): Promise<void> {
+  input: {
+    channel: MessagingChannelRow;
+    chatId: string;
+    authorId: string;
+    dealId: string | undefined;
+    sent: SentPart[];
+    /** A further write that may go in the record's statement (see `recordOneSent`), `locked` in its `where`. */
+    also?: (locked: SQL) => SQL;
+  },
+): Promise<{ alsoWritten: boolean }> {
   const { channel, chatId, sent } = input;
-  if (!sent.length) return;
+  if (!sent.length) return { alsoWritten: false };
   const last = sent[sent.length - 1];
-  if (sent.length === 1 && !last.keep && !isOpenTransaction(db)) return recordOneSent(db, { ...input, sent: last });
+  if (sent.length === 1 && !last.keep && !isOpenTransaction(db)) {
+    await recordOneSent(db, { ...input, sent: last });
+    return { alsoWritten: Boolean(input.also) };
+  }
   await inTenantTransaction(db, channel.tenantId, async (tx) => {
     for (const s of sent) await s.keep?.(tx);
     // The record, the conversation and the seen-message rows depend on nothing of each other: sent
@@ -101,6 +112,7 @@ export async function recordSent(
     // One event per message not seen before, in the order sent.
     await recordEvents(tx, sent.filter((s) => first.has(s.messageId)).map(eventOf));
   });
+  return { alsoWritten: false };
 }
 
 /**
@@ -113,7 +125,7 @@ export async function recordSent(
  */
 async function recordOneSent(
   db: DbOrTx,
-  input: { channel: MessagingChannelRow; chatId: string; authorId: string; dealId: string | undefined; sent: SentPart },
+  input: { channel: MessagingChannelRow; chatId: string; authorId: string; dealId: string | undefined; sent: SentPart; also?: (locked: SQL) => SQL },
 ): Promise<void> {
   const { channel, chatId, sent: s } = input;
   const at = s.at.toISOString();
@@ -155,6 +167,7 @@ async function recordOneSent(
           unread_count = 0,
           awaiting_reply = false,
           primary_deal_id = ${input.dealId ? sql`${input.dealId}::uuid` : sql`${c.primaryDealId}`}`,
+      ...(input.also ? [input.also(locked)] : []),
     ],
   );
 }
