@@ -56,11 +56,26 @@ export function inTenantTransaction<T>(db: DbOrTx, tenantId: string, fn: (tx: Tx
 function inTenantWork<T>(db: DbOrTx, tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return inTransaction(db, async (tx) => {
     const state = open.get(tx)!;
-    if (!state.lockedTenants.has(tenantId)) {
-      await tx.execute(sql`select 1 from tenants where id = ${tenantId} for no key update`);
-      state.lockedTenants.add(tenantId);
+    if (state.lockedTenants.has(tenantId)) return fn(tx);
+    state.lockedTenants.add(tenantId);
+    // The lock is sent, not awaited: the work's first statements leave with it (pipelined on the
+    // transaction's connection: one socket write and one round trip less), and the server runs them
+    // after it, so it is still the first lock taken. A failed lock fails the work's statements
+    // behind it ("transaction aborted"): its own error is the one thrown. It is awaited before the
+    // transaction ends either way, so it never runs after a rollback (issue 34: CPU a statement).
+    const lock = tx.execute(sql`select 1 from tenants where id = ${tenantId} for no key update`).then(
+      () => null,
+      (err: unknown) => ({ err }),
+    );
+    let result: T;
+    try {
+      result = await fn(tx);
+    } catch (err) {
+      throw (await lock)?.err ?? err;
     }
-    return fn(tx);
+    const failed = await lock;
+    if (failed) throw failed.err;
+    return result;
   });
 }
 

@@ -2,8 +2,9 @@ import { APICallError, generateText, stepCountIs, type StepResult, type ToolSet 
 import { and, eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Db } from "../../db/client";
+import { preparedOn } from "../../db/prepared";
 import { agentChatPauses, agentExecutions, agents, contacts, dealContacts, members, type AgentExecutionRow, type AgentRow } from "../../db/schema";
-import { recordTokenUsage } from "../ai/token-budget";
+import { tokenUsageUpsert } from "../ai/token-budget";
 import { tenantModelAndBudget } from "../ai/tenant-model";
 import { config } from "../config";
 import { OutboundError } from "../outbound-fetch/outbound-error";
@@ -38,20 +39,23 @@ export type RunOptions = {
 // they start and before each later model step, for at most `PACED_YIELD_MS` each time. Claims go
 // one at a time meanwhile (`agentSlots`), so what passes after the wait is the few already claimed.
 
-/** Claims queued executions (and ones whose worker died) with SKIP LOCKED, oldest first: one round trip. */
+/** Claims queued executions (and ones whose worker died) with SKIP LOCKED, oldest first: one round trip, built once per database (`preparedOn`). */
 function claim(db: Db, limit: number): Promise<AgentExecutionRow[]> {
-  return db
-    .update(agentExecutions)
-    .set({ status: "running", claimedAt: sql`now()`, attempts: sql`${agentExecutions.attempts} + 1` })
-    .where(
-      sql`${agentExecutions.id} in (
-        select id from agent_executions
-        where status = 'queued' or (status = 'running' and claimed_at < now() - make_interval(secs => ${EXECUTION_LEASE_MS / 1000}))
-        order by created_at
-        limit ${limit}
-        for update skip locked)`,
-    )
-    .returning();
+  return preparedOn(db, "agent-executions-claim", (d, name) =>
+    d
+      .update(agentExecutions)
+      .set({ status: "running", claimedAt: sql`now()`, attempts: sql`${agentExecutions.attempts} + 1` })
+      .where(
+        sql`${agentExecutions.id} in (
+          select id from agent_executions
+          where status = 'queued' or (status = 'running' and claimed_at < now() - make_interval(secs => ${EXECUTION_LEASE_MS / 1000}))
+          order by created_at
+          limit ${sql.placeholder("limit")}
+          for update skip locked)`,
+      )
+      .returning()
+      .prepare(name),
+  ).execute({ limit });
 }
 
 /** Side by side when the process is saturated: agents can wait, event delivery and leads have a pace to keep. */
@@ -100,23 +104,26 @@ async function agentOwnerAndPause(
   db: Db,
   exec: AgentExecutionRow,
 ): Promise<{ agent: AgentRow; owner: { id: string; role: MemberActor["role"] } | null; pause: PauseReason | null } | undefined> {
-  const [row] = await db
-    .select({
-      agent: agents,
-      ownerId: members.id,
-      ownerRole: members.role,
-      pause:
-        exec.channelId && exec.chatId
+  const inChat = Boolean(exec.channelId && exec.chatId);
+  const [row] = await preparedOn(db, inChat ? "agent-owner-pause" : "agent-owner", (d, name) =>
+    d
+      .select({
+        agent: agents,
+        ownerId: members.id,
+        ownerRole: members.role,
+        pause: inChat
           ? sql<PauseReason | null>`(select ${agentChatPauses.reason} from ${agentChatPauses} where ${and(
-              eq(agentChatPauses.channelId, exec.channelId),
-              eq(agentChatPauses.chatId, exec.chatId),
+              eq(agentChatPauses.channelId, sql.placeholder("channelId")),
+              eq(agentChatPauses.chatId, sql.placeholder("chatId")),
             )} limit 1)`
           : sql<null>`null`,
-    })
-    .from(agents)
-    .leftJoin(members, and(eq(members.id, agents.createdById), eq(members.tenantId, agents.tenantId), eq(members.active, true)))
-    .where(eq(agents.id, exec.agentId))
-    .limit(1);
+      })
+      .from(agents)
+      .leftJoin(members, and(eq(members.id, agents.createdById), eq(members.tenantId, agents.tenantId), eq(members.active, true)))
+      .where(eq(agents.id, sql.placeholder("agentId")))
+      .limit(1)
+      .prepare(name),
+  ).execute({ agentId: exec.agentId, channelId: exec.channelId, chatId: exec.chatId });
   if (!row) return undefined;
   return { agent: row.agent, owner: row.ownerId && row.ownerRole ? { id: row.ownerId, role: row.ownerRole } : null, pause: row.pause ?? null };
 }
@@ -143,7 +150,14 @@ type Finish = { status: "completed"; outcome: string } | { status: "failed"; err
  * skipped execution (the agent was paused, the chat taken over) never started: it has no events,
  * so it takes no tenant lock either.
  */
-async function finish(db: Db, exec: AgentExecutionRow, agent: AgentRow, f: Finish, extra: Partial<AgentExecutionRow> = {}) {
+async function finish(
+  db: Db,
+  exec: AgentExecutionRow,
+  agent: AgentRow,
+  f: Finish,
+  extra: Partial<AgentExecutionRow> = {},
+  tokens?: { inputTokens: number; outputTokens: number },
+) {
   const set = {
     ...extra,
     status: f.status,
@@ -162,6 +176,9 @@ async function finish(db: Db, exec: AgentExecutionRow, agent: AgentRow, f: Finis
     exec.tenantId,
     (locked) => db.update(agentExecutions).set(set).where(and(fenced, locked)).returning({ id: agentExecutions.id }).getSQL(),
     [executionEvent(row, agent.name)],
+    // Counted whether or not the fenced update matched (a worker that took the execution over
+    // meanwhile): the provider billed the calls either way.
+    (locked) => (tokens ? [tokenUsageUpsert(exec.tenantId, { ...tokens, purpose: "agent" }, locked)] : []),
   );
 }
 
@@ -321,16 +338,22 @@ export async function runExecution(db: Db, claimed: AgentExecutionRow, log: Logg
     if (code === "model_unavailable") log.warn({ err, executionId: exec.id }, "agent execution: the model call failed");
     f = { status: "failed", errorMessage: code };
   }
-  await Promise.all([
-    input || output ? recordTokenUsage(ctx, { inputTokens: input, outputTokens: output, purpose: "agent" }) : null,
-    finish(db, exec, agent, f, {
+  // The tokens are recorded by the statement that records the end (`finish`): one statement and
+  // socket write less per execution than an upsert of their own beside it (issue 34).
+  await finish(
+    db,
+    exec,
+    agent,
+    f,
+    {
       inputTokens: input,
       outputTokens: output,
       toolNames,
       dealId: state.dealId,
       steps: [...log2.map((s) => ({ kind: "model", ...s })), ...state.steps.map((s) => ({ kind: "tool", ...s }))],
-    }),
-  ]);
+    },
+    input || output ? { inputTokens: input, outputTokens: output } : undefined,
+  );
 }
 
 function outcomeOf(s: RunState): string {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import { and, eq, sql } from "drizzle-orm";
+import { preparedOn } from "../../db/prepared";
 import { aiSettings, aiTokenUsage, type AiSettingsRow } from "../../db/schema";
 import { config } from "../config";
 import type { Ctx } from "../context/verb-context";
@@ -32,16 +33,19 @@ export async function tenantModel(ctx: Ctx, opts: { model?: string } = {}): Prom
  * `tenantModel` and `budgetState` read one after the other.
  */
 export async function tenantModelAndBudget(ctx: Ctx, opts: { model?: string } = {}, at = new Date()): Promise<{ tm: TenantModel | null; budget: BudgetState }> {
-  const [found] = await ctx.db
-    .select({
-      settings: aiSettings,
-      used: sql<string | number | null>`(select sum(${aiTokenUsage.inputTokens} + ${aiTokenUsage.outputTokens}) from ${aiTokenUsage} where ${and(
-        eq(aiTokenUsage.tenantId, ctx.tenantId),
-        eq(aiTokenUsage.month, usageMonth(at)),
-      )})`,
-    })
-    .from(aiSettings)
-    .where(eq(aiSettings.tenantId, ctx.tenantId));
+  const [found] = await preparedOn(ctx.db, "ai-settings-and-usage", (db, name) =>
+    db
+      .select({
+        settings: aiSettings,
+        used: sql<string | number | null>`(select sum(${aiTokenUsage.inputTokens} + ${aiTokenUsage.outputTokens}) from ${aiTokenUsage} where ${and(
+          eq(aiTokenUsage.tenantId, sql.placeholder("tenantId")),
+          eq(aiTokenUsage.month, sql.placeholder("month")),
+        )})`,
+      })
+      .from(aiSettings)
+      .where(eq(aiSettings.tenantId, sql.placeholder("tenantId")))
+      .prepare(name),
+  ).execute({ tenantId: ctx.tenantId, month: usageMonth(at) });
   // No settings row (the service-wide default model): the usage is read on its own.
   const used = found ? Number(found.used ?? 0) : await tokensUsedThisMonth(ctx, at);
   return { tm: modelOf(found?.settings, opts), budget: budgetOf(found?.settings.monthlyTokenBudget ?? null, used) };

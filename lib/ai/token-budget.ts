@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { type SQL, and, eq, sql } from "drizzle-orm";
 import { aiSettings, aiTokenUsage } from "../../db/schema";
 import type { Ctx } from "../context/verb-context";
 
@@ -43,18 +43,30 @@ export async function recordTokenUsage(
   usage: { inputTokens?: number | null; outputTokens?: number | null; purpose: TokenPurpose },
   at = new Date(),
 ): Promise<void> {
+  await db.execute(tokenUsageUpsert(tenantId, usage, sql`true`, at));
+}
+
+/**
+ * `recordTokenUsage`'s upsert as one statement to send, or to run inside another (an agent
+ * execution's end records its tokens in the statement that records the end: `changeWithEvents`'s
+ * `also`, whose `locked` goes in `where`).
+ */
+export function tokenUsageUpsert(
+  tenantId: string,
+  usage: { inputTokens?: number | null; outputTokens?: number | null; purpose: TokenPurpose },
+  where: SQL,
+  at = new Date(),
+): SQL {
   const input = count(usage.inputTokens);
   const output = count(usage.outputTokens);
-  await db
-    .insert(aiTokenUsage)
-    .values({ tenantId, month: usageMonth(at), purpose: usage.purpose, inputTokens: input, outputTokens: output, calls: 1 })
-    .onConflictDoUpdate({
-      target: [aiTokenUsage.tenantId, aiTokenUsage.month, aiTokenUsage.purpose],
-      set: {
-        inputTokens: sql`${aiTokenUsage.inputTokens} + ${input}`,
-        outputTokens: sql`${aiTokenUsage.outputTokens} + ${output}`,
-        calls: sql`${aiTokenUsage.calls} + 1`,
-        updatedAt: new Date(),
-      },
-    });
+  const u = aiTokenUsage;
+  return sql`
+    insert into ${u} (tenant_id, month, purpose, input_tokens, output_tokens, calls)
+    select ${tenantId}::uuid, ${usageMonth(at)}, ${usage.purpose}, ${input}, ${output}, 1
+    where ${where}
+    on conflict (tenant_id, month, purpose) do update set
+      input_tokens = ${u.inputTokens} + ${input},
+      output_tokens = ${u.outputTokens} + ${output},
+      calls = ${u.calls} + 1,
+      updated_at = ${new Date().toISOString()}::timestamptz`;
 }

@@ -1,4 +1,4 @@
-import { and, eq, or, sql } from "drizzle-orm";
+import { type Placeholder, and, eq, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { messagingChannelGrants, messagingChannels, type MessagingChannelRow } from "../../db/schema";
 import type { MemberActor } from "../context/actor";
@@ -8,7 +8,7 @@ import type { MemberActor } from "../context/actor";
  * actor's tenant, not a mock, that the actor owns or holds a grant for. Tenant role does not widen
  * it: an owner of the tenant without a grant sees none of a broker's chats.
  */
-export function accessibleChannel(actor: MemberActor) {
+export function accessibleChannel(actor: Pick<MemberActor, "tenantId" | "userId"> | { tenantId: Placeholder; userId: Placeholder }) {
   return and(
     eq(messagingChannels.tenantId, actor.tenantId),
     eq(messagingChannels.mock, false),

@@ -143,11 +143,23 @@ function sendWakes(w: Wakes) {
  * fenced update that matched nothing writes none). Answers the change's rows (raw: snake_case).
  * Inside an `inTenantTransaction` (the lock already held) `change` may leave `locked` out: the
  * statement then only saves the round trip between the change and its events.
+ *
+ * `also(locked)`: further data-modifying statements of the same change, run by the same statement
+ * whether or not `change` matched (PostgreSQL runs every data-modifying CTE once). Each must
+ * include `locked` in its `where` (an `insert … select … where locked` for an insert), so it takes
+ * no row lock before the tenant's.
  */
-export async function changeWithEvents<R>(db: DbOrTx, tenantId: string, change: (locked: SQL) => SQL, list: NewEvent[]): Promise<R[]> {
+export async function changeWithEvents<R>(
+  db: DbOrTx,
+  tenantId: string,
+  change: (locked: SQL) => SQL,
+  list: NewEvent[],
+  also: (locked: SQL) => SQL[] = () => [],
+): Promise<R[]> {
   const ctes = [
     sql`tenant_lock as materialized (select id from tenants where id = ${tenantId}::uuid for no key update)`,
     sql`changed as (${change(sql`exists (select 1 from tenant_lock)`)})`,
+    ...also(sql`exists (select 1 from tenant_lock)`).map((w, i) => sql`${sql.raw(`also_${i}`)} as (${w})`),
   ];
   if (list.length) {
     ctes.push(

@@ -1,6 +1,7 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { messagingChannels, messagingConversations, type MessagingChannelRow, type MessagingConversationRow } from "../../../db/schema";
+import { preparedOn } from "../../../db/prepared";
 import type { MemberCtx } from "../../context/verb-context";
 import { accessibleChannel } from "../access";
 import { ChatIdSchema } from "../chat-id";
@@ -85,20 +86,28 @@ type Access =
  */
 export async function conversationAccess(ctx: MemberCtx, channelId: string, chatId: string): Promise<Access> {
   // The channel and the chat's record in one read (a round trip and a statement less on every
-  // detail, and on every agent execution's first read: issue 34).
-  const [row] = await ctx.db
-    .select({ channel: messagingChannels, conversation: messagingConversations })
-    .from(messagingChannels)
-    .leftJoin(
-      messagingConversations,
-      and(
-        eq(messagingConversations.tenantId, ctx.tenantId),
-        eq(messagingConversations.channelId, messagingChannels.id),
-        eq(messagingConversations.chatId, chatId),
-      ),
-    )
-    .where(and(eq(messagingChannels.id, channelId), accessibleChannel(ctx.actor)))
-    .limit(1);
+  // detail, and on every agent execution's first read: issue 34), built once per database (`preparedOn`).
+  const [row] = await preparedOn(ctx.db, "conversation-access", (db, name) =>
+    db
+      .select({ channel: messagingChannels, conversation: messagingConversations })
+      .from(messagingChannels)
+      .leftJoin(
+        messagingConversations,
+        and(
+          eq(messagingConversations.tenantId, sql.placeholder("tenantId")),
+          eq(messagingConversations.channelId, messagingChannels.id),
+          eq(messagingConversations.chatId, sql.placeholder("chatId")),
+        ),
+      )
+      .where(
+        and(
+          eq(messagingChannels.id, sql.placeholder("channelId")),
+          accessibleChannel({ tenantId: sql.placeholder("actorTenantId"), userId: sql.placeholder("userId") }),
+        ),
+      )
+      .limit(1)
+      .prepare(name),
+  ).execute({ tenantId: ctx.tenantId, chatId, channelId, actorTenantId: ctx.actor.tenantId, userId: ctx.actor.userId });
   const channel = row?.channel;
   if (!channel) {
     const [exists] = await ctx.db

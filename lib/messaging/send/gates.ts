@@ -8,6 +8,7 @@ import {
   type MessagingConversationRow,
 } from "../../../db/schema";
 import type { MemberCtx } from "../../context/verb-context";
+import { preparedOn } from "../../../db/prepared";
 import { accessibleChannel, channelRefusal } from "../access";
 import { maskHandle, phoneDigitsOf } from "../chat-id";
 import { emailAddressOfChatId } from "../email/address";
@@ -61,36 +62,47 @@ export async function evaluateSendGates(ctx: MemberCtx, target: { channelId: str
   // The channel, the chat's record, its privacy entry and (for a phone chat) the opt-out of its
   // phone in one read instead of four in series: the gates below still decide in their order, on
   // what was read together. Each read is a round trip and CPU on every send (an agent's reply
-  // included: issue 34, "Agent CPU a step" in docs/decisions.md).
+  // included: issue 34, "Agent CPU a step" in docs/decisions.md), built once per database (`preparedOn`).
   const targetPhone = phoneDigitsOf(target.chatId);
-  const [row] = await ctx.db
-    .select({
-      channel: messagingChannels,
-      conversation: messagingConversations,
-      privacy: messagingChatPrivacy.state,
-      targetOptedOut: targetPhone
-        ? sql<boolean>`exists (select 1 from ${messagingOptOuts} where ${and(eq(messagingOptOuts.tenantId, ctx.tenantId), eq(messagingOptOuts.phone, `+${targetPhone}`))})`
-        : sql<boolean>`false`,
-    })
-    .from(messagingChannels)
-    .leftJoin(
-      messagingConversations,
-      // The list's chatId is the phone form when known; an @lid id sent by an integrator finds its record too.
-      eq(
-        messagingConversations.id,
-        sql`(select v.id from ${messagingConversations} v where v.tenant_id = ${ctx.tenantId} and v.channel_id = ${messagingChannels.id} and (v.chat_id = ${target.chatId} or v.lid = ${target.chatId}) order by v.created_at limit 1)`,
-      ),
-    )
-    .leftJoin(
-      messagingChatPrivacy,
-      and(
-        eq(messagingChatPrivacy.tenantId, ctx.tenantId),
-        eq(messagingChatPrivacy.channelId, messagingChannels.id),
-        eq(messagingChatPrivacy.chatId, sql`coalesce(${messagingConversations.chatId}, ${target.chatId})`),
-      ),
-    )
-    .where(and(eq(messagingChannels.id, target.channelId), accessibleChannel(ctx.actor)))
-    .limit(1);
+  const [row] = await preparedOn(ctx.db, targetPhone ? "send-gates-phone" : "send-gates", (db, name) => {
+    const p = { tenantId: sql.placeholder("tenantId"), userId: sql.placeholder("userId"), chatId: sql.placeholder("chatId") };
+    return db
+      .select({
+        channel: messagingChannels,
+        conversation: messagingConversations,
+        privacy: messagingChatPrivacy.state,
+        targetOptedOut: targetPhone
+          ? sql<boolean>`exists (select 1 from ${messagingOptOuts} where ${and(eq(messagingOptOuts.tenantId, p.tenantId), eq(messagingOptOuts.phone, sql.placeholder("optOutPhone")))})`
+          : sql<boolean>`false`,
+      })
+      .from(messagingChannels)
+      .leftJoin(
+        messagingConversations,
+        // The list's chatId is the phone form when known; an @lid id sent by an integrator finds its record too.
+        eq(
+          messagingConversations.id,
+          sql`(select v.id from ${messagingConversations} v where v.tenant_id = ${p.tenantId} and v.channel_id = ${messagingChannels.id} and (v.chat_id = ${p.chatId} or v.lid = ${p.chatId}) order by v.created_at limit 1)`,
+        ),
+      )
+      .leftJoin(
+        messagingChatPrivacy,
+        and(
+          eq(messagingChatPrivacy.tenantId, p.tenantId),
+          eq(messagingChatPrivacy.channelId, messagingChannels.id),
+          eq(messagingChatPrivacy.chatId, sql`coalesce(${messagingConversations.chatId}, ${p.chatId})`),
+        ),
+      )
+      .where(and(eq(messagingChannels.id, sql.placeholder("channelId")), accessibleChannel({ tenantId: sql.placeholder("actorTenantId"), userId: p.userId })))
+      .limit(1)
+      .prepare(name);
+  }).execute({
+    tenantId: ctx.tenantId,
+    actorTenantId: ctx.actor.tenantId,
+    userId: ctx.actor.userId,
+    chatId: target.chatId,
+    channelId: target.channelId,
+    optOutPhone: targetPhone ? `+${targetPhone}` : null,
+  });
   const channel = row?.channel;
   if (!channel) {
     return refuse("channel_access_grant", "forbidden", await channelRefusal(ctx.db, ctx.actor, target.channelId));

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, eq, isNull, lt } from "drizzle-orm";
+import { type SQL, and, eq, isNull, lt, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client";
 import { config } from "../../config";
 import { messagingSendKeys } from "../../../db/schema";
@@ -74,10 +74,16 @@ export async function claimSendKey(db: DbOrTx, scope: Scope, hash: string, unkno
 
 /** Stores the first ack: every resend answers it. */
 export async function completeSendKey(db: DbOrTx, scope: Scope, ack: SendAck): Promise<void> {
-  await db
-    .update(messagingSendKeys)
-    .set({ ack: ack as unknown as Record<string, unknown> })
-    .where(and(where(scope), isNull(messagingSendKeys.ack)));
+  await db.execute(completeSendKeySql(scope, ack, sql`true`));
+}
+
+/**
+ * `completeSendKey` as a statement to run inside another: an agent's reply stores its ack in the
+ * statement that records the send (`recordSent`'s `also`, whose `locked` goes in `where`).
+ */
+export function completeSendKeySql(scope: Scope, ack: SendAck, locked: SQL): SQL {
+  return sql`update ${messagingSendKeys} set ack = ${JSON.stringify(ack)}::jsonb
+    where tenant_id = ${scope.tenantId} and api_key_id = ${scope.apiKeyId} and idempotency_key = ${scope.key} and ack is null and ${locked}`;
 }
 
 /** Frees a key whose send surely did not happen (the gateway refused), so a resend may try again. */

@@ -21,7 +21,7 @@
  *   replyMessage / sendProactive: the REST bodies of POST /messaging/reply and /send, mapped onto it.
  */
 import { z } from "zod";
-import { and, eq } from "drizzle-orm";
+import { type SQL, and, eq } from "drizzle-orm";
 import { deals } from "../../../db/schema";
 import type { MemberCtx } from "../../context/verb-context";
 import { dealAccessWhere } from "../../deals/access";
@@ -34,7 +34,7 @@ import { GatewayError } from "../providers/gateway-http";
 import type { ProviderAdapter } from "../providers/types";
 import { ackPolicy, type AckReason, type AckStatus, type RiskTier, type SendAck } from "./ack";
 import { evaluateSendGates } from "./gates";
-import { claimSendKey, completeSendKey, releaseSendKey, requestHash } from "./idempotency";
+import { claimSendKey, completeSendKey, completeSendKeySql, releaseSendKey, requestHash } from "./idempotency";
 import { prepareContent, type OutboundPart } from "./render";
 import { recordSent, type SentPart } from "./record-sent";
 
@@ -148,6 +148,7 @@ export async function sendMessage(ctx: MemberCtx, raw: SendInput): Promise<SendA
 
   let answer: SendAck;
   let release = false;
+  let acked = false; // the ack was stored with the record
   try {
     const built = await prepared.build();
     if (!Array.isArray(built)) {
@@ -155,21 +156,27 @@ export async function sendMessage(ctx: MemberCtx, raw: SendInput): Promise<SendA
       release = true;
     } else {
       const { sent, failure } = await deliver(adapter, chatId, built);
-      await recordSent(ctx.db, { channel, chatId, authorId: ctx.actor.userId, dealId: input.dealId, sent });
-      // A member answering in the chat takes it over from any agent there.
-      if (sent.length && !ctx.actor.agentId) await pauseOnHumanReply(ctx.db, ctx.tenantId, channel.id, chatId);
       if (!failure) answer = ack("sent", null, handle, sent[0]?.messageId ?? null);
       else if (sent.length) answer = ack("rejected", "partially_sent", handle, sent[0].messageId);
       else {
         answer = ack("rejected", failure, handle);
         release = failure === "channel_unreachable";
       }
+      // An agent's ack is stored by the statement that records its send, when it is one (a
+      // statement and a socket write less per reply: issue 34). Not a member's: the pause below
+      // comes between the record and the ack, and a failure there releases the key, as before.
+      const key = scope && ctx.actor.agentId && !release ? scope : null;
+      const keyWithRecord = key ? (locked: SQL) => completeSendKeySql(key, answer, locked) : undefined;
+      const recorded = await recordSent(ctx.db, { channel, chatId, authorId: ctx.actor.userId, dealId: input.dealId, sent, also: keyWithRecord });
+      acked = recorded.alsoWritten;
+      // A member answering in the chat takes it over from any agent there.
+      if (sent.length && !ctx.actor.agentId) await pauseOnHumanReply(ctx.db, ctx.tenantId, channel.id, chatId);
     }
   } catch (err) {
-    if (scope) await releaseSendKey(ctx.db, scope);
+    if (scope && !acked) await releaseSendKey(ctx.db, scope);
     throw err;
   }
-  if (scope) {
+  if (scope && !acked) {
     if (release) await releaseSendKey(ctx.db, scope);
     else await completeSendKey(ctx.db, scope, answer);
   }
