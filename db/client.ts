@@ -73,7 +73,7 @@ async function open(): Promise<Handle> {
  * choices what they were (a plan per execution, for the values given), so only the round trips
  * change. `DATABASE_PREPARED_STATEMENTS=off` turns it off (PgBouncer in transaction mode).
  */
-export function postgresClient(url: string, max: number, plans: "custom" | "generic" = "custom"): postgres.Sql {
+export function postgresClient(url: string, max: number): postgres.Sql {
   const c = config();
   const prepare = c.DATABASE_PREPARED_STATEMENTS === "on";
   const client = postgres(url, {
@@ -86,45 +86,9 @@ export function postgresClient(url: string, max: number, plans: "custom" | "gene
       if (n.severity === "WARNING") logger().warn({ notice: n.message }, "database warning");
     },
     prepare,
-    connection: prepare ? { plan_cache_mode: plans === "generic" ? "force_generic_plan" : "force_custom_plan" } : {},
+    connection: prepare ? { plan_cache_mode: "force_custom_plan" } : {},
   });
-  if (!prepare) return client;
-  if (plans === "custom") siblings.set(client, { url, client: undefined });
-  return preparing(client);
-}
-
-/**
- * For each prepared client, the few connections of the same database whose statements keep one
- * generic plan (`genericPlans`), opened on first use and ended with the client.
- */
-const siblings = new WeakMap<postgres.Sql, { url: string; client: postgres.Sql | undefined }>();
-const genericDbs = new WeakMap<Db, Db>();
-/** At most this many connections of a process run generic plans: one batch in flight per tenant. */
-const GENERIC_POOL = 5;
-
-/**
- * `db` for statements whose best plan does not depend on their parameters' values and whose
- * planning is a visible part of their cost (web chat's batch statement: its rows come as JSON, and
- * re-planning its dozen CTEs per batch cost PostgreSQL about half a millisecond). Their prepared
- * statements run on a few connections of their own with `plan_cache_mode = force_generic_plan`:
- * planned once per connection. `db` itself when statements are not prepared (behind a
- * transaction-mode pooler nothing is cached) or on the embedded database.
- */
-export function genericPlans(db: Db): Db {
-  const known = genericDbs.get(db);
-  if (known) return known;
-  const main = (db as unknown as { $client?: postgres.Sql }).$client;
-  const sibling = main ? siblings.get(main) : undefined;
-  if (!main || !sibling) return db;
-  const client = postgresClient(sibling.url, GENERIC_POOL, "generic");
-  sibling.client = client;
-  const end = main.end.bind(main);
-  main.end = async (options) => {
-    await Promise.all([end(options), client.end(options)]);
-  };
-  const generic = drizzlePg({ client, schema }) as unknown as Db;
-  genericDbs.set(db, generic);
-  return generic;
+  return prepare ? preparing(client) : client;
 }
 
 /**

@@ -6,7 +6,6 @@ import { isDraining, trackRequest } from "../server/lifecycle";
 import { DB_RETRY_AFTER_SECONDS, translateDbError } from "./db-errors";
 import { toErrorResponse } from "./errors";
 import { requestIdFrom } from "./request-id";
-import { withWrittenBody } from "./written-body";
 
 export type Segment<P> = { params: Promise<P> };
 export type RouteCtx<P> = { req: Request; params: P; requestId: string; log: Logger; db: Db };
@@ -17,17 +16,8 @@ export function noStore(_req: Request, res: Response): Response {
   return res;
 }
 
-/**
- * `Response.json`, with its text kept beside the answer for our server's own lane
- * (lib/http/written-body.ts): same status, headers (`content-type: application/json` unless
- * given) and body, and the same TypeError for a value JSON cannot hold.
- */
 export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
-  const text = JSON.stringify(body) as string | undefined;
-  if (text === undefined) throw new TypeError("Value is not JSON serializable");
-  const h = new Headers(headers);
-  if (!h.has("content-type")) h.set("content-type", "application/json");
-  return withWrittenBody(new Response(text, { status, headers: h }), text);
+  return Response.json(body, { status, headers });
 }
 
 /**

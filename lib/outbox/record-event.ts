@@ -31,9 +31,9 @@ export async function recordEvent(tx: DbOrTx, e: NewEvent): Promise<string> {
 
 /**
  * The CTE that queues the events of CTE `e` (id, seq, tenant_id, event_name) for delivery when the
- * tenant's webhook selects them, in `seq` order: shared by `recordEvents`, `changeWithEvents` and the web chat's batch statement.
+ * tenant's webhook selects them, in `seq` order: shared by `recordEvents` and `changeWithEvents`.
  */
-export const QUEUE_DELIVERIES = sql`queued as (
+const QUEUE_DELIVERIES = sql`queued as (
   insert into event_deliveries (event_id, tenant_id)
   select e.id, w.tenant_id from e join webhook_settings w on w.tenant_id = e.tenant_id
   where w.url is not null and (e.event_name = any(w.events) or e.event_name = 'webhook.test')
@@ -43,9 +43,7 @@ export const QUEUE_DELIVERIES = sql`queued as (
 /**
  * The columns `recordEvents` writes from each event, with their types in its JSON rows. `id` and
  * `seq` are the table's own, `occurred_at` is the statement's time; a test holds these to the
- * schema's columns, so a column added to `events` cannot be left at its default here unseen. The
- * one other writer, web chat's batch statement (lib/messaging/web-chat/intake.ts), lists its own
- * columns: a new column goes there too.
+ * schema's columns, so a column added to `events` cannot be left at its default here unseen.
  */
 export const EVENT_ROW_COLUMNS = {
   tenant_id: "uuid",
@@ -101,7 +99,7 @@ export async function recordEvents(tx: DbOrTx, list: NewEvent[]): Promise<string
   return rows.map((r) => r.id);
 }
 
-export type Wakes = { delivery: boolean; matcher: boolean };
+type Wakes = { delivery: boolean; matcher: boolean };
 
 /**
  * Wakes, once the events are committed (after the open transaction, or now for a statement that
@@ -110,11 +108,7 @@ export type Wakes = { delivery: boolean; matcher: boolean };
  * cost the matcher's and delivery's queries to find nothing (issues 34 and 35).
  */
 function wakeReaders(db: DbOrTx, list: NewEvent[], queued: boolean) {
-  wakeFor(db, { delivery: queued, matcher: list.some((e) => LISTING_CHANGE_EVENTS.includes(e.eventName)) });
-}
-
-/** `wakeReaders` for a statement that wrote events itself (web chat's batch), which knows what it wrote. */
-export function wakeFor(db: DbOrTx, w: Wakes) {
+  const w: Wakes = { delivery: queued, matcher: list.some((e) => LISTING_CHANGE_EVENTS.includes(e.eventName)) };
   if (!w.delivery && !w.matcher) return;
   if (!isOpenTransaction(db)) return sendWakes(w);
   // One hook per transaction, whatever its number of writes: the flags gather what they need.

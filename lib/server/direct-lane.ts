@@ -1,6 +1,5 @@
 import type http from "node:http";
 import { attachPrereadBody } from "../http/preread-body";
-import { writtenBody } from "../http/written-body";
 import { logger } from "../log/logger";
 import { trackRequest } from "./lifecycle";
 
@@ -53,9 +52,7 @@ async function serve(req: http.IncomingMessage, res: http.ServerResponse, maxByt
   // The body goes beside the request, not inside it (lib/http/preread-body.ts): no stream to build and read back.
   const request = attachPrereadBody(new Request(`http://localhost${req.url}`, { method: "POST", headers }), body);
   const response = await handle(request);
-  // A `json()` answer's text as it was made, without reading its stream back (lib/http/written-body.ts).
-  const text = writtenBody(response);
-  const out = text !== undefined ? Buffer.from(text) : Buffer.from(await response.arrayBuffer());
+  const out = Buffer.from(await response.arrayBuffer());
   const head: Record<string, string | string[]> = {};
   response.headers.forEach((v, k) => {
     head[k] = k === "set-cookie" ? response.headers.getSetCookie() : v;

@@ -17,7 +17,6 @@
 import http from "node:http";
 import os from "node:os";
 import { sql } from "drizzle-orm";
-import postgres from "postgres";
 import { closeDb, getDb } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
 import { rowsOf } from "../../db/rows";
@@ -70,17 +69,6 @@ function openStream(base: string, streamPath: string, v: Visitor): Promise<void>
     });
     req.on("error", reject);
   });
-}
-
-/** Transactions committed and rolled back in the database so far (the statistics are flushed within a second of each). */
-async function transactionsOf(dbName: string): Promise<number> {
-  const admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
-  try {
-    const [r] = await admin<{ n: string }[]>`select (xact_commit + xact_rollback)::text as n from pg_stat_database where datname = ${dbName}`;
-    return Number(r.n);
-  } finally {
-    await admin.end();
-  }
 }
 
 const line = (name: string, xs: number[]) => {
@@ -163,7 +151,6 @@ async function main() {
       });
     };
     const cpuBefore = cpuSnapshot(server.pid, dbName);
-    const xactBefore = await transactionsOf(dbName);
     const clientBefore = process.cpuUsage();
     const replying = paced(reply, REPLY_RATE * SECONDS, REPLY_RATE, 4);
     const r2 = await paced(post, total, RATE, POSTERS, (s) => s === 201);
@@ -171,7 +158,6 @@ async function main() {
     await new Promise((r) => setTimeout(r, 3000));
     // The phase's whole CPU (its replies and the background work it caused included) over its visitor messages.
     const cpuAfter = cpuSnapshot(server.pid, dbName);
-    const xacts = (await transactionsOf(dbName)) - xactBefore;
     const clientCpu = process.cpuUsage(clientBefore);
     lost = [...sentAt.keys()].filter((k) => k.startsWith("m-")).length;
     const accepted = total - r2.failures;
@@ -184,9 +170,6 @@ async function main() {
       `    ${cpuPerUnit(cpuBefore, cpuAfter, total, "visitor message")}, this bench client ${((clientCpu.user + clientCpu.system) / 1000 / total).toFixed(2)} ms`,
     );
 
-    // A statement outside a transaction counts one, a transaction one: round trips a message costs. It still moves with the
-    // load (reads and batches group more messages when the processes fall behind), so compare runs at like rates.
-    console.log(`    PostgreSQL transactions per visitor message: ${(xacts / total).toFixed(2)} (${xacts} in the phase)`);
     const d2 = await getDb();
     const [stored] = rowsOf<{ n: number }>(
       await d2.execute(sql`select count(*)::int as n from messaging_messages where direction = 'inbound' and client_message_id like 'm-%'`),

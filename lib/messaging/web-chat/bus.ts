@@ -12,7 +12,7 @@ export const WEB_CHAT_CHANNEL = "crm_web_chat";
 /** Emitted to every subscriber when notifications may have been lost (the LISTEN connection came back). */
 const RESYNC = "*";
 /** PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more: a longer message is announced without itself. */
-export const MAX_PAYLOAD_BYTES = 7_999;
+const MAX_PAYLOAD_BYTES = 7_999;
 
 /**
  * What a stream is told: a committed message of its conversation (its `seq`, id and the event's
@@ -80,23 +80,6 @@ function payloadOf(m: ChatMessageFields): string {
   const topic = conversationTopic(m.channelId, m.chatId);
   const full = `${topic}\t${m.seq}\t${m.id}\t${JSON.stringify(presentChatMessage(m))}`;
   return Buffer.byteLength(full) <= MAX_PAYLOAD_BYTES ? full : topic;
-}
-
-/**
- * A visitor's message as `JSON.stringify(presentChatMessage(m))` writes it, around its time: the
- * intake's statement (./intake.ts) builds the payload `topic\tseq\tid\t{head}{at}{tail}` itself,
- * since `seq` and the time are drawn there under the tenant's lock.
- */
-export function announcedAround(id: string, text: string, clientMessageId: string): { head: string; tail: string } {
-  return {
-    head: `{"id":${JSON.stringify(id)},"direction":"inbound","text":${JSON.stringify(text)},"at":"`,
-    tail: `","clientMessageId":${JSON.stringify(clientMessageId)}}`,
-  };
-}
-
-/** On the embedded database (one process), payloads written by a statement that has committed, in `seq` order. */
-export function announceCommitted(payloads: string[]): void {
-  for (const p of payloads) dispatch(p);
 }
 
 /**

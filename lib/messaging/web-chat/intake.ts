@@ -1,15 +1,16 @@
-import { randomUUID } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { dbDriver, type Db, genericPlans } from "../../../db/client";
+import type { Db } from "../../../db/client";
 import { rowsOf } from "../../../db/rows";
-import { events, messagingConversations, messagingMessages, type MessagingMessageRow, webChatSessions, type WebChatSessionRow } from "../../../db/schema";
-import { QUEUE_DELIVERIES, wakeFor } from "../../outbox/record-event";
+import { messagingConversations, messagingMessages, type MessagingMessageRow, webChatSessions, type WebChatSessionRow } from "../../../db/schema";
+import { inTenantTransaction, settleAll } from "../../../db/transaction";
+import { recordEvents, type NewEvent } from "../../outbox/record-event";
 import { processGlobal } from "../../util/process-global";
 import { maskHandle } from "../chat-id";
+import { effectivePrivacy } from "../chat-privacy";
 import { messageEvent } from "../message-events";
 import type { ChatPlace } from "./place";
 import { VISITOR_NAME } from "./sessions";
-import { announceCommitted, announcedAround, conversationTopic, MAX_PAYLOAD_BYTES, WEB_CHAT_CHANNEL } from "./bus";
+import { announce } from "./bus";
 import { SESSION_DAYS } from "./store";
 
 /** A visitor's message waiting for its batch; `stored` is the row its `clientMessageId` holds, `replayed` when an earlier request stored it. */
@@ -39,8 +40,8 @@ const keyOf = (p: Pick<Pending, "place" | "session" | "clientMessageId">) => `${
  * tenant's row lock (outbox and `seq` order = commit order), so one tenant's messages run one
  * transaction at a time whatever we do; what we choose is how many share a transaction. A message
  * that arrives while this process has a batch of its tenant in flight waits for that batch to end
- * and goes in the next, together with every other that arrived meanwhile: one lock, one
- * statement (its own transaction), one outbox row per message as before. Alone, a message goes at once (no
+ * and goes in the next, together with every other that arrived meanwhile: one lock, a few
+ * set-based statements, one outbox row per message as before. Alone, a message goes at once (no
  * timer). The promise settles after the commit: the row stored for this `clientMessageId`, and
  * `replayed` when an earlier request (another batch, or an earlier one in this batch) stored it.
  */
@@ -145,64 +146,58 @@ async function storedByClientIds(db: Db, tenantId: string, ps: Pending[]): Promi
 }
 
 /**
- * The batch as ONE statement outside any transaction (`batchStatement`): it takes the tenant's row
- * lock first, as `inTenantTransaction` does, and writes the messages, the conversations' records,
- * the sessions' new expiry, one `channel.message.received` per message of an open chat (in `seq`
- * order, with its delivery entries) and, on PostgreSQL, the NOTIFY of each message; committing on
- * its own, it holds the lock only while the server runs and commits it, never across a round trip
- * of ours or a wait of this process's event loop (it was five statements and four round trips
- * inside the lock). Returns the written rows by key.
+ * The batch's one tenant transaction: one statement for the messages, the conversations' records
+ * and the sessions' new expiry (`batchStatement`), then one `channel.message.received`
+ * per message in `seq` order for chats whose privacy is open (the statement returns each chat's
+ * privacy state with its rows: no read of its own). Returns the written rows by key.
  */
 async function writeBatch(db: Db, tenantId: string, ps: Pending[]): Promise<Map<string, MessagingMessageRow>> {
-  const notify = (await dbDriver()) === "postgres";
-  // Two messages of one conversation in a batch get distinct milliseconds (the member's history pages on them).
-  const nth = new Map<string, number>();
-  const values = ps.map((p, i) => {
-    const chat = `${p.place.channel.id}\u0000${p.session.chatId}`;
-    const k = nth.get(chat) ?? 0;
-    nth.set(chat, k + 1);
-    // The id is drawn here so the event and the announcement can be written beside the row; a resend (conflict) writes none of them.
-    const id = randomUUID();
-    const { data } = messageEvent(p.place.channel, p.session.chatId, { id, timestamp: 0, text: p.text, type: "text", media: null }, "inbound");
-    // The statement fills in the time (drawn under the lock) and `seq`; the rest is what messageEvent and announce would write.
-    delete data.timestamp;
-    const shown = announcedAround(id, p.text, p.clientMessageId);
-    return {
-      i,
-      id,
-      channel_id: p.place.channel.id,
-      chat_id: p.session.chatId,
-      text: p.text,
-      client_message_id: p.clientMessageId,
-      k,
-      whitelist: p.place.channel.privacyMode === "whitelist",
-      data,
-      topic: conversationTopic(p.place.channel.id, p.session.chatId),
-      head: shown.head,
-      tail: shown.tail,
-    };
-  });
-  // What a conversation not listed yet is created with (a session lists its conversation when it opens, so rarely used).
-  const chatsOf = new Map<string, { channel_id: string; chat_id: string; display_name: string; handle_masked: string }>();
-  for (const p of ps)
-    chatsOf.set(`${p.place.channel.id}\u0000${p.session.chatId}`, {
-      channel_id: p.place.channel.id,
-      chat_id: p.session.chatId,
-      display_name: p.session.name ?? VISITOR_NAME,
-      handle_masked: maskHandle(p.session.chatId),
+  const byKey = new Map(ps.map((p) => [keyOf(p), p]));
+
+  return inTenantTransaction(db, tenantId, async (tx) => {
+    // Two messages of one conversation in a batch get distinct milliseconds (the member's history pages on them).
+    const nth = new Map<string, number>();
+    const values = ps.map((p, i) => {
+      const chat = `${p.place.channel.id}\u0000${p.session.chatId}`;
+      const k = nth.get(chat) ?? 0;
+      nth.set(chat, k + 1);
+      return { i, channel_id: p.place.channel.id, chat_id: p.session.chatId, text: p.text, client_message_id: p.clientMessageId, k };
     });
-  // Planned once per connection: its plan does not depend on the rows' values (db/client.ts, genericPlans).
-  const raw = rowsOf<RawMessage>(await genericPlans(db).execute(batchStatement(tenantId, values, [...chatsOf.values()], notify)));
-  const written = new Map<string, MessagingMessageRow>();
-  if (!raw.length) return written;
-  const rows = raw.map((r) => messageRow(tenantId, r));
-  rows.sort((a, b) => a.seq - b.seq);
-  for (const row of rows) written.set(`${row.channelId}\u0000${row.chatId}\u0000${row.clientMessageId}`, row);
-  // Delivery only when the tenant's webhook selected one of the events (lib/outbox: wakeFor); chat messages are not listing events.
-  wakeFor(db, { delivery: raw.some((r) => r.queued > 0), matcher: false });
-  // The embedded database (one process) announces through the emitter, now that the statement has committed.
-  if (!notify) announceCommitted(raw.sort((a, b) => Number(a.seq) - Number(b.seq)).map((r) => r.payload));
-  return written;
+    // What a conversation not listed yet is created with (a session lists its conversation when it opens, so rarely used).
+    const chatsOf = new Map<string, { channel_id: string; chat_id: string; display_name: string; handle_masked: string }>();
+    for (const p of ps)
+      chatsOf.set(`${p.place.channel.id}\u0000${p.session.chatId}`, {
+        channel_id: p.place.channel.id,
+        chat_id: p.session.chatId,
+        display_name: p.session.name ?? VISITOR_NAME,
+        handle_masked: maskHandle(p.session.chatId),
+      });
+    const raw = rowsOf<RawMessage>(await tx.execute(batchStatement(tenantId, values, [...chatsOf.values()])));
+    const stateOf = new Map(raw.map((r) => [`${r.channel_id}\u0000${r.chat_id}`, r.privacy_state]));
+    const rows = raw.map((r) => messageRow(tenantId, r));
+    const written = new Map<string, MessagingMessageRow>();
+    if (!rows.length) return written;
+    rows.sort((a, b) => a.seq - b.seq);
+    for (const row of rows) written.set(`${row.channelId}\u0000${row.chatId}\u0000${row.clientMessageId}`, row);
+
+    const events: NewEvent[] = [];
+    for (const row of rows) {
+      const p = byKey.get(`${row.channelId}\u0000${row.chatId}\u0000${row.clientMessageId}`)!;
+      if (effectivePrivacy(p.place.channel.privacyMode, stateOf.get(`${row.channelId}\u0000${row.chatId}`)) !== "open") continue;
+      events.push(
+        messageEvent(
+          p.place.channel,
+          row.chatId,
+          { id: row.id, timestamp: Math.floor(row.createdAt.getTime() / 1000), text: row.text, type: row.messageType, media: null },
+          "inbound",
+        ),
+      );
+    }
+    // Both in one round trip (postgres.js pipelines a transaction's concurrent statements), in the tenant's lock.
+    // settleAll: neither is left in flight if the other fails and the transaction rolls back.
+    await settleAll([recordEvents(tx, events), announce(tx, rows)]);
+    return written;
+  });
 }
 
 type RawMessage = {
@@ -213,9 +208,7 @@ type RawMessage = {
   text: string | null;
   client_message_id: string;
   at: string;
-  payload: string;
-  /** Delivery entries the whole statement queued (the same on every row). */
-  queued: number;
+  privacy_state: string | null;
 };
 const messageRow = (tenantId: string, r: RawMessage): MessagingMessageRow => ({
   id: r.id,
@@ -231,56 +224,24 @@ const messageRow = (tenantId: string, r: RawMessage): MessagingMessageRow => ({
   createdAt: new Date(r.at),
 });
 
-/** `created_at` as `Date.toISOString()` writes it (the column holds milliseconds), and the event's `timestamp` (whole seconds). */
-const ISO_MS = sql.raw(`'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`);
-const ISO_S = sql.raw(`'YYYY-MM-DD"T"HH24:MI:SS".000Z"'`);
-
 /**
  * The batch in one statement, its rows passed as two JSON parameters (building a multi-row insert
- * with a parameter per value was a large part of a message's CPU):
- * - `tenant_lock`: the tenant's row lock, taken first: the insert's `exists` on it is an
- *   uncorrelated one-time filter PostgreSQL evaluates before it writes (and locks) anything, and
- *   every other write reads the insert's rows; so the outbox's `seq` is drawn under the lock (in
- *   commit order) and lock order is the same as in every tenant transaction;
- * - the messages (ON CONFLICT on the conversation's clientMessageId: a resend writes nothing), then
- *   from the rows written, each conversation's record once, in the conversations' key order so two
- *   writers cannot deadlock (last message, unread count raised by its new messages), the sessions'
- *   new expiry;
- * - one event per written message whose chat's privacy is open (`effectivePrivacy`: not hidden, and
- *   whitelisted when the channel keeps a whitelist), in `seq` order, with their delivery entries;
- * - on PostgreSQL, each message's NOTIFY in `seq` order (delivered at commit; a volatile target list
- *   is computed after the sort), with the message as the stream sends it, or the topic alone when
- *   that passes the payload limit (lib/messaging/web-chat/bus.ts).
+ * with a parameter per value was a large part of a message's CPU): the messages (ON CONFLICT on
+ * the conversation's clientMessageId: a resend writes nothing), then from the rows written, each
+ * conversation's record once, in the conversations' key order so two writers cannot deadlock
+ * (last message, unread count raised by its new messages), and the sessions' new expiry.
  */
 function batchStatement(
   tenantId: string,
-  values: {
-    i: number;
-    id: string;
-    channel_id: string;
-    chat_id: string;
-    text: string;
-    client_message_id: string;
-    k: number;
-    whitelist: boolean;
-    data: Record<string, unknown>;
-    topic: string;
-    head: string;
-    tail: string;
-  }[],
+  values: { i: number; channel_id: string; chat_id: string; text: string; client_message_id: string; k: number }[],
   chats: { channel_id: string; chat_id: string; display_name: string; handle_masked: string }[],
-  notify: boolean,
 ) {
   return sql`
-    with tenant_lock as materialized (select id from tenants where id = ${tenantId}::uuid for no key update),
-    v as materialized (
-      select * from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(i int, id uuid, channel_id uuid, chat_id text, text text,
-        client_message_id text, k int, whitelist boolean, data jsonb, topic text, head text, tail text)),
-    m as (
-      insert into ${messagingMessages} (id, tenant_id, channel_id, chat_id, direction, text, client_message_id, created_at)
-      select v.id, ${tenantId}::uuid, v.channel_id, v.chat_id, 'inbound', v.text, v.client_message_id,
+    with m as (
+      insert into ${messagingMessages} (tenant_id, channel_id, chat_id, direction, text, client_message_id, created_at)
+      select ${tenantId}::uuid, v.channel_id, v.chat_id, 'inbound', v.text, v.client_message_id,
         date_trunc('milliseconds', clock_timestamp()) + v.k * interval '1 millisecond'
-      from v where exists (select 1 from tenant_lock)
+      from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(i int, channel_id uuid, chat_id text, text text, client_message_id text, k int)
       order by v.i
       on conflict (channel_id, chat_id, client_message_id) where client_message_id is not null do nothing
       returning id, seq, channel_id, chat_id, text, client_message_id, created_at),
@@ -303,26 +264,8 @@ function batchStatement(
         last_message_id = excluded.last_message_id, unread_count = c.unread_count + excluded.unread_count, awaiting_reply = true),
     s as (
       update ${webChatSessions} s set expires_at = l.created_at + ${`${SESSION_DAYS} days`}::interval
-      from last l where s.channel_id = l.channel_id and s.chat_id = l.chat_id),
-    w as (
-      select m.id, m.seq, v.whitelist, v.data, v.topic, v.head, v.tail, m.created_at at time zone 'UTC' as utc,
-        (select p.state from messaging_chat_privacy p where p.channel_id = m.channel_id and p.chat_id = m.chat_id) as state
-      from m join v on v.id = m.id),
-    e as (
-      insert into ${events} (tenant_id, event_name, entity_type, entity_id, user_id, data, occurred_at)
-      select ${tenantId}::uuid, 'channel.message.received', 'channel_message', w.id::text, null,
-        w.data || jsonb_build_object('timestamp', to_char(date_trunc('second', w.utc), ${ISO_S})), clock_timestamp()
-      from w
-      where w.state is distinct from 'hidden' and (not w.whitelist or w.state = 'whitelisted')
-      order by w.seq
-      returning id, seq, tenant_id, event_name, entity_id),
-    ${QUEUE_DELIVERIES},
-    a as (
-      select w.id, case when octet_length(p.full) <= ${MAX_PAYLOAD_BYTES} then p.full else w.topic end as payload
-      from w, lateral (select w.topic || chr(9) || w.seq || chr(9) || w.id || chr(9) || w.head || to_char(w.utc, ${ISO_MS}) || w.tail as full) p),
-    n as (${notify ? sql`select pg_notify(${WEB_CHAT_CHANNEL}, a.payload) from a join w on w.id = a.id order by w.seq` : sql`select 1 where false`})
-    select m.id, m.seq::text as seq, m.channel_id, m.chat_id, m.text, m.client_message_id, to_json(m.created_at) #>> '{}' as at,
-      a.payload,
-      (select count(*) from n) as notified, (select count(*) from queued)::int as queued
-    from m join a on a.id = m.id`;
+      from last l where s.channel_id = l.channel_id and s.chat_id = l.chat_id)
+    select id, seq::text as seq, channel_id, chat_id, text, client_message_id, to_json(created_at) #>> '{}' as at,
+      (select p.state from messaging_chat_privacy p where p.channel_id = m.channel_id and p.chat_id = m.chat_id) as privacy_state
+    from m`;
 }

@@ -5,23 +5,18 @@
  * alone, one `channel.message.received` per message in the messages' order.
  */
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as listRoute from "../../../app/api/v1/messaging/conversations/route";
 import * as replyRoute from "../../../app/api/v1/messaging/reply/route";
 import * as channelsRoute from "../../../app/api/v1/settings/messaging-channels/route";
 import * as messagesRoute from "../../../app/api/sites/[siteId]/chat/messages/route";
 import * as sessionsRoute from "../../../app/api/sites/[siteId]/chat/sessions/route";
-import { dbDriver, genericPlans, getDb } from "../../../db/client";
-import { rowsOf } from "../../../db/rows";
+import { getDb } from "../../../db/client";
 import { events, messagingChatPrivacy, messagingMessages, webChatSessions } from "../../../db/schema";
 import { CLIENT_ADDRESS_HEADER } from "../../../lib/http/client-address";
 import { intakeStats, intakeVisitorMessage } from "../../../lib/messaging/web-chat/intake";
 import { siteChatPlace } from "../../../lib/messaging/web-chat/place";
-import { conversationTopic, type News, subscribe } from "../../../lib/messaging/web-chat/bus";
-import { presentChatMessage } from "../../../lib/messaging/web-chat/present";
-import { messageEvent } from "../../../lib/messaging/message-events";
-import { settleAfterCommit } from "../../../db/transaction";
 import { makeTenant, type TestTenant } from "../../helpers/factories";
 import { call } from "../../helpers/http";
 import { makeSite } from "../../helpers/sites";
@@ -252,68 +247,5 @@ describe("visitor messages in batches", () => {
     expect(hiddenRows).toHaveLength(2);
     expect(await receivedEvents(hiddenRows.map((r) => r.id))).toEqual([]);
     expect((await receivedEvents(openRows.map((r) => r.id))).map((e) => e.entityId)).toEqual(openRows.map((r) => r.id));
-  });
-
-  it("writes each message's event and announcement as the Node code would: the event's fields, and the JSON a stream sends", async () => {
-    const s = await open(siteId, "Zé");
-    const db = await getDb();
-    const place = await siteChatPlace(db, siteId);
-    const [session] = await db.select().from(webChatSessions).where(eq(webChatSessions.chatId, s.conversationKey.chatId));
-    const heard: News[] = [];
-    const unsubscribe = await subscribe(conversationTopic(s.conversationKey.channelId, s.conversationKey.chatId), (n) => heard.push(n));
-    // Quotes, backslashes, control characters, accents, an emoji (two UTF-16 units: its textLength), a line separator.
-    const texts = ['diz "oi" \\ tab\tfim', "ação \u0007 🏠 e\u2028linha", "</script>"];
-    const results = await Promise.all(texts.map((text, i) => intakeVisitorMessage(db, place, session, { text, clientMessageId: `fmt-${i}` })));
-    await settleAfterCommit();
-    for (const deadline = Date.now() + 3000; heard.length < texts.length && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
-    unsubscribe();
-    const rows = await stored(s.conversationKey.chatId);
-    expect(rows.map((r) => r.text)).toEqual(texts);
-    expect(results.map((r) => r.row)).toEqual(rows);
-    expect(heard).toEqual(rows.map((r) => ({ seq: r.seq, id: r.id, data: JSON.stringify(presentChatMessage(r)) })));
-    const evs = await receivedEvents(rows.map((r) => r.id));
-    expect(evs.map((e) => ({ tenantId: e.tenantId, entityType: e.entityType, entityId: e.entityId, userId: e.userId, data: e.data, old: e.old }))).toEqual(
-      rows.map((r) => {
-        const want = messageEvent(
-          place.channel,
-          r.chatId,
-          { id: r.id, timestamp: Math.floor(r.createdAt.getTime() / 1000), text: r.text, type: "text", media: null },
-          "inbound",
-        );
-        return {
-          tenantId: want.tenantId,
-          entityType: want.entityType,
-          entityId: want.entityId,
-          userId: want.userId,
-          data: JSON.parse(JSON.stringify(want.data)),
-          old: null,
-        };
-      }),
-    );
-  });
-
-  it("on PostgreSQL, runs the batch statement on connections that plan it once (generic plans); elsewhere on the database itself", async () => {
-    const s = await open(siteId);
-    const db = await getDb();
-    const generic = genericPlans(db);
-    if ((await dbDriver()) !== "postgres") return void expect(generic).toBe(db);
-    expect(generic).not.toBe(db);
-    const place = await siteChatPlace(db, siteId);
-    const [session] = await db.select().from(webChatSessions).where(eq(webChatSessions.chatId, s.conversationKey.chatId));
-    for (const i of [0, 1, 2]) await intakeVisitorMessage(db, place, session, { text: `plano ${i}`, clientMessageId: `plan-${i}` });
-    // A session sees only its own prepared statements; postgres.js hands idle connections out in
-    // turn, so ten reads one after another visit each connection of that pool.
-    const plans: { generic_plans: number; custom_plans: number }[] = [];
-    for (let i = 0; i < 10; i++)
-      plans.push(
-        ...rowsOf<{ generic_plans: number; custom_plans: number }>(
-          await generic.execute(
-            sql`select pg_backend_pid() as pid, generic_plans::int, custom_plans::int from pg_prepared_statements where statement like '%tenant_lock as materialized%jsonb_to_recordset%'`,
-          ),
-        ),
-      );
-    const byConnection = new Map(plans.map((p) => [(p as unknown as { pid: number }).pid, p]));
-    expect([...byConnection.values()].reduce((n, p) => n + p.generic_plans, 0)).toBeGreaterThanOrEqual(3);
-    expect([...byConnection.values()].every((p) => p.custom_plans === 0)).toBe(true);
   });
 });
