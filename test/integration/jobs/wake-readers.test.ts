@@ -111,7 +111,7 @@ describe("what a commit of events wakes", () => {
   });
 });
 
-describe("web chat's batch statement, which writes its events itself", () => {
+describe("web chat's intake batch", () => {
   /** A visitor's message on the tenant's site chat; answers what it woke. */
   async function visitorMessage(t: TestTenant) {
     const channel = await call(channelsRoute.POST, "POST", "/x", { key: t.key, body: { name: "Chat", transport: "web_chat" } });
