@@ -1,7 +1,7 @@
 import { config } from "../config";
 import { defineJob } from "../jobs/define-job";
 import { drainQueue } from "../jobs/drain";
-import { runAgentExecutions } from "./run-execution";
+import { runAgentExecutions } from "./execution-queue";
 import { agentRunsQueued } from "./runs-queued";
 
 /**

@@ -11,12 +11,7 @@ import { OutboundError } from "../outbound-fetch/outbound-error";
 import { accessOf, type MemberActor } from "../context/actor";
 import { memberCtx, type MemberCtx } from "../context/verb-context";
 import { DetailQuery, conversationDetail } from "../messaging/conversations/detail";
-import type { QueueRound } from "../jobs/drain";
-import { claimPool } from "../jobs/claim-pool";
-import { processLoad } from "../jobs/process-load";
-import { PACED_YIELD_MS, pacedWorkRunning, yieldToPacedWork } from "../jobs/paced-work";
-import { onJobEvent } from "../jobs/dispatch";
-import { agentRunsQueued } from "./runs-queued";
+import { PACED_YIELD_MS, yieldToPacedWork } from "../jobs/paced-work";
 import { executionEvent } from "./execution-events";
 import { changeWithEvents } from "../outbox/record-event";
 import type { PauseReason } from "./pauses";
@@ -24,8 +19,7 @@ import { chatMessages, systemPrompt, type HistoryLine } from "./prompt";
 import { buildTools, type RunState } from "./tools";
 import { isAgentTool } from "./tool-names";
 
-/** A claim older than this belongs to a worker that died: the execution is taken over (and fails if tried too often). */
-export const EXECUTION_LEASE_MS = 5 * 60_000;
+/** Tried this often (claims, including take-overs after a lease), an execution fails. */
 const MAX_ATTEMPTS = 2;
 
 export type RunOptions = {
@@ -34,66 +28,6 @@ export type RunOptions = {
   /** Longest an execution waits for paced work before a step (`PACED_YIELD_MS`); tests shorten it. */
   pacedYieldMs?: number;
 };
-
-// Executions yield to paced work (event delivery, lead processing: `lib/jobs/paced-work.ts`) before
-// they start and before each later model step, for at most `PACED_YIELD_MS` each time. Claims go
-// one at a time meanwhile (`agentSlots`), so what passes after the wait is the few already claimed.
-
-/** Claims queued executions (and ones whose worker died) with SKIP LOCKED, oldest first: one round trip, built once per database (`preparedOn`). */
-function claim(db: Db, limit: number): Promise<AgentExecutionRow[]> {
-  return preparedOn(db, "agent-executions-claim", (d, name) =>
-    d
-      .update(agentExecutions)
-      .set({ status: "running", claimedAt: sql`now()`, attempts: sql`${agentExecutions.attempts} + 1` })
-      .where(
-        sql`${agentExecutions.id} in (
-          select id from agent_executions
-          where status = 'queued' or (status = 'running' and claimed_at < now() - make_interval(secs => ${EXECUTION_LEASE_MS / 1000}))
-          order by created_at
-          limit ${sql.placeholder("limit")}
-          for update skip locked)`,
-      )
-      .returning()
-      .prepare(name),
-  ).execute({ limit });
-}
-
-/** Side by side when the process is saturated: agents can wait, event delivery and leads have a pace to keep. */
-const SLOTS_WHEN_BUSY = 4;
-const BUSY = 0.9;
-
-/**
- * How many executions may run at once now: `AGENTS_CONCURRENCY` (model calls are slow, database
- * work is short), one while paced work runs in this process, down to a few while this process's
- * event loop is saturated, so 200 executions
- * at once do not slow event delivery and lead processing running beside them (issue 34: by at
- * most 10 %). An execution already running finishes; the cap applies to the next claims.
- */
-function agentSlots(): number {
-  const all = config().AGENTS_CONCURRENCY;
-  // One, never none: an execution is delayed by paced work, never starved by it.
-  if (pacedWorkRunning()) return 1;
-  return processLoad() >= BUSY ? Math.min(all, SLOTS_WHEN_BUSY) : all;
-}
-
-/**
- * One round of the job: up to `AGENTS_CONCURRENCY` executions side by side (see `claimPool`), woken when an
- * execution is queued in this process (`agentRunsQueued`): runs of a job never overlap, so without
- * this a message arriving while an execution waits for the model would wait for the whole round.
- */
-export function runAgentExecutions(db: Db, log: Logger, limit = 32, opts: RunOptions = {}): Promise<QueueRound> {
-  return claimPool({
-    parallel: agentSlots,
-    limit,
-    claim: async () => (await claim(db, 1))[0],
-    run: (e) => runExecution(db, e, log, opts),
-    onError: (err, e) => log.error({ err, executionId: e.id }, "agent execution crashed; it is taken over after its lease"),
-    subscribe: (wake) =>
-      onJobEvent((name) => {
-        if (name === agentRunsQueued.name) wake();
-      }),
-  });
-}
 
 /**
  * The agent, the member whose grants it acts with (its creator, while active and of the agent's

@@ -3,7 +3,7 @@ import * as agentsRoute from "../../app/api/v1/agents/route";
 import * as aiRoute from "../../app/api/v1/settings/ai/route";
 import { getDb } from "../../db/client";
 import { agentExecutions, events } from "../../db/schema";
-import { runAgentExecutions } from "../../lib/agents/run-execution";
+import { runAgentExecutions } from "../../lib/agents/execution-queue";
 import { logger } from "../../lib/log/logger";
 import { startFakeModel } from "../fakes/model-server";
 import type { TestTenant } from "./factories";

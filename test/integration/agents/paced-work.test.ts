@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../../db/client";
 import { members } from "../../../db/schema";
-import { runAgentExecutions } from "../../../lib/agents/run-execution";
+import { runAgentExecutions } from "../../../lib/agents/execution-queue";
 import { asPacedWork } from "../../../lib/jobs/paced-work";
 import { logger } from "../../../lib/log/logger";
 import { agentCast, createAgent, executionEvents, executionsOf } from "../../helpers/agents";
