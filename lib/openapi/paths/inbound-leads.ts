@@ -7,7 +7,7 @@ import { BuildingsFeedSchema } from "../../developments/buildings-feed";
 import { ImportResultsSchema } from "../../developments/import-schemas";
 import { LeadAcceptedSchema, LeadProcessedSchema } from "../../inbound/lead-webhook";
 import { ChannelSchema, ChannelSecretSchema, SetSecretSchema } from "../../leads/marketing-channels";
-import { ADMIN_ONLY, API_KEY_SECURITY, ErrorSchema, NOT_ADMIN, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
+import { ADMIN_ONLY, API_KEY_SECURITY, ErrorSchema, NOT_ADMIN, TOO_LARGE, UNAUTHORIZED_KEY, errors, jsonContent, ok, uuidParam } from "../common";
 
 const channelParam = uuidParam("id", "marketing channel");
 const LeadBody = z.record(z.string(), z.unknown()).meta({
@@ -155,7 +155,14 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
       request: { params: channelParam, ...extra },
       responses: {
         [method === "post" && path.endsWith("replay") ? 202 : 200]: response,
-        ...errors({ ...(invalid && { 400: invalid }), 401: UNAUTHORIZED_KEY, 403: NOT_ADMIN, 404: "No such channel (or lead) in this tenant." }),
+        ...errors({
+          ...(invalid && { 400: invalid }),
+          // A body is read under the size cap: only operations that take one can answer 413.
+          ...("body" in extra && { 413: TOO_LARGE }),
+          401: UNAUTHORIZED_KEY,
+          403: NOT_ADMIN,
+          404: "No such channel (or lead) in this tenant.",
+        }),
       },
     });
   admin(
@@ -182,7 +189,7 @@ export function registerInboundLeadPaths(r: OpenAPIRegistry): void {
     "Generated with an empty body, or taken from `{secret}` (16 to 200 printable characters); returned only in this answer.",
     ok("The secret.", ChannelSecretSchema),
     { body: { required: false, content: jsonContent(SetSecretSchema) } },
-    "Invalid body: a `secret` that is not 16 to 200 printable characters, or an unknown field (`invalid_request`).",
+    "Invalid body: not JSON (`invalid_json`), or a `secret` that is not 16 to 200 printable characters, or an unknown field (`invalid_request`).",
   );
   admin(
     "delete",

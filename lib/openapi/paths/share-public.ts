@@ -6,7 +6,7 @@ import { NeighborhoodsQuery, NeighborhoodsSchema } from "../../share/pricing-nei
 import { PricingToolSchema } from "../../share/pricing-tool";
 import { ResolveBodySchema, ShareResolveSchema } from "../../share/resolve-share";
 import { API_KEY_SECURITY, NOT_ADMIN, UNAUTHORIZED_KEY, errors, ok } from "../common";
-import { ErrorSchema, jsonContent, UNAVAILABLE } from "../common";
+import { ErrorSchema, jsonContent, TOO_LARGE, UNAVAILABLE } from "../common";
 import { PUBLIC_SECURITY } from "../public-common";
 
 const HEADERS = {
@@ -183,7 +183,8 @@ export function registerPublicSharePaths(r: OpenAPIRegistry): void {
     request: { params: tokenParam, body: { required: false, content: jsonContent(ResolveBodySchema) } },
     responses: {
       200: { description: "The resolve response of spec 2 §2.8.", headers: HEADERS, content: jsonContent(ShareResolveSchema) },
-      400: err("The body is not JSON or `password` is not a string (`invalid_request`)."),
+      400: err("The body is not JSON (`invalid_json`) or `password` is not a string (`invalid_request`)."),
+      413: err(TOO_LARGE),
       ...SHARE_ERRORS,
     },
   });
